@@ -1,0 +1,89 @@
+import { z } from 'zod';
+
+/**
+ * Variables every process reads. Services extend this with their own.
+ * Only config modules read process.env; everything else receives a typed object.
+ */
+export const baseEnvSchema = z.object({
+  NODE_ENV: z.enum(['development', 'test', 'production']).default('development'),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  OTEL_EXPORTER_OTLP_ENDPOINT: z.url().optional(),
+});
+
+export const databaseEnvSchema = z.object({
+  DATABASE_URL: z.url().default('postgres://postgres@127.0.0.1:5432/postgres'),
+  /** Each service uses the database `${DATABASE_NAME_PREFIX}_${service}` on that server. */
+  DATABASE_NAME_PREFIX: z
+    .string()
+    .regex(/^[a-z][a-z0-9_]{0,40}$/, 'lower-case letters, digits and _ only')
+    .default('billing'),
+});
+
+export const natsEnvSchema = z.object({
+  NATS_URL: z.string().regex(/^nats:\/\/.+/, 'must be a nats:// URL').default('nats://127.0.0.1:4222'),
+  /** The JetStream stream that carries domain events; tests use a fresh one per run. */
+  EVENTS_STREAM: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]+$/)
+    .default('BILLING_EVENTS'),
+});
+
+export const port = (fallback: number) => z.coerce.number().int().min(0).max(65535).default(fallback);
+
+export class ConfigError extends Error {}
+
+/**
+ * Parses the environment once. A bad value is a ConfigError naming every offending variable;
+ * `loadConfigOrExit` turns that into a clear message and exit code 78 (EX_CONFIG).
+ */
+export function parseConfig<S extends z.ZodType>(schema: S, env: NodeJS.ProcessEnv = process.env): z.infer<S> {
+  // Empty strings mean "not set", as in most deployment tools.
+  const cleaned = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
+  const result = schema.safeParse(cleaned);
+  if (!result.success) {
+    const lines = result.error.issues.map((issue) => {
+      const name = issue.path.join('.') || '(environment)';
+      return `  ${name}: ${issue.message}${name in cleaned ? ` (got ${JSON.stringify(redactValue(name, cleaned[name]))})` : ''}`;
+    });
+    throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
+  }
+  return result.data;
+}
+
+export function loadConfigOrExit<S extends z.ZodType>(schema: S): z.infer<S> {
+  try {
+    return parseConfig(schema);
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      process.stderr.write(`${err.message}\n`);
+      process.exit(78);
+    }
+    throw err;
+  }
+}
+
+function redactValue(name: string, value: string | undefined): string | undefined {
+  return /SECRET|PASSWORD|TOKEN|KEY/i.test(name) ? '***' : value;
+}
+
+/** "60000,300000" -> [60000, 300000]; used for the retry schedules of section 15. */
+export const commaSeparatedIntegers = (count?: number) =>
+  z
+    .string()
+    .transform((raw, ctx) => {
+      const parts = raw.split(',').map((p) => p.trim());
+      const numbers = parts.map((p) => (/^\d+$/.test(p) ? Number(p) : NaN));
+      if (numbers.some((n) => !Number.isSafeInteger(n)) || (count !== undefined && numbers.length !== count)) {
+        ctx.addIssue({
+          code: 'custom',
+          message: `must be ${count ?? 'a list of'} comma-separated non-negative integers`,
+        });
+        return z.NEVER;
+      }
+      return numbers;
+    });
+
+export const booleanFlag = z
+  .enum(['true', 'false', '1', '0'])
+  .default('false')
+  .transform((v) => v === 'true' || v === '1');

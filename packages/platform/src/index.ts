@@ -1,0 +1,12 @@
+import 'reflect-metadata';
+
+export * from './clock';
+export * from './config';
+export * from './db';
+export * from './errors';
+export * from './grpc';
+export * from './lifecycle';
+export * from './logger';
+export * from './nats';
+export * from './outbox';
+export * from './tracing';

@@ -1,0 +1,182 @@
+import { randomUUID } from 'node:crypto';
+import { EventEmitter } from 'node:events';
+import { context, propagation } from '@opentelemetry/api';
+import type { JetStreamClient, NatsConnection } from 'nats';
+import { QueryTypes, type Transaction } from 'sequelize';
+import type { Sequelize } from 'sequelize-typescript';
+import type { Migration } from './db';
+import type { Logger } from './logger';
+import { eventSubject, natsHeaders } from './nats';
+
+/** Every service that emits events includes this migration in its own list. */
+export const outboxMigration: Migration = {
+  name: '0000-create-outbox-events',
+  async up({ sql }) {
+    await sql(`
+      CREATE TABLE outbox_events (
+        id uuid PRIMARY KEY,
+        event_type text NOT NULL,
+        subject text NOT NULL,
+        payload jsonb NOT NULL,
+        headers jsonb NOT NULL DEFAULT '{}'::jsonb,
+        created_at timestamptz NOT NULL DEFAULT now(),
+        published_at timestamptz
+      )`);
+    await sql(`CREATE INDEX outbox_events_pending ON outbox_events (created_at) WHERE published_at IS NULL`);
+  },
+};
+
+/** The envelope every consumer receives (notification turns it into the webhook body). */
+export interface EventEnvelope<T = unknown> {
+  id: string;
+  event: string;
+  data: T;
+  created_at: string;
+  project_id: string | null;
+  livemode: boolean | null;
+}
+
+export interface NewEvent<T> {
+  type: string;
+  data: T;
+  projectId?: string | null;
+  livemode?: boolean | null;
+  /** The event's business time (test-clock time in test mode). */
+  occurredAt: Date;
+}
+
+const committed = new EventEmitter();
+committed.setMaxListeners(0);
+
+/**
+ * Writes an event in the caller's transaction: it exists if and only if the change commits.
+ * After commit the in-process relay is woken so publishing does not wait for the next poll.
+ */
+export async function recordEvent<T>(sequelize: Sequelize, transaction: Transaction, event: NewEvent<T>): Promise<EventEnvelope<T>> {
+  const envelope: EventEnvelope<T> = {
+    id: randomUUID(),
+    event: event.type,
+    data: event.data,
+    created_at: event.occurredAt.toISOString(),
+    project_id: event.projectId ?? null,
+    livemode: event.livemode ?? null,
+  };
+  const traceHeaders: Record<string, string> = {};
+  propagation.inject(context.active(), traceHeaders);
+  await sequelize.query(
+    `INSERT INTO outbox_events (id, event_type, subject, payload, headers) VALUES ($1, $2, $3, $4, $5)`,
+    {
+      bind: [envelope.id, event.type, eventSubject(event.type), JSON.stringify(envelope), JSON.stringify(traceHeaders)],
+      transaction,
+      type: QueryTypes.INSERT,
+    },
+  );
+  transaction.afterCommit(() => {
+    committed.emit('event');
+  });
+  return envelope;
+}
+
+interface PendingRow {
+  id: string;
+  subject: string;
+  payload: unknown;
+  headers: Record<string, string>;
+}
+
+export interface OutboxRelayOptions {
+  sequelize: Sequelize;
+  nats: NatsConnection;
+  logger: Logger;
+  batchSize?: number;
+  /** How long an idle relay sleeps before looking again (rows from other replicas). */
+  pollIntervalMs?: number;
+}
+
+/**
+ * Publishes committed outbox rows to JetStream with Nats-Msg-Id = event id and marks them sent.
+ * Rows are claimed with FOR UPDATE SKIP LOCKED, so any number of relays (replicas) can run:
+ * each row is published by one of them, and a crash before marking only causes a re-publish
+ * that JetStream's duplicate window drops.
+ */
+export class OutboxRelay {
+  private readonly js: JetStreamClient;
+  private running = false;
+  private loop?: Promise<void>;
+  private wake?: () => void;
+  private readonly onCommitted = () => this.wake?.();
+  /** How many rows this relay published (used by tests and metrics). */
+  published = 0;
+
+  constructor(private readonly options: OutboxRelayOptions) {
+    this.js = options.nats.jetstream();
+  }
+
+  start(): void {
+    if (this.running) return;
+    this.running = true;
+    committed.on('event', this.onCommitted);
+    this.loop = this.run();
+  }
+
+  async stop(): Promise<void> {
+    this.running = false;
+    committed.off('event', this.onCommitted);
+    this.wake?.();
+    await this.loop;
+  }
+
+  /** Publishes one batch; returns how many rows it published. */
+  async publishBatch(): Promise<number> {
+    const { sequelize } = this.options;
+    return sequelize.transaction(async (transaction) => {
+      const rows = await sequelize.query<PendingRow>(
+        `SELECT id, subject, payload, headers FROM outbox_events
+          WHERE published_at IS NULL ORDER BY created_at
+          LIMIT $1 FOR UPDATE SKIP LOCKED`,
+        { bind: [this.options.batchSize ?? 500], transaction, type: QueryTypes.SELECT },
+      );
+      if (rows.length === 0) return 0;
+      // Sent in order on one connection; acks are awaited together.
+      await Promise.all(
+        rows.map((row) => {
+          const h = natsHeaders();
+          for (const [k, v] of Object.entries(row.headers ?? {})) h.set(k, v);
+          return this.js.publish(row.subject, Buffer.from(JSON.stringify(row.payload)), { msgID: row.id, headers: h });
+        }),
+      );
+      await sequelize.query(`UPDATE outbox_events SET published_at = now() WHERE id = ANY($1::uuid[])`, {
+        bind: [rows.map((r) => r.id)],
+        transaction,
+      });
+      this.published += rows.length;
+      return rows.length;
+    });
+  }
+
+  private async run(): Promise<void> {
+    const interval = this.options.pollIntervalMs ?? 250;
+    while (this.running) {
+      let count = 0;
+      try {
+        count = await this.publishBatch();
+      } catch (err) {
+        this.options.logger.warn({ err }, 'outbox relay: publish failed; will retry');
+        await this.sleep(1000);
+        continue;
+      }
+      if (count === 0) await this.sleep(interval);
+    }
+  }
+
+  private sleep(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(done, ms);
+      function done() {
+        clearTimeout(timer);
+        resolve();
+      }
+      this.wake = done;
+    });
+  }
+}

@@ -1,0 +1,1 @@
+export * as identityV1 from './gen/identity/v1/identity';

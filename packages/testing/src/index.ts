@@ -1,0 +1,3 @@
+export * from './databases';
+export * from './ports';
+export * from './processes';

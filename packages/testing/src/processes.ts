@@ -1,0 +1,140 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { resolve } from 'node:path';
+import { checkGrpcHealth } from '@billing/platform';
+import { freePort } from './ports';
+import { dropDatabases, TEST_DATABASE_URL, TEST_NATS_URL, uniqueRunId } from './databases';
+
+const REPO_ROOT = resolve(__dirname, '../../..');
+
+export type ServiceName = 'identity' | 'gateway';
+
+/** A real OS process of the platform, started from its built entry point. */
+export class PlatformProcess {
+  private child?: ChildProcess;
+  output = '';
+
+  constructor(
+    readonly name: ServiceName,
+    readonly entry: string,
+    readonly env: Record<string, string>,
+    private readonly ready: () => Promise<void>,
+  ) {}
+
+  async start(timeoutMs = 30_000): Promise<void> {
+    this.output = '';
+    const child = spawn(process.execPath, [this.entry], {
+      env: { ...process.env, ...this.env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    this.child = child;
+    const collect = (chunk: Buffer) => {
+      this.output += chunk.toString();
+      if (this.output.length > 200_000) this.output = this.output.slice(-100_000);
+    };
+    child.stdout?.on('data', collect);
+    child.stderr?.on('data', collect);
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      if (child.exitCode !== null) {
+        throw new Error(`${this.name} exited with ${child.exitCode} during start:\n${this.output}`);
+      }
+      try {
+        await this.ready();
+        return;
+      } catch {
+        if (Date.now() > deadline) throw new Error(`${this.name} not ready after ${timeoutMs} ms:\n${this.output}`);
+        await new Promise((r) => setTimeout(r, 100));
+      }
+    }
+  }
+
+  get pid(): number | undefined {
+    return this.child?.pid;
+  }
+
+  /** Sends a signal (SIGSTOP/SIGCONT let tests freeze a service to provoke deadlines). */
+  signal(signal: NodeJS.Signals): void {
+    this.child?.kill(signal);
+  }
+
+  async stop(signal: NodeJS.Signals = 'SIGTERM'): Promise<void> {
+    const child = this.child;
+    if (!child || child.exitCode !== null || child.signalCode !== null) return;
+    child.kill('SIGCONT');
+    child.kill(signal);
+    const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+    await once(child, 'exit');
+    clearTimeout(timer);
+  }
+}
+
+export interface PlatformUnderTest {
+  runId: string;
+  databasePrefix: string;
+  eventsStream: string;
+  gatewayUrl: string;
+  processes: Record<ServiceName, PlatformProcess>;
+  /** The database that a service owns in this run, e.g. `${prefix}_identity`. */
+  database(service: Exclude<ServiceName, 'gateway'>): string;
+  stop(): Promise<void>;
+}
+
+export interface StartOptions {
+  /** Extra environment for every process (e.g. a short JWT_TTL_SECONDS). */
+  env?: Record<string, string>;
+}
+
+/**
+ * Starts the platform's processes as a user would run them, on free ports, against fresh
+ * databases and a fresh event stream; `stop` terminates them and drops the databases.
+ */
+export async function startPlatform(options: StartOptions = {}): Promise<PlatformUnderTest> {
+  const runId = uniqueRunId();
+  const identityPort = await freePort();
+  const gatewayPort = await freePort();
+  const common: Record<string, string> = {
+    NODE_ENV: 'test',
+    LOG_LEVEL: process.env.TEST_LOG_LEVEL || 'warn',
+    DATABASE_URL: TEST_DATABASE_URL,
+    DATABASE_NAME_PREFIX: runId,
+    NATS_URL: TEST_NATS_URL,
+    EVENTS_STREAM: `EVENTS_${runId}`,
+    JWT_SECRET: `test-secret-${runId}-0123456789abcdef`,
+    IDENTITY_GRPC_PORT: String(identityPort),
+    IDENTITY_GRPC_URL: `127.0.0.1:${identityPort}`,
+    PORT: String(gatewayPort),
+    PUBLIC_URL: `http://127.0.0.1:${gatewayPort}`,
+    ...options.env,
+  };
+  const gatewayUrl = `http://127.0.0.1:${gatewayPort}`;
+  const identity = new PlatformProcess('identity', resolve(REPO_ROOT, 'services/identity/dist/main.js'), common, async () => {
+    const status = await checkGrpcHealth(`127.0.0.1:${identityPort}`);
+    if (status !== 'SERVING') throw new Error(status);
+  });
+  const gateway = new PlatformProcess('gateway', resolve(REPO_ROOT, 'gateway/dist/main.js'), common, async () => {
+    const res = await fetch(`${gatewayUrl}/healthz`);
+    if (!res.ok) throw new Error(String(res.status));
+  });
+  const processes = { identity, gateway };
+  try {
+    await identity.start();
+    await gateway.start();
+  } catch (err) {
+    await Promise.all(Object.values(processes).map((p) => p.stop()));
+    await dropDatabases(runId);
+    throw err;
+  }
+  return {
+    runId,
+    databasePrefix: runId,
+    eventsStream: common.EVENTS_STREAM,
+    gatewayUrl,
+    processes,
+    database: (service) => `${runId}_${service}`,
+    async stop() {
+      await Promise.all(Object.values(processes).map((p) => p.stop()));
+      await dropDatabases(runId);
+    },
+  };
+}
