@@ -25,8 +25,9 @@ export interface CallContext {
   metadata: Metadata;
 }
 
+/** The service's named methods as promise handlers (the index signature of grpc-js is dropped). */
 export type UnaryHandlers<S> = {
-  [K in keyof S]: S[K] extends handleUnaryCall<infer Req, infer Res>
+  [K in keyof S as string extends K ? never : K]: S[K] extends handleUnaryCall<infer Req, infer Res>
     ? (request: Req, context: CallContext) => Promise<Res>
     : never;
 };

@@ -1,0 +1,21 @@
+import { z } from 'zod';
+import { baseEnvSchema, databaseEnvSchema, loadConfigOrExit, natsEnvSchema, port } from '@billing/platform';
+
+const identityEnvSchema = baseEnvSchema
+  .extend(databaseEnvSchema.shape)
+  .extend(natsEnvSchema.shape)
+  .extend({
+    IDENTITY_GRPC_PORT: port(50051),
+    /** Signs access tokens. Required in production; `npm start` generates one for development. */
+    JWT_SECRET: z.string().min(32, 'must be at least 32 characters'),
+    JWT_TTL_SECONDS: z.coerce.number().int().min(1).max(7 * 24 * 3600).default(3600),
+  })
+  .superRefine((env, ctx) => {
+    if (env.NODE_ENV === 'production' && env.JWT_SECRET.startsWith('dev-')) {
+      ctx.addIssue({ code: 'custom', path: ['JWT_SECRET'], message: 'a generated development secret cannot be used in production' });
+    }
+  });
+
+export type IdentityConfig = z.infer<typeof identityEnvSchema>;
+
+export const loadIdentityConfig = (): IdentityConfig => loadConfigOrExit(identityEnvSchema);

@@ -1,0 +1,35 @@
+import { randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from 'node:crypto';
+
+/** scrypt (memory-hard, salted) with OWASP's minimum parameters: N=2^17, r=8, p=1. */
+const PARAMS = { N: 2 ** 17, r: 8, p: 1 };
+const KEY_LENGTH = 32;
+
+function derive(password: string, salt: Buffer, params: typeof PARAMS): Promise<Buffer> {
+  const options: ScryptOptions = { ...params, maxmem: 256 * params.N * params.r };
+  return new Promise((resolve, reject) =>
+    scrypt(password.normalize('NFKC'), salt, KEY_LENGTH, options, (err, key) => (err ? reject(err) : resolve(key))),
+  );
+}
+
+/** Returns `scrypt$N$r$p$<salt b64>$<hash b64>`; the parameters travel with the hash. */
+export async function hashPassword(password: string): Promise<string> {
+  const salt = randomBytes(16);
+  const hash = await derive(password, salt, PARAMS);
+  return ['scrypt', PARAMS.N, PARAMS.r, PARAMS.p, salt.toString('base64'), hash.toString('base64')].join('$');
+}
+
+export async function verifyPassword(password: string, stored: string): Promise<boolean> {
+  const [scheme, n, r, p, salt, hash] = stored.split('$');
+  if (scheme !== 'scrypt' || !salt || !hash) return false;
+  const expected = Buffer.from(hash, 'base64');
+  const actual = await derive(password, Buffer.from(salt, 'base64'), { N: Number(n), r: Number(r), p: Number(p) });
+  return actual.length === expected.length && timingSafeEqual(actual, expected);
+}
+
+/** Spends the same time as a real check, so an unknown email is not told apart by timing. */
+let dummyHash: Promise<string> | undefined;
+export async function verifyAgainstDummy(password: string): Promise<false> {
+  dummyHash ??= hashPassword('not-a-real-password');
+  await verifyPassword(password, await dummyHash);
+  return false;
+}
