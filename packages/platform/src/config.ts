@@ -26,6 +26,11 @@ export const natsEnvSchema = z.object({
     .string()
     .regex(/^[A-Za-z0-9_-]+$/)
     .default('BILLING_EVENTS'),
+  /** Subjects of that stream: `<prefix>.<event type>`; streams must not overlap. */
+  EVENTS_SUBJECT_PREFIX: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]+$/)
+    .default('events'),
 });
 
 export const port = (fallback: number) => z.coerce.number().int().min(0).max(65535).default(fallback);

@@ -3,9 +3,11 @@ import { connect, headers as natsHeaders, nanos, RetentionPolicy, StorageType, t
 export { natsHeaders };
 export type { NatsConnection };
 
-/** Subjects of domain events: `events.<entity>.<verb>`, e.g. `events.invoice.paid`. */
-export const EVENT_SUBJECT_PREFIX = 'events';
-export const eventSubject = (eventType: string) => `${EVENT_SUBJECT_PREFIX}.${eventType}`;
+/**
+ * Subjects of domain events: `<prefix>.<entity>.<verb>`, e.g. `events.invoice.paid`. Streams
+ * may not overlap in subjects, so each deployment (and each test run) has its own prefix.
+ */
+export const eventSubject = (prefix: string, eventType: string) => `${prefix}.${eventType}`;
 
 export async function connectNats(url: string, name: string): Promise<NatsConnection> {
   return connect({ servers: url, name, maxReconnectAttempts: -1, reconnectTimeWait: 500 });
@@ -15,7 +17,7 @@ export async function connectNats(url: string, name: string): Promise<NatsConnec
  * Creates the events stream when missing. Publishers set Nats-Msg-Id = event id, so a row the
  * outbox relay publishes twice (crash between publish and marking it sent) is stored once.
  */
-export async function ensureEventStream(nc: NatsConnection, stream: string, subjectPrefix = EVENT_SUBJECT_PREFIX): Promise<void> {
+export async function ensureEventStream(nc: NatsConnection, stream: string, subjectPrefix: string): Promise<void> {
   const jsm = await nc.jetstreamManager();
   const config = {
     name: stream,

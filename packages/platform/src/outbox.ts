@@ -6,7 +6,7 @@ import { QueryTypes, type Transaction } from 'sequelize';
 import type { Sequelize } from 'sequelize-typescript';
 import type { Migration } from './db';
 import type { Logger } from './logger';
-import { eventSubject, natsHeaders } from './nats';
+import { natsHeaders } from './nats';
 
 /** Every service that emits events includes this migration in its own list. */
 export const outboxMigration: Migration = {
@@ -16,7 +16,6 @@ export const outboxMigration: Migration = {
       CREATE TABLE outbox_events (
         id uuid PRIMARY KEY,
         event_type text NOT NULL,
-        subject text NOT NULL,
         payload jsonb NOT NULL,
         headers jsonb NOT NULL DEFAULT '{}'::jsonb,
         created_at timestamptz NOT NULL DEFAULT now(),
@@ -64,9 +63,9 @@ export async function recordEvent<T>(sequelize: Sequelize, transaction: Transact
   const traceHeaders: Record<string, string> = {};
   propagation.inject(context.active(), traceHeaders);
   await sequelize.query(
-    `INSERT INTO outbox_events (id, event_type, subject, payload, headers) VALUES ($1, $2, $3, $4, $5)`,
+    `INSERT INTO outbox_events (id, event_type, payload, headers) VALUES ($1, $2, $3, $4)`,
     {
-      bind: [envelope.id, event.type, eventSubject(event.type), JSON.stringify(envelope), JSON.stringify(traceHeaders)],
+      bind: [envelope.id, event.type, JSON.stringify(envelope), JSON.stringify(traceHeaders)],
       transaction,
       type: QueryTypes.INSERT,
     },
@@ -79,7 +78,7 @@ export async function recordEvent<T>(sequelize: Sequelize, transaction: Transact
 
 interface PendingRow {
   id: string;
-  subject: string;
+  event_type: string;
   payload: unknown;
   headers: Record<string, string>;
 }
@@ -88,6 +87,8 @@ export interface OutboxRelayOptions {
   sequelize: Sequelize;
   nats: NatsConnection;
   logger: Logger;
+  /** Events go to `<subjectPrefix>.<event type>` (EVENTS_SUBJECT_PREFIX). */
+  subjectPrefix: string;
   batchSize?: number;
   /** How long an idle relay sleeps before looking again (rows from other replicas). */
   pollIntervalMs?: number;
@@ -131,7 +132,7 @@ export class OutboxRelay {
     const { sequelize } = this.options;
     return sequelize.transaction(async (transaction) => {
       const rows = await sequelize.query<PendingRow>(
-        `SELECT id, subject, payload, headers FROM outbox_events
+        `SELECT id, event_type, payload, headers FROM outbox_events
           WHERE published_at IS NULL ORDER BY created_at
           LIMIT $1 FOR UPDATE SKIP LOCKED`,
         { bind: [this.options.batchSize ?? 500], transaction, type: QueryTypes.SELECT },
@@ -142,7 +143,7 @@ export class OutboxRelay {
         rows.map((row) => {
           const h = natsHeaders();
           for (const [k, v] of Object.entries(row.headers ?? {})) h.set(k, v);
-          return this.js.publish(row.subject, Buffer.from(JSON.stringify(row.payload)), { msgID: row.id, headers: h });
+          return this.js.publish(`${this.options.subjectPrefix}.${row.event_type}`, Buffer.from(JSON.stringify(row.payload)), { msgID: row.id, headers: h });
         }),
       );
       await sequelize.query(`UPDATE outbox_events SET published_at = now() WHERE id = ANY($1::uuid[])`, {

@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { resolve } from 'node:path';
-import { checkGrpcHealth } from '@billing/platform';
+import { checkGrpcHealth, connectNats } from '@billing/platform';
 import { freePort } from './ports';
 import { dropDatabases, TEST_DATABASE_URL, TEST_NATS_URL, uniqueRunId } from './databases';
 
@@ -73,6 +73,7 @@ export interface PlatformUnderTest {
   runId: string;
   databasePrefix: string;
   eventsStream: string;
+  eventsSubjectPrefix: string;
   gatewayUrl: string;
   processes: Record<ServiceName, PlatformProcess>;
   /** The database that a service owns in this run, e.g. `${prefix}_identity`. */
@@ -100,6 +101,7 @@ export async function startPlatform(options: StartOptions = {}): Promise<Platfor
     DATABASE_NAME_PREFIX: runId,
     NATS_URL: TEST_NATS_URL,
     EVENTS_STREAM: `EVENTS_${runId}`,
+    EVENTS_SUBJECT_PREFIX: `events_${runId}`,
     JWT_SECRET: `test-secret-${runId}-0123456789abcdef`,
     IDENTITY_GRPC_PORT: String(identityPort),
     IDENTITY_GRPC_URL: `127.0.0.1:${identityPort}`,
@@ -129,12 +131,24 @@ export async function startPlatform(options: StartOptions = {}): Promise<Platfor
     runId,
     databasePrefix: runId,
     eventsStream: common.EVENTS_STREAM,
+    eventsSubjectPrefix: common.EVENTS_SUBJECT_PREFIX,
     gatewayUrl,
     processes,
     database: (service) => `${runId}_${service}`,
     async stop() {
       await Promise.all(Object.values(processes).map((p) => p.stop()));
       await dropDatabases(runId);
+      await deleteStream(common.EVENTS_STREAM);
     },
   };
+}
+
+async function deleteStream(stream: string): Promise<void> {
+  const nats = await connectNats(TEST_NATS_URL, 'test-cleanup');
+  try {
+    const jsm = await nats.jetstreamManager();
+    await jsm.streams.delete(stream).catch(() => undefined);
+  } finally {
+    await nats.close();
+  }
 }

@@ -32,8 +32,8 @@ export async function startIdentity(config: IdentityConfig, logger: Logger): Pro
     logger,
   });
   const nats = await connectNats(config.NATS_URL, 'identity');
-  await ensureEventStream(nats, config.EVENTS_STREAM);
-  const relay = new OutboxRelay({ sequelize, nats, logger });
+  await ensureEventStream(nats, config.EVENTS_STREAM, config.EVENTS_SUBJECT_PREFIX);
+  const relay = new OutboxRelay({ sequelize, nats, logger, subjectPrefix: config.EVENTS_SUBJECT_PREFIX });
   relay.start();
 
   const deps: IdentityDeps = {

@@ -1,0 +1,133 @@
+import { Sequelize } from 'sequelize-typescript';
+import { AckPolicy, DeliverPolicy, type NatsConnection } from 'nats';
+import {
+  connectNats,
+  createLogger,
+  ensureDatabase,
+  ensureEventStream,
+  openDatabase,
+  outboxMigration,
+  OutboxRelay,
+  recordEvent,
+  type EventEnvelope,
+} from '@billing/platform';
+import { dropDatabases, TEST_DATABASE_URL, TEST_NATS_URL, uniqueRunId } from '@billing/testing';
+
+const logger = createLogger('outbox-test', 'silent');
+
+describe('transactional outbox (real PostgreSQL + JetStream)', () => {
+  const runId = uniqueRunId('outbox');
+  const stream = `OUTBOX_${runId}`;
+  const subjectPrefix = `events_${runId}`;
+  let sequelize: Sequelize;
+  let nats: NatsConnection;
+
+  beforeAll(async () => {
+    await ensureDatabase(TEST_DATABASE_URL, `${runId}_db`);
+    sequelize = await openDatabase({
+      url: TEST_DATABASE_URL,
+      database: `${runId}_db`,
+      models: [],
+      migrations: [outboxMigration],
+      logger,
+    });
+    nats = await connectNats(TEST_NATS_URL, 'outbox-test');
+    await ensureEventStream(nats, stream, subjectPrefix);
+  });
+
+  afterAll(async () => {
+    const jsm = await nats.jetstreamManager();
+    await jsm.streams.delete(stream).catch(() => undefined);
+    await nats.drain();
+    await sequelize.close();
+    await dropDatabases(runId);
+  });
+
+  async function readStream(filter: string): Promise<EventEnvelope[]> {
+    const jsm = await nats.jetstreamManager();
+    const info = await jsm.streams.info(stream);
+    const consumer = `reader_${Math.random().toString(36).slice(2)}`;
+    await jsm.consumers.add(stream, {
+      durable_name: consumer,
+      ack_policy: AckPolicy.None,
+      deliver_policy: DeliverPolicy.All,
+      filter_subject: filter,
+    });
+    const messages = await nats.jetstream().consumers.get(stream, consumer);
+    const out: EventEnvelope[] = [];
+    if (info.state.messages > 0) {
+      const batch = await messages.fetch({ max_messages: info.state.messages, expires: 2000 });
+      for await (const m of batch) out.push(m.json<EventEnvelope>());
+    }
+    await jsm.consumers.delete(stream, consumer);
+    return out;
+  }
+
+  it('never publishes an event written in a rolled-back transaction', async () => {
+    const type = 'test.rolled_back';
+    await expect(
+      sequelize.transaction(async (transaction) => {
+        await recordEvent(sequelize, transaction, { type, data: { n: 1 }, occurredAt: new Date() });
+        throw new Error('business rule failed after the event was written');
+      }),
+    ).rejects.toThrow('business rule failed');
+
+    const relay = new OutboxRelay({ sequelize, nats, logger, subjectPrefix });
+    expect(await relay.publishBatch()).toBe(0);
+    const [rows] = await sequelize.query(`SELECT count(*)::int AS n FROM outbox_events WHERE event_type = '${type}'`);
+    expect((rows as { n: number }[])[0].n).toBe(0);
+    expect(await readStream(`${subjectPrefix}.${type}`)).toHaveLength(0);
+  });
+
+  it('publishes each committed event exactly once while two relays run', async () => {
+    const type = 'test.committed';
+    const total = 600;
+    const ids: string[] = [];
+    // Committed in many small transactions while both relays are already polling.
+    const relayA = new OutboxRelay({ sequelize, nats, logger, subjectPrefix, batchSize: 50, pollIntervalMs: 5 });
+    const relayB = new OutboxRelay({ sequelize, nats, logger, subjectPrefix, batchSize: 50, pollIntervalMs: 5 });
+    relayA.start();
+    relayB.start();
+    for (let i = 0; i < total; i += 20) {
+      await sequelize.transaction(async (transaction) => {
+        for (let j = i; j < i + 20; j++) {
+          const envelope = await recordEvent(sequelize, transaction, { type, data: { n: j }, occurredAt: new Date() });
+          ids.push(envelope.id);
+        }
+      });
+    }
+    const deadline = Date.now() + 20_000;
+    while (relayA.published + relayB.published < total && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    await Promise.all([relayA.stop(), relayB.stop()]);
+
+    // No row was published by both relays, and both took part.
+    expect(relayA.published + relayB.published).toBe(total);
+    expect(relayA.published).toBeGreaterThan(0);
+    expect(relayB.published).toBeGreaterThan(0);
+    const [pending] = await sequelize.query(
+      `SELECT count(*)::int AS n FROM outbox_events WHERE event_type = '${type}' AND published_at IS NULL`,
+    );
+    expect((pending as { n: number }[])[0].n).toBe(0);
+
+    const received = await readStream(`${subjectPrefix}.${type}`);
+    expect(received).toHaveLength(total);
+    expect(new Set(received.map((e) => e.id))).toEqual(new Set(ids));
+    expect(received.find((e) => e.id === ids[0])).toMatchObject({ event: type, data: { n: 0 } });
+  });
+
+  it('a re-published row (crash before marking it sent) is stored once by JetStream', async () => {
+    const type = 'test.republished';
+    const envelope = await sequelize.transaction((transaction) =>
+      recordEvent(sequelize, transaction, { type, data: { n: 1 }, occurredAt: new Date() }),
+    );
+    const relay = new OutboxRelay({ sequelize, nats, logger, subjectPrefix });
+    expect(await relay.publishBatch()).toBe(1);
+    // Simulate the crash: the row looks unpublished again.
+    await sequelize.query(`UPDATE outbox_events SET published_at = NULL WHERE id = '${envelope.id}'`);
+    expect(await relay.publishBatch()).toBe(1);
+    const received = await readStream(`${subjectPrefix}.${type}`);
+    expect(received.map((e) => e.id)).toEqual([envelope.id]);
+  });
+});
