@@ -76,6 +76,8 @@ export interface PlatformUnderTest {
   eventsSubjectPrefix: string;
   gatewayUrl: string;
   processes: Record<ServiceName, PlatformProcess>;
+  /** The environment every process was started with (ports, prefixes, secrets). */
+  env: Record<string, string>;
   /** The database that a service owns in this run, e.g. `${prefix}_identity`. */
   database(service: Exclude<ServiceName, 'gateway'>): string;
   stop(): Promise<void>;
@@ -84,6 +86,8 @@ export interface PlatformUnderTest {
 export interface StartOptions {
   /** Extra environment for every process (e.g. a short JWT_TTL_SECONDS). */
   env?: Record<string, string>;
+  /** Which processes to start, in this order; all of them by default. */
+  only?: ServiceName[];
 }
 
 /**
@@ -119,9 +123,9 @@ export async function startPlatform(options: StartOptions = {}): Promise<Platfor
     if (!res.ok) throw new Error(String(res.status));
   });
   const processes = { identity, gateway };
+  const wanted = options.only ?? (Object.keys(processes) as ServiceName[]);
   try {
-    await identity.start();
-    await gateway.start();
+    for (const name of wanted) await processes[name].start();
   } catch (err) {
     await Promise.all(Object.values(processes).map((p) => p.stop()));
     await dropDatabases(runId);
@@ -135,6 +139,7 @@ export async function startPlatform(options: StartOptions = {}): Promise<Platfor
     gatewayUrl,
     processes,
     database: (service) => `${runId}_${service}`,
+    env: common,
     async stop() {
       await Promise.all(Object.values(processes).map((p) => p.stop()));
       await dropDatabases(runId);

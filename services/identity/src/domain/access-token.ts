@@ -12,7 +12,7 @@ export interface AccessTokenClaims {
 export function signAccessToken(merchantId: string, secret: string, ttlSeconds: number, now: Date): string {
   const iat = Math.floor(now.getTime() / 1000);
   const claims: AccessTokenClaims = { sub: merchantId, jti: randomUUID(), iat, exp: iat + ttlSeconds };
-  return jwt.sign(claims, secret, { algorithm: 'HS256', noTimestamp: true });
+  return jwt.sign(claims, secret, { algorithm: 'HS256' });
 }
 
 /** Returns the claims, or null for a malformed, tampered, expired or wrongly signed token. */

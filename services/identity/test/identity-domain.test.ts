@@ -1,0 +1,56 @@
+import { generateApiKey, hashApiKey, looksLikeApiKey } from '../src/domain/api-key';
+import { signAccessToken, verifyAccessToken } from '../src/domain/access-token';
+import { hashPassword, verifyPassword } from '../src/domain/password';
+
+describe('API keys', () => {
+  it('are the mode prefix plus 40 base62 characters, hashed with SHA-256', () => {
+    const test = generateApiKey(false);
+    const live = generateApiKey(true);
+    expect(test.key).toMatch(/^svc_test_[0-9A-Za-z]{40}$/);
+    expect(live.key).toMatch(/^svc_live_[0-9A-Za-z]{40}$/);
+    expect(test.keyHash).toBe(hashApiKey(test.key));
+    expect(test.keyHash).toMatch(/^[0-9a-f]{64}$/);
+    expect(test.last4).toBe(test.key.slice(-4));
+    expect(generateApiKey(false).key).not.toBe(test.key);
+    expect(looksLikeApiKey(test.key)).toBe(true);
+    expect(looksLikeApiKey('sk_test_123')).toBe(false);
+  });
+});
+
+describe('passwords', () => {
+  it('are stored as salted scrypt hashes that verify only the right password', async () => {
+    const stored = await hashPassword('correct horse');
+    expect(stored).toMatch(/^scrypt\$131072\$8\$1\$/);
+    expect(stored).not.toContain('correct horse');
+    expect(await hashPassword('correct horse')).not.toBe(stored);
+    expect(await verifyPassword('correct horse', stored)).toBe(true);
+    expect(await verifyPassword('correct horsE', stored)).toBe(false);
+    expect(await verifyPassword('anything', 'garbage')).toBe(false);
+  });
+});
+
+describe('access tokens', () => {
+  const secret = 'x'.repeat(40);
+  const now = new Date('2026-11-21T10:00:00.000Z');
+
+  it('carry sub, iat, exp (ttl later) and jti, HS256', () => {
+    const token = signAccessToken('merchant-1', secret, 3600, now);
+    const [header] = token.split('.');
+    expect(JSON.parse(Buffer.from(header, 'base64url').toString())).toMatchObject({ alg: 'HS256' });
+    const claims = verifyAccessToken(token, secret, now)!;
+    expect(claims.sub).toBe('merchant-1');
+    expect(claims.iat).toBe(now.getTime() / 1000);
+    expect(claims.exp).toBe(now.getTime() / 1000 + 3600);
+    expect(claims.jti).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  it('are refused when expired, tampered or signed with another secret', () => {
+    const token = signAccessToken('merchant-1', secret, 60, now);
+    expect(verifyAccessToken(token, secret, new Date(now.getTime() + 61_000))).toBeNull();
+    const [h, p, s] = token.split('.');
+    const forgedPayload = Buffer.from(JSON.stringify({ ...JSON.parse(Buffer.from(p, 'base64url').toString()), sub: 'other' })).toString('base64url');
+    expect(verifyAccessToken(`${h}.${forgedPayload}.${s}`, secret, now)).toBeNull();
+    expect(verifyAccessToken(signAccessToken('merchant-1', 'y'.repeat(40), 60, now), secret, now)).toBeNull();
+    expect(verifyAccessToken('not-a-token', secret, now)).toBeNull();
+  });
+});

@@ -1,0 +1,76 @@
+import { checkGrpcHealth, createPromiseClient, readRemoteError, type PromiseClient } from '@billing/platform';
+import { identityV1 } from '@billing/proto';
+import { status } from '@grpc/grpc-js';
+import { startPlatform, type PlatformUnderTest } from '@billing/testing';
+
+/** The identity process on its own, spoken to over real gRPC. */
+describe('identity gRPC service', () => {
+  let platform: PlatformUnderTest;
+  let identity: PromiseClient<identityV1.IdentityServiceClient>;
+  let address: string;
+
+  beforeAll(async () => {
+    platform = await startPlatform({ only: ['identity'] });
+    address = platform.env.IDENTITY_GRPC_URL;
+    identity = createPromiseClient(identityV1.IdentityServiceClient, address, 5000);
+  });
+  afterAll(async () => {
+    identity?.close();
+    await platform?.stop();
+  });
+
+  it('answers grpc.health.v1 Check for the server and for its service', async () => {
+    expect(await checkGrpcHealth(address)).toBe('SERVING');
+    expect(await checkGrpcHealth(address, 'identity.v1.IdentityService')).toBe('SERVING');
+  });
+
+  it('reports field violations as INVALID_ARGUMENT with the 422 items in metadata', async () => {
+    const err = await identity.registerMerchant({ email: 'nope', businessName: 'X', password: 'short' }).catch((e) => e);
+    const remote = readRemoteError(err);
+    expect(remote.code).toBe(status.INVALID_ARGUMENT);
+    expect(remote.violations).toEqual([
+      { loc: ['body', 'email'], msg: 'value is not a valid email address', type: 'value_error', input: 'nope' },
+      {
+        loc: ['body', 'password'],
+        msg: 'String should have at least 8 characters',
+        type: 'string_too_short',
+        ctx: { min_length: 8 },
+      },
+    ]);
+  });
+
+  it('lets exactly one of many concurrent registrations of one email win', async () => {
+    const email = `race-${Date.now()}@example.com`;
+    const attempts = await Promise.allSettled(
+      Array.from({ length: 5 }, (_, i) =>
+        identity.registerMerchant({
+          email: i % 2 ? email.toUpperCase() : email,
+          businessName: 'Race',
+          password: 'password123',
+        }),
+      ),
+    );
+    expect(attempts.filter((a) => a.status === 'fulfilled')).toHaveLength(1);
+    for (const a of attempts.filter((a) => a.status === 'rejected')) {
+      expect(readRemoteError((a as PromiseRejectedResult).reason).code).toBe(status.ALREADY_EXISTS);
+    }
+  });
+
+  it('writes an api_key.revoked event to its outbox in the revocation transaction', async () => {
+    const reg = await identity.registerMerchant({
+      email: `outbox-${Date.now()}@example.com`,
+      businessName: 'Outbox Ltd',
+      password: 'password123',
+    });
+    const key = reg.apiKeys[0];
+    await identity.revokeApiKey({ merchantId: reg.merchant!.id, apiKeyId: key.id });
+    const { queryDatabase } = await import('@billing/testing');
+    const rows = await queryDatabase<{ event_type: string; payload: { data: { api_key_id: string } } }>(
+      platform.database('identity'),
+      `SELECT event_type, payload FROM outbox_events WHERE event_type = 'api_key.revoked'`,
+    );
+    expect(rows.map((r) => r.payload.data.api_key_id)).toContain(key.id);
+    const err = await identity.verifyApiKey({ key: key.key }).catch((e) => e);
+    expect(readRemoteError(err).code).toBe(status.UNAUTHENTICATED);
+  });
+});
