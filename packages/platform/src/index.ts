@@ -10,3 +10,7 @@ export * from './logger';
 export * from './nats';
 export * from './outbox';
 export * from './tracing';
+export * from './money';
+export * from './paging';
+export * from './scope';
+export * from './service-runtime';

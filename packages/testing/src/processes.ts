@@ -7,7 +7,7 @@ import { dropDatabases, TEST_DATABASE_URL, TEST_NATS_URL, uniqueRunId } from './
 
 const REPO_ROOT = resolve(__dirname, '../../..');
 
-export type ServiceName = 'identity' | 'gateway';
+export type ServiceName = 'identity' | 'catalog' | 'gateway';
 
 /** A real OS process of the platform, started from its built entry point. */
 export class PlatformProcess {
@@ -98,6 +98,7 @@ export async function startPlatform(options: StartOptions = {}): Promise<Platfor
   const runId = uniqueRunId();
   const identityPort = await freePort();
   const gatewayPort = await freePort();
+  const catalogPort = await freePort();
   const common: Record<string, string> = {
     NODE_ENV: 'test',
     LOG_LEVEL: process.env.TEST_LOG_LEVEL || 'warn',
@@ -109,6 +110,8 @@ export async function startPlatform(options: StartOptions = {}): Promise<Platfor
     JWT_SECRET: `test-secret-${runId}-0123456789abcdef`,
     IDENTITY_GRPC_PORT: String(identityPort),
     IDENTITY_GRPC_URL: `127.0.0.1:${identityPort}`,
+    CATALOG_GRPC_PORT: String(catalogPort),
+    CATALOG_GRPC_URL: `127.0.0.1:${catalogPort}`,
     PORT: String(gatewayPort),
     PUBLIC_URL: `http://127.0.0.1:${gatewayPort}`,
     ...options.env,
@@ -118,11 +121,15 @@ export async function startPlatform(options: StartOptions = {}): Promise<Platfor
     const status = await checkGrpcHealth(`127.0.0.1:${identityPort}`);
     if (status !== 'SERVING') throw new Error(status);
   });
+  const catalog = new PlatformProcess('catalog', resolve(REPO_ROOT, 'services/catalog/dist/main.js'), common, async () => {
+    const status = await checkGrpcHealth(`127.0.0.1:${catalogPort}`);
+    if (status !== 'SERVING') throw new Error(status);
+  });
   const gateway = new PlatformProcess('gateway', resolve(REPO_ROOT, 'gateway/dist/main.js'), common, async () => {
     const res = await fetch(`${gatewayUrl}/healthz`);
     if (!res.ok) throw new Error(String(res.status));
   });
-  const processes = { identity, gateway };
+  const processes = { identity, catalog, gateway };
   const wanted = options.only ?? (Object.keys(processes) as ServiceName[]);
   try {
     for (const name of wanted) await processes[name].start();

@@ -1,12 +1,4 @@
-import {
-  connectNats,
-  ensureEventStream,
-  openDatabase,
-  OutboxRelay,
-  startGrpcServer,
-  systemClock,
-  type Logger,
-} from '@billing/platform';
+import { openServiceStorage, startGrpcServer, systemClock, type Logger } from '@billing/platform';
 import { identityV1 } from '@billing/proto';
 import type { IdentityConfig } from './config';
 import { identityMigrations } from './db/migrations';
@@ -24,20 +16,16 @@ export interface RunningIdentity {
 
 /** Wiring: database, events, use-case dependencies, gRPC server. */
 export async function startIdentity(config: IdentityConfig, logger: Logger): Promise<RunningIdentity> {
-  const sequelize = await openDatabase({
-    url: config.DATABASE_URL,
-    database: `${config.DATABASE_NAME_PREFIX}_identity`,
+  const storage = await openServiceStorage({
+    service: 'identity',
+    config,
     models: identityModels,
     migrations: identityMigrations,
     logger,
   });
-  const nats = await connectNats(config.NATS_URL, 'identity');
-  await ensureEventStream(nats, config.EVENTS_STREAM, config.EVENTS_SUBJECT_PREFIX);
-  const relay = new OutboxRelay({ sequelize, nats, logger, subjectPrefix: config.EVENTS_SUBJECT_PREFIX });
-  relay.start();
 
   const deps: IdentityDeps = {
-    sequelize,
+    sequelize: storage.sequelize,
     merchants: new MerchantRepository(),
     projects: new ProjectRepository(),
     apiKeys: new ApiKeyRepository(),
@@ -60,9 +48,7 @@ export async function startIdentity(config: IdentityConfig, logger: Logger): Pro
     port: grpc.port,
     async stop() {
       await grpc.shutdown();
-      await relay.stop();
-      await nats.drain();
-      await sequelize.close();
+      await storage.close();
     },
   };
 }

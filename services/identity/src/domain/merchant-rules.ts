@@ -2,9 +2,9 @@ import { DomainError, type FieldViolation } from '@billing/platform';
 
 export const MIN_PASSWORD_LENGTH = 8;
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-export const isUuid = (value: string) => UUID.test(value);
+
+export { isUuid } from '@billing/platform';
 
 /** Emails compare case-insensitively (contract section 3). */
 export const normalizeEmail = (email: string) => email.trim().toLowerCase();

@@ -1,0 +1,73 @@
+import type { ModelCtor, Sequelize } from 'sequelize-typescript';
+import { openDatabase, type Migration } from './db';
+import { exitOnStartupFailure, runUntilSignalled } from './lifecycle';
+import { createLogger, type Logger } from './logger';
+import { connectNats, ensureEventStream, type NatsConnection } from './nats';
+import { OutboxRelay } from './outbox';
+
+export interface ServiceStorageConfig {
+  DATABASE_URL: string;
+  DATABASE_NAME_PREFIX: string;
+  NATS_URL: string;
+  EVENTS_STREAM: string;
+  EVENTS_SUBJECT_PREFIX: string;
+}
+
+/** A service's own database (migrated), its NATS connection and its running outbox relay. */
+export interface ServiceStorage {
+  sequelize: Sequelize;
+  nats: NatsConnection;
+  relay: OutboxRelay;
+  close(): Promise<void>;
+}
+
+export async function openServiceStorage(options: {
+  service: string;
+  config: ServiceStorageConfig;
+  models: ModelCtor[];
+  migrations: Migration[];
+  logger: Logger;
+}): Promise<ServiceStorage> {
+  const { config, logger } = options;
+  const sequelize = await openDatabase({
+    url: config.DATABASE_URL,
+    database: `${config.DATABASE_NAME_PREFIX}_${options.service}`,
+    models: options.models,
+    migrations: options.migrations,
+    logger,
+  });
+  const nats = await connectNats(config.NATS_URL, options.service);
+  await ensureEventStream(nats, config.EVENTS_STREAM, config.EVENTS_SUBJECT_PREFIX);
+  const relay = new OutboxRelay({ sequelize, nats, logger, subjectPrefix: config.EVENTS_SUBJECT_PREFIX });
+  relay.start();
+  return {
+    sequelize,
+    nats,
+    relay,
+    async close() {
+      await relay.stop();
+      await nats.drain();
+      await sequelize.close();
+    },
+  };
+}
+
+/**
+ * A process's main: config, logger, start, then run until SIGTERM/SIGINT. Call startTracing
+ * before importing the service's modules and pass its handle here.
+ */
+export function runService<C extends { LOG_LEVEL: string }>(
+  service: string,
+  tracing: { shutdown(): Promise<void> },
+  loadConfig: () => C,
+  start: (config: C, logger: Logger) => Promise<{ stop(): Promise<void> }>,
+): void {
+  const config = loadConfig();
+  const logger = createLogger(service, config.LOG_LEVEL);
+  start(config, logger).then((running) => {
+    runUntilSignalled(logger, async () => {
+      await running.stop();
+      await tracing.shutdown();
+    });
+  }, exitOnStartupFailure(logger));
+}

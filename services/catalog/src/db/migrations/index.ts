@@ -1,0 +1,5 @@
+import { outboxMigration, type Migration } from '@billing/platform';
+import { createPlans } from './0001-create-plans';
+
+/** Every migration of the catalog database, in order. Append; never edit a shipped one. */
+export const catalogMigrations: Migration[] = [outboxMigration, createPlans];

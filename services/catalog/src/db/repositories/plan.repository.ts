@@ -1,0 +1,20 @@
+import { findInScope, findPage, scopeWhere, type PageRequest, type ProjectScope } from '@billing/platform';
+import { PlanModel } from '../models/plan.model';
+
+export class PlanRepository {
+  create(plan: Omit<PlanModel['_creationAttributes'], never> & Record<string, unknown>): Promise<PlanModel> {
+    return PlanModel.create(plan);
+  }
+
+  get(scope: ProjectScope, id: string): Promise<PlanModel> {
+    return findInScope(PlanModel, scope, id, 'Plan');
+  }
+
+  list(scope: ProjectScope, page: PageRequest, filter: { isActive?: boolean }): Promise<PlanModel[]> {
+    return findPage(
+      PlanModel,
+      { ...scopeWhere(scope), ...(filter.isActive === undefined ? {} : { isActive: filter.isActive }) },
+      page,
+    );
+  }
+}

@@ -1,0 +1,10 @@
+import { startTracing } from '@billing/platform';
+
+// Tracing first, so the modules loaded below are instrumented.
+const tracing = startTracing('catalog');
+
+import { runService } from '@billing/platform';
+import { loadCatalogConfig } from './config';
+import { startCatalog } from './server';
+
+runService('catalog', tracing, loadCatalogConfig, startCatalog);

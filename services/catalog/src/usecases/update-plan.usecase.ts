@@ -1,0 +1,37 @@
+import { DomainError, type FieldViolation, type ProjectScope } from '@billing/platform';
+import { checkMetadata, refuseImmutableChanges } from '../domain/plan-rules';
+import type { PlanModel } from '../db/models/plan.model';
+import type { CatalogDeps } from './catalog-deps';
+
+export interface PlanChanges {
+  name?: string;
+  description?: string;
+  isActive?: boolean;
+  metadata?: Record<string, unknown>;
+  immutableFields: string[];
+}
+
+export async function updatePlan(deps: CatalogDeps, scope: ProjectScope, planId: string, changes: PlanChanges): Promise<PlanModel> {
+  const plan = await deps.plans.get(scope, planId);
+  refuseImmutableChanges(changes.immutableFields);
+  const violations: FieldViolation[] = [];
+  if (changes.name !== undefined && (changes.name.trim().length < 1 || changes.name.length > 200)) {
+    violations.push({ loc: ['body', 'name'], msg: 'String should have 1 to 200 characters', type: 'value_error', input: changes.name });
+  }
+  checkMetadata(changes.metadata, violations);
+  if (violations.length) throw DomainError.invalid(violations);
+  return plan.update({
+    ...(changes.name !== undefined && { name: changes.name.trim() }),
+    ...(changes.description !== undefined && { description: changes.description }),
+    ...(changes.isActive !== undefined && { isActive: changes.isActive }),
+    ...(changes.metadata !== undefined && { metadata: changes.metadata }),
+    updatedAt: deps.clock.now(),
+  });
+}
+
+/** DELETE keeps the plan (subscriptions on it keep billing) and stops new sales. */
+export async function deactivatePlan(deps: CatalogDeps, scope: ProjectScope, planId: string): Promise<PlanModel> {
+  const plan = await deps.plans.get(scope, planId);
+  if (!plan.isActive) return plan;
+  return plan.update({ isActive: false, updatedAt: deps.clock.now() });
+}
