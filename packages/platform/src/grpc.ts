@@ -125,7 +125,8 @@ export interface CallOverrides {
 
 /** A ts-proto grpc-js client whose unary methods return promises and always carry a deadline. */
 export type PromiseClient<C> = {
-  [K in keyof C as C[K] extends UnaryMethod<never, never> ? K : never]: C[K] extends UnaryMethod<infer Req, infer Res>
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- matches any request/response pair
+  [K in keyof C as C[K] extends UnaryMethod<any, any> ? K : never]: C[K] extends UnaryMethod<infer Req, infer Res>
     ? (request: Req, overrides?: CallOverrides) => Promise<Res>
     : never;
 } & { close(): void };

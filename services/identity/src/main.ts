@@ -1,4 +1,5 @@
-import { startTracing } from '@billing/platform';
+// Only the tracing module: the platform index would load grpc-js and pg before instrumentation.
+import { startTracing } from '@billing/platform/dist/tracing';
 
 // Tracing first, so the modules loaded below are instrumented.
 const tracing = startTracing('identity');

@@ -1,0 +1,26 @@
+import { z } from 'zod';
+import { baseEnvSchema, loadConfigOrExit, port } from '@billing/platform';
+
+const milliseconds = (fallback: number, min: number, max: number) =>
+  z.coerce.number().int().min(min).max(max).default(fallback);
+
+const gatewayEnvSchema = baseEnvSchema
+  .extend({
+    PORT: port(8080),
+    /** Public base address (OpenAPI `servers`, and later checkout URLs); defaults to localhost:PORT. */
+    PUBLIC_URL: z.url({ protocol: /^https?$/ }).optional(),
+    /** A gRPC target: host:port, or e.g. dns:///identity:50051 to balance over every replica. */
+    IDENTITY_GRPC_URL: z
+      .string()
+      .regex(/^\S+$/, 'must be a gRPC target such as 127.0.0.1:50051')
+      .default('127.0.0.1:50051'),
+    /** Deadline of every gRPC call; past it the request is answered 503. */
+    GRPC_DEADLINE_MS: milliseconds(5000, 1, 120_000),
+    /** How long a verified API key is trusted without asking identity again (0 = always ask). */
+    API_KEY_CACHE_TTL_MS: milliseconds(5000, 0, 300_000),
+  })
+  .transform((env) => ({ ...env, PUBLIC_URL: (env.PUBLIC_URL ?? `http://localhost:${env.PORT}`).replace(/\/$/, '') }));
+
+export type GatewayConfig = z.infer<typeof gatewayEnvSchema>;
+
+export const loadGatewayConfig = (): GatewayConfig => loadConfigOrExit(gatewayEnvSchema);

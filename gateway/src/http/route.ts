@@ -1,0 +1,158 @@
+import type { Request, RequestHandler, Router } from 'express';
+import type { z } from 'zod';
+import type { ApiKeyCache, ApiKeyPrincipal } from '../auth/api-key-cache';
+import { PUBLIC_ROUTES } from '../auth/public-routes';
+import type { IdentityClient } from '../clients/identity.client';
+import type { AuthenticatedMerchant } from '../middleware/auth';
+import { parsePath, parseRequest } from './validation';
+
+/** What a route needs from the outside world; built once in server.ts. */
+export interface RouteDeps {
+  identity: IdentityClient;
+  apiKeyCache: ApiKeyCache;
+}
+
+/** The credentials a route takes (service-api.md "Authentication"). */
+export type AuthScheme = 'none' | 'apiKey' | 'jwt' | 'dual';
+
+export type Principal<A extends AuthScheme> = A extends 'jwt'
+  ? { merchant: AuthenticatedMerchant }
+  : A extends 'apiKey'
+    ? { apiKey: ApiKeyPrincipal }
+    : A extends 'dual'
+      ? { merchant: AuthenticatedMerchant; apiKey: ApiKeyPrincipal }
+      : Record<string, never>;
+
+type Parsed<S> = S extends z.ZodType ? z.output<S> : undefined;
+
+export interface HandlerContext<A extends AuthScheme, P, Q, B> {
+  auth: Principal<A>;
+  params: Parsed<P>;
+  query: Parsed<Q>;
+  body: Parsed<B>;
+  req: Request;
+}
+
+/** Statuses a route may answer besides the ones every route of its kind may (see openapi/). */
+export type ErrorStatus = 400 | 402 | 403 | 404 | 409;
+
+/**
+ * One endpoint: its credentials, its inputs and its success response as zod schemas. The same
+ * object validates requests, types the handler's result and writes the OpenAPI operation, so
+ * the document cannot drift from what the gateway does.
+ */
+export interface RouteSpec<
+  A extends AuthScheme,
+  P extends z.ZodObject | undefined,
+  Q extends z.ZodObject | undefined,
+  B extends z.ZodType | undefined,
+  R extends z.ZodType | undefined,
+> {
+  method: 'get' | 'post' | 'patch' | 'delete';
+  /** Relative to the resource's prefix, in Express syntax ('' is the collection itself). */
+  path: string;
+  summary: string;
+  description?: string;
+  auth: A;
+  /** A path id that fails its schema is a 404 with the schema's message (contract section 1). */
+  params?: P;
+  query?: Q;
+  body?: B;
+  errors?: ErrorStatus[];
+  response: { status: 200 | 201 | 204; description: string; schema?: R };
+  handle(ctx: HandlerContext<A, P, Q, B>): Promise<R extends z.ZodType ? z.input<R> : void>;
+}
+
+/** A route with its types erased, as the router and the document generator see it. */
+export interface Route {
+  method: 'get' | 'post' | 'patch' | 'delete';
+  path: string;
+  summary: string;
+  description?: string;
+  auth: AuthScheme;
+  params?: z.ZodObject;
+  query?: z.ZodObject;
+  body?: z.ZodType;
+  errors?: ErrorStatus[];
+  response: { status: 200 | 201 | 204; description: string; schema?: z.ZodType };
+  handle(ctx: {
+    auth: Principal<AuthScheme>;
+    params: unknown;
+    query: unknown;
+    body: unknown;
+    req: Request;
+  }): Promise<unknown>;
+}
+
+export function defineRoute<
+  A extends AuthScheme,
+  P extends z.ZodObject | undefined = undefined,
+  Q extends z.ZodObject | undefined = undefined,
+  B extends z.ZodType | undefined = undefined,
+  R extends z.ZodType | undefined = undefined,
+>(spec: RouteSpec<A, P, Q, B, R>): Route {
+  return spec as unknown as Route;
+}
+
+/** One resource folder of routes/v1: its routes, served under each of its prefixes. */
+export interface Resource {
+  tag: string;
+  /** The first is canonical; the others are kept for earlier clients (contract section 3). */
+  prefixes: string[];
+  routes(deps: RouteDeps): Route[];
+}
+
+/** A route at one concrete path under /api/v1. */
+export interface MountedRoute {
+  path: string;
+  route: Route;
+  tag: string;
+  alias: boolean;
+}
+
+export const API_PREFIX = '/api/v1';
+
+export function resolveRoutes(resources: Resource[], deps: RouteDeps): MountedRoute[] {
+  return resources.flatMap((resource) => {
+    const routes = resource.routes(deps);
+    return resource.prefixes.flatMap((prefix, index) =>
+      routes.map((route) => ({ path: `${prefix}${route.path}`, route, tag: resource.tag, alias: index > 0 })),
+    );
+  });
+}
+
+function principalFor(scheme: AuthScheme, req: Request): Principal<AuthScheme> {
+  const { merchant, apiKey } = req.auth ?? {};
+  const needsMerchant = scheme === 'jwt' || scheme === 'dual';
+  const needsKey = scheme === 'apiKey' || scheme === 'dual';
+  // A programming error (a route mounted without its middleware), hence a 500, not a 401.
+  if ((needsMerchant && !merchant) || (needsKey && !apiKey)) {
+    throw new Error(`route mounted without its ${scheme} auth`);
+  }
+  return { ...(merchant ? { merchant } : {}), ...(apiKey ? { apiKey } : {}) } as Principal<AuthScheme>;
+}
+
+/** Thin: validate, call the handler, send its result with the declared status. */
+function expressHandler(route: Route): RequestHandler {
+  return async (req, res) => {
+    const params = route.params ? parsePath(route.params, req.params) : undefined;
+    const { query, body } = parseRequest(req, route);
+    const result = await route.handle({ auth: principalFor(route.auth, req), params, query, body, req });
+    if (route.response.status === 204) res.status(204).end();
+    else res.status(route.response.status).json(result);
+  };
+}
+
+export function mountRoutes(
+  router: Router,
+  mounted: MountedRoute[],
+  authFor: Record<AuthScheme, RequestHandler[]>,
+): void {
+  for (const { path, route } of mounted) {
+    const name = `${route.method.toUpperCase()} ${API_PREFIX}${path}`;
+    if ((route.auth === 'none') !== PUBLIC_ROUTES.has(name)) {
+      throw new Error(`${name}: auth 'none' and the PUBLIC_ROUTES list disagree`);
+    }
+    router[route.method](path, ...authFor[route.auth], expressHandler(route));
+  }
+}

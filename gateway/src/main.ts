@@ -1,0 +1,11 @@
+// Only the tracing module: the platform index would load grpc-js and pg before instrumentation.
+import { startTracing } from '@billing/platform/dist/tracing';
+
+// Tracing first, so the modules loaded below (express, http) are instrumented.
+const tracing = startTracing('gateway');
+
+import { runService } from '@billing/platform';
+import { loadGatewayConfig } from './config';
+import { startGateway } from './server';
+
+runService('gateway', tracing, loadGatewayConfig, startGateway);

@@ -1,0 +1,106 @@
+import { randomUUID } from 'node:crypto';
+import { status as GrpcStatus } from '@grpc/grpc-js';
+import type { ErrorRequestHandler, RequestHandler } from 'express';
+import {
+  isGrpcServiceError,
+  readRemoteError,
+  type FieldViolation,
+  type Logger,
+  type RemoteError,
+} from '@billing/platform';
+import { HttpError, RequestValidationError } from '../http/http-error';
+
+interface ErrorResponse {
+  status: number;
+  body: { detail: string | FieldViolation[] };
+  headers?: Record<string, string>;
+}
+
+/**
+ * The one table from a downstream gRPC status to HTTP (architecture.md). Statuses not listed
+ * (INTERNAL, UNKNOWN, DATA_LOSS, ...) are our own faults: a 500 with a generic detail.
+ */
+const GRPC_TO_HTTP: Partial<Record<GrpcStatus, number>> = {
+  [GrpcStatus.INVALID_ARGUMENT]: 422,
+  [GrpcStatus.OUT_OF_RANGE]: 422,
+  [GrpcStatus.UNAUTHENTICATED]: 401,
+  [GrpcStatus.PERMISSION_DENIED]: 403,
+  [GrpcStatus.NOT_FOUND]: 404,
+  [GrpcStatus.ALREADY_EXISTS]: 409,
+  [GrpcStatus.ABORTED]: 409,
+  [GrpcStatus.FAILED_PRECONDITION]: 400,
+  [GrpcStatus.RESOURCE_EXHAUSTED]: 429,
+  [GrpcStatus.UNAVAILABLE]: 503,
+  [GrpcStatus.DEADLINE_EXCEEDED]: 503,
+};
+
+/** The downstream's own words are fine for business rules, not for transport failures. */
+const UNAVAILABLE_DETAIL = 'A backing service is temporarily unavailable; please retry';
+
+function fromRemote(remote: RemoteError): ErrorResponse | undefined {
+  const status =
+    remote.code === GrpcStatus.FAILED_PRECONDITION && remote.reason === 'payment_required'
+      ? 402
+      : GRPC_TO_HTTP[remote.code];
+  if (status === undefined) return undefined;
+  if (status === 422) {
+    const violations =
+      remote.violations.length > 0 ? remote.violations : [{ loc: ['body'], msg: remote.detail, type: 'value_error' }];
+    return { status, body: { detail: violations } };
+  }
+  if (status === 503) return { status, body: { detail: UNAVAILABLE_DETAIL }, headers: { 'Retry-After': '1' } };
+  if (status === 429) return { status, body: { detail: remote.detail }, headers: { 'Retry-After': '1' } };
+  return { status, body: { detail: remote.detail } };
+}
+
+/** body-parser's own errors (raised before any route runs). */
+function fromBodyParser(err: unknown): ErrorResponse | undefined {
+  const type = (err as { type?: unknown }).type;
+  if (type === 'entity.too.large') return { status: 413, body: { detail: 'Request body is larger than 1 MiB' } };
+  if (type === 'encoding.unsupported' || type === 'charset.unsupported') {
+    return { status: 415, body: { detail: 'Unsupported request body encoding' } };
+  }
+  if (type === 'request.aborted' || type === 'request.size.invalid' || type === 'stream.encoding.set') {
+    return { status: 400, body: { detail: 'The request body could not be read' } };
+  }
+  return undefined;
+}
+
+function toErrorResponse(err: unknown): ErrorResponse | undefined {
+  if (err instanceof HttpError) return { status: err.status, body: { detail: err.detail }, headers: err.headers };
+  if (err instanceof RequestValidationError) return { status: 422, body: { detail: err.violations } };
+  if (isGrpcServiceError(err)) return fromRemote(readRemoteError(err));
+  return fromBodyParser(err);
+}
+
+/**
+ * Every error of every route ends here: a known failure gets its status and {"detail"}, anything
+ * else a 500 whose body names only an error id (never a stack), the error itself goes to the log.
+ */
+export function errorHandler(logger: Logger): ErrorRequestHandler {
+  return (err: unknown, req, res, next) => {
+    if (res.headersSent) return next(err);
+    let response = toErrorResponse(err);
+    if (!response) {
+      const errorId = randomUUID();
+      logger.error(
+        { err, error_id: errorId, request_id: req.requestId, method: req.method, path: req.path },
+        'unhandled error',
+      );
+      response = { status: 500, body: { detail: `Internal server error (error id ${errorId})` } };
+    } else if (response.status === 503) {
+      const cause = err instanceof Error ? err.message : String(err);
+      logger.warn(
+        { cause, request_id: req.requestId, method: req.method, path: req.path },
+        'backing service unavailable',
+      );
+    }
+    res
+      .status(response.status)
+      .set(response.headers ?? {})
+      .json(response.body);
+  };
+}
+
+/** Unknown routes answer in JSON like every other error. */
+export const notFoundHandler: RequestHandler = (_req, _res, next) => next(new HttpError(404, 'Not Found'));

@@ -1,0 +1,99 @@
+import { OpenApiGeneratorV31, OpenAPIRegistry, type RouteConfig } from '@asteasolutions/zod-to-openapi';
+import { API_PREFIX, type AuthScheme, type MountedRoute, type Route } from '../http/route';
+import { ErrorSchema, ValidationErrorSchema } from './error.schemas';
+
+export const API_VERSION = '0.1.0';
+
+const SECURITY: Record<AuthScheme, Record<string, string[]>[]> = {
+  none: [],
+  apiKey: [{ ApiKey: [] }],
+  jwt: [{ BearerAuth: [] }],
+  // One requirement object naming both schemes means "both at once".
+  dual: [{ ApiKey: [], BearerAuth: [] }],
+};
+
+const ERROR_DESCRIPTIONS: Record<number, string> = {
+  400: 'A business rule refuses the request',
+  401: 'Credentials missing or invalid',
+  402: 'The payment failed',
+  403: "Credentials valid but refused (disabled key, deactivated merchant, another merchant's resource)",
+  404: 'No such resource',
+  409: 'Conflicts with an existing resource',
+  413: 'Request body larger than 1 MiB',
+  422: 'Validation error in path, query or body',
+  500: 'Internal error; the body names an error id',
+  503: 'A backing service is unavailable or too slow; retry',
+};
+
+/** The statuses a route may answer: its own plus those implied by its credentials and inputs. */
+function errorStatuses(route: Route): number[] {
+  const statuses = new Set<number>(route.errors ?? []);
+  if (route.auth !== 'none') [401, 403].forEach((s) => statuses.add(s));
+  if (route.params) statuses.add(404);
+  if (route.body || route.query) statuses.add(422);
+  if (route.body) statuses.add(413);
+  [500, 503].forEach((s) => statuses.add(s));
+  return [...statuses].sort((a, b) => a - b);
+}
+
+function operation(mounted: MountedRoute): RouteConfig {
+  const { route } = mounted;
+  const responses: RouteConfig['responses'] = {
+    [route.response.status]: {
+      description: route.response.description,
+      ...(route.response.schema ? { content: { 'application/json': { schema: route.response.schema } } } : {}),
+    },
+  };
+  for (const status of errorStatuses(route)) {
+    responses[status] = {
+      description: ERROR_DESCRIPTIONS[status],
+      content: { 'application/json': { schema: status === 422 ? ValidationErrorSchema : ErrorSchema } },
+    };
+  }
+  return {
+    method: route.method,
+    path: `${API_PREFIX}${mounted.path}`.replace(/:(\w+)/g, '{$1}'),
+    tags: [mounted.tag],
+    summary: route.summary,
+    description: mounted.alias
+      ? `${route.description ?? ''} Same as the canonical path; kept for earlier clients.`.trim()
+      : route.description,
+    security: SECURITY[route.auth],
+    request: {
+      ...(route.params ? { params: route.params } : {}),
+      ...(route.query ? { query: route.query } : {}),
+      ...(route.body ? { body: { required: true, content: { 'application/json': { schema: route.body } } } } : {}),
+    },
+    responses,
+  };
+}
+
+/** OpenAPI 3.1 of every mounted route, from the very schemas that validate the requests. */
+export function buildOpenApiDocument(
+  mounted: MountedRoute[],
+  publicUrl: string,
+): ReturnType<OpenApiGeneratorV31['generateDocument']> {
+  const registry = new OpenAPIRegistry();
+  registry.registerComponent('securitySchemes', 'ApiKey', {
+    type: 'apiKey',
+    in: 'header',
+    name: 'X-Api-Key',
+    description: "A project's key: `svc_test_...` (test mode) or `svc_live_...` (live mode)",
+  });
+  registry.registerComponent('securitySchemes', 'BearerAuth', {
+    type: 'http',
+    scheme: 'bearer',
+    bearerFormat: 'JWT',
+    description: 'The access token from registration or login',
+  });
+  for (const route of mounted) registry.registerPath(operation(route));
+  return new OpenApiGeneratorV31(registry.definitions).generateDocument({
+    openapi: '3.1.0',
+    info: {
+      title: 'Subscription Billing API',
+      version: API_VERSION,
+      description: 'Multi-merchant subscription billing. Every path starts with /api/v1.',
+    },
+    servers: [{ url: publicUrl }],
+  });
+}

@@ -1,0 +1,91 @@
+import { createServer, type Server } from 'node:http';
+import express, { type Express, type RequestHandler } from 'express';
+import swaggerUi from 'swagger-ui-express';
+import type { Logger } from '@billing/platform';
+import { ApiKeyCache } from './auth/api-key-cache';
+import { createIdentityClient, type IdentityClient } from './clients/identity.client';
+import type { GatewayConfig } from './config';
+import { readJsonBody } from './http/body';
+import { API_PREFIX, mountRoutes, resolveRoutes, type AuthScheme } from './http/route';
+import { apiKeyAuth, dualAuth, jwtAuth } from './middleware/auth';
+import { errorHandler, notFoundHandler } from './middleware/errors';
+import { requestId } from './middleware/request-id';
+import { buildOpenApiDocument } from './openapi/document';
+import { v1Resources } from './routes/v1';
+
+export interface AppDeps {
+  config: Pick<GatewayConfig, 'PUBLIC_URL'>;
+  identity: IdentityClient;
+  apiKeyCache: ApiKeyCache;
+  logger: Logger;
+}
+
+/** The whole HTTP surface; no sockets, so tests can also drive it in-process. */
+export function createApp(deps: AppDeps): Express {
+  const { logger } = deps;
+  const app = express();
+  app.disable('x-powered-by');
+  app.use(requestId(logger));
+
+  // Probes and process starters; deliberately independent of identity, so a slow identity does
+  // not get healthy gateway replicas restarted.
+  app.get('/healthz', (_req, res) => {
+    res.json({ status: 'ok' });
+  });
+
+  const routes = resolveRoutes(v1Resources, deps);
+  const document = buildOpenApiDocument(routes, deps.config.PUBLIC_URL);
+  app.get('/openapi.json', (_req, res) => {
+    res.json(document);
+  });
+  // swagger-ui-express serves its assets from the swagger-ui-dist package: no CDN.
+  app.use('/docs', swaggerUi.serve, swaggerUi.setup(document, { customSiteTitle: 'Subscription Billing API' }));
+
+  const authFor: Record<AuthScheme, RequestHandler[]> = {
+    none: [],
+    apiKey: [apiKeyAuth(deps)],
+    jwt: [jwtAuth(deps)],
+    dual: [dualAuth(deps)],
+  };
+  const v1 = express.Router();
+  v1.use(readJsonBody());
+  mountRoutes(v1, routes, authFor);
+  app.use(API_PREFIX, v1);
+
+  app.use(notFoundHandler);
+  app.use(errorHandler(logger));
+  return app;
+}
+
+export interface RunningGateway {
+  port: number;
+  stop(): Promise<void>;
+}
+
+/** Wiring: gRPC clients, the app, the HTTP server. */
+export async function startGateway(config: GatewayConfig, logger: Logger): Promise<RunningGateway> {
+  const identity = createIdentityClient(config.IDENTITY_GRPC_URL, config.GRPC_DEADLINE_MS);
+  const apiKeyCache = new ApiKeyCache(config.API_KEY_CACHE_TTL_MS);
+  const app = createApp({ config, identity, apiKeyCache, logger });
+
+  const server: Server = createServer(app);
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(config.PORT, () => resolve());
+  });
+  const address = server.address();
+  const port = typeof address === 'object' && address ? address.port : config.PORT;
+  logger.info({ port, public_url: config.PUBLIC_URL }, 'gateway listening');
+
+  return {
+    port,
+    async stop() {
+      // Stop accepting; in-flight requests finish (runUntilSignalled bounds the wait), idle
+      // keep-alive sockets are closed so they do not hold the process open.
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeIdleConnections();
+      await closed;
+      identity.close();
+    },
+  };
+}

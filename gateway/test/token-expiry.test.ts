@@ -1,0 +1,29 @@
+import type { PlatformUnderTest } from '@billing/testing';
+import { gatewayApi, registerMerchant, startGatewayPlatform, type Api } from './support/api';
+
+let platform: PlatformUnderTest;
+let api: Api;
+
+beforeAll(async () => {
+  platform = await startGatewayPlatform({ JWT_TTL_SECONDS: '1' });
+  api = gatewayApi(platform.gatewayUrl);
+});
+
+afterAll(() => platform?.stop());
+
+it('answers 401 to an expired access token, and a fresh login works again', async () => {
+  const merchant = await registerMerchant(api);
+  // exp has one-second resolution: past 2 s the token is expired whatever the rounding.
+  await new Promise((resolve) => setTimeout(resolve, 2100));
+
+  const me = await api('GET', '/api/v1/auth/me', { token: merchant.token });
+  const projects = await api('GET', '/api/v1/projects', { token: merchant.token });
+
+  expect(me.status).toBe(401);
+  expect(me.body).toEqual({ detail: expect.any(String) });
+  expect(projects.status).toBe(401);
+  const login = await api('POST', '/api/v1/auth/login', {
+    body: { email: merchant.email, password: merchant.password },
+  });
+  expect(login.status).toBe(200);
+});
