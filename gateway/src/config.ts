@@ -14,6 +14,10 @@ const gatewayEnvSchema = baseEnvSchema
       .string()
       .regex(/^\S+$/, 'must be a gRPC target such as 127.0.0.1:50051')
       .default('127.0.0.1:50051'),
+    CATALOG_GRPC_URL: z
+      .string()
+      .regex(/^\S+$/, 'must be a gRPC target such as 127.0.0.1:50052')
+      .default('127.0.0.1:50052'),
     /** Deadline of every gRPC call; past it the request is answered 503. */
     GRPC_DEADLINE_MS: milliseconds(5000, 1, 120_000),
     /** How long a verified API key is trusted without asking identity again (0 = always ask). */

@@ -3,6 +3,7 @@ import express, { type Express, type RequestHandler } from 'express';
 import swaggerUi from 'swagger-ui-express';
 import type { Logger } from '@billing/platform';
 import { ApiKeyCache } from './auth/api-key-cache';
+import { createCatalogClient, type CatalogClient } from './clients/catalog.client';
 import { createIdentityClient, type IdentityClient } from './clients/identity.client';
 import type { GatewayConfig } from './config';
 import { readJsonBody } from './http/body';
@@ -16,6 +17,7 @@ import { v1Resources } from './routes/v1';
 export interface AppDeps {
   config: Pick<GatewayConfig, 'PUBLIC_URL'>;
   identity: IdentityClient;
+  catalog: CatalogClient;
   apiKeyCache: ApiKeyCache;
   logger: Logger;
 }
@@ -65,8 +67,9 @@ export interface RunningGateway {
 /** Wiring: gRPC clients, the app, the HTTP server. */
 export async function startGateway(config: GatewayConfig, logger: Logger): Promise<RunningGateway> {
   const identity = createIdentityClient(config.IDENTITY_GRPC_URL, config.GRPC_DEADLINE_MS);
+  const catalog = createCatalogClient(config.CATALOG_GRPC_URL, config.GRPC_DEADLINE_MS);
   const apiKeyCache = new ApiKeyCache(config.API_KEY_CACHE_TTL_MS);
-  const app = createApp({ config, identity, apiKeyCache, logger });
+  const app = createApp({ config, identity, catalog, apiKeyCache, logger });
 
   const server: Server = createServer(app);
   await new Promise<void>((resolve, reject) => {
@@ -86,6 +89,7 @@ export async function startGateway(config: GatewayConfig, logger: Logger): Promi
       server.closeIdleConnections();
       await closed;
       identity.close();
+      catalog.close();
     },
   };
 }

@@ -2,6 +2,7 @@ import type { Request, RequestHandler, Router } from 'express';
 import type { z } from 'zod';
 import type { ApiKeyCache, ApiKeyPrincipal } from '../auth/api-key-cache';
 import { PUBLIC_ROUTES } from '../auth/public-routes';
+import type { CatalogClient } from '../clients/catalog.client';
 import type { IdentityClient } from '../clients/identity.client';
 import type { AuthenticatedMerchant } from '../middleware/auth';
 import { parsePath, parseRequest } from './validation';
@@ -9,6 +10,7 @@ import { parsePath, parseRequest } from './validation';
 /** What a route needs from the outside world; built once in server.ts. */
 export interface RouteDeps {
   identity: IdentityClient;
+  catalog: CatalogClient;
   apiKeyCache: ApiKeyCache;
 }
 

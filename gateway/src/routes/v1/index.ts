@@ -2,7 +2,8 @@ import type { Resource } from '../../http/route';
 import { apiKeysResource } from './api-keys/api-keys.routes';
 import { authResource } from './auth/auth.routes';
 import { merchantsResource } from './merchants/merchants.routes';
+import { plansResource } from './plans/plans.routes';
 import { projectsResource } from './projects/projects.routes';
 
 /** Every resource under /api/v1; a new resource folder adds one line here. */
-export const v1Resources: Resource[] = [authResource, merchantsResource, projectsResource, apiKeysResource];
+export const v1Resources: Resource[] = [authResource, merchantsResource, projectsResource, apiKeysResource, plansResource];

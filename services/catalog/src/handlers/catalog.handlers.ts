@@ -57,7 +57,7 @@ export function catalogHandlers(deps: CatalogDeps, logger: Logger): catalogV1.Ca
         description: req.description,
         isActive: req.isActive,
         metadata: req.metadata,
-        immutableFields: req.immutableFields,
+        otherFields: req.otherFields,
       });
       return { plan: toPlan(plan) };
     },

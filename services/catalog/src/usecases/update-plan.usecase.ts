@@ -8,12 +8,13 @@ export interface PlanChanges {
   description?: string;
   isActive?: boolean;
   metadata?: Record<string, unknown>;
-  immutableFields: string[];
+  /** Every other field the client sent; price fields among them are refused. */
+  otherFields: string[];
 }
 
 export async function updatePlan(deps: CatalogDeps, scope: ProjectScope, planId: string, changes: PlanChanges): Promise<PlanModel> {
   const plan = await deps.plans.get(scope, planId);
-  refuseImmutableChanges(changes.immutableFields);
+  refuseImmutableChanges(changes.otherFields);
   const violations: FieldViolation[] = [];
   if (changes.name !== undefined && (changes.name.trim().length < 1 || changes.name.length > 200)) {
     violations.push({ loc: ['body', 'name'], msg: 'String should have 1 to 200 characters', type: 'value_error', input: changes.name });

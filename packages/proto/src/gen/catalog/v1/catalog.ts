@@ -90,8 +90,11 @@ export interface UpdatePlanRequest {
   metadata?:
     | { [key: string]: any }
     | undefined;
-  /** Names of price or billing fields the client tried to change; any -> FAILED_PRECONDITION. */
-  immutableFields: string[];
+  /**
+   * Names of the other fields the client sent. Unknown ones are ignored; a price or billing
+   * field among them (amount, currency, interval, ...) -> FAILED_PRECONDITION.
+   */
+  otherFields: string[];
 }
 
 export interface UpdatePlanResponse {
@@ -1091,7 +1094,7 @@ function createBaseUpdatePlanRequest(): UpdatePlanRequest {
     description: undefined,
     isActive: undefined,
     metadata: undefined,
-    immutableFields: [],
+    otherFields: [],
   };
 }
 
@@ -1115,7 +1118,7 @@ export const UpdatePlanRequest: MessageFns<UpdatePlanRequest> = {
     if (message.metadata !== undefined) {
       Struct.encode(Struct.wrap(message.metadata), writer.uint32(50).fork()).join();
     }
-    for (const v of message.immutableFields) {
+    for (const v of message.otherFields) {
       writer.uint32(58).string(v!);
     }
     return writer;
@@ -1187,7 +1190,7 @@ export const UpdatePlanRequest: MessageFns<UpdatePlanRequest> = {
               break;
             }
 
-            message.immutableFields.push(reader.string());
+            message.otherFields.push(reader.string());
             continue;
           }
         }
@@ -1218,10 +1221,10 @@ export const UpdatePlanRequest: MessageFns<UpdatePlanRequest> = {
         ? globalThis.Boolean(object.is_active)
         : undefined,
       metadata: isObject(object.metadata) ? object.metadata : undefined,
-      immutableFields: globalThis.Array.isArray(object?.immutableFields)
-        ? object.immutableFields.map((e: any) => globalThis.String(e))
-        : globalThis.Array.isArray(object?.immutable_fields)
-        ? object.immutable_fields.map((e: any) => globalThis.String(e))
+      otherFields: globalThis.Array.isArray(object?.otherFields)
+        ? object.otherFields.map((e: any) => globalThis.String(e))
+        : globalThis.Array.isArray(object?.other_fields)
+        ? object.other_fields.map((e: any) => globalThis.String(e))
         : [],
     };
   },
@@ -1246,8 +1249,8 @@ export const UpdatePlanRequest: MessageFns<UpdatePlanRequest> = {
     if (message.metadata !== undefined) {
       obj.metadata = message.metadata;
     }
-    if (message.immutableFields?.length) {
-      obj.immutableFields = message.immutableFields;
+    if (message.otherFields?.length) {
+      obj.otherFields = message.otherFields;
     }
     return obj;
   },
@@ -1265,7 +1268,7 @@ export const UpdatePlanRequest: MessageFns<UpdatePlanRequest> = {
     message.description = object.description ?? undefined;
     message.isActive = object.isActive ?? undefined;
     message.metadata = object.metadata ?? undefined;
-    message.immutableFields = object.immutableFields?.map((e) => e) || [];
+    message.otherFields = object.otherFields?.map((e) => e) || [];
     return message;
   },
 };

@@ -1,0 +1,9 @@
+import { createPromiseClient, type PromiseClient } from '@billing/platform';
+import { catalogV1 } from '@billing/proto';
+
+/** catalog.v1 as promises; every call carries the configured deadline (DEADLINE_EXCEEDED -> 503). */
+export type CatalogClient = PromiseClient<catalogV1.CatalogServiceClient>;
+
+export function createCatalogClient(target: string, deadlineMs: number): CatalogClient {
+  return createPromiseClient(catalogV1.CatalogServiceClient, target, deadlineMs);
+}
