@@ -1,10 +1,11 @@
 import { z } from 'zod';
-import { baseEnvSchema, loadConfigOrExit, port } from '@billing/platform';
+import { baseEnvSchema, loadConfigOrExit, natsEnvSchema, port } from '@billing/platform';
 
 const milliseconds = (fallback: number, min: number, max: number) =>
   z.coerce.number().int().min(min).max(max).default(fallback);
 
 const gatewayEnvSchema = baseEnvSchema
+  .extend(natsEnvSchema.shape)
   .extend({
     PORT: port(8080),
     /** Public base address (OpenAPI `servers`, and later checkout URLs); defaults to localhost:PORT. */

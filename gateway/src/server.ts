@@ -1,8 +1,9 @@
 import { createServer, type Server } from 'node:http';
 import express, { type Express, type RequestHandler } from 'express';
 import swaggerUi from 'swagger-ui-express';
-import type { Logger } from '@billing/platform';
+import { connectNats, type Logger } from '@billing/platform';
 import { ApiKeyCache } from './auth/api-key-cache';
+import { listenForKeyRevocations } from './auth/key-revocation-listener';
 import { createCatalogClient, type CatalogClient } from './clients/catalog.client';
 import { createIdentityClient, type IdentityClient } from './clients/identity.client';
 import type { GatewayConfig } from './config';
@@ -70,6 +71,8 @@ export async function startGateway(config: GatewayConfig, logger: Logger): Promi
   const catalog = createCatalogClient(config.CATALOG_GRPC_URL, config.GRPC_DEADLINE_MS);
   const apiKeyCache = new ApiKeyCache(config.API_KEY_CACHE_TTL_MS);
   const app = createApp({ config, identity, catalog, apiKeyCache, logger });
+  const nats = await connectNats(config.NATS_URL, 'gateway');
+  const stopListening = listenForKeyRevocations(nats, config.EVENTS_SUBJECT_PREFIX, apiKeyCache, logger);
 
   const server: Server = createServer(app);
   await new Promise<void>((resolve, reject) => {
@@ -90,6 +93,8 @@ export async function startGateway(config: GatewayConfig, logger: Logger): Promi
       await closed;
       identity.close();
       catalog.close();
+      stopListening();
+      await nats.close();
     },
   };
 }

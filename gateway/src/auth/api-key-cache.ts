@@ -10,8 +10,8 @@ export type ApiKeyPrincipal = identityV1.VerifyApiKeyResponse;
  * Failures are never cached, so a re-enabled key works at once.
  *
  * When this replica revokes or disables a key, or deactivates a merchant, it evicts the entries
- * at once. Other replicas keep trusting their entry until its TTL (API_KEY_CACHE_TTL_MS, 5 s by
- * default) runs out: that short TTL is the bound on how long a revoked key may still work there.
+ * at once; other replicas evict on identity's events (key-revocation-listener.ts). The TTL
+ * (API_KEY_CACHE_TTL_MS, 5 s by default) bounds the staleness if an event is ever missed.
  */
 export class ApiKeyCache {
   private readonly entries: LRUCache<string, ApiKeyPrincipal> | undefined;
