@@ -48,7 +48,9 @@ describe('plans (gateway -> catalog over gRPC -> PostgreSQL)', () => {
     expect(res.body.id).toMatch(/^[0-9a-f-]{36}$/);
     expect(new Date(res.body.created_at).toISOString()).toBe(res.body.created_at);
     const [row] = await import('@billing/testing').then((t) =>
-      t.queryDatabase<{ amount: string }>(platform.database('catalog'), 'SELECT amount FROM plans WHERE id = $1', [res.body.id]),
+      t.queryDatabase<{ amount: string }>(platform.database('catalog'), 'SELECT amount FROM plans WHERE id = $1', [
+        res.body.id,
+      ]),
     );
     expect(row.amount).toBe('500050');
   });
@@ -106,12 +108,14 @@ describe('plans (gateway -> catalog over gRPC -> PostgreSQL)', () => {
     expect(tooMuchMetadata.body.detail[0].loc).toEqual(['body', 'metadata']);
   });
 
-  it('gets a plan; unknown or malformed id -> 404; another merchant\'s plan -> 403', async () => {
+  it("gets a plan; unknown or malformed id -> 404; another merchant's plan -> 403", async () => {
     const created = await createPlan(acme.testKey, { name: 'Basic', amount: 100 });
     const got = await api('GET', `/api/v1/plans/${created.body.id}`, { apiKey: acme.testKey });
     expect(got.status).toBe(200);
     expect(got.body).toEqual(created.body);
-    expect((await api('GET', '/api/v1/plans/00000000-0000-4000-8000-000000000000', { apiKey: acme.testKey })).status).toBe(404);
+    expect(
+      (await api('GET', '/api/v1/plans/00000000-0000-4000-8000-000000000000', { apiKey: acme.testKey })).status,
+    ).toBe(404);
     const malformed = await api('GET', '/api/v1/plans/not-a-uuid', { apiKey: acme.testKey });
     expect(malformed.status).toBe(404);
     expect(malformed.body).toEqual({ detail: expect.any(String) });
@@ -132,7 +136,9 @@ describe('plans (gateway -> catalog over gRPC -> PostgreSQL)', () => {
     const testList = await api('GET', '/api/v1/plans?limit=100', { apiKey: acme.testKey });
     expect(testList.body.map((p: { id: string }) => p.id)).toContain(testPlan.body.id);
     expect(testList.body.every((p: { livemode: boolean }) => p.livemode === false)).toBe(true);
-    expect((await api('PATCH', `/api/v1/plans/${testPlan.body.id}`, { apiKey: acme.liveKey, body: { name: 'x' } })).status).toBe(404);
+    expect(
+      (await api('PATCH', `/api/v1/plans/${testPlan.body.id}`, { apiKey: acme.liveKey, body: { name: 'x' } })).status,
+    ).toBe(404);
     expect((await api('DELETE', `/api/v1/plans/${testPlan.body.id}`, { apiKey: acme.liveKey })).status).toBe(404);
   });
 
@@ -148,7 +154,9 @@ describe('plans (gateway -> catalog over gRPC -> PostgreSQL)', () => {
     expect(last.body).toEqual([]);
     const defaultPage = await api('GET', '/api/v1/plans', { apiKey: m.testKey });
     expect(defaultPage.body).toHaveLength(5);
-    const unknown = await api('GET', '/api/v1/plans?starting_after=00000000-0000-4000-8000-000000000000', { apiKey: m.testKey });
+    const unknown = await api('GET', '/api/v1/plans?starting_after=00000000-0000-4000-8000-000000000000', {
+      apiKey: m.testKey,
+    });
     expect(unknown.status).toBe(400);
     expect(unknown.body).toEqual({ detail: expect.any(String) });
     expect((await api('GET', '/api/v1/plans?limit=0', { apiKey: m.testKey })).status).toBe(422);
@@ -169,7 +177,14 @@ describe('plans (gateway -> catalog over gRPC -> PostgreSQL)', () => {
     });
     expect(renamed.status).toBe(200);
     expect(renamed.body).toMatchObject({ name: 'New', metadata: { a: 1 }, amount: 10 });
-    for (const field of ['amount', 'currency', 'interval', 'interval_count', 'trial_period_days', 'usage_unit_amount']) {
+    for (const field of [
+      'amount',
+      'currency',
+      'interval',
+      'interval_count',
+      'trial_period_days',
+      'usage_unit_amount',
+    ]) {
       const res = await api('PATCH', `/api/v1/plans/${plan.id}`, { apiKey: acme.testKey, body: { [field]: 1 } });
       expect(res.status).toBe(400);
       expect(res.body.detail).toContain(field);

@@ -48,7 +48,9 @@ describe('API key revocation across gateway replicas', () => {
     const merchant = await registerMerchant(replicaA, 'replicas');
     // Cached as valid on B.
     expect((await replicaB('GET', '/api/v1/projects/current', { apiKey: merchant.testKey })).status).toBe(200);
-    const revoked = await replicaA('DELETE', `/api/v1/api-keys/${merchant.registration.api_keys[0].id}`, { token: merchant.token });
+    const revoked = await replicaA('DELETE', `/api/v1/api-keys/${merchant.registration.api_keys[0].id}`, {
+      token: merchant.token,
+    });
     expect(revoked.status).toBe(204);
     expect(await statusOnB(merchant.testKey, 401, 5000)).toBe(401);
   });

@@ -13,7 +13,11 @@ export function listenForKeyRevocations(
   cache: ApiKeyCache,
   logger: Logger,
 ): () => void {
-  const subjects = [`${subjectPrefix}.api_key.revoked`, `${subjectPrefix}.api_key.updated`, `${subjectPrefix}.merchant.deactivated`];
+  const subjects = [
+    `${subjectPrefix}.api_key.revoked`,
+    `${subjectPrefix}.api_key.updated`,
+    `${subjectPrefix}.merchant.deactivated`,
+  ];
   const subscriptions = subjects.map((subject) =>
     nats.subscribe(subject, {
       callback: (err, msg) => {
@@ -23,7 +27,8 @@ export function listenForKeyRevocations(
         }
         try {
           const envelope = msg.json<EventEnvelope<{ api_key_id?: string; merchant_id?: string }>>();
-          if (envelope.event === 'merchant.deactivated' && envelope.data.merchant_id) cache.evictMerchant(envelope.data.merchant_id);
+          if (envelope.event === 'merchant.deactivated' && envelope.data.merchant_id)
+            cache.evictMerchant(envelope.data.merchant_id);
           else if (envelope.data.api_key_id) cache.evictKey(envelope.data.api_key_id);
         } catch (parseError) {
           logger.warn({ err: parseError, subject }, 'unreadable identity event');

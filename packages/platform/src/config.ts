@@ -20,7 +20,10 @@ export const databaseEnvSchema = z.object({
 });
 
 export const natsEnvSchema = z.object({
-  NATS_URL: z.string().regex(/^nats:\/\/.+/, 'must be a nats:// URL').default('nats://127.0.0.1:4222'),
+  NATS_URL: z
+    .string()
+    .regex(/^nats:\/\/.+/, 'must be a nats:// URL')
+    .default('nats://127.0.0.1:4222'),
   /** The JetStream stream that carries domain events; tests use a fresh one per run. */
   EVENTS_STREAM: z
     .string()
@@ -73,20 +76,18 @@ function redactValue(name: string, value: string | undefined): string | undefine
 
 /** "60000,300000" -> [60000, 300000]; used for the retry schedules of section 15. */
 export const commaSeparatedIntegers = (count?: number) =>
-  z
-    .string()
-    .transform((raw, ctx) => {
-      const parts = raw.split(',').map((p) => p.trim());
-      const numbers = parts.map((p) => (/^\d+$/.test(p) ? Number(p) : NaN));
-      if (numbers.some((n) => !Number.isSafeInteger(n)) || (count !== undefined && numbers.length !== count)) {
-        ctx.addIssue({
-          code: 'custom',
-          message: `must be ${count ?? 'a list of'} comma-separated non-negative integers`,
-        });
-        return z.NEVER;
-      }
-      return numbers;
-    });
+  z.string().transform((raw, ctx) => {
+    const parts = raw.split(',').map((p) => p.trim());
+    const numbers = parts.map((p) => (/^\d+$/.test(p) ? Number(p) : NaN));
+    if (numbers.some((n) => !Number.isSafeInteger(n)) || (count !== undefined && numbers.length !== count)) {
+      ctx.addIssue({
+        code: 'custom',
+        message: `must be ${count ?? 'a list of'} comma-separated non-negative integers`,
+      });
+      return z.NEVER;
+    }
+    return numbers;
+  });
 
 export const booleanFlag = z
   .enum(['true', 'false', '1', '0'])

@@ -39,7 +39,10 @@ export type UnaryHandlers<S> = {
  */
 export function unaryService<S extends UntypedServiceImplementation>(handlers: UnaryHandlers<S>, logger: Logger): S {
   const adapted: Record<string, handleUnaryCall<unknown, unknown>> = {};
-  for (const [name, handler] of Object.entries(handlers) as [string, (r: unknown, c: CallContext) => Promise<unknown>][]) {
+  for (const [name, handler] of Object.entries(handlers) as [
+    string,
+    (r: unknown, c: CallContext) => Promise<unknown>,
+  ][]) {
     adapted[name] = (call: ServerUnaryCall<unknown, unknown>, callback) => {
       handler(call.request, { metadata: call.metadata }).then(
         (response) => callback(null, response),
@@ -88,8 +91,10 @@ export async function startGrpcServer(options: {
   const health = new HealthImplementation(statuses);
   health.addToServer(server);
   const port = await new Promise<number>((resolve, reject) =>
-    server.bindAsync(`${options.host ?? '0.0.0.0'}:${options.port}`, ServerCredentials.createInsecure(), (err, bound) =>
-      err ? reject(err) : resolve(bound),
+    server.bindAsync(
+      `${options.host ?? '0.0.0.0'}:${options.port}`,
+      ServerCredentials.createInsecure(),
+      (err, bound) => (err ? reject(err) : resolve(bound)),
     ),
   );
   return {
@@ -131,7 +136,11 @@ export type PromiseClient<C> = {
     : never;
 } & { close(): void };
 
-export type ClientConstructor<C> = new (address: string, creds: ReturnType<typeof credentials.createInsecure>, options?: object) => C;
+export type ClientConstructor<C> = new (
+  address: string,
+  creds: ReturnType<typeof credentials.createInsecure>,
+  options?: object,
+) => C;
 
 export function createPromiseClient<C extends Client>(
   Ctor: ClientConstructor<C>,
@@ -173,7 +182,8 @@ interface HealthClient extends Client {
 /** grpc.health.v1 Check, through proto-loader (the standard proto shipped by grpc-health-check). */
 export async function checkGrpcHealth(address: string, service = '', deadlineMs = 2000): Promise<string> {
   const definition = loadPackageDefinition(loadSync(healthProtoPath, { keepCase: true, enums: String }));
-  const Health = (definition.grpc as unknown as { health: { v1: { Health: ClientConstructor<HealthClient> } } }).health.v1.Health;
+  const Health = (definition.grpc as unknown as { health: { v1: { Health: ClientConstructor<HealthClient> } } }).health
+    .v1.Health;
   const client = new Health(address, credentials.createInsecure());
   try {
     return await new Promise<string>((resolve, reject) =>

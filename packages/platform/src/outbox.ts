@@ -51,7 +51,11 @@ committed.setMaxListeners(0);
  * Writes an event in the caller's transaction: it exists if and only if the change commits.
  * After commit the in-process relay is woken so publishing does not wait for the next poll.
  */
-export async function recordEvent<T>(sequelize: Sequelize, transaction: Transaction, event: NewEvent<T>): Promise<EventEnvelope<T>> {
+export async function recordEvent<T>(
+  sequelize: Sequelize,
+  transaction: Transaction,
+  event: NewEvent<T>,
+): Promise<EventEnvelope<T>> {
   const envelope: EventEnvelope<T> = {
     id: randomUUID(),
     event: event.type,
@@ -62,14 +66,11 @@ export async function recordEvent<T>(sequelize: Sequelize, transaction: Transact
   };
   const traceHeaders: Record<string, string> = {};
   propagation.inject(context.active(), traceHeaders);
-  await sequelize.query(
-    `INSERT INTO outbox_events (id, event_type, payload, headers) VALUES ($1, $2, $3, $4)`,
-    {
-      bind: [envelope.id, event.type, JSON.stringify(envelope), JSON.stringify(traceHeaders)],
-      transaction,
-      type: QueryTypes.INSERT,
-    },
-  );
+  await sequelize.query(`INSERT INTO outbox_events (id, event_type, payload, headers) VALUES ($1, $2, $3, $4)`, {
+    bind: [envelope.id, event.type, JSON.stringify(envelope), JSON.stringify(traceHeaders)],
+    transaction,
+    type: QueryTypes.INSERT,
+  });
   transaction.afterCommit(() => {
     committed.emit('event');
   });
@@ -143,7 +144,11 @@ export class OutboxRelay {
         rows.map((row) => {
           const h = natsHeaders();
           for (const [k, v] of Object.entries(row.headers ?? {})) h.set(k, v);
-          return this.js.publish(`${this.options.subjectPrefix}.${row.event_type}`, Buffer.from(JSON.stringify(row.payload)), { msgID: row.id, headers: h });
+          return this.js.publish(
+            `${this.options.subjectPrefix}.${row.event_type}`,
+            Buffer.from(JSON.stringify(row.payload)),
+            { msgID: row.id, headers: h },
+          );
         }),
       );
       await sequelize.query(`UPDATE outbox_events SET published_at = now() WHERE id = ANY($1::uuid[])`, {

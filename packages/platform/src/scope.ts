@@ -13,7 +13,9 @@ export interface ProjectScope {
 export const scopeWhere = (scope: ProjectScope) => ({ projectId: scope.projectId, livemode: scope.livemode });
 
 /** Reads the scope a gRPC request carries; a request without one is a programming error. */
-export function requireScope(scope: { projectId: string; merchantId: string; livemode: boolean } | undefined): ProjectScope {
+export function requireScope(
+  scope: { projectId: string; merchantId: string; livemode: boolean } | undefined,
+): ProjectScope {
   if (!scope?.projectId) throw new DomainError('invalid_argument', 'scope is required');
   return { projectId: scope.projectId, merchantId: scope.merchantId, livemode: scope.livemode };
 }
@@ -31,7 +33,8 @@ export async function findInScope<M extends Model & { projectId: string }>(
 ): Promise<M> {
   const record = isUuid(id) ? await model.findOne({ where: { id } as WhereOptions }) : null;
   if (!record) throw new DomainError('not_found', `${what} not found`);
-  if (record.projectId !== scope.projectId) throw new DomainError('permission_denied', `${what} belongs to another project`);
+  if (record.projectId !== scope.projectId)
+    throw new DomainError('permission_denied', `${what} belongs to another project`);
   if ((record as unknown as { livemode: boolean }).livemode !== scope.livemode) {
     throw new DomainError('not_found', `${what} not found`);
   }

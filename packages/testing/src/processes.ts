@@ -117,14 +117,24 @@ export async function startPlatform(options: StartOptions = {}): Promise<Platfor
     ...options.env,
   };
   const gatewayUrl = `http://127.0.0.1:${gatewayPort}`;
-  const identity = new PlatformProcess('identity', resolve(REPO_ROOT, 'services/identity/dist/main.js'), common, async () => {
-    const status = await checkGrpcHealth(`127.0.0.1:${identityPort}`);
-    if (status !== 'SERVING') throw new Error(status);
-  });
-  const catalog = new PlatformProcess('catalog', resolve(REPO_ROOT, 'services/catalog/dist/main.js'), common, async () => {
-    const status = await checkGrpcHealth(`127.0.0.1:${catalogPort}`);
-    if (status !== 'SERVING') throw new Error(status);
-  });
+  const identity = new PlatformProcess(
+    'identity',
+    resolve(REPO_ROOT, 'services/identity/dist/main.js'),
+    common,
+    async () => {
+      const status = await checkGrpcHealth(`127.0.0.1:${identityPort}`);
+      if (status !== 'SERVING') throw new Error(status);
+    },
+  );
+  const catalog = new PlatformProcess(
+    'catalog',
+    resolve(REPO_ROOT, 'services/catalog/dist/main.js'),
+    common,
+    async () => {
+      const status = await checkGrpcHealth(`127.0.0.1:${catalogPort}`);
+      if (status !== 'SERVING') throw new Error(status);
+    },
+  );
   const gateway = new PlatformProcess('gateway', resolve(REPO_ROOT, 'gateway/dist/main.js'), common, async () => {
     const res = await fetch(`${gatewayUrl}/healthz`);
     if (!res.ok) throw new Error(String(res.status));

@@ -26,7 +26,11 @@ export async function startCatalog(config: CatalogConfig, logger: Logger): Promi
   const grpc = await startGrpcServer({
     port: config.CATALOG_GRPC_PORT,
     services: [
-      { name: 'catalog.v1.CatalogService', definition: catalogV1.CatalogServiceService, implementation: catalogHandlers(deps, logger) },
+      {
+        name: 'catalog.v1.CatalogService',
+        definition: catalogV1.CatalogServiceService,
+        implementation: catalogHandlers(deps, logger),
+      },
     ],
   });
   logger.info({ port: grpc.port }, 'catalog gRPC server listening');

@@ -1,11 +1,24 @@
 import { DomainError } from '@billing/platform';
 import { normalizeInterval, refuseImmutableChanges, validateNewPlan } from '../src/domain/plan-rules';
 
-const draft = { name: 'Pro', description: '', amount: 500050, currency: '', interval: '', intervalCount: 0, trialPeriodDays: 0 };
+const draft = {
+  name: 'Pro',
+  description: '',
+  amount: 500050,
+  currency: '',
+  interval: '',
+  intervalCount: 0,
+  trialPeriodDays: 0,
+};
 
 describe('plan rules', () => {
   it('applies the defaults: NGN, monthly, interval_count 1', () => {
-    expect(validateNewPlan(draft)).toMatchObject({ currency: 'NGN', interval: 'monthly', intervalCount: 1, trialPeriodDays: 0 });
+    expect(validateNewPlan(draft)).toMatchObject({
+      currency: 'NGN',
+      interval: 'monthly',
+      intervalCount: 1,
+      trialPeriodDays: 0,
+    });
   });
 
   it.each([
@@ -18,7 +31,15 @@ describe('plan rules', () => {
 
   it('reports every broken rule at once as field violations', () => {
     try {
-      validateNewPlan({ ...draft, name: '', amount: -1, currency: 'EUR', intervalCount: 53, trialPeriodDays: 731, metadata: Object.fromEntries(Array.from({ length: 51 }, (_, i) => [`k${i}`, i])) });
+      validateNewPlan({
+        ...draft,
+        name: '',
+        amount: -1,
+        currency: 'EUR',
+        intervalCount: 53,
+        trialPeriodDays: 731,
+        metadata: Object.fromEntries(Array.from({ length: 51 }, (_, i) => [`k${i}`, i])),
+      });
       throw new Error('expected a DomainError');
     } catch (err) {
       expect(err).toBeInstanceOf(DomainError);

@@ -8,11 +8,20 @@ const identityEnvSchema = baseEnvSchema
     IDENTITY_GRPC_PORT: port(50051),
     /** Signs access tokens. Required in production; `npm start` generates one for development. */
     JWT_SECRET: z.string().min(32, 'must be at least 32 characters'),
-    JWT_TTL_SECONDS: z.coerce.number().int().min(1).max(7 * 24 * 3600).default(3600),
+    JWT_TTL_SECONDS: z.coerce
+      .number()
+      .int()
+      .min(1)
+      .max(7 * 24 * 3600)
+      .default(3600),
   })
   .superRefine((env, ctx) => {
     if (env.NODE_ENV === 'production' && env.JWT_SECRET.startsWith('dev-')) {
-      ctx.addIssue({ code: 'custom', path: ['JWT_SECRET'], message: 'a generated development secret cannot be used in production' });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['JWT_SECRET'],
+        message: 'a generated development secret cannot be used in production',
+      });
     }
   });
 

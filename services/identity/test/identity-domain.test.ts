@@ -48,7 +48,9 @@ describe('access tokens', () => {
     const token = signAccessToken('merchant-1', secret, 60, now);
     expect(verifyAccessToken(token, secret, new Date(now.getTime() + 61_000))).toBeNull();
     const [h, p, s] = token.split('.');
-    const forgedPayload = Buffer.from(JSON.stringify({ ...JSON.parse(Buffer.from(p, 'base64url').toString()), sub: 'other' })).toString('base64url');
+    const forgedPayload = Buffer.from(
+      JSON.stringify({ ...JSON.parse(Buffer.from(p, 'base64url').toString()), sub: 'other' }),
+    ).toString('base64url');
     expect(verifyAccessToken(`${h}.${forgedPayload}.${s}`, secret, now)).toBeNull();
     expect(verifyAccessToken(signAccessToken('merchant-1', 'y'.repeat(40), 60, now), secret, now)).toBeNull();
     expect(verifyAccessToken('not-a-token', secret, now)).toBeNull();

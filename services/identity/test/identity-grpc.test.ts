@@ -25,7 +25,9 @@ describe('identity gRPC service', () => {
   });
 
   it('reports field violations as INVALID_ARGUMENT with the 422 items in metadata', async () => {
-    const err = await identity.registerMerchant({ email: 'nope', businessName: 'X', password: 'short' }).catch((e) => e);
+    const err = await identity
+      .registerMerchant({ email: 'nope', businessName: 'X', password: 'short' })
+      .catch((e) => e);
     const remote = readRemoteError(err);
     expect(remote.code).toBe(status.INVALID_ARGUMENT);
     expect(remote.violations).toEqual([

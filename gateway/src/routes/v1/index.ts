@@ -6,4 +6,10 @@ import { plansResource } from './plans/plans.routes';
 import { projectsResource } from './projects/projects.routes';
 
 /** Every resource under /api/v1; a new resource folder adds one line here. */
-export const v1Resources: Resource[] = [authResource, merchantsResource, projectsResource, apiKeysResource, plansResource];
+export const v1Resources: Resource[] = [
+  authResource,
+  merchantsResource,
+  projectsResource,
+  apiKeysResource,
+  plansResource,
+];

@@ -47,16 +47,22 @@ export function validateNewPlan(draft: PlanDraft): ValidPlan {
   const violations: FieldViolation[] = [];
   const bad = (field: string, msg: string, input: unknown, type = 'value_error') =>
     violations.push({ loc: ['body', field], msg, type, input });
-  if (draft.name.trim().length < 1 || draft.name.length > 200) bad('name', 'String should have 1 to 200 characters', draft.name);
-  if (!Number.isSafeInteger(draft.amount) || draft.amount < 0) bad('amount', 'Input should be greater than or equal to 0', draft.amount);
+  if (draft.name.trim().length < 1 || draft.name.length > 200)
+    bad('name', 'String should have 1 to 200 characters', draft.name);
+  if (!Number.isSafeInteger(draft.amount) || draft.amount < 0)
+    bad('amount', 'Input should be greater than or equal to 0', draft.amount);
   const currency = (draft.currency || DEFAULT_CURRENCY).toUpperCase();
-  if (!(CURRENCIES as readonly string[]).includes(currency)) bad('currency', `Input should be ${CURRENCIES.join(', ')}`, draft.currency, 'enum');
+  if (!(CURRENCIES as readonly string[]).includes(currency))
+    bad('currency', `Input should be ${CURRENCIES.join(', ')}`, draft.currency, 'enum');
   const interval = normalizeInterval(draft.interval || 'monthly');
   if (!interval) bad('interval', `Input should be ${INTERVALS.join(', ')}`, draft.interval, 'enum');
   const intervalCount = draft.intervalCount || 1;
-  if (intervalCount < 1 || intervalCount > 52) bad('interval_count', 'Input should be between 1 and 52', draft.intervalCount);
-  if (draft.trialPeriodDays < 0 || draft.trialPeriodDays > 730) bad('trial_period_days', 'Input should be between 0 and 730', draft.trialPeriodDays);
-  if (draft.usageUnitAmount !== undefined && draft.usageUnitAmount < 0) bad('usage_unit_amount', 'Input should be greater than or equal to 0', draft.usageUnitAmount);
+  if (intervalCount < 1 || intervalCount > 52)
+    bad('interval_count', 'Input should be between 1 and 52', draft.intervalCount);
+  if (draft.trialPeriodDays < 0 || draft.trialPeriodDays > 730)
+    bad('trial_period_days', 'Input should be between 0 and 730', draft.trialPeriodDays);
+  if (draft.usageUnitAmount !== undefined && draft.usageUnitAmount < 0)
+    bad('usage_unit_amount', 'Input should be greater than or equal to 0', draft.usageUnitAmount);
   checkMetadata(draft.metadata, violations);
   if (violations.length) throw DomainError.invalid(violations);
   return {

@@ -12,12 +12,22 @@ export interface PlanChanges {
   otherFields: string[];
 }
 
-export async function updatePlan(deps: CatalogDeps, scope: ProjectScope, planId: string, changes: PlanChanges): Promise<PlanModel> {
+export async function updatePlan(
+  deps: CatalogDeps,
+  scope: ProjectScope,
+  planId: string,
+  changes: PlanChanges,
+): Promise<PlanModel> {
   const plan = await deps.plans.get(scope, planId);
   refuseImmutableChanges(changes.otherFields);
   const violations: FieldViolation[] = [];
   if (changes.name !== undefined && (changes.name.trim().length < 1 || changes.name.length > 200)) {
-    violations.push({ loc: ['body', 'name'], msg: 'String should have 1 to 200 characters', type: 'value_error', input: changes.name });
+    violations.push({
+      loc: ['body', 'name'],
+      msg: 'String should have 1 to 200 characters',
+      type: 'value_error',
+      input: changes.name,
+    });
   }
   checkMetadata(changes.metadata, violations);
   if (violations.length) throw DomainError.invalid(violations);

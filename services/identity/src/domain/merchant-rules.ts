@@ -3,7 +3,6 @@ import { DomainError, type FieldViolation } from '@billing/platform';
 export const MIN_PASSWORD_LENGTH = 8;
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
-
 export { isUuid } from '@billing/platform';
 
 /** Emails compare case-insensitively (contract section 3). */
@@ -22,10 +21,19 @@ export function passwordViolation(password: string, field = 'password'): FieldVi
 export function assertRegistration(input: { email: string; businessName: string; password: string }): void {
   const violations: FieldViolation[] = [];
   if (!EMAIL.test(input.email.trim())) {
-    violations.push({ loc: ['body', 'email'], msg: 'value is not a valid email address', type: 'value_error', input: input.email });
+    violations.push({
+      loc: ['body', 'email'],
+      msg: 'value is not a valid email address',
+      type: 'value_error',
+      input: input.email,
+    });
   }
   if (input.businessName.trim().length === 0 || input.businessName.length > 200) {
-    violations.push({ loc: ['body', 'business_name'], msg: 'String should have 1 to 200 characters', type: 'value_error' });
+    violations.push({
+      loc: ['body', 'business_name'],
+      msg: 'String should have 1 to 200 characters',
+      type: 'value_error',
+    });
   }
   const pw = passwordViolation(input.password);
   if (pw) violations.push(pw);
@@ -34,6 +42,8 @@ export function assertRegistration(input: { email: string; businessName: string;
 
 export function assertName(name: string, field: string): void {
   if (name.trim().length === 0 || name.length > 200) {
-    throw DomainError.invalid([{ loc: ['body', field], msg: 'String should have 1 to 200 characters', type: 'value_error', input: name }]);
+    throw DomainError.invalid([
+      { loc: ['body', field], msg: 'String should have 1 to 200 characters', type: 'value_error', input: name },
+    ]);
   }
 }

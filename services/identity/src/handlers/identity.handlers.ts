@@ -50,7 +50,11 @@ const toIssuedKey = (issued: IssuedApiKey) => toApiKey(issued.model, issued.key)
 export function identityHandlers(deps: IdentityDeps, logger: Logger): identityV1.IdentityServiceServer {
   const handlers: UnaryHandlers<identityV1.IdentityServiceServer> = {
     async registerMerchant(req) {
-      const r = await registerMerchant(deps, { email: req.email, businessName: req.businessName, password: req.password });
+      const r = await registerMerchant(deps, {
+        email: req.email,
+        businessName: req.businessName,
+        password: req.password,
+      });
       return {
         merchant: toMerchant(r.merchant),
         accessToken: r.accessToken,

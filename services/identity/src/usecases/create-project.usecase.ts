@@ -28,7 +28,9 @@ export async function createProjectWithKeys(
   const project = await deps.projects.create({ id: randomUUID(), merchantId, name, createdAt: now }, transaction);
   const apiKeys: IssuedApiKey[] = [];
   for (const isLive of [false, true]) {
-    apiKeys.push(await issueApiKey(deps, { merchantId, projectId: project.id, name: defaultKeyName(isLive), isLive }, transaction));
+    apiKeys.push(
+      await issueApiKey(deps, { merchantId, projectId: project.id, name: defaultKeyName(isLive), isLive }, transaction),
+    );
   }
   return { project, apiKeys };
 }

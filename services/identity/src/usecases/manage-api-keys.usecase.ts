@@ -13,7 +13,9 @@ export async function createApiKey(
   assertName(input.name, 'name');
   await requireActiveMerchant(deps, input.merchantId);
   await getProject(deps, input.merchantId, input.projectId);
-  return deps.sequelize.transaction((transaction) => issueApiKey(deps, { ...input, name: input.name.trim() }, transaction));
+  return deps.sequelize.transaction((transaction) =>
+    issueApiKey(deps, { ...input, name: input.name.trim() }, transaction),
+  );
 }
 
 export async function listApiKeys(deps: IdentityDeps, merchantId: string, projectId?: string): Promise<ApiKeyModel[]> {

@@ -11,6 +11,7 @@ export function listProjects(deps: IdentityDeps, merchantId: string): Promise<Pr
 export async function getProject(deps: IdentityDeps, merchantId: string, projectId: string): Promise<ProjectModel> {
   const project = isUuid(projectId) ? await deps.projects.findById(projectId) : null;
   if (!project) throw new DomainError('not_found', 'Project not found');
-  if (project.merchantId !== merchantId) throw new DomainError('permission_denied', 'Project belongs to another merchant');
+  if (project.merchantId !== merchantId)
+    throw new DomainError('permission_denied', 'Project belongs to another merchant');
   return project;
 }

@@ -23,7 +23,13 @@ export async function registerMerchant(
   try {
     return await deps.sequelize.transaction(async (transaction) => {
       const merchant = await deps.merchants.create(
-        { id: randomUUID(), email: input.email.trim(), businessName: input.businessName.trim(), passwordHash, createdAt: now },
+        {
+          id: randomUUID(),
+          email: input.email.trim(),
+          businessName: input.businessName.trim(),
+          passwordHash,
+          createdAt: now,
+        },
         transaction,
       );
       const created = await createProjectWithKeys(deps, merchant.id, merchant.businessName, transaction);

@@ -72,8 +72,9 @@ export const plansResource: Resource = {
     defineRoute({
       method: 'patch',
       path: '/:plan_id',
-      summary: 'Update a plan\'s name, description, activity or metadata',
-      description: 'Price and billing fields (amount, currency, interval, interval_count, trial_period_days, usage_unit_amount) are immutable: 400.',
+      summary: "Update a plan's name, description, activity or metadata",
+      description:
+        'Price and billing fields (amount, currency, interval, interval_count, trial_period_days, usage_unit_amount) are immutable: 400.',
       auth: 'apiKey',
       params: PlanIdParams,
       body: UpdatePlanBody,

@@ -15,7 +15,10 @@ export const PlanSchema = z
     interval: z.string().meta({ description: 'daily, weekly, monthly, quarterly, biannually or annually' }),
     interval_count: z.int(),
     trial_period_days: z.int(),
-    usage_unit_amount: z.number().nullable().meta({ description: 'Price per unit of metered usage; null = not metered' }),
+    usage_unit_amount: z
+      .number()
+      .nullable()
+      .meta({ description: 'Price per unit of metered usage; null = not metered' }),
     is_active: z.boolean(),
     metadata: z.record(z.string(), z.unknown()),
     livemode: z.boolean(),

@@ -41,7 +41,10 @@ export class ApiKeyRepository {
   listForMerchant(merchantId: string, projectId?: string): Promise<ApiKeyModel[]> {
     return ApiKeyModel.findAll({
       where: { merchantId, ...(projectId ? { projectId } : {}), revokedAt: { [Op.is]: null } },
-      order: [['createdAt', 'DESC'], ['id', 'DESC']],
+      order: [
+        ['createdAt', 'DESC'],
+        ['id', 'DESC'],
+      ],
     });
   }
 

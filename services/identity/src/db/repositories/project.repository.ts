@@ -11,6 +11,12 @@ export class ProjectRepository {
   }
 
   listForMerchant(merchantId: string): Promise<ProjectModel[]> {
-    return ProjectModel.findAll({ where: { merchantId }, order: [['createdAt', 'DESC'], ['id', 'DESC']] });
+    return ProjectModel.findAll({
+      where: { merchantId },
+      order: [
+        ['createdAt', 'DESC'],
+        ['id', 'DESC'],
+      ],
+    });
   }
 }

@@ -1,0 +1,113 @@
+#!/usr/bin/env node
+'use strict';
+/**
+ * Entry point of `npm start`, `npm test` and `npm run bench`. Plain CommonJS with no
+ * dependencies, because it runs on a fresh clone before node_modules exists:
+ *   1. install dependencies when node_modules is missing or older than package-lock.json
+ *      (`npm ci` when CI=true);
+ *   2. build every workspace (`npm run build`, an incremental `tsc -b`);
+ *   3. hand over, in this same process, to the compiled runner deploy/dist/runner.js.
+ * Staying in one process means Ctrl-C and SIGTERM reach the runner directly, which then
+ * stops the platform's processes in order.
+ *
+ * Usage: node deploy/bootstrap.js                   start the platform
+ *        node deploy/bootstrap.js --test [jest args] run the test suite
+ *        node deploy/bootstrap.js --bench [names]    run benchmarks (all when no name)
+ */
+const { spawnSync } = require('node:child_process');
+const { existsSync, statSync } = require('node:fs');
+const { join, resolve } = require('node:path');
+
+const ROOT = resolve(__dirname, '..');
+const NPM = process.platform === 'win32' ? 'npm.cmd' : 'npm';
+
+function say(message) {
+  process.stdout.write(`[bootstrap] ${message}\n`);
+}
+
+function run(args) {
+  say(`npm ${args.join(' ')}`);
+  const result = spawnSync(NPM, args, { cwd: ROOT, stdio: 'inherit', shell: process.platform === 'win32' });
+  if (result.error) {
+    process.stderr.write(`[bootstrap] could not run npm: ${result.error.message}\n`);
+    process.exit(1);
+  }
+  if (result.status !== 0) {
+    process.stderr.write(`[bootstrap] npm ${args[0]} ${args[1] || ''} failed (exit ${result.status})\n`);
+    process.exit(result.status || 1);
+  }
+}
+
+/** Like run, but reports failure instead of exiting. */
+function tryRun(args) {
+  say(`npm ${args.join(' ')}`);
+  const result = spawnSync(NPM, args, { cwd: ROOT, stdio: 'inherit', shell: process.platform === 'win32' });
+  if (result.status === 0) return true;
+  say(`npm ${args[0]} failed (exit ${result.status}); falling back to npm install`);
+  return false;
+}
+
+function mtime(path) {
+  return statSync(path).mtimeMs;
+}
+
+/** npm writes node_modules/.package-lock.json at the end of every install: it is our stamp. */
+function installNeeded() {
+  const stamp = join(ROOT, 'node_modules', '.package-lock.json');
+  const lock = join(ROOT, 'package-lock.json');
+  if (!existsSync(join(ROOT, 'node_modules')) || !existsSync(stamp)) return 'node_modules is missing';
+  if (!existsSync(lock)) return 'package-lock.json is missing';
+  if (mtime(lock) > mtime(stamp)) return 'package-lock.json is newer than node_modules';
+  return undefined;
+}
+
+function parseMode(argv) {
+  if (argv[0] === '--test') return { mode: 'test', args: argv.slice(1) };
+  if (argv[0] === '--bench') return { mode: 'bench', args: argv.slice(1) };
+  if (argv.length === 0 || argv[0] === 'start' || argv[0] === '--start') return { mode: 'start', args: argv.slice(1) };
+  process.stderr.write(
+    `[bootstrap] unknown arguments: ${argv.join(' ')}\nusage: node deploy/bootstrap.js [--test [jest args...] | --bench [names...]]\n`,
+  );
+  process.exit(64);
+}
+
+function main() {
+  const { mode, args } = parseMode(process.argv.slice(2));
+  const [major] = process.versions.node.split('.').map(Number);
+  if (major < 20) {
+    process.stderr.write(`[bootstrap] Node.js 20 or newer is required (this is ${process.version})\n`);
+    process.exit(1);
+  }
+
+  const reason = installNeeded();
+  if (reason) {
+    say(`installing dependencies (${reason})`);
+    // --include=dev: the runner's own tools are devDependencies, and NODE_ENV=production
+    // in the caller's shell must not silently leave them out.
+    const ci = process.env.CI === 'true' || process.env.CI === '1';
+    const flags = ['--include=dev', '--no-audit', '--no-fund'];
+    // `npm ci` refuses a lock file without other platforms' optional binaries, which npm writes
+    // where the registry does not serve them; `npm install` still installs what the lock says.
+    if (!ci || !tryRun(['ci', ...flags])) run(['install', ...flags]);
+  }
+
+  if (process.env.SKIP_BUILD === '1') say('SKIP_BUILD=1: not building');
+  else run(['run', 'build', '--silent']);
+
+  const runner = join(ROOT, 'deploy', 'dist', 'runner.js');
+  if (!existsSync(runner)) {
+    process.stderr.write(`[bootstrap] ${runner} is missing after the build\n`);
+    process.exit(1);
+  }
+  require(runner)
+    .main(mode, args)
+    .then(
+      (code) => process.exit(code),
+      (err) => {
+        process.stderr.write(`[bootstrap] ${err && err.stack ? err.stack : err}\n`);
+        process.exit(1);
+      },
+    );
+}
+
+main();

@@ -1,0 +1,141 @@
+/**
+ * Benchmark "auth": the cost of an API-key-authenticated request through the gateway (HTTP ->
+ * API-key check against identity over gRPC, cached per API_KEY_CACHE_TTL_MS -> JSON) compared
+ * with a bare node:http server returning the same body. Runs the real processes on fresh
+ * databases via startPlatform(). Run with `npm run bench -- auth`.
+ *
+ * Environment: BENCH_DURATION_S [10], BENCH_CONNECTIONS [50], BENCH_WARMUP_S [3].
+ */
+import { startPlatform, type PlatformUnderTest } from '@billing/testing';
+import { measure, round, startBaseline, table, type Measurement } from './measure';
+
+/**
+ * The measured route: a plan read with an API key, end to end (gateway -> identity for the key,
+ * cached -> catalog over gRPC -> PostgreSQL). `{id}` is the plan the benchmark creates.
+ */
+export const ROUTE_TEMPLATE = '/api/v1/plans/{id}';
+
+/**
+ * Extra environment for the platform under load. Contract section 14 rate-limits test keys at
+ * 25 requests/s; once the gateway enforces that, its setting to raise the limit for this run
+ * goes here, or the benchmark measures 429 answers (it then fails and says so).
+ */
+export const PLATFORM_ENV: Record<string, string> = {};
+
+const DURATION_S = Number(process.env.BENCH_DURATION_S || 10);
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS || 50);
+const WARMUP_S = Number(process.env.BENCH_WARMUP_S || 3);
+
+interface RegisterResponse {
+  api_keys: { key: string; is_live: boolean }[];
+}
+
+async function registerMerchant(platform: PlatformUnderTest): Promise<string> {
+  const res = await fetch(`${platform.gatewayUrl}/api/v1/auth/register`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({
+      email: `bench-${platform.runId}@example.com`,
+      business_name: 'Bench Ltd',
+      password: 'bench-password-123',
+    }),
+  });
+  const text = await res.text();
+  if (res.status !== 201) throw new Error(`POST /api/v1/auth/register answered ${res.status}: ${text}`);
+  const testKey = (JSON.parse(text) as RegisterResponse).api_keys.find((k) => !k.is_live);
+  if (!testKey) throw new Error(`registration returned no test key: ${text}`);
+  return testKey.key;
+}
+
+async function createPlan(platform: PlatformUnderTest, apiKey: string): Promise<string> {
+  const res = await fetch(`${platform.gatewayUrl}/api/v1/plans`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-api-key': apiKey },
+    body: JSON.stringify({ name: 'Bench plan', amount: 5000.5 }),
+  });
+  const text = await res.text();
+  if (res.status !== 201) throw new Error(`POST /api/v1/plans answered ${res.status}: ${text}`);
+  return (JSON.parse(text) as { id: string }).id;
+}
+
+async function main(): Promise<number> {
+  process.stdout.write(
+    `auth benchmark: GET ${ROUTE_TEMPLATE}, ${CONNECTIONS} connections, ${DURATION_S} s after ${WARMUP_S} s warm-up\n`,
+  );
+  const platform = await startPlatform({ env: PLATFORM_ENV });
+  let baseline: Awaited<ReturnType<typeof startBaseline>> | undefined;
+  try {
+    const apiKey = await registerMerchant(platform);
+    const route = ROUTE_TEMPLATE.replace('{id}', await createPlan(platform, apiKey));
+    const headers = { 'x-api-key': apiKey };
+    const first = await fetch(`${platform.gatewayUrl}${route}`, { headers });
+    const body = await first.text();
+    if (first.status !== 200) throw new Error(`GET ${route} answered ${first.status}: ${body}`);
+    baseline = await startBaseline(body);
+
+    const load = { connections: CONNECTIONS, durationSeconds: DURATION_S, warmupSeconds: WARMUP_S };
+    const gateway = await measure({ ...load, url: `${platform.gatewayUrl}${route}`, headers });
+    const plain = await measure({ ...load, url: `${baseline.url}${route}` });
+
+    const row = (name: string, m: Measurement) => [
+      name,
+      round(m.requestsPerSecond, 0).toString(),
+      round(m.p50Ms).toString(),
+      round(m.p99Ms).toString(),
+      String(m.requests),
+      String(m.non2xx + m.errors),
+    ];
+    const rpsRatio = gateway.requestsPerSecond / plain.requestsPerSecond;
+    const p99Ratio = gateway.p99Ms / Math.max(plain.p99Ms, 0.001);
+    process.stdout.write(
+      `\n${table([
+        ['target', 'req/s', 'p50 ms', 'p99 ms', 'requests', 'failed'],
+        row(`gateway GET ${route}`, gateway),
+        row('baseline node:http', plain),
+      ])}\nratio gateway/baseline: req/s ${round(rpsRatio, 3)}, p99 ${round(p99Ratio, 2)}\n\n`,
+    );
+    process.stdout.write(
+      `${JSON.stringify({
+        bench: 'auth',
+        route: `GET ${ROUTE_TEMPLATE}`,
+        connections: CONNECTIONS,
+        duration_s: DURATION_S,
+        node: process.version,
+        gateway: {
+          rps: round(gateway.requestsPerSecond, 1),
+          p50_ms: gateway.p50Ms,
+          p99_ms: gateway.p99Ms,
+          non2xx: gateway.non2xx,
+          errors: gateway.errors,
+        },
+        baseline: {
+          rps: round(plain.requestsPerSecond, 1),
+          p50_ms: plain.p50Ms,
+          p99_ms: plain.p99Ms,
+          non2xx: plain.non2xx,
+          errors: plain.errors,
+        },
+        ratio_rps: round(rpsRatio, 4),
+        ratio_p99: round(p99Ratio, 3),
+      })}\n`,
+    );
+    if (gateway.non2xx + gateway.errors > 0) {
+      process.stderr.write(
+        `gateway answered ${gateway.non2xx} non-2xx responses and ${gateway.errors} errors (rate limited?): these figures do not measure the route\n`,
+      );
+      return 1;
+    }
+    return 0;
+  } finally {
+    await baseline?.stop();
+    await platform.stop();
+  }
+}
+
+main().then(
+  (code) => process.exit(code),
+  (err: unknown) => {
+    process.stderr.write(`auth benchmark failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,61 @@
+import { fork, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { join } from 'node:path';
+import autocannon from 'autocannon';
+
+export interface LoadOptions {
+  url: string;
+  headers?: Record<string, string>;
+  connections: number;
+  durationSeconds: number;
+  warmupSeconds: number;
+}
+
+export interface Measurement {
+  requestsPerSecond: number;
+  p50Ms: number;
+  p99Ms: number;
+  requests: number;
+  non2xx: number;
+  errors: number;
+}
+
+/** A short warm-up run (discarded: JIT, connection pools, caches), then the measured run. */
+export async function measure(options: LoadOptions): Promise<Measurement> {
+  const base = { url: options.url, headers: options.headers, connections: options.connections };
+  if (options.warmupSeconds > 0) await autocannon({ ...base, duration: options.warmupSeconds });
+  const result = await autocannon({ ...base, duration: options.durationSeconds });
+  return {
+    requestsPerSecond: result.requests.average,
+    p50Ms: result.latency.p50,
+    p99Ms: result.latency.p99,
+    requests: result.requests.total,
+    non2xx: result.non2xx,
+    errors: result.errors,
+  };
+}
+
+/** Starts baseline-server.js in its own process, answering every request with `body`. */
+export async function startBaseline(body: string): Promise<{ url: string; stop(): Promise<void> }> {
+  const child: ChildProcess = fork(join(__dirname, 'baseline-server.js'), [], { stdio: 'inherit' });
+  child.send({ body });
+  const [reply] = (await once(child, 'message')) as [{ port: number }];
+  return {
+    url: `http://127.0.0.1:${reply.port}`,
+    async stop() {
+      if (child.exitCode !== null) return;
+      child.kill('SIGTERM');
+      await once(child, 'exit');
+    },
+  };
+}
+
+/** A fixed-width text table: first row is the header. */
+export function table(rows: string[][]): string {
+  const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
+  const line = (r: string[]) =>
+    r.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]) : cell.padStart(widths[i]))).join('  ');
+  return [line(rows[0]), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.slice(1).map(line)].join('\n');
+}
+
+export const round = (n: number, digits = 2) => Math.round(n * 10 ** digits) / 10 ** digits;

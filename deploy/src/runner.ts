@@ -1,0 +1,258 @@
+/**
+ * The local runner behind `npm start`, `npm test` and `npm run bench` (called by
+ * deploy/bootstrap.js after install and build). It makes sure PostgreSQL and NATS JetStream are
+ * there (starting embedded/local ones when not), then:
+ *   start  starts every platform process in dependency order and supervises them;
+ *   test   runs jest against that infrastructure;
+ *   bench  runs deploy/dist/bench/<name>.bench.js (all of them when no name is given).
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, readdirSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { developmentJwtSecret, ensureInfrastructure, InfrastructureError, type Infrastructure } from './infrastructure';
+import { ManagedProcess, PLATFORM_PROCESSES, platformEnvironment, portOf, waitUntilReady } from './processes';
+import { portIsFree } from './ports';
+
+const REPO_ROOT = resolve(__dirname, '../..');
+const BENCH_DIR = join(__dirname, 'bench');
+
+export type Mode = 'start' | 'test' | 'bench';
+
+const log = (message: string) => process.stdout.write(`[runner] ${message}\n`);
+const fail = (message: string) => process.stderr.write(`[runner] ${message}\n`);
+
+/** Runs a mode to its end and returns the process exit code. */
+export async function main(mode: Mode, args: string[]): Promise<number> {
+  if (mode === 'bench') {
+    const problem = unknownBenchmarks(args);
+    if (problem) {
+      fail(problem);
+      return 64;
+    }
+  }
+  const signals = new SignalTrap();
+  try {
+    const infra = await provideInfrastructure();
+    if (!infra) return 1;
+    try {
+      // Ctrl-C while PostgreSQL/NATS were starting: the user wants nothing more.
+      if (signals.received) return 0;
+      if (mode === 'start') return await startPlatform(infra, signals);
+      if (mode === 'test') return await runJest(infra, args, signals);
+      return await runBenchmarks(infra, args, signals);
+    } finally {
+      await infra.stop();
+    }
+  } finally {
+    signals.dispose();
+  }
+}
+
+async function provideInfrastructure(): Promise<Infrastructure | undefined> {
+  try {
+    const infra = await ensureInfrastructure(process.env, log);
+    for (const line of infra.summary) log(line);
+    return infra;
+  } catch (err) {
+    if (!(err instanceof InfrastructureError)) throw err;
+    fail(`cannot start: required infrastructure is missing.\n${err.message}`);
+    return undefined;
+  }
+}
+
+/**
+ * Collects SIGINT/SIGTERM/SIGHUP for the whole run. `npm start` forwards the terminal's Ctrl-C
+ * to us while the terminal also sends it, so a second signal within two seconds is the same
+ * request; a later one means "stop waiting".
+ */
+class SignalTrap {
+  private first?: number;
+  private listeners: ((signal: NodeJS.Signals, forced: boolean) => void)[] = [];
+  private readonly handler = (signal: NodeJS.Signals) => {
+    const now = Date.now();
+    if (this.first === undefined) this.first = now;
+    else if (now - this.first < 2000) return;
+    const forced = now !== this.first;
+    for (const listener of this.listeners) listener(signal, forced);
+  };
+
+  constructor() {
+    for (const s of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(s, this.handler);
+  }
+
+  get received(): boolean {
+    return this.first !== undefined;
+  }
+
+  on(listener: (signal: NodeJS.Signals, forced: boolean) => void): void {
+    this.listeners.push(listener);
+  }
+
+  dispose(): void {
+    for (const s of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.removeListener(s, this.handler);
+  }
+}
+
+async function startPlatform(infra: Infrastructure, signals: SignalTrap): Promise<number> {
+  const env: Record<string, string | undefined> = {
+    ...process.env,
+    NODE_ENV: process.env.NODE_ENV || 'development',
+    DATABASE_URL: infra.databaseUrl,
+    NATS_URL: infra.natsUrl,
+    ...platformEnvironment(process.env),
+  };
+  if (!env.JWT_SECRET) {
+    const generated = developmentJwtSecret(REPO_ROOT);
+    env.JWT_SECRET = generated.secret;
+    log(
+      `JWT_SECRET is not set: using a ${generated.created ? 'newly generated' : 'previously generated'} development secret ` +
+        `(${generated.path}); set JWT_SECRET for anything but local development`,
+    );
+  }
+
+  for (const spec of PLATFORM_PROCESSES) {
+    const port = portOf(spec, env);
+    if (!(await portIsFree(port))) {
+      fail(
+        `port ${port} (${spec.portVariable}, ${spec.name}) is already in use: stop what uses it or set ${spec.portVariable}`,
+      );
+      return 1;
+    }
+  }
+
+  const started: ManagedProcess[] = [];
+  let stopping: Promise<number> | undefined;
+  const stopAll = (code: number, reason: string): Promise<number> => {
+    if (stopping) return stopping;
+    log(reason);
+    stopping = (async () => {
+      for (const p of [...started].reverse()) {
+        if (p.running) log(`stopping ${p.spec.name}`);
+        await p.stop();
+      }
+      log('all processes stopped');
+      return code;
+    })();
+    return stopping;
+  };
+  // If the runner itself dies unexpectedly, do not leave detached children behind.
+  const killOnExit = () => started.forEach((p) => p.running && p.child.kill('SIGKILL'));
+  process.on('exit', killOnExit);
+
+  let resolveDone!: (code: number) => void;
+  const done = new Promise<number>((r) => (resolveDone = r));
+  signals.on((signal, forced) => {
+    if (forced) {
+      fail(`${signal} again: killing every process now`);
+      killOnExit();
+      return;
+    }
+    void stopAll(0, `${signal} received: shutting down`).then(resolveDone);
+  });
+
+  const nameWidth = Math.max(...PLATFORM_PROCESSES.map((s) => s.name.length));
+  try {
+    for (const [index, spec] of PLATFORM_PROCESSES.entries()) {
+      if (stopping) break;
+      const port = portOf(spec, env);
+      log(`starting ${spec.name} (${spec.entry}, port ${port})`);
+      const managed = new ManagedProcess(spec, REPO_ROOT, env, index, nameWidth);
+      started.push(managed);
+      managed.child.on('exit', (code, signal) => {
+        if (stopping) return;
+        void stopAll(1, `${spec.name} exited unexpectedly (${code ?? signal}): stopping everything`).then(resolveDone);
+      });
+      await waitUntilReady(spec, port, managed.child);
+      log(`${spec.name} is ready`);
+    }
+  } catch (err) {
+    if (!stopping)
+      void stopAll(1, `start failed: ${err instanceof Error ? err.message : String(err)}`).then(resolveDone);
+  }
+  if (!stopping) {
+    const gateway = PLATFORM_PROCESSES.find((s) => s.name === 'gateway');
+    const port = gateway ? portOf(gateway, env) : 8080;
+    process.stdout.write(`\nGateway ready at http://localhost:${port}/api/v1 (docs: /docs)\nPress Ctrl-C to stop.\n\n`);
+  }
+  const code = await done;
+  process.removeListener('exit', killOnExit);
+  return code;
+}
+
+async function runJest(infra: Infrastructure, args: string[], signals: SignalTrap): Promise<number> {
+  const jest = join(REPO_ROOT, 'node_modules', '.bin', 'jest');
+  if (!existsSync(jest)) {
+    fail(`${jest} is missing: run npm install`);
+    return 1;
+  }
+  log(`jest ${args.join(' ')}`.trim());
+  return runChild(jest, args, infraEnv(infra), signals);
+}
+
+/** Built benchmarks: deploy/dist/bench/<name>.bench.js. */
+function availableBenchmarks(): string[] {
+  if (!existsSync(BENCH_DIR)) return [];
+  return readdirSync(BENCH_DIR)
+    .filter((f) => f.endsWith('.bench.js'))
+    .map((f) => f.slice(0, -'.bench.js'.length))
+    .sort();
+}
+
+function unknownBenchmarks(names: string[]): string | undefined {
+  const available = availableBenchmarks();
+  const unknown = names.filter((n) => !available.includes(n));
+  if (available.length === 0) return 'no benchmarks are built (deploy/dist/bench is empty)';
+  if (unknown.length > 0) return `unknown benchmark ${unknown.join(', ')}; available: ${available.join(', ')}`;
+  return undefined;
+}
+
+async function runBenchmarks(infra: Infrastructure, names: string[], signals: SignalTrap): Promise<number> {
+  const wanted = names.length > 0 ? names : availableBenchmarks();
+  let result = 0;
+  for (const name of wanted) {
+    if (signals.received) break;
+    log(`benchmark ${name}`);
+    const code = await runChild(process.execPath, [join(BENCH_DIR, `${name}.bench.js`)], infraEnv(infra), signals);
+    if (code !== 0) {
+      fail(`benchmark ${name} failed (exit ${code})`);
+      result = result || code;
+    }
+  }
+  return result;
+}
+
+function infraEnv(infra: Infrastructure): NodeJS.ProcessEnv {
+  return { ...process.env, DATABASE_URL: infra.databaseUrl, NATS_URL: infra.natsUrl };
+}
+
+/**
+ * Runs a foreground child (jest, a benchmark) in our process group, so the terminal's Ctrl-C
+ * reaches it as it would without the runner; a SIGTERM sent only to us is passed on.
+ */
+async function runChild(command: string, args: string[], env: NodeJS.ProcessEnv, signals: SignalTrap): Promise<number> {
+  const child: ChildProcess = spawn(command, args, { cwd: REPO_ROOT, env, stdio: 'inherit' });
+  signals.on((signal, forced) => {
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    child.kill(forced ? 'SIGKILL' : signal === 'SIGINT' ? 'SIGINT' : 'SIGTERM');
+  });
+  const exited = new Promise<number>((resolveCode, reject) => {
+    child.once('error', reject);
+    child.once('exit', (code, signal) =>
+      resolveCode(code ?? (signal === 'SIGINT' ? 130 : signal === 'SIGTERM' ? 143 : 1)),
+    );
+  });
+  return exited;
+}
+
+if (require.main === module) {
+  const [first, ...rest] = process.argv.slice(2);
+  const mode: Mode = first === '--test' ? 'test' : first === '--bench' ? 'bench' : 'start';
+  const args = mode === 'start' ? process.argv.slice(2) : rest;
+  main(mode, args).then(
+    (code) => process.exit(code),
+    (err: unknown) => {
+      fail(err instanceof Error ? (err.stack ?? err.message) : String(err));
+      process.exit(1);
+    },
+  );
+}

@@ -1,0 +1,53 @@
+// ESLint flat config for the whole monorepo: @eslint/js and typescript-eslint recommended rules.
+const js = require('@eslint/js');
+const tseslint = require('typescript-eslint');
+const { defineConfig, globalIgnores } = require('eslint/config');
+
+const nodeGlobals = {
+  require: 'readonly',
+  module: 'writable',
+  exports: 'writable',
+  __dirname: 'readonly',
+  __filename: 'readonly',
+  process: 'readonly',
+  console: 'readonly',
+  Buffer: 'readonly',
+  setTimeout: 'readonly',
+  clearTimeout: 'readonly',
+  setInterval: 'readonly',
+  clearInterval: 'readonly',
+  URL: 'readonly',
+  fetch: 'readonly',
+};
+
+module.exports = defineConfig([
+  globalIgnores([
+    '**/node_modules/',
+    '**/dist/',
+    '**/coverage/',
+    'packages/proto/src/gen/',
+    'test-artifacts/',
+    '.data/',
+    // JavaScript is build output here, except these hand-written files.
+    '**/*.js',
+    '!eslint.config.js',
+    '!jest.config.js',
+    '!deploy/bootstrap.js',
+  ]),
+  js.configs.recommended,
+  tseslint.configs.recommended,
+  {
+    rules: {
+      // `_`-prefixed names are deliberately unused (handler signatures, destructuring).
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrorsIgnorePattern: '^_' },
+      ],
+    },
+  },
+  {
+    files: ['**/*.js'],
+    languageOptions: { sourceType: 'commonjs', globals: nodeGlobals },
+    rules: { '@typescript-eslint/no-require-imports': 'off' },
+  },
+]);
