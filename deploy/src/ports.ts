@@ -2,19 +2,7 @@ import type { ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { createServer } from 'node:net';
 
-/** A TCP port free on 127.0.0.1 right now (the OS picks it). */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.unref();
-    server.on('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
-}
+export { freePort } from '@billing/testing';
 
 /** true when nothing listens on the port (on any address), so a process can bind it. */
 export function portIsFree(port: number): Promise<boolean> {
