@@ -2,60 +2,11 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import { checkGrpcHealth } from '@billing/platform';
 import { sleep, stopChild } from './infrastructure';
 
-/** One OS process of the platform, as `npm start` runs it. */
-export interface ProcessSpec {
-  name: string;
-  /** Built entry point, relative to the repository root. */
-  entry: string;
-  /** The variable holding the port it listens on, and its default. */
-  portVariable: string;
-  defaultPort: number;
-  kind: 'grpc' | 'http';
-}
+import { probeReady, type ProcessSpec } from '@billing/testing';
 
-/** A gRPC service: listens on `<NAME>_GRPC_PORT`; others reach it at `<NAME>_GRPC_URL`. */
-const grpcService = (name: string, defaultPort: number): ProcessSpec => ({
-  name,
-  entry: `services/${name}/dist/main.js`,
-  portVariable: `${name.toUpperCase()}_GRPC_PORT`,
-  defaultPort,
-  kind: 'grpc',
-});
-
-/**
- * Every process of the platform, in start order (dependencies first); stopped in reverse.
- * Adding a service is one line here (see README, "Adding a service").
- */
-export const PLATFORM_PROCESSES: ProcessSpec[] = [
-  grpcService('identity', 50051),
-  grpcService('catalog', 50052),
-  { name: 'gateway', entry: 'gateway/dist/main.js', portVariable: 'PORT', defaultPort: 8080, kind: 'http' },
-];
-
-export function portOf(spec: ProcessSpec, env: NodeJS.ProcessEnv): number {
-  const raw = env[spec.portVariable];
-  return raw ? Number(raw) : spec.defaultPort;
-}
-
-/**
- * The environment every process gets: the caller's, plus each service's port and the address
- * the others use to reach it, so every process can find every other one.
- */
-export function platformEnvironment(env: NodeJS.ProcessEnv): Record<string, string> {
-  const result: Record<string, string> = {};
-  for (const spec of PLATFORM_PROCESSES) {
-    const port = portOf(spec, env);
-    result[spec.portVariable] = String(port);
-    if (spec.kind === 'grpc') {
-      const urlVariable = spec.portVariable.replace(/_PORT$/, '_URL');
-      result[urlVariable] = env[urlVariable] || `127.0.0.1:${port}`;
-    }
-  }
-  return result;
-}
+export { PLATFORM_PROCESSES, platformEnvironment, portOf, type ProcessSpec } from '@billing/testing';
 
 export async function waitUntilReady(
   spec: ProcessSpec,
@@ -70,15 +21,8 @@ export async function waitUntilReady(
       throw new Error(`${spec.name} exited (${child.exitCode ?? child.signalCode}) before it was ready`);
     }
     try {
-      if (spec.kind === 'grpc') {
-        const status = await checkGrpcHealth(`127.0.0.1:${port}`, '', 1000);
-        if (status === 'SERVING') return;
-        last = `health status ${status}`;
-      } else {
-        const res = await fetch(`http://127.0.0.1:${port}/healthz`, { signal: AbortSignal.timeout(1000) });
-        if (res.ok) return;
-        last = `/healthz answered ${res.status}`;
-      }
+      await probeReady(spec, port);
+      return;
     } catch (err) {
       last = err instanceof Error ? err.message : String(err);
     }

@@ -1,3 +1,4 @@
 export * from './databases';
 export * from './ports';
 export * from './processes';
+export * from './platform-processes';

@@ -1,13 +1,14 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { resolve } from 'node:path';
-import { checkGrpcHealth, connectNats } from '@billing/platform';
+import { connectNats } from '@billing/platform';
+import { PLATFORM_PROCESSES, platformEnvironment, portOf, probeReady, type ServiceName } from './platform-processes';
 import { freePort } from './ports';
+
+export type { ServiceName };
 import { dropDatabases, TEST_DATABASE_URL, TEST_NATS_URL, uniqueRunId } from './databases';
 
 const REPO_ROOT = resolve(__dirname, '../../..');
-
-export type ServiceName = 'identity' | 'catalog' | 'gateway';
 
 /** A real OS process of the platform, started from its built entry point. */
 export class PlatformProcess {
@@ -96,10 +97,12 @@ export interface StartOptions {
  */
 export async function startPlatform(options: StartOptions = {}): Promise<PlatformUnderTest> {
   const runId = uniqueRunId();
-  const identityPort = await freePort();
-  const gatewayPort = await freePort();
-  const catalogPort = await freePort();
-  const common: Record<string, string> = {
+  const ports: Record<string, string> = {};
+  for (const spec of PLATFORM_PROCESSES) {
+    ports[spec.portVariable] = String(await freePort());
+    if (spec.http) ports[spec.http.portVariable] = String(await freePort());
+  }
+  const base: Record<string, string> = {
     NODE_ENV: 'test',
     LOG_LEVEL: process.env.TEST_LOG_LEVEL || 'warn',
     DATABASE_URL: TEST_DATABASE_URL,
@@ -108,44 +111,30 @@ export async function startPlatform(options: StartOptions = {}): Promise<Platfor
     EVENTS_STREAM: `EVENTS_${runId}`,
     EVENTS_SUBJECT_PREFIX: `events_${runId}`,
     JWT_SECRET: `test-secret-${runId}-0123456789abcdef`,
-    IDENTITY_GRPC_PORT: String(identityPort),
-    IDENTITY_GRPC_URL: `127.0.0.1:${identityPort}`,
-    CATALOG_GRPC_PORT: String(catalogPort),
-    CATALOG_GRPC_URL: `127.0.0.1:${catalogPort}`,
-    PORT: String(gatewayPort),
-    PUBLIC_URL: `http://127.0.0.1:${gatewayPort}`,
-    ...options.env,
+    SANDBOX_SECRET_KEY: `sk_test_sandbox_${runId}`,
+    PUBLIC_URL: `http://127.0.0.1:${ports.PORT}`,
+    ...ports,
   };
-  const gatewayUrl = `http://127.0.0.1:${gatewayPort}`;
-  const identity = new PlatformProcess(
-    'identity',
-    resolve(REPO_ROOT, 'services/identity/dist/main.js'),
-    common,
-    async () => {
-      const status = await checkGrpcHealth(`127.0.0.1:${identityPort}`);
-      if (status !== 'SERVING') throw new Error(status);
-    },
-  );
-  const catalog = new PlatformProcess(
-    'catalog',
-    resolve(REPO_ROOT, 'services/catalog/dist/main.js'),
-    common,
-    async () => {
-      const status = await checkGrpcHealth(`127.0.0.1:${catalogPort}`);
-      if (status !== 'SERVING') throw new Error(status);
-    },
-  );
-  const gateway = new PlatformProcess('gateway', resolve(REPO_ROOT, 'gateway/dist/main.js'), common, async () => {
-    const res = await fetch(`${gatewayUrl}/healthz`);
-    if (!res.ok) throw new Error(String(res.status));
-  });
-  const processes = { identity, catalog, gateway };
-  const wanted = options.only ?? (Object.keys(processes) as ServiceName[]);
-  try {
-    for (const name of wanted) await processes[name].start();
-  } catch (err) {
+  const common = { ...base, ...platformEnvironment({ ...base, ...options.env }), ...options.env };
+  const gatewayUrl = `http://127.0.0.1:${common.PORT}`;
+  const processes = Object.fromEntries(
+    PLATFORM_PROCESSES.map((spec) => [
+      spec.name,
+      new PlatformProcess(spec.name, resolve(REPO_ROOT, spec.entry), common, () =>
+        probeReady(spec, portOf(spec, common)),
+      ),
+    ]),
+  ) as Record<ServiceName, PlatformProcess>;
+  const wanted = options.only ?? PLATFORM_PROCESSES.map((spec) => spec.name);
+  const stopAll = async () => {
     await Promise.all(Object.values(processes).map((p) => p.stop()));
     await dropDatabases(runId);
+    await deleteStream(common.EVENTS_STREAM);
+  };
+  try {
+    for (const spec of PLATFORM_PROCESSES) if (wanted.includes(spec.name)) await processes[spec.name].start();
+  } catch (err) {
+    await stopAll();
     throw err;
   }
   return {
@@ -155,13 +144,9 @@ export async function startPlatform(options: StartOptions = {}): Promise<Platfor
     eventsSubjectPrefix: common.EVENTS_SUBJECT_PREFIX,
     gatewayUrl,
     processes,
-    database: (service) => `${runId}_${service}`,
     env: common,
-    async stop() {
-      await Promise.all(Object.values(processes).map((p) => p.stop()));
-      await dropDatabases(runId);
-      await deleteStream(common.EVENTS_STREAM);
-    },
+    database: (service) => `${runId}_${service.replace(/-/g, '_')}`,
+    stop: stopAll,
   };
 }
 

@@ -1,0 +1,91 @@
+import { checkGrpcHealth } from '@billing/platform';
+
+/** One OS process of the platform, as `npm start` and the integration tests run it. */
+export interface ProcessSpec {
+  name: ServiceName;
+  /** Built entry point, relative to the repository root. */
+  entry: string;
+  /** gRPC services are probed with grpc.health.v1, HTTP servers with GET /healthz. */
+  kind: 'grpc' | 'http';
+  /** The variable holding the port it listens on, and its default. */
+  portVariable: string;
+  defaultPort: number;
+  /** Where the others reach it (`<NAME>_GRPC_URL` / `<NAME>_URL`); the gateway has none. */
+  urlVariable?: string;
+  /** A second, HTTP port of a gRPC service (catalog's hosted checkout pages). */
+  http?: { portVariable: string; defaultPort: number; urlVariable: string };
+}
+
+export type ServiceName = 'identity' | 'sandbox-provider' | 'billing' | 'catalog' | 'gateway';
+
+const grpcService = (name: ServiceName, defaultPort: number, http?: ProcessSpec['http']): ProcessSpec => ({
+  name,
+  entry: `services/${name}/dist/main.js`,
+  kind: 'grpc',
+  portVariable: `${name.toUpperCase()}_GRPC_PORT`,
+  defaultPort,
+  urlVariable: `${name.toUpperCase()}_GRPC_URL`,
+  http,
+});
+
+/**
+ * Every process of the platform, in start order (dependencies first); stopped in reverse.
+ * Adding a service is one line here (see README, "Adding a service").
+ */
+export const PLATFORM_PROCESSES: ProcessSpec[] = [
+  grpcService('identity', 50051),
+  {
+    name: 'sandbox-provider',
+    entry: 'services/sandbox-provider/dist/main.js',
+    kind: 'http',
+    portVariable: 'SANDBOX_PROVIDER_PORT',
+    defaultPort: 8090,
+    urlVariable: 'SANDBOX_PROVIDER_URL',
+  },
+  grpcService('billing', 50053),
+  grpcService('catalog', 50052, { portVariable: 'CATALOG_HTTP_PORT', defaultPort: 8082, urlVariable: 'CATALOG_HTTP_URL' }),
+  { name: 'gateway', entry: 'gateway/dist/main.js', kind: 'http', portVariable: 'PORT', defaultPort: 8080 },
+];
+
+export function portOf(spec: ProcessSpec, env: NodeJS.ProcessEnv): number {
+  const raw = env[spec.portVariable];
+  return raw ? Number(raw) : spec.defaultPort;
+}
+
+/**
+ * The environment every process gets besides the caller's: each service's port and the
+ * address the others use to reach it, so every process can find every other one. Values the
+ * caller set win.
+ */
+export function platformEnvironment(env: NodeJS.ProcessEnv): Record<string, string> {
+  const result: Record<string, string> = {};
+  for (const spec of PLATFORM_PROCESSES) {
+    const port = portOf(spec, env);
+    result[spec.portVariable] = String(port);
+    if (spec.urlVariable) {
+      const address = spec.kind === 'grpc' ? `127.0.0.1:${port}` : `http://127.0.0.1:${port}`;
+      result[spec.urlVariable] = env[spec.urlVariable] || address;
+    }
+    if (spec.http) {
+      const httpPort = env[spec.http.portVariable] ? Number(env[spec.http.portVariable]) : spec.http.defaultPort;
+      result[spec.http.portVariable] = String(httpPort);
+      result[spec.http.urlVariable] = env[spec.http.urlVariable] || `http://127.0.0.1:${httpPort}`;
+    }
+  }
+  const gatewayPort = result.PORT;
+  // The sandbox calls the platform's inbound provider webhook, as Paystack would.
+  result.SANDBOX_WEBHOOK_URL =
+    env.SANDBOX_WEBHOOK_URL || `http://127.0.0.1:${gatewayPort}/api/v1/payments/paystack/webhook`;
+  return result;
+}
+
+/** Resolves when the process answers its health probe; throws otherwise. */
+export async function probeReady(spec: ProcessSpec, port: number): Promise<void> {
+  if (spec.kind === 'grpc') {
+    const status = await checkGrpcHealth(`127.0.0.1:${port}`, '', 1000);
+    if (status !== 'SERVING') throw new Error(`health status ${status}`);
+    return;
+  }
+  const res = await fetch(`http://127.0.0.1:${port}/healthz`, { signal: AbortSignal.timeout(1000) });
+  if (!res.ok) throw new Error(`/healthz answered ${res.status}`);
+}
