@@ -19,6 +19,8 @@ const gatewayEnvSchema = baseEnvSchema
       .string()
       .regex(/^\S+$/, 'must be a gRPC target such as 127.0.0.1:50052')
       .default('127.0.0.1:50052'),
+    /** catalog's HTTP side (hosted checkout pages, provider webhook), proxied as is. */
+    CATALOG_HTTP_URL: z.url({ protocol: /^https?$/ }).default('http://127.0.0.1:8082'),
     /** Deadline of every gRPC call; past it the request is answered 503. */
     GRPC_DEADLINE_MS: milliseconds(5000, 1, 120_000),
     /** How long a verified API key is trusted without asking identity again (0 = always ask). */

@@ -13,10 +13,11 @@ import { apiKeyAuth, dualAuth, jwtAuth } from './middleware/auth';
 import { errorHandler, notFoundHandler } from './middleware/errors';
 import { requestId } from './middleware/request-id';
 import { buildOpenApiDocument } from './openapi/document';
+import { checkoutProxy } from './proxy/service-pages.proxy';
 import { v1Resources } from './routes/v1';
 
 export interface AppDeps {
-  config: Pick<GatewayConfig, 'PUBLIC_URL'>;
+  config: Pick<GatewayConfig, 'PUBLIC_URL' | 'CATALOG_HTTP_URL'>;
   identity: IdentityClient;
   catalog: CatalogClient;
   apiKeyCache: ApiKeyCache;
@@ -43,6 +44,9 @@ export function createApp(deps: AppDeps): Express {
   });
   // swagger-ui-express serves its assets from the swagger-ui-dist package: no CDN.
   app.use('/docs', swaggerUi.serve, swaggerUi.setup(document, { customSiteTitle: 'Subscription Billing API' }));
+
+  // Before any body parser: the proxied bodies must reach catalog byte for byte.
+  app.use(checkoutProxy(deps.config.CATALOG_HTTP_URL, logger));
 
   const authFor: Record<AuthScheme, RequestHandler[]> = {
     none: [],

@@ -1,1 +1,2 @@
 export * from './payment-provider';
+export * from './checkout-charge';

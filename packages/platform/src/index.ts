@@ -14,3 +14,4 @@ export * from './money';
 export * from './paging';
 export * from './scope';
 export * from './service-runtime';
+export * from './polling-loop';

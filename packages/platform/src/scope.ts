@@ -30,8 +30,10 @@ export async function findInScope<M extends Model & { projectId: string }>(
   scope: ProjectScope,
   id: string,
   what: string,
+  /** Another unique column to look the record up by (e.g. a checkout session's code). */
+  lookup: { field: string; isValid: (value: string) => boolean } = { field: 'id', isValid: isUuid },
 ): Promise<M> {
-  const record = isUuid(id) ? await model.findOne({ where: { id } as WhereOptions }) : null;
+  const record = lookup.isValid(id) ? await model.findOne({ where: { [lookup.field]: id } as WhereOptions }) : null;
   if (!record) throw new DomainError('not_found', `${what} not found`);
   if (record.projectId !== scope.projectId)
     throw new DomainError('permission_denied', `${what} belongs to another project`);

@@ -73,6 +73,8 @@ export function platformEnvironment(env: NodeJS.ProcessEnv): Record<string, stri
     }
   }
   const gatewayPort = result.PORT;
+  // One public address for the gateway's own links and catalog's checkout_url and callbacks.
+  result.PUBLIC_URL = env.PUBLIC_URL || `http://localhost:${gatewayPort}`;
   // The sandbox calls the platform's inbound provider webhook, as Paystack would.
   result.SANDBOX_WEBHOOK_URL =
     env.SANDBOX_WEBHOOK_URL || `http://127.0.0.1:${gatewayPort}/api/v1/payments/paystack/webhook`;

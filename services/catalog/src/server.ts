@@ -1,28 +1,51 @@
-import { openServiceStorage, startGrpcServer, systemClock, type Logger } from '@billing/platform';
-import { catalogV1 } from '@billing/proto';
+import { createServer } from 'node:http';
+import {
+  createPromiseClient,
+  openServiceStorage,
+  startGrpcServer,
+  startPollingLoop,
+  systemClock,
+  type Logger,
+} from '@billing/platform';
+import { providerForMode, webhookSecretsFor } from '@billing/payments';
+import { billingV1, catalogV1 } from '@billing/proto';
 import type { CatalogConfig } from './config';
 import { catalogMigrations } from './db/migrations';
+import { CheckoutSessionModel } from './db/models/checkout-session.model';
 import { PlanModel } from './db/models/plan.model';
+import { CheckoutSessionRepository } from './db/repositories/checkout-session.repository';
 import { PlanRepository } from './db/repositories/plan.repository';
 import { catalogHandlers } from './handlers/catalog.handlers';
+import { createCheckoutPagesApp } from './http/checkout-pages';
 import type { CatalogDeps } from './usecases/catalog-deps';
+import { expireDueCheckoutSessions } from './usecases/expire-checkout-session.usecase';
 
 export interface RunningCatalog {
   port: number;
   stop(): Promise<void>;
 }
 
-/** Wiring: database, events, use-case dependencies, gRPC server. */
+/** Wiring: database, events, billing client, gRPC server, hosted pages, expiry sweep. */
 export async function startCatalog(config: CatalogConfig, logger: Logger): Promise<RunningCatalog> {
   const storage = await openServiceStorage({
     service: 'catalog',
     config,
-    models: [PlanModel],
+    models: [PlanModel, CheckoutSessionModel],
     migrations: catalogMigrations,
     logger,
   });
+  const billing = createPromiseClient(billingV1.BillingServiceClient, config.BILLING_GRPC_URL, config.GRPC_DEADLINE_MS);
+  const deps: CatalogDeps = {
+    sequelize: storage.sequelize,
+    plans: new PlanRepository(),
+    checkoutSessions: new CheckoutSessionRepository(),
+    clock: systemClock,
+    billing,
+    paymentsFor: (livemode) => providerForMode(config, livemode),
+    webhookSecrets: webhookSecretsFor(config),
+    publicUrl: config.PUBLIC_URL,
+  };
 
-  const deps: CatalogDeps = { plans: new PlanRepository(), clock: systemClock };
   const grpc = await startGrpcServer({
     port: config.CATALOG_GRPC_PORT,
     services: [
@@ -33,11 +56,21 @@ export async function startCatalog(config: CatalogConfig, logger: Logger): Promi
       },
     ],
   });
-  logger.info({ port: grpc.port }, 'catalog gRPC server listening');
+  const pages = createServer(createCheckoutPagesApp(deps, logger));
+  await new Promise<void>((resolve, reject) => {
+    pages.once('error', reject);
+    pages.listen(config.CATALOG_HTTP_PORT, () => resolve());
+  });
+  const expirySweep = startPollingLoop('checkout-expiry', config.CHECKOUT_EXPIRY_SWEEP_MS, () => expireDueCheckoutSessions(deps), logger);
+  logger.info({ grpc_port: grpc.port, http_port: config.CATALOG_HTTP_PORT }, 'catalog listening');
   return {
     port: grpc.port,
     async stop() {
-      await grpc.shutdown();
+      await expirySweep.stop();
+      const pagesClosed = new Promise<void>((resolve) => pages.close(() => resolve()));
+      pages.closeIdleConnections();
+      await Promise.all([grpc.shutdown(), pagesClosed]);
+      billing.close();
       await storage.close();
     },
   };

@@ -1,6 +1,7 @@
 import type { Resource } from '../../http/route';
 import { apiKeysResource } from './api-keys/api-keys.routes';
 import { authResource } from './auth/auth.routes';
+import { checkoutResource } from './checkout/checkout.routes';
 import { merchantsResource } from './merchants/merchants.routes';
 import { plansResource } from './plans/plans.routes';
 import { projectsResource } from './projects/projects.routes';
@@ -12,4 +13,5 @@ export const v1Resources: Resource[] = [
   projectsResource,
   apiKeysResource,
   plansResource,
+  checkoutResource,
 ];

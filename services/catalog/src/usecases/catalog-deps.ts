@@ -1,7 +1,21 @@
-import type { Clock } from '@billing/platform';
+import type { Sequelize } from 'sequelize-typescript';
+import type { Clock, PromiseClient } from '@billing/platform';
+import type { PaymentProvider } from '@billing/payments';
+import type { billingV1 } from '@billing/proto';
+import type { CheckoutSessionRepository } from '../db/repositories/checkout-session.repository';
 import type { PlanRepository } from '../db/repositories/plan.repository';
 
+/** What catalog's use cases depend on; built once in server.ts. */
 export interface CatalogDeps {
+  sequelize: Sequelize;
   plans: PlanRepository;
+  checkoutSessions: CheckoutSessionRepository;
   clock: Clock;
+  billing: PromiseClient<billingV1.BillingServiceClient>;
+  /** The sandbox in test mode, the live provider in live mode. */
+  paymentsFor(livemode: boolean): PaymentProvider;
+  /** Secrets an inbound provider webhook may be signed with, and the mode each stands for. */
+  webhookSecrets: { secret: string; livemode: boolean }[];
+  /** Base of checkout_url and of the provider's callback: the gateway's public address. */
+  publicUrl: string;
 }

@@ -26,6 +26,63 @@ export const protobufPackage = "catalog.v1";
 
 export const protobufFileName = "catalog/v1/catalog.proto";
 
+export interface CheckoutSession {
+  id: string;
+  projectId: string;
+  livemode: boolean;
+  code: string;
+  checkoutUrl: string;
+  planId: string;
+  /** PENDING, COMPLETED, EXPIRED or CANCELLED. */
+  status: string;
+  successUrl?: string | undefined;
+  cancelUrl?: string | undefined;
+  customerEmail?: string | undefined;
+  customerName?: string | undefined;
+  metadata?: { [key: string]: any } | undefined;
+  customerId?: string | undefined;
+  subscriptionId?: string | undefined;
+  expiresAt?: Date | undefined;
+  completedAt?: Date | undefined;
+  createdAt?: Date | undefined;
+}
+
+export interface CreateCheckoutSessionRequest {
+  scope?: ProjectScope | undefined;
+  planId: string;
+  successUrl?: string | undefined;
+  cancelUrl?: string | undefined;
+  customerEmail?: string | undefined;
+  customerName?: string | undefined;
+  metadata?:
+    | { [key: string]: any }
+    | undefined;
+  /** 5..1440; 0 means the default, 1440. */
+  expiresInMinutes: number;
+}
+
+export interface CreateCheckoutSessionResponse {
+  session?: CheckoutSession | undefined;
+}
+
+export interface GetCheckoutSessionRequest {
+  scope?: ProjectScope | undefined;
+  code: string;
+}
+
+export interface GetCheckoutSessionResponse {
+  session?: CheckoutSession | undefined;
+}
+
+export interface ExpireCheckoutSessionRequest {
+  scope?: ProjectScope | undefined;
+  code: string;
+}
+
+export interface ExpireCheckoutSessionResponse {
+  session?: CheckoutSession | undefined;
+}
+
 export interface Plan {
   id: string;
   projectId: string;
@@ -109,6 +166,998 @@ export interface DeactivatePlanRequest {
 export interface DeactivatePlanResponse {
   plan?: Plan | undefined;
 }
+
+function createBaseCheckoutSession(): CheckoutSession {
+  return {
+    id: "",
+    projectId: "",
+    livemode: false,
+    code: "",
+    checkoutUrl: "",
+    planId: "",
+    status: "",
+    successUrl: undefined,
+    cancelUrl: undefined,
+    customerEmail: undefined,
+    customerName: undefined,
+    metadata: undefined,
+    customerId: undefined,
+    subscriptionId: undefined,
+    expiresAt: undefined,
+    completedAt: undefined,
+    createdAt: undefined,
+  };
+}
+
+export const CheckoutSession: MessageFns<CheckoutSession> = {
+  encode(message: CheckoutSession, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.id !== "") {
+      writer.uint32(10).string(message.id);
+    }
+    if (message.projectId !== "") {
+      writer.uint32(18).string(message.projectId);
+    }
+    if (message.livemode !== false) {
+      writer.uint32(24).bool(message.livemode);
+    }
+    if (message.code !== "") {
+      writer.uint32(34).string(message.code);
+    }
+    if (message.checkoutUrl !== "") {
+      writer.uint32(42).string(message.checkoutUrl);
+    }
+    if (message.planId !== "") {
+      writer.uint32(50).string(message.planId);
+    }
+    if (message.status !== "") {
+      writer.uint32(58).string(message.status);
+    }
+    if (message.successUrl !== undefined) {
+      writer.uint32(66).string(message.successUrl);
+    }
+    if (message.cancelUrl !== undefined) {
+      writer.uint32(74).string(message.cancelUrl);
+    }
+    if (message.customerEmail !== undefined) {
+      writer.uint32(82).string(message.customerEmail);
+    }
+    if (message.customerName !== undefined) {
+      writer.uint32(90).string(message.customerName);
+    }
+    if (message.metadata !== undefined) {
+      Struct.encode(Struct.wrap(message.metadata), writer.uint32(98).fork()).join();
+    }
+    if (message.customerId !== undefined) {
+      writer.uint32(106).string(message.customerId);
+    }
+    if (message.subscriptionId !== undefined) {
+      writer.uint32(114).string(message.subscriptionId);
+    }
+    if (message.expiresAt !== undefined) {
+      Timestamp.encode(toTimestamp(message.expiresAt), writer.uint32(122).fork()).join();
+    }
+    if (message.completedAt !== undefined) {
+      Timestamp.encode(toTimestamp(message.completedAt), writer.uint32(130).fork()).join();
+    }
+    if (message.createdAt !== undefined) {
+      Timestamp.encode(toTimestamp(message.createdAt), writer.uint32(138).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CheckoutSession {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCheckoutSession();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.id = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.projectId = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.livemode = reader.bool();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.code = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.checkoutUrl = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.planId = reader.string();
+            continue;
+          }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.status = reader.string();
+            continue;
+          }
+          case 8: {
+            if (tag !== 66) {
+              break;
+            }
+
+            message.successUrl = reader.string();
+            continue;
+          }
+          case 9: {
+            if (tag !== 74) {
+              break;
+            }
+
+            message.cancelUrl = reader.string();
+            continue;
+          }
+          case 10: {
+            if (tag !== 82) {
+              break;
+            }
+
+            message.customerEmail = reader.string();
+            continue;
+          }
+          case 11: {
+            if (tag !== 90) {
+              break;
+            }
+
+            message.customerName = reader.string();
+            continue;
+          }
+          case 12: {
+            if (tag !== 98) {
+              break;
+            }
+
+            message.metadata = Struct.unwrap(Struct.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 13: {
+            if (tag !== 106) {
+              break;
+            }
+
+            message.customerId = reader.string();
+            continue;
+          }
+          case 14: {
+            if (tag !== 114) {
+              break;
+            }
+
+            message.subscriptionId = reader.string();
+            continue;
+          }
+          case 15: {
+            if (tag !== 122) {
+              break;
+            }
+
+            message.expiresAt = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 16: {
+            if (tag !== 130) {
+              break;
+            }
+
+            message.completedAt = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 17: {
+            if (tag !== 138) {
+              break;
+            }
+
+            message.createdAt = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): CheckoutSession {
+    return {
+      id: isSet(object.id) ? globalThis.String(object.id) : "",
+      projectId: isSet(object.projectId)
+        ? globalThis.String(object.projectId)
+        : isSet(object.project_id)
+        ? globalThis.String(object.project_id)
+        : "",
+      livemode: isSet(object.livemode) ? globalThis.Boolean(object.livemode) : false,
+      code: isSet(object.code) ? globalThis.String(object.code) : "",
+      checkoutUrl: isSet(object.checkoutUrl)
+        ? globalThis.String(object.checkoutUrl)
+        : isSet(object.checkout_url)
+        ? globalThis.String(object.checkout_url)
+        : "",
+      planId: isSet(object.planId)
+        ? globalThis.String(object.planId)
+        : isSet(object.plan_id)
+        ? globalThis.String(object.plan_id)
+        : "",
+      status: isSet(object.status) ? globalThis.String(object.status) : "",
+      successUrl: isSet(object.successUrl)
+        ? globalThis.String(object.successUrl)
+        : isSet(object.success_url)
+        ? globalThis.String(object.success_url)
+        : undefined,
+      cancelUrl: isSet(object.cancelUrl)
+        ? globalThis.String(object.cancelUrl)
+        : isSet(object.cancel_url)
+        ? globalThis.String(object.cancel_url)
+        : undefined,
+      customerEmail: isSet(object.customerEmail)
+        ? globalThis.String(object.customerEmail)
+        : isSet(object.customer_email)
+        ? globalThis.String(object.customer_email)
+        : undefined,
+      customerName: isSet(object.customerName)
+        ? globalThis.String(object.customerName)
+        : isSet(object.customer_name)
+        ? globalThis.String(object.customer_name)
+        : undefined,
+      metadata: isObject(object.metadata) ? object.metadata : undefined,
+      customerId: isSet(object.customerId)
+        ? globalThis.String(object.customerId)
+        : isSet(object.customer_id)
+        ? globalThis.String(object.customer_id)
+        : undefined,
+      subscriptionId: isSet(object.subscriptionId)
+        ? globalThis.String(object.subscriptionId)
+        : isSet(object.subscription_id)
+        ? globalThis.String(object.subscription_id)
+        : undefined,
+      expiresAt: isSet(object.expiresAt)
+        ? fromJsonTimestamp(object.expiresAt)
+        : isSet(object.expires_at)
+        ? fromJsonTimestamp(object.expires_at)
+        : undefined,
+      completedAt: isSet(object.completedAt)
+        ? fromJsonTimestamp(object.completedAt)
+        : isSet(object.completed_at)
+        ? fromJsonTimestamp(object.completed_at)
+        : undefined,
+      createdAt: isSet(object.createdAt)
+        ? fromJsonTimestamp(object.createdAt)
+        : isSet(object.created_at)
+        ? fromJsonTimestamp(object.created_at)
+        : undefined,
+    };
+  },
+
+  toJSON(message: CheckoutSession): unknown {
+    const obj: any = {};
+    if (message.id !== "") {
+      obj.id = message.id;
+    }
+    if (message.projectId !== "") {
+      obj.projectId = message.projectId;
+    }
+    if (message.livemode !== false) {
+      obj.livemode = message.livemode;
+    }
+    if (message.code !== "") {
+      obj.code = message.code;
+    }
+    if (message.checkoutUrl !== "") {
+      obj.checkoutUrl = message.checkoutUrl;
+    }
+    if (message.planId !== "") {
+      obj.planId = message.planId;
+    }
+    if (message.status !== "") {
+      obj.status = message.status;
+    }
+    if (message.successUrl !== undefined) {
+      obj.successUrl = message.successUrl;
+    }
+    if (message.cancelUrl !== undefined) {
+      obj.cancelUrl = message.cancelUrl;
+    }
+    if (message.customerEmail !== undefined) {
+      obj.customerEmail = message.customerEmail;
+    }
+    if (message.customerName !== undefined) {
+      obj.customerName = message.customerName;
+    }
+    if (message.metadata !== undefined) {
+      obj.metadata = message.metadata;
+    }
+    if (message.customerId !== undefined) {
+      obj.customerId = message.customerId;
+    }
+    if (message.subscriptionId !== undefined) {
+      obj.subscriptionId = message.subscriptionId;
+    }
+    if (message.expiresAt !== undefined) {
+      obj.expiresAt = message.expiresAt.toISOString();
+    }
+    if (message.completedAt !== undefined) {
+      obj.completedAt = message.completedAt.toISOString();
+    }
+    if (message.createdAt !== undefined) {
+      obj.createdAt = message.createdAt.toISOString();
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<CheckoutSession>, I>>(base?: I): CheckoutSession {
+    return CheckoutSession.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<CheckoutSession>, I>>(object: I): CheckoutSession {
+    const message = createBaseCheckoutSession();
+    message.id = object.id ?? "";
+    message.projectId = object.projectId ?? "";
+    message.livemode = object.livemode ?? false;
+    message.code = object.code ?? "";
+    message.checkoutUrl = object.checkoutUrl ?? "";
+    message.planId = object.planId ?? "";
+    message.status = object.status ?? "";
+    message.successUrl = object.successUrl ?? undefined;
+    message.cancelUrl = object.cancelUrl ?? undefined;
+    message.customerEmail = object.customerEmail ?? undefined;
+    message.customerName = object.customerName ?? undefined;
+    message.metadata = object.metadata ?? undefined;
+    message.customerId = object.customerId ?? undefined;
+    message.subscriptionId = object.subscriptionId ?? undefined;
+    message.expiresAt = object.expiresAt ?? undefined;
+    message.completedAt = object.completedAt ?? undefined;
+    message.createdAt = object.createdAt ?? undefined;
+    return message;
+  },
+};
+
+function createBaseCreateCheckoutSessionRequest(): CreateCheckoutSessionRequest {
+  return {
+    scope: undefined,
+    planId: "",
+    successUrl: undefined,
+    cancelUrl: undefined,
+    customerEmail: undefined,
+    customerName: undefined,
+    metadata: undefined,
+    expiresInMinutes: 0,
+  };
+}
+
+export const CreateCheckoutSessionRequest: MessageFns<CreateCheckoutSessionRequest> = {
+  encode(message: CreateCheckoutSessionRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.scope !== undefined) {
+      ProjectScope.encode(message.scope, writer.uint32(10).fork()).join();
+    }
+    if (message.planId !== "") {
+      writer.uint32(18).string(message.planId);
+    }
+    if (message.successUrl !== undefined) {
+      writer.uint32(26).string(message.successUrl);
+    }
+    if (message.cancelUrl !== undefined) {
+      writer.uint32(34).string(message.cancelUrl);
+    }
+    if (message.customerEmail !== undefined) {
+      writer.uint32(42).string(message.customerEmail);
+    }
+    if (message.customerName !== undefined) {
+      writer.uint32(50).string(message.customerName);
+    }
+    if (message.metadata !== undefined) {
+      Struct.encode(Struct.wrap(message.metadata), writer.uint32(58).fork()).join();
+    }
+    if (message.expiresInMinutes !== 0) {
+      writer.uint32(64).int32(message.expiresInMinutes);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CreateCheckoutSessionRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCreateCheckoutSessionRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.scope = ProjectScope.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.planId = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.successUrl = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.cancelUrl = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.customerEmail = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.customerName = reader.string();
+            continue;
+          }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.metadata = Struct.unwrap(Struct.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 8: {
+            if (tag !== 64) {
+              break;
+            }
+
+            message.expiresInMinutes = reader.int32();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): CreateCheckoutSessionRequest {
+    return {
+      scope: isSet(object.scope) ? ProjectScope.fromJSON(object.scope) : undefined,
+      planId: isSet(object.planId)
+        ? globalThis.String(object.planId)
+        : isSet(object.plan_id)
+        ? globalThis.String(object.plan_id)
+        : "",
+      successUrl: isSet(object.successUrl)
+        ? globalThis.String(object.successUrl)
+        : isSet(object.success_url)
+        ? globalThis.String(object.success_url)
+        : undefined,
+      cancelUrl: isSet(object.cancelUrl)
+        ? globalThis.String(object.cancelUrl)
+        : isSet(object.cancel_url)
+        ? globalThis.String(object.cancel_url)
+        : undefined,
+      customerEmail: isSet(object.customerEmail)
+        ? globalThis.String(object.customerEmail)
+        : isSet(object.customer_email)
+        ? globalThis.String(object.customer_email)
+        : undefined,
+      customerName: isSet(object.customerName)
+        ? globalThis.String(object.customerName)
+        : isSet(object.customer_name)
+        ? globalThis.String(object.customer_name)
+        : undefined,
+      metadata: isObject(object.metadata) ? object.metadata : undefined,
+      expiresInMinutes: isSet(object.expiresInMinutes)
+        ? globalThis.Number(object.expiresInMinutes)
+        : isSet(object.expires_in_minutes)
+        ? globalThis.Number(object.expires_in_minutes)
+        : 0,
+    };
+  },
+
+  toJSON(message: CreateCheckoutSessionRequest): unknown {
+    const obj: any = {};
+    if (message.scope !== undefined) {
+      obj.scope = ProjectScope.toJSON(message.scope);
+    }
+    if (message.planId !== "") {
+      obj.planId = message.planId;
+    }
+    if (message.successUrl !== undefined) {
+      obj.successUrl = message.successUrl;
+    }
+    if (message.cancelUrl !== undefined) {
+      obj.cancelUrl = message.cancelUrl;
+    }
+    if (message.customerEmail !== undefined) {
+      obj.customerEmail = message.customerEmail;
+    }
+    if (message.customerName !== undefined) {
+      obj.customerName = message.customerName;
+    }
+    if (message.metadata !== undefined) {
+      obj.metadata = message.metadata;
+    }
+    if (message.expiresInMinutes !== 0) {
+      obj.expiresInMinutes = Math.round(message.expiresInMinutes);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<CreateCheckoutSessionRequest>, I>>(base?: I): CreateCheckoutSessionRequest {
+    return CreateCheckoutSessionRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<CreateCheckoutSessionRequest>, I>>(object: I): CreateCheckoutSessionRequest {
+    const message = createBaseCreateCheckoutSessionRequest();
+    message.scope = (object.scope !== undefined && object.scope !== null)
+      ? ProjectScope.fromPartial(object.scope)
+      : undefined;
+    message.planId = object.planId ?? "";
+    message.successUrl = object.successUrl ?? undefined;
+    message.cancelUrl = object.cancelUrl ?? undefined;
+    message.customerEmail = object.customerEmail ?? undefined;
+    message.customerName = object.customerName ?? undefined;
+    message.metadata = object.metadata ?? undefined;
+    message.expiresInMinutes = object.expiresInMinutes ?? 0;
+    return message;
+  },
+};
+
+function createBaseCreateCheckoutSessionResponse(): CreateCheckoutSessionResponse {
+  return { session: undefined };
+}
+
+export const CreateCheckoutSessionResponse: MessageFns<CreateCheckoutSessionResponse> = {
+  encode(message: CreateCheckoutSessionResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.session !== undefined) {
+      CheckoutSession.encode(message.session, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CreateCheckoutSessionResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCreateCheckoutSessionResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.session = CheckoutSession.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): CreateCheckoutSessionResponse {
+    return { session: isSet(object.session) ? CheckoutSession.fromJSON(object.session) : undefined };
+  },
+
+  toJSON(message: CreateCheckoutSessionResponse): unknown {
+    const obj: any = {};
+    if (message.session !== undefined) {
+      obj.session = CheckoutSession.toJSON(message.session);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<CreateCheckoutSessionResponse>, I>>(base?: I): CreateCheckoutSessionResponse {
+    return CreateCheckoutSessionResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<CreateCheckoutSessionResponse>, I>>(
+    object: I,
+  ): CreateCheckoutSessionResponse {
+    const message = createBaseCreateCheckoutSessionResponse();
+    message.session = (object.session !== undefined && object.session !== null)
+      ? CheckoutSession.fromPartial(object.session)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseGetCheckoutSessionRequest(): GetCheckoutSessionRequest {
+  return { scope: undefined, code: "" };
+}
+
+export const GetCheckoutSessionRequest: MessageFns<GetCheckoutSessionRequest> = {
+  encode(message: GetCheckoutSessionRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.scope !== undefined) {
+      ProjectScope.encode(message.scope, writer.uint32(10).fork()).join();
+    }
+    if (message.code !== "") {
+      writer.uint32(18).string(message.code);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetCheckoutSessionRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetCheckoutSessionRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.scope = ProjectScope.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.code = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetCheckoutSessionRequest {
+    return {
+      scope: isSet(object.scope) ? ProjectScope.fromJSON(object.scope) : undefined,
+      code: isSet(object.code) ? globalThis.String(object.code) : "",
+    };
+  },
+
+  toJSON(message: GetCheckoutSessionRequest): unknown {
+    const obj: any = {};
+    if (message.scope !== undefined) {
+      obj.scope = ProjectScope.toJSON(message.scope);
+    }
+    if (message.code !== "") {
+      obj.code = message.code;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetCheckoutSessionRequest>, I>>(base?: I): GetCheckoutSessionRequest {
+    return GetCheckoutSessionRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetCheckoutSessionRequest>, I>>(object: I): GetCheckoutSessionRequest {
+    const message = createBaseGetCheckoutSessionRequest();
+    message.scope = (object.scope !== undefined && object.scope !== null)
+      ? ProjectScope.fromPartial(object.scope)
+      : undefined;
+    message.code = object.code ?? "";
+    return message;
+  },
+};
+
+function createBaseGetCheckoutSessionResponse(): GetCheckoutSessionResponse {
+  return { session: undefined };
+}
+
+export const GetCheckoutSessionResponse: MessageFns<GetCheckoutSessionResponse> = {
+  encode(message: GetCheckoutSessionResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.session !== undefined) {
+      CheckoutSession.encode(message.session, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetCheckoutSessionResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetCheckoutSessionResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.session = CheckoutSession.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetCheckoutSessionResponse {
+    return { session: isSet(object.session) ? CheckoutSession.fromJSON(object.session) : undefined };
+  },
+
+  toJSON(message: GetCheckoutSessionResponse): unknown {
+    const obj: any = {};
+    if (message.session !== undefined) {
+      obj.session = CheckoutSession.toJSON(message.session);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetCheckoutSessionResponse>, I>>(base?: I): GetCheckoutSessionResponse {
+    return GetCheckoutSessionResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetCheckoutSessionResponse>, I>>(object: I): GetCheckoutSessionResponse {
+    const message = createBaseGetCheckoutSessionResponse();
+    message.session = (object.session !== undefined && object.session !== null)
+      ? CheckoutSession.fromPartial(object.session)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseExpireCheckoutSessionRequest(): ExpireCheckoutSessionRequest {
+  return { scope: undefined, code: "" };
+}
+
+export const ExpireCheckoutSessionRequest: MessageFns<ExpireCheckoutSessionRequest> = {
+  encode(message: ExpireCheckoutSessionRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.scope !== undefined) {
+      ProjectScope.encode(message.scope, writer.uint32(10).fork()).join();
+    }
+    if (message.code !== "") {
+      writer.uint32(18).string(message.code);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ExpireCheckoutSessionRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseExpireCheckoutSessionRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.scope = ProjectScope.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.code = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ExpireCheckoutSessionRequest {
+    return {
+      scope: isSet(object.scope) ? ProjectScope.fromJSON(object.scope) : undefined,
+      code: isSet(object.code) ? globalThis.String(object.code) : "",
+    };
+  },
+
+  toJSON(message: ExpireCheckoutSessionRequest): unknown {
+    const obj: any = {};
+    if (message.scope !== undefined) {
+      obj.scope = ProjectScope.toJSON(message.scope);
+    }
+    if (message.code !== "") {
+      obj.code = message.code;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ExpireCheckoutSessionRequest>, I>>(base?: I): ExpireCheckoutSessionRequest {
+    return ExpireCheckoutSessionRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ExpireCheckoutSessionRequest>, I>>(object: I): ExpireCheckoutSessionRequest {
+    const message = createBaseExpireCheckoutSessionRequest();
+    message.scope = (object.scope !== undefined && object.scope !== null)
+      ? ProjectScope.fromPartial(object.scope)
+      : undefined;
+    message.code = object.code ?? "";
+    return message;
+  },
+};
+
+function createBaseExpireCheckoutSessionResponse(): ExpireCheckoutSessionResponse {
+  return { session: undefined };
+}
+
+export const ExpireCheckoutSessionResponse: MessageFns<ExpireCheckoutSessionResponse> = {
+  encode(message: ExpireCheckoutSessionResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.session !== undefined) {
+      CheckoutSession.encode(message.session, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ExpireCheckoutSessionResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseExpireCheckoutSessionResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.session = CheckoutSession.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ExpireCheckoutSessionResponse {
+    return { session: isSet(object.session) ? CheckoutSession.fromJSON(object.session) : undefined };
+  },
+
+  toJSON(message: ExpireCheckoutSessionResponse): unknown {
+    const obj: any = {};
+    if (message.session !== undefined) {
+      obj.session = CheckoutSession.toJSON(message.session);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ExpireCheckoutSessionResponse>, I>>(base?: I): ExpireCheckoutSessionResponse {
+    return ExpireCheckoutSessionResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ExpireCheckoutSessionResponse>, I>>(
+    object: I,
+  ): ExpireCheckoutSessionResponse {
+    const message = createBaseExpireCheckoutSessionResponse();
+    message.session = (object.session !== undefined && object.session !== null)
+      ? CheckoutSession.fromPartial(object.session)
+      : undefined;
+    return message;
+  },
+};
 
 function createBasePlan(): Plan {
   return {
@@ -1557,6 +2606,42 @@ export const CatalogServiceService = {
       Buffer.from(DeactivatePlanResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): DeactivatePlanResponse => DeactivatePlanResponse.decode(value),
   },
+  /** FAILED_PRECONDITION when the plan is inactive; NOT_FOUND/PERMISSION_DENIED for the plan id. */
+  createCheckoutSession: {
+    path: "/catalog.v1.CatalogService/CreateCheckoutSession" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: CreateCheckoutSessionRequest): Buffer =>
+      Buffer.from(CreateCheckoutSessionRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): CreateCheckoutSessionRequest => CreateCheckoutSessionRequest.decode(value),
+    responseSerialize: (value: CreateCheckoutSessionResponse): Buffer =>
+      Buffer.from(CreateCheckoutSessionResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): CreateCheckoutSessionResponse => CreateCheckoutSessionResponse.decode(value),
+  },
+  /** By code (the id customers see in the URL), within the project and mode. */
+  getCheckoutSession: {
+    path: "/catalog.v1.CatalogService/GetCheckoutSession" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: GetCheckoutSessionRequest): Buffer =>
+      Buffer.from(GetCheckoutSessionRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): GetCheckoutSessionRequest => GetCheckoutSessionRequest.decode(value),
+    responseSerialize: (value: GetCheckoutSessionResponse): Buffer =>
+      Buffer.from(GetCheckoutSessionResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): GetCheckoutSessionResponse => GetCheckoutSessionResponse.decode(value),
+  },
+  /** PENDING -> EXPIRED; FAILED_PRECONDITION for a session in any other state. */
+  expireCheckoutSession: {
+    path: "/catalog.v1.CatalogService/ExpireCheckoutSession" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ExpireCheckoutSessionRequest): Buffer =>
+      Buffer.from(ExpireCheckoutSessionRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ExpireCheckoutSessionRequest => ExpireCheckoutSessionRequest.decode(value),
+    responseSerialize: (value: ExpireCheckoutSessionResponse): Buffer =>
+      Buffer.from(ExpireCheckoutSessionResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ExpireCheckoutSessionResponse => ExpireCheckoutSessionResponse.decode(value),
+  },
 } as const;
 
 export interface CatalogServiceServer extends UntypedServiceImplementation {
@@ -1569,6 +2654,12 @@ export interface CatalogServiceServer extends UntypedServiceImplementation {
   updatePlan: handleUnaryCall<UpdatePlanRequest, UpdatePlanResponse>;
   /** Idempotent: sets is_active=false; existing subscriptions keep billing. */
   deactivatePlan: handleUnaryCall<DeactivatePlanRequest, DeactivatePlanResponse>;
+  /** FAILED_PRECONDITION when the plan is inactive; NOT_FOUND/PERMISSION_DENIED for the plan id. */
+  createCheckoutSession: handleUnaryCall<CreateCheckoutSessionRequest, CreateCheckoutSessionResponse>;
+  /** By code (the id customers see in the URL), within the project and mode. */
+  getCheckoutSession: handleUnaryCall<GetCheckoutSessionRequest, GetCheckoutSessionResponse>;
+  /** PENDING -> EXPIRED; FAILED_PRECONDITION for a session in any other state. */
+  expireCheckoutSession: handleUnaryCall<ExpireCheckoutSessionRequest, ExpireCheckoutSessionResponse>;
 }
 
 export interface CatalogServiceClient extends Client {
@@ -1650,6 +2741,54 @@ export interface CatalogServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: DeactivatePlanResponse) => void,
+  ): ClientUnaryCall;
+  /** FAILED_PRECONDITION when the plan is inactive; NOT_FOUND/PERMISSION_DENIED for the plan id. */
+  createCheckoutSession(
+    request: CreateCheckoutSessionRequest,
+    callback: (error: ServiceError | null, response: CreateCheckoutSessionResponse) => void,
+  ): ClientUnaryCall;
+  createCheckoutSession(
+    request: CreateCheckoutSessionRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: CreateCheckoutSessionResponse) => void,
+  ): ClientUnaryCall;
+  createCheckoutSession(
+    request: CreateCheckoutSessionRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: CreateCheckoutSessionResponse) => void,
+  ): ClientUnaryCall;
+  /** By code (the id customers see in the URL), within the project and mode. */
+  getCheckoutSession(
+    request: GetCheckoutSessionRequest,
+    callback: (error: ServiceError | null, response: GetCheckoutSessionResponse) => void,
+  ): ClientUnaryCall;
+  getCheckoutSession(
+    request: GetCheckoutSessionRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: GetCheckoutSessionResponse) => void,
+  ): ClientUnaryCall;
+  getCheckoutSession(
+    request: GetCheckoutSessionRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: GetCheckoutSessionResponse) => void,
+  ): ClientUnaryCall;
+  /** PENDING -> EXPIRED; FAILED_PRECONDITION for a session in any other state. */
+  expireCheckoutSession(
+    request: ExpireCheckoutSessionRequest,
+    callback: (error: ServiceError | null, response: ExpireCheckoutSessionResponse) => void,
+  ): ClientUnaryCall;
+  expireCheckoutSession(
+    request: ExpireCheckoutSessionRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ExpireCheckoutSessionResponse) => void,
+  ): ClientUnaryCall;
+  expireCheckoutSession(
+    request: ExpireCheckoutSessionRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ExpireCheckoutSessionResponse) => void,
   ): ClientUnaryCall;
 }
 

@@ -1,0 +1,64 @@
+import { z } from 'zod';
+import type { catalogV1 } from '@billing/proto';
+import { iso, metadata, timestamp } from '../common.schemas';
+
+const webUrl = z.url({ protocol: /^https?$/, error: 'Input should be a valid http or https URL' });
+
+export const CheckoutSessionSchema = z
+  .object({
+    id: z.uuid(),
+    code: z.string().meta({ description: 'Short, unguessable; the hosted page is checkout_url' }),
+    checkout_url: z.string(),
+    status: z.enum(['PENDING', 'COMPLETED', 'EXPIRED', 'CANCELLED']),
+    plan_id: z.uuid(),
+    success_url: z.string().nullable(),
+    cancel_url: z.string().nullable(),
+    customer_email: z.string().nullable(),
+    customer_name: z.string().nullable(),
+    customer_id: z.uuid().nullable().meta({ description: 'Set when COMPLETED' }),
+    subscription_id: z.uuid().nullable().meta({ description: 'Set when COMPLETED' }),
+    metadata: z.record(z.string(), z.unknown()),
+    livemode: z.boolean(),
+    expires_at: timestamp,
+    completed_at: timestamp.nullable(),
+    created_at: timestamp,
+  })
+  .meta({ id: 'CheckoutSession' });
+
+export const CreateCheckoutSessionBody = z
+  .object({
+    plan_id: z.uuid(),
+    success_url: webUrl.optional(),
+    cancel_url: webUrl.optional(),
+    customer_email: z.email().optional(),
+    customer_name: z.string().trim().min(1).max(200).optional(),
+    metadata: metadata.optional(),
+    expires_in_minutes: z.int().min(5).max(1440).default(1440),
+  })
+  .meta({ id: 'CreateCheckoutSessionRequest' });
+
+export const CheckoutCodeParams = z.object({
+  code: z
+    .string()
+    .regex(/^[0-9A-Za-z]{8,16}$/, { error: 'Checkout session not found' })
+    .meta({ description: 'The session code' }),
+});
+
+export const toCheckoutSession = (s: catalogV1.CheckoutSession): z.input<typeof CheckoutSessionSchema> => ({
+  id: s.id,
+  code: s.code,
+  checkout_url: s.checkoutUrl,
+  status: s.status as z.input<typeof CheckoutSessionSchema>['status'],
+  plan_id: s.planId,
+  success_url: s.successUrl ?? null,
+  cancel_url: s.cancelUrl ?? null,
+  customer_email: s.customerEmail ?? null,
+  customer_name: s.customerName ?? null,
+  customer_id: s.customerId ?? null,
+  subscription_id: s.subscriptionId ?? null,
+  metadata: s.metadata ?? {},
+  livemode: s.livemode,
+  expires_at: iso(s.expiresAt, 'expires_at'),
+  completed_at: s.completedAt ? s.completedAt.toISOString() : null,
+  created_at: iso(s.createdAt),
+});

@@ -1,0 +1,61 @@
+import { Column, DataType, Model, PrimaryKey, Table } from 'sequelize-typescript';
+import type { CheckoutStatus } from '../../domain/checkout-session';
+
+@Table({ tableName: 'checkout_sessions' })
+export class CheckoutSessionModel extends Model {
+  @PrimaryKey
+  @Column(DataType.UUID)
+  override id!: string;
+
+  @Column(DataType.UUID)
+  projectId!: string;
+
+  @Column(DataType.UUID)
+  merchantId!: string;
+
+  @Column(DataType.BOOLEAN)
+  livemode!: boolean;
+
+  @Column(DataType.TEXT)
+  code!: string;
+
+  @Column(DataType.UUID)
+  planId!: string;
+
+  @Column(DataType.TEXT)
+  status!: CheckoutStatus;
+
+  @Column(DataType.TEXT)
+  successUrl!: string | null;
+
+  @Column(DataType.TEXT)
+  cancelUrl!: string | null;
+
+  @Column(DataType.TEXT)
+  customerEmail!: string | null;
+
+  @Column(DataType.TEXT)
+  customerName!: string | null;
+
+  @Column(DataType.JSONB)
+  metadata!: Record<string, unknown>;
+
+  @Column(DataType.UUID)
+  customerId!: string | null;
+
+  @Column(DataType.UUID)
+  subscriptionId!: string | null;
+
+  /** The latest provider transaction started from the hosted page. */
+  @Column(DataType.TEXT)
+  transactionReference!: string | null;
+
+  @Column(DataType.DATE)
+  expiresAt!: Date;
+
+  @Column(DataType.DATE)
+  completedAt!: Date | null;
+
+  @Column(DataType.DATE)
+  override createdAt!: Date;
+}

@@ -1,0 +1,70 @@
+import { QueryTypes, type Transaction } from 'sequelize';
+import { findInScope, type ProjectScope } from '@billing/platform';
+import { isCheckoutCode, type CheckoutStatus } from '../../domain/checkout-session';
+import { CheckoutSessionModel } from '../models/checkout-session.model';
+
+export type NewCheckoutSession = Pick<
+  CheckoutSessionModel,
+  | 'id'
+  | 'projectId'
+  | 'merchantId'
+  | 'livemode'
+  | 'code'
+  | 'planId'
+  | 'successUrl'
+  | 'cancelUrl'
+  | 'customerEmail'
+  | 'customerName'
+  | 'metadata'
+  | 'expiresAt'
+  | 'createdAt'
+>;
+
+export class CheckoutSessionRepository {
+  create(session: NewCheckoutSession): Promise<CheckoutSessionModel> {
+    return CheckoutSessionModel.create({ ...session, status: 'PENDING' });
+  }
+
+  getByCode(scope: ProjectScope, code: string): Promise<CheckoutSessionModel> {
+    return findInScope(CheckoutSessionModel, scope, code, 'Checkout session', { field: 'code', isValid: isCheckoutCode });
+  }
+
+  /** The hosted pages know only the code; it is the capability. */
+  findByCode(code: string): Promise<CheckoutSessionModel | null> {
+    return isCheckoutCode(code) ? CheckoutSessionModel.findOne({ where: { code } }) : Promise.resolve(null);
+  }
+
+  /**
+   * Moves a PENDING session on. The status condition in the UPDATE makes concurrent movers
+   * (callback vs webhook, expiry sweep vs payment) safe: exactly one gets the row back.
+   */
+  async leavePending(
+    id: string,
+    status: Exclude<CheckoutStatus, 'PENDING'>,
+    changes: Partial<Pick<CheckoutSessionModel, 'customerId' | 'subscriptionId' | 'completedAt'>>,
+    transaction: Transaction,
+  ): Promise<CheckoutSessionModel | null> {
+    const [count, rows] = await CheckoutSessionModel.update(
+      { ...changes, status },
+      { where: { id, status: 'PENDING' }, returning: true, transaction },
+    );
+    return count === 1 ? rows[0] : null;
+  }
+
+  async recordPaymentStart(id: string, changes: { reference: string; email: string; name: string | null }) {
+    await CheckoutSessionModel.update(
+      { transactionReference: changes.reference, customerEmail: changes.email, customerName: changes.name },
+      { where: { id, status: 'PENDING' } },
+    );
+  }
+
+  /** Pending sessions past their expiry, claimed so that several replicas split the work. */
+  async claimExpired(now: Date, limit: number, transaction: Transaction): Promise<string[]> {
+    const rows = await CheckoutSessionModel.sequelize!.query<{ id: string }>(
+      `SELECT id FROM checkout_sessions WHERE status = 'PENDING' AND expires_at <= $1
+        ORDER BY expires_at LIMIT $2 FOR UPDATE SKIP LOCKED`,
+      { bind: [now, limit], type: QueryTypes.SELECT, transaction },
+    );
+    return rows.map((r) => r.id);
+  }
+}

@@ -1,0 +1,77 @@
+import { randomInt } from 'node:crypto';
+import { DomainError, type FieldViolation } from '@billing/platform';
+
+export const CHECKOUT_STATUSES = ['PENDING', 'COMPLETED', 'EXPIRED', 'CANCELLED'] as const;
+export type CheckoutStatus = (typeof CHECKOUT_STATUSES)[number];
+export type CheckoutEvent = 'complete' | 'expire' | 'cancel';
+
+/** The whole life of a session (contract section 5): only PENDING moves, every end is final. */
+export const CHECKOUT_TRANSITIONS: Record<CheckoutStatus, Partial<Record<CheckoutEvent, CheckoutStatus>>> = {
+  PENDING: { complete: 'COMPLETED', expire: 'EXPIRED', cancel: 'CANCELLED' },
+  COMPLETED: {},
+  EXPIRED: {},
+  CANCELLED: {},
+};
+
+export function nextCheckoutStatus(status: CheckoutStatus, event: CheckoutEvent): CheckoutStatus {
+  const next = CHECKOUT_TRANSITIONS[status][event];
+  if (!next) throw new DomainError('failed_precondition', `A ${status.toLowerCase()} checkout session cannot ${event}`);
+  return next;
+}
+
+export const DEFAULT_EXPIRY_MINUTES = 1440;
+const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
+/** 16 base62 characters = ~95 bits: not guessable, and still a short URL. */
+const CODE_LENGTH = 16;
+
+export function generateCheckoutCode(): string {
+  let code = '';
+  for (let i = 0; i < CODE_LENGTH; i++) code += BASE62[randomInt(BASE62.length)];
+  return code;
+}
+
+export const isCheckoutCode = (code: string) => /^[0-9A-Za-z]{8,16}$/.test(code);
+
+export interface CheckoutDraft {
+  successUrl?: string;
+  cancelUrl?: string;
+  customerEmail?: string;
+  customerName?: string;
+  expiresInMinutes: number;
+  metadata?: Record<string, unknown>;
+}
+
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+function isWebUrl(value: string): boolean {
+  try {
+    const url = new URL(value);
+    return url.protocol === 'http:' || url.protocol === 'https:';
+  } catch {
+    return false;
+  }
+}
+
+/** Checks a new session's fields; returns the expiry in minutes with the default applied. */
+export function validateCheckoutDraft(draft: CheckoutDraft): number {
+  const violations: FieldViolation[] = [];
+  for (const [field, value] of [
+    ['success_url', draft.successUrl],
+    ['cancel_url', draft.cancelUrl],
+  ] as const) {
+    if (value !== undefined && !isWebUrl(value)) {
+      violations.push({ loc: ['body', field], msg: 'Input should be a valid http or https URL', type: 'url_parsing', input: value });
+    }
+  }
+  if (draft.customerEmail !== undefined && !EMAIL.test(draft.customerEmail)) {
+    violations.push({ loc: ['body', 'customer_email'], msg: 'value is not a valid email address', type: 'value_error', input: draft.customerEmail });
+  }
+  const minutes = draft.expiresInMinutes || DEFAULT_EXPIRY_MINUTES;
+  if (minutes < 5 || minutes > 1440) {
+    violations.push({ loc: ['body', 'expires_in_minutes'], msg: 'Input should be between 5 and 1440', type: 'value_error', input: minutes });
+  }
+  if (violations.length) throw DomainError.invalid(violations);
+  return minutes;
+}
+
+export const isValidEmail = (email: string) => EMAIL.test(email);

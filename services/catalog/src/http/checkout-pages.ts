@@ -1,0 +1,144 @@
+import express, { type Express, type Request, type Response } from 'express';
+import { DomainError, type Logger } from '@billing/platform';
+import type { CheckoutSessionModel } from '../db/models/checkout-session.model';
+import { PlanModel } from '../db/models/plan.model';
+import type { CatalogDeps } from '../usecases/catalog-deps';
+import {
+  cancelCheckout,
+  CheckoutPageError,
+  completeCheckoutPayment,
+  findOpenSession,
+  startCheckoutPayment,
+} from '../usecases/pay-checkout-session.usecase';
+import { receiveProviderWebhook } from '../usecases/receive-provider-webhook.usecase';
+import { checkoutPage, checkoutStatusPage } from './checkout-views';
+
+/** Where the customer goes after a session ends, with the merchant's URL when it set one. */
+function endPage(res: Response, session: CheckoutSessionModel): void {
+  if (session.status === 'COMPLETED') {
+    if (session.successUrl) return res.redirect(303, session.successUrl);
+    res.send(checkoutStatusPage('Payment complete', 'Thank you! Your subscription is active. You can close this page.'));
+    return;
+  }
+  if (session.status === 'CANCELLED') {
+    if (session.cancelUrl) return res.redirect(303, session.cancelUrl);
+    res.send(checkoutStatusPage('Checkout cancelled', 'No payment was taken. You can close this page.'));
+    return;
+  }
+  const back = session.cancelUrl ? { href: session.cancelUrl, label: 'Return to the merchant' } : undefined;
+  res.status(410).send(checkoutStatusPage('This checkout has expired', 'No payment was taken. Ask the merchant for a new link.', back));
+}
+
+async function renderForm(deps: CatalogDeps, res: Response, session: CheckoutSessionModel, error?: string, status = 200) {
+  const plan = await PlanModel.findByPk(session.planId, { rejectOnEmpty: true });
+  res.status(status).send(
+    checkoutPage({
+      code: session.code,
+      plan,
+      email: session.customerEmail,
+      name: session.customerName,
+      emailLocked: session.customerEmail !== null && !error?.includes('email'),
+      error,
+    }),
+  );
+}
+
+const notFound = (res: Response) =>
+  res.status(404).send(checkoutStatusPage('Checkout not found', 'This payment link does not exist. Check the link you were given.'));
+
+/**
+ * Catalog's HTTP side, reached through the gateway's proxy: the hosted checkout pages (server
+ * rendered, no JavaScript needed) and the payment provider's inbound webhook.
+ */
+export function createCheckoutPagesApp(deps: CatalogDeps, logger: Logger): Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.use((_req, res, next) => {
+    // Pages carry a session capability in the URL: never cache them, never frame them.
+    res.set({ 'cache-control': 'no-store', 'x-frame-options': 'DENY', 'referrer-policy': 'no-referrer' });
+    next();
+  });
+  const form = express.urlencoded({ extended: false, limit: '16kb' });
+
+  app.get('/healthz', (_req, res) => {
+    res.json({ status: 'ok' });
+  });
+
+  app.get('/checkout/:code', async (req: Request<{ code: string }>, res) => {
+    const session = await findOpenSession(deps, req.params.code);
+    if (!session) return notFound(res);
+    if (session.status !== 'PENDING') return endPage(res, session);
+    await renderForm(deps, res, session);
+  });
+
+  app.post('/checkout/:code/pay', form, async (req: Request<{ code: string }>, res) => {
+    try {
+      const url = await startCheckoutPayment(deps, req.params.code, { email: req.body?.email, name: req.body?.name });
+      res.redirect(303, url);
+    } catch (err) {
+      if (err instanceof CheckoutPageError && err.session) {
+        if (err.session.status !== 'PENDING') return endPage(res, err.session);
+        return renderForm(deps, res, err.session, err.message, 422);
+      }
+      if (err instanceof DomainError && err.kind === 'not_found') return notFound(res);
+      throw err;
+    }
+  });
+
+  app.get('/checkout/:code/callback', async (req: Request<{ code: string }>, res) => {
+    const session = await deps.checkoutSessions.findByCode(req.params.code);
+    if (!session) return notFound(res);
+    const reference = typeof req.query.reference === 'string' ? req.query.reference : session.transactionReference;
+    // Back from the provider without paying (its cancel link): show the form again.
+    if (!reference || session.status !== 'PENDING') {
+      return session.status === 'PENDING' ? renderForm(deps, res, session) : endPage(res, session);
+    }
+    try {
+      endPage(res, await completeCheckoutPayment(deps, session, reference));
+    } catch (err) {
+      if (err instanceof CheckoutPageError && err.session) {
+        await err.session.reload();
+        if (err.session.status !== 'PENDING') return endPage(res, err.session);
+        return renderForm(deps, res, err.session, err.message, 402);
+      }
+      throw err;
+    }
+  });
+
+  app.post('/checkout/:code/cancel', async (req: Request<{ code: string }>, res) => {
+    try {
+      endPage(res, await cancelCheckout(deps, req.params.code));
+    } catch (err) {
+      if (err instanceof DomainError && err.kind === 'not_found') return notFound(res);
+      throw err;
+    }
+  });
+
+  app.post('/payments/paystack/webhook', express.raw({ type: () => true, limit: '1mb' }), async (req, res) => {
+    const rawBody = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
+    try {
+      await receiveProviderWebhook(deps, rawBody, req.get('x-paystack-signature'), logger);
+      res.json({ received: true });
+    } catch (err) {
+      if (err instanceof DomainError && err.kind === 'unauthenticated') {
+        res.status(401).json({ detail: err.message });
+        return;
+      }
+      if (err instanceof DomainError && err.kind === 'invalid_argument') {
+        res.status(422).json({ detail: err.violations });
+        return;
+      }
+      throw err;
+    }
+  });
+
+  app.use((_req, res) => notFound(res));
+  // Express 5 passes rejected promises here; the customer sees a plain apology, never a stack.
+  app.use((err: unknown, _req: Request, res: Response, _next: express.NextFunction) => {
+    logger.error({ err }, 'checkout page failed');
+    res
+      .status(500)
+      .send(checkoutStatusPage('Something went wrong', 'We could not process this step. Please try again in a moment.'));
+  });
+  return app;
+}

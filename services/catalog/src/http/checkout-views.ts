@@ -1,0 +1,114 @@
+import { toMajorUnits } from '@billing/platform';
+
+/** Text into HTML: every page value goes through this. */
+export function escapeHtml(value: unknown): string {
+  return String(value ?? '')
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;')
+    .replace(/'/g, '&#39;');
+}
+
+export interface PlanView {
+  name: string;
+  description: string;
+  amount: number;
+  currency: string;
+  interval: string;
+  intervalCount: number;
+  trialPeriodDays: number;
+}
+
+const UNIT: Record<string, [string, number]> = {
+  daily: ['day', 1],
+  weekly: ['week', 1],
+  monthly: ['month', 1],
+  quarterly: ['month', 3],
+  biannually: ['month', 6],
+  annually: ['year', 1],
+};
+
+export function formatMoney(minor: number, currency: string): string {
+  return new Intl.NumberFormat('en', { style: 'currency', currency }).format(toMajorUnits(minor));
+}
+
+/** "every month", "every 3 months", "every 2 years". */
+export function formatInterval(interval: string, count: number): string {
+  const [unit, factor] = UNIT[interval] ?? [interval, 1];
+  const n = factor * count;
+  return n === 1 ? `every ${unit}` : `every ${n} ${unit}s`;
+}
+
+const STYLE = `
+  *{box-sizing:border-box}body{margin:0;font:16px/1.5 system-ui,-apple-system,Segoe UI,Roboto,sans-serif;
+  background:#f4f5f7;color:#1a1d23}main{max-width:28rem;margin:0 auto;padding:1.5rem 1rem}
+  .card{background:#fff;border-radius:12px;padding:1.5rem;box-shadow:0 1px 3px rgba(0,0,0,.12)}
+  h1{font-size:1.35rem;margin:0 0 .25rem}.price{font-size:1.75rem;font-weight:700;margin:.75rem 0 0}
+  .muted{color:#5b6270}.trial{color:#0a6b3d;font-weight:600}label{display:block;font-weight:600;margin:1rem 0 .25rem}
+  input{width:100%;padding:.75rem;font-size:1rem;border:1px solid #b8bdc7;border-radius:8px}
+  input[readonly]{background:#eef0f3}button{width:100%;padding:.9rem;font-size:1.05rem;font-weight:700;border:0;
+  border-radius:8px;margin-top:1.25rem;cursor:pointer}button.pay{background:#1b5fd9;color:#fff}
+  button.cancel{background:transparent;color:#5b6270;text-decoration:underline;margin-top:.5rem}
+  .error{background:#fdecec;color:#8a1414;border:1px solid #f3b4b4;border-radius:8px;padding:.75rem;margin:1rem 0 0}
+  a{color:#1b5fd9}`;
+
+function layout(title: string, body: string): string {
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${escapeHtml(title)}</title>
+<style>${STYLE}</style>
+</head>
+<body><main><div class="card">${body}</div></main></body>
+</html>`;
+}
+
+export interface CheckoutPageModel {
+  code: string;
+  plan: PlanView;
+  email: string | null;
+  name: string | null;
+  emailLocked: boolean;
+  error?: string;
+}
+
+/** The hosted checkout: works without JavaScript, labels on every input, errors announced. */
+export function checkoutPage(model: CheckoutPageModel): string {
+  const { plan } = model;
+  const price = formatMoney(plan.amount, plan.currency);
+  const trial =
+    plan.trialPeriodDays > 0
+      ? `<p class="trial">${plan.trialPeriodDays}-day free trial. Your card is checked now (a small charge, refunded at once) and first charged when the trial ends.</p>`
+      : '';
+  const error = model.error ? `<p class="error" role="alert">${escapeHtml(model.error)}</p>` : '';
+  return layout(
+    `Subscribe to ${plan.name}`,
+    `<h1>${escapeHtml(plan.name)}</h1>
+${plan.description ? `<p class="muted">${escapeHtml(plan.description)}</p>` : ''}
+<p class="price">${escapeHtml(price)} <span class="muted">${escapeHtml(formatInterval(plan.interval, plan.intervalCount))}</span></p>
+${trial}${error}
+<form method="post" action="/checkout/${escapeHtml(model.code)}/pay">
+  <label for="email">Email</label>
+  <input id="email" name="email" type="email" autocomplete="email" required value="${escapeHtml(model.email)}"${model.emailLocked ? ' readonly' : ''}>
+  <label for="name">Name <span class="muted">(optional)</span></label>
+  <input id="name" name="name" type="text" autocomplete="name" value="${escapeHtml(model.name)}">
+  <button class="pay" type="submit">Pay</button>
+</form>
+<form method="post" action="/checkout/${escapeHtml(model.code)}/cancel">
+  <button class="cancel" type="submit">Cancel</button>
+</form>`,
+  );
+}
+
+/** An end state of the session, with a way back to the merchant when there is one. */
+export function checkoutStatusPage(title: string, message: string, link?: { href: string; label: string }): string {
+  return layout(
+    title,
+    `<h1>${escapeHtml(title)}</h1><p role="status">${escapeHtml(message)}</p>${
+      link ? `<p><a href="${escapeHtml(link.href)}">${escapeHtml(link.label)}</a></p>` : ''
+    }`,
+  );
+}

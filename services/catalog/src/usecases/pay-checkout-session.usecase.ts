@@ -1,0 +1,139 @@
+import { randomBytes } from 'node:crypto';
+import { DomainError, isGrpcServiceError, readRemoteError, recordEvent } from '@billing/platform';
+import type { billingV1 } from '@billing/proto';
+import { isValidEmail } from '../domain/checkout-session';
+import { checkoutChargeAmount } from '@billing/payments';
+import type { CheckoutSessionModel } from '../db/models/checkout-session.model';
+import { PlanModel } from '../db/models/plan.model';
+import type { CatalogDeps } from './catalog-deps';
+import { checkoutSessionResource } from './checkout-session-resource';
+
+/** A hosted-page action on a session that is not PENDING any more, or a page-level input error. */
+export class CheckoutPageError extends Error {
+  constructor(
+    message: string,
+    readonly session: CheckoutSessionModel | null,
+  ) {
+    super(message);
+  }
+}
+
+export async function findOpenSession(deps: CatalogDeps, code: string): Promise<CheckoutSessionModel | null> {
+  const session = await deps.checkoutSessions.findByCode(code);
+  if (session?.status === 'PENDING' && session.expiresAt.getTime() <= deps.clock.now().getTime()) {
+    // Expired but not swept yet: show it as expired now rather than take a payment.
+    await deps.sequelize.transaction(async (transaction) => {
+      const expired = await deps.checkoutSessions.leavePending(session.id, 'EXPIRED', {}, transaction);
+      if (expired) {
+        await recordEvent(deps.sequelize, transaction, {
+          type: 'checkout.session.expired',
+          data: checkoutSessionResource(expired, deps.publicUrl),
+          projectId: expired.projectId,
+          livemode: expired.livemode,
+          occurredAt: deps.clock.now(),
+        });
+      }
+    });
+    await session.reload();
+  }
+  return session;
+}
+
+/**
+ * "Pay" on the hosted page: starts a provider transaction for the first charge (or the trial's
+ * verification charge) and returns where to send the customer.
+ */
+export async function startCheckoutPayment(
+  deps: CatalogDeps,
+  code: string,
+  form: { email?: string; name?: string },
+): Promise<string> {
+  const session = await findOpenSession(deps, code);
+  if (!session) throw new DomainError('not_found', 'Checkout session not found');
+  if (session.status !== 'PENDING') throw new CheckoutPageError(`This checkout is ${session.status.toLowerCase()}.`, session);
+  const email = (session.customerEmail ?? form.email ?? '').trim();
+  if (!isValidEmail(email)) throw new CheckoutPageError('Please enter a valid email address.', session);
+  const name = session.customerName ?? (form.name?.trim() || null);
+  const plan = await PlanModel.findByPk(session.planId, { rejectOnEmpty: true });
+  const reference = `cs_${session.code}_${randomBytes(6).toString('hex')}`;
+  const transaction = await deps.paymentsFor(session.livemode).initializeTransaction({
+    email,
+    amount: checkoutChargeAmount(plan),
+    currency: plan.currency,
+    reference,
+    callbackUrl: `${deps.publicUrl}/checkout/${session.code}/callback`,
+    metadata: { checkout_session_code: session.code, checkout_session_id: session.id },
+  });
+  await deps.checkoutSessions.recordPaymentStart(session.id, { reference, email, name });
+  return transaction.authorizationUrl;
+}
+
+/**
+ * The provider's redirect back and its `charge.success` webhook both land here; whichever comes
+ * first completes the session, the other finds it COMPLETED and does nothing. Billing makes the
+ * customer/subscription/invoice exactly once per session; the conditional UPDATE makes the
+ * session's own move and its event happen once.
+ */
+export async function completeCheckoutPayment(
+  deps: CatalogDeps,
+  session: CheckoutSessionModel,
+  reference: string,
+): Promise<CheckoutSessionModel> {
+  if (session.status === 'COMPLETED') return session;
+  if (session.status !== 'PENDING') throw new CheckoutPageError(`This checkout is ${session.status.toLowerCase()}.`, session);
+  const plan = await PlanModel.findByPk(session.planId, { rejectOnEmpty: true });
+  let completed: billingV1.CompleteCheckoutResponse;
+  try {
+    completed = await deps.billing.completeCheckout({
+      scope: { projectId: session.projectId, merchantId: session.merchantId, livemode: session.livemode },
+      checkoutSessionId: session.id,
+      transactionReference: reference,
+      plan: {
+        planId: plan.id,
+        name: plan.name,
+        amount: plan.amount,
+        currency: plan.currency,
+        interval: plan.interval,
+        intervalCount: plan.intervalCount,
+        trialPeriodDays: plan.trialPeriodDays,
+        usageUnitAmount: plan.usageUnitAmount ?? undefined,
+      },
+      customerEmail: session.customerEmail ?? '',
+      customerName: session.customerName ?? '',
+      metadata: session.metadata,
+    });
+  } catch (err) {
+    if (isGrpcServiceError(err) && readRemoteError(err).reason === 'payment_required') {
+      throw new CheckoutPageError(`Your payment did not go through: ${readRemoteError(err).detail}. Please try again.`, session);
+    }
+    throw err;
+  }
+  await deps.sequelize.transaction(async (transaction) => {
+    const updated = await deps.checkoutSessions.leavePending(
+      session.id,
+      'COMPLETED',
+      { customerId: completed.customerId, subscriptionId: completed.subscriptionId, completedAt: deps.clock.now() },
+      transaction,
+    );
+    if (updated) {
+      await recordEvent(deps.sequelize, transaction, {
+        type: 'checkout.session.completed',
+        data: checkoutSessionResource(updated, deps.publicUrl),
+        projectId: updated.projectId,
+        livemode: updated.livemode,
+        occurredAt: deps.clock.now(),
+      });
+    }
+  });
+  await session.reload();
+  return session;
+}
+
+/** "Cancel" on the hosted page. */
+export async function cancelCheckout(deps: CatalogDeps, code: string): Promise<CheckoutSessionModel> {
+  const session = await findOpenSession(deps, code);
+  if (!session) throw new DomainError('not_found', 'Checkout session not found');
+  await deps.sequelize.transaction((transaction) => deps.checkoutSessions.leavePending(session.id, 'CANCELLED', {}, transaction));
+  await session.reload();
+  return session;
+}
