@@ -14,7 +14,8 @@ export const PROVIDER_WEBHOOK_PATH = '/api/v1/payments/paystack/webhook';
 export function checkoutProxy(catalogHttpUrl: string, logger: Logger): RequestHandler {
   return createProxyMiddleware<IncomingMessage, ServerResponse>({
     target: catalogHttpUrl,
-    pathFilter: (path, req) => /^\/checkout\/[^/]+/.test(path) || (req.method === 'POST' && path === PROVIDER_WEBHOOK_PATH),
+    pathFilter: (path, req) =>
+      /^\/checkout\/[^/]+/.test(path) || (req.method === 'POST' && path === PROVIDER_WEBHOOK_PATH),
     pathRewrite: { [`^${PROVIDER_WEBHOOK_PATH}`]: '/payments/paystack/webhook' },
     xfwd: true,
     proxyTimeout: 30_000,

@@ -11,7 +11,12 @@ export interface PollingLoop {
  * Runs `pass` every `intervalMs` (never two at once in this process; replicas coordinate through
  * the rows they claim with SKIP LOCKED). A failing pass is logged and retried next time.
  */
-export function startPollingLoop(name: string, intervalMs: number, pass: () => Promise<unknown>, logger: Logger): PollingLoop {
+export function startPollingLoop(
+  name: string,
+  intervalMs: number,
+  pass: () => Promise<unknown>,
+  logger: Logger,
+): PollingLoop {
   let running: Promise<void> = Promise.resolve();
   let stopped = false;
   const runOnce = () => {

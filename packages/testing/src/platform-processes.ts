@@ -43,7 +43,11 @@ export const PLATFORM_PROCESSES: ProcessSpec[] = [
     urlVariable: 'SANDBOX_PROVIDER_URL',
   },
   grpcService('billing', 50053),
-  grpcService('catalog', 50052, { portVariable: 'CATALOG_HTTP_PORT', defaultPort: 8082, urlVariable: 'CATALOG_HTTP_URL' }),
+  grpcService('catalog', 50052, {
+    portVariable: 'CATALOG_HTTP_PORT',
+    defaultPort: 8082,
+    urlVariable: 'CATALOG_HTTP_URL',
+  }),
   { name: 'gateway', entry: 'gateway/dist/main.js', kind: 'http', portVariable: 'PORT', defaultPort: 8080 },
 ];
 

@@ -10,7 +10,10 @@ const catalogEnvSchema = baseEnvSchema
     CATALOG_GRPC_PORT: port(50052),
     /** The hosted checkout pages and the provider webhook; the gateway proxies to it. */
     CATALOG_HTTP_PORT: port(8082),
-    BILLING_GRPC_URL: z.string().regex(/^\S+$/, 'must be a gRPC target such as 127.0.0.1:50053').default('127.0.0.1:50053'),
+    BILLING_GRPC_URL: z
+      .string()
+      .regex(/^\S+$/, 'must be a gRPC target such as 127.0.0.1:50053')
+      .default('127.0.0.1:50053'),
     GRPC_DEADLINE_MS: z.coerce.number().int().min(1).max(120_000).default(10_000),
     /** Public base address of the platform (the gateway): checkout_url and provider callbacks. */
     PUBLIC_URL: z.url({ protocol: /^https?$/ }).default('http://localhost:8080'),

@@ -61,7 +61,12 @@ export async function startCatalog(config: CatalogConfig, logger: Logger): Promi
     pages.once('error', reject);
     pages.listen(config.CATALOG_HTTP_PORT, () => resolve());
   });
-  const expirySweep = startPollingLoop('checkout-expiry', config.CHECKOUT_EXPIRY_SWEEP_MS, () => expireDueCheckoutSessions(deps), logger);
+  const expirySweep = startPollingLoop(
+    'checkout-expiry',
+    config.CHECKOUT_EXPIRY_SWEEP_MS,
+    () => expireDueCheckoutSessions(deps),
+    logger,
+  );
   logger.info({ grpc_port: grpc.port, http_port: config.CATALOG_HTTP_PORT }, 'catalog listening');
   return {
     port: grpc.port,

@@ -60,15 +60,30 @@ export function validateCheckoutDraft(draft: CheckoutDraft): number {
     ['cancel_url', draft.cancelUrl],
   ] as const) {
     if (value !== undefined && !isWebUrl(value)) {
-      violations.push({ loc: ['body', field], msg: 'Input should be a valid http or https URL', type: 'url_parsing', input: value });
+      violations.push({
+        loc: ['body', field],
+        msg: 'Input should be a valid http or https URL',
+        type: 'url_parsing',
+        input: value,
+      });
     }
   }
   if (draft.customerEmail !== undefined && !EMAIL.test(draft.customerEmail)) {
-    violations.push({ loc: ['body', 'customer_email'], msg: 'value is not a valid email address', type: 'value_error', input: draft.customerEmail });
+    violations.push({
+      loc: ['body', 'customer_email'],
+      msg: 'value is not a valid email address',
+      type: 'value_error',
+      input: draft.customerEmail,
+    });
   }
   const minutes = draft.expiresInMinutes || DEFAULT_EXPIRY_MINUTES;
   if (minutes < 5 || minutes > 1440) {
-    violations.push({ loc: ['body', 'expires_in_minutes'], msg: 'Input should be between 5 and 1440', type: 'value_error', input: minutes });
+    violations.push({
+      loc: ['body', 'expires_in_minutes'],
+      msg: 'Input should be between 5 and 1440',
+      type: 'value_error',
+      input: minutes,
+    });
   }
   if (violations.length) throw DomainError.invalid(violations);
   return minutes;

@@ -17,7 +17,9 @@ import { checkoutPage, checkoutStatusPage } from './checkout-views';
 function endPage(res: Response, session: CheckoutSessionModel): void {
   if (session.status === 'COMPLETED') {
     if (session.successUrl) return res.redirect(303, session.successUrl);
-    res.send(checkoutStatusPage('Payment complete', 'Thank you! Your subscription is active. You can close this page.'));
+    res.send(
+      checkoutStatusPage('Payment complete', 'Thank you! Your subscription is active. You can close this page.'),
+    );
     return;
   }
   if (session.status === 'CANCELLED') {
@@ -26,10 +28,14 @@ function endPage(res: Response, session: CheckoutSessionModel): void {
     return;
   }
   const back = session.cancelUrl ? { href: session.cancelUrl, label: 'Return to the merchant' } : undefined;
-  res.status(410).send(checkoutStatusPage('This checkout has expired', 'No payment was taken. Ask the merchant for a new link.', back));
+  res
+    .status(410)
+    .send(
+      checkoutStatusPage('This checkout has expired', 'No payment was taken. Ask the merchant for a new link.', back),
+    );
 }
 
-async function renderForm(deps: CatalogDeps, res: Response, session: CheckoutSessionModel, error?: string, status = 200) {
+async function renderForm(res: Response, session: CheckoutSessionModel, error?: string, status = 200) {
   const plan = await PlanModel.findByPk(session.planId, { rejectOnEmpty: true });
   res.status(status).send(
     checkoutPage({
@@ -44,7 +50,9 @@ async function renderForm(deps: CatalogDeps, res: Response, session: CheckoutSes
 }
 
 const notFound = (res: Response) =>
-  res.status(404).send(checkoutStatusPage('Checkout not found', 'This payment link does not exist. Check the link you were given.'));
+  res
+    .status(404)
+    .send(checkoutStatusPage('Checkout not found', 'This payment link does not exist. Check the link you were given.'));
 
 /**
  * Catalog's HTTP side, reached through the gateway's proxy: the hosted checkout pages (server
@@ -68,7 +76,7 @@ export function createCheckoutPagesApp(deps: CatalogDeps, logger: Logger): Expre
     const session = await findOpenSession(deps, req.params.code);
     if (!session) return notFound(res);
     if (session.status !== 'PENDING') return endPage(res, session);
-    await renderForm(deps, res, session);
+    await renderForm(res, session);
   });
 
   app.post('/checkout/:code/pay', form, async (req: Request<{ code: string }>, res) => {
@@ -78,7 +86,7 @@ export function createCheckoutPagesApp(deps: CatalogDeps, logger: Logger): Expre
     } catch (err) {
       if (err instanceof CheckoutPageError && err.session) {
         if (err.session.status !== 'PENDING') return endPage(res, err.session);
-        return renderForm(deps, res, err.session, err.message, 422);
+        return renderForm(res, err.session, err.message, 422);
       }
       if (err instanceof DomainError && err.kind === 'not_found') return notFound(res);
       throw err;
@@ -91,7 +99,7 @@ export function createCheckoutPagesApp(deps: CatalogDeps, logger: Logger): Expre
     const reference = typeof req.query.reference === 'string' ? req.query.reference : session.transactionReference;
     // Back from the provider without paying (its cancel link): show the form again.
     if (!reference || session.status !== 'PENDING') {
-      return session.status === 'PENDING' ? renderForm(deps, res, session) : endPage(res, session);
+      return session.status === 'PENDING' ? renderForm(res, session) : endPage(res, session);
     }
     try {
       endPage(res, await completeCheckoutPayment(deps, session, reference));
@@ -99,7 +107,7 @@ export function createCheckoutPagesApp(deps: CatalogDeps, logger: Logger): Expre
       if (err instanceof CheckoutPageError && err.session) {
         await err.session.reload();
         if (err.session.status !== 'PENDING') return endPage(res, err.session);
-        return renderForm(deps, res, err.session, err.message, 402);
+        return renderForm(res, err.session, err.message, 402);
       }
       throw err;
     }
@@ -138,7 +146,9 @@ export function createCheckoutPagesApp(deps: CatalogDeps, logger: Logger): Expre
     logger.error({ err }, 'checkout page failed');
     res
       .status(500)
-      .send(checkoutStatusPage('Something went wrong', 'We could not process this step. Please try again in a moment.'));
+      .send(
+        checkoutStatusPage('Something went wrong', 'We could not process this step. Please try again in a moment.'),
+      );
   });
   return app;
 }

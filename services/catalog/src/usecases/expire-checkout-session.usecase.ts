@@ -5,7 +5,11 @@ import type { CatalogDeps } from './catalog-deps';
 import { checkoutSessionResource } from './checkout-session-resource';
 
 /** `POST /checkout/sessions/{code}/expire`: only a PENDING session can be expired (else 400). */
-export async function expireCheckoutSession(deps: CatalogDeps, scope: ProjectScope, code: string): Promise<CheckoutSessionModel> {
+export async function expireCheckoutSession(
+  deps: CatalogDeps,
+  scope: ProjectScope,
+  code: string,
+): Promise<CheckoutSessionModel> {
   const session = await deps.checkoutSessions.getByCode(scope, code);
   const expired = await deps.sequelize.transaction(async (transaction) => {
     const updated = await deps.checkoutSessions.leavePending(session.id, 'EXPIRED', {}, transaction);

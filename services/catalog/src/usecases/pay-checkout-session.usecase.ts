@@ -50,19 +50,25 @@ export async function startCheckoutPayment(
 ): Promise<string> {
   const session = await findOpenSession(deps, code);
   if (!session) throw new DomainError('not_found', 'Checkout session not found');
-  if (session.status !== 'PENDING') throw new CheckoutPageError(`This checkout is ${session.status.toLowerCase()}.`, session);
+  if (session.status !== 'PENDING')
+    throw new CheckoutPageError(`This checkout is ${session.status.toLowerCase()}.`, session);
   const email = (session.customerEmail ?? form.email ?? '').trim();
   if (!isValidEmail(email)) throw new CheckoutPageError('Please enter a valid email address.', session);
   const name = session.customerName ?? (form.name?.trim() || null);
   const plan = await PlanModel.findByPk(session.planId, { rejectOnEmpty: true });
-  const reference = `cs_${session.code}_${randomBytes(6).toString('hex')}`;
+  const reference = `cs-${session.code}-${randomBytes(6).toString('hex')}`;
   const transaction = await deps.paymentsFor(session.livemode).initializeTransaction({
     email,
     amount: checkoutChargeAmount(plan),
     currency: plan.currency,
     reference,
     callbackUrl: `${deps.publicUrl}/checkout/${session.code}/callback`,
-    metadata: { checkout_session_code: session.code, checkout_session_id: session.id },
+    // cancel_action: the provider's own "cancel" link brings the customer back to our form.
+    metadata: {
+      checkout_session_code: session.code,
+      checkout_session_id: session.id,
+      cancel_action: `${deps.publicUrl}/checkout/${session.code}`,
+    },
   });
   await deps.checkoutSessions.recordPaymentStart(session.id, { reference, email, name });
   return transaction.authorizationUrl;
@@ -80,7 +86,8 @@ export async function completeCheckoutPayment(
   reference: string,
 ): Promise<CheckoutSessionModel> {
   if (session.status === 'COMPLETED') return session;
-  if (session.status !== 'PENDING') throw new CheckoutPageError(`This checkout is ${session.status.toLowerCase()}.`, session);
+  if (session.status !== 'PENDING')
+    throw new CheckoutPageError(`This checkout is ${session.status.toLowerCase()}.`, session);
   const plan = await PlanModel.findByPk(session.planId, { rejectOnEmpty: true });
   let completed: billingV1.CompleteCheckoutResponse;
   try {
@@ -104,7 +111,10 @@ export async function completeCheckoutPayment(
     });
   } catch (err) {
     if (isGrpcServiceError(err) && readRemoteError(err).reason === 'payment_required') {
-      throw new CheckoutPageError(`Your payment did not go through: ${readRemoteError(err).detail}. Please try again.`, session);
+      throw new CheckoutPageError(
+        `Your payment did not go through: ${readRemoteError(err).detail}. Please try again.`,
+        session,
+      );
     }
     throw err;
   }
@@ -133,7 +143,9 @@ export async function completeCheckoutPayment(
 export async function cancelCheckout(deps: CatalogDeps, code: string): Promise<CheckoutSessionModel> {
   const session = await findOpenSession(deps, code);
   if (!session) throw new DomainError('not_found', 'Checkout session not found');
-  await deps.sequelize.transaction((transaction) => deps.checkoutSessions.leavePending(session.id, 'CANCELLED', {}, transaction));
+  await deps.sequelize.transaction((transaction) =>
+    deps.checkoutSessions.leavePending(session.id, 'CANCELLED', {}, transaction),
+  );
   await session.reload();
   return session;
 }

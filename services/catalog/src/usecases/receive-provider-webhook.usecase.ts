@@ -34,7 +34,8 @@ export async function receiveProviderWebhook(
     throw DomainError.invalid([{ loc: ['body'], msg: 'Invalid JSON', type: 'json_invalid' }]);
   }
   if (payload.event !== 'charge.success') return;
-  const metadata = typeof payload.data?.metadata === 'string' ? safeParse(payload.data.metadata) : payload.data?.metadata;
+  const metadata =
+    typeof payload.data?.metadata === 'string' ? safeParse(payload.data.metadata) : payload.data?.metadata;
   const code = metadata?.checkout_session_code;
   const reference = payload.data?.reference;
   // Renewal charges and other payments carry no checkout code: nothing for catalog to do.

@@ -1,6 +1,11 @@
 import { defineRoute, type Resource } from '../../../http/route';
 import { required, scopeOf } from '../common.schemas';
-import { CheckoutCodeParams, CheckoutSessionSchema, CreateCheckoutSessionBody, toCheckoutSession } from './checkout.schemas';
+import {
+  CheckoutCodeParams,
+  CheckoutSessionSchema,
+  CreateCheckoutSessionBody,
+  toCheckoutSession,
+} from './checkout.schemas';
 
 export const checkoutResource: Resource = {
   tag: 'Checkout',

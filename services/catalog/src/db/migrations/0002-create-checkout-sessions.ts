@@ -24,8 +24,12 @@ export const createCheckoutSessions: Migration = {
         completed_at timestamptz,
         created_at timestamptz NOT NULL
       )`);
-    await sql(`CREATE INDEX checkout_sessions_scope_recent ON checkout_sessions (project_id, livemode, created_at DESC, id DESC)`);
+    await sql(
+      `CREATE INDEX checkout_sessions_scope_recent ON checkout_sessions (project_id, livemode, created_at DESC, id DESC)`,
+    );
     // The expiry sweep reads only pending sessions, by due time.
-    await sql(`CREATE INDEX checkout_sessions_pending_expiry ON checkout_sessions (expires_at) WHERE status = 'PENDING'`);
+    await sql(
+      `CREATE INDEX checkout_sessions_pending_expiry ON checkout_sessions (expires_at) WHERE status = 'PENDING'`,
+    );
   },
 };

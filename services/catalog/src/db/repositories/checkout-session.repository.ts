@@ -26,7 +26,10 @@ export class CheckoutSessionRepository {
   }
 
   getByCode(scope: ProjectScope, code: string): Promise<CheckoutSessionModel> {
-    return findInScope(CheckoutSessionModel, scope, code, 'Checkout session', { field: 'code', isValid: isCheckoutCode });
+    return findInScope(CheckoutSessionModel, scope, code, 'Checkout session', {
+      field: 'code',
+      isValid: isCheckoutCode,
+    });
   }
 
   /** The hosted pages know only the code; it is the capability. */

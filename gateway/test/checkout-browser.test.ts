@@ -1,0 +1,138 @@
+import { mkdirSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { startPlatform, type PlatformUnderTest } from '@billing/testing';
+import { gatewayApi, registerMerchant, type Api, type RegisteredMerchant } from './support/api';
+import { MerchantSite } from './support/merchant-site';
+
+/** Screenshots of every page a customer sees, kept as test artifacts. */
+const ARTIFACTS = resolve(__dirname, '../../test-artifacts/checkout');
+const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
+
+describe('hosted checkout in a real browser (Chromium + sandbox provider)', () => {
+  let platform: PlatformUnderTest;
+  let api: Api;
+  let merchant: RegisteredMerchant;
+  let site: MerchantSite;
+  let browser: Browser;
+  let page: Page;
+
+  beforeAll(async () => {
+    mkdirSync(ARTIFACTS, { recursive: true });
+    site = await new MerchantSite().start();
+    platform = await startPlatform();
+    api = gatewayApi(platform.gatewayUrl);
+    merchant = await registerMerchant(api, 'browser');
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      args: [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
+    });
+  });
+  beforeEach(async () => {
+    page = await browser.newPage({ viewport: { width: 390, height: 844 } });
+  });
+  afterEach(async () => page?.close());
+  afterAll(async () => {
+    await browser?.close();
+    await platform?.stop();
+    await site?.stop();
+  });
+
+  async function newSession(planBody: Record<string, unknown>) {
+    const plan = await api('POST', '/api/v1/plans', { apiKey: merchant.testKey, body: planBody });
+    expect(plan.status).toBe(201);
+    const session = await api('POST', '/api/v1/checkout/sessions', {
+      apiKey: merchant.testKey,
+      body: { plan_id: plan.body.id, success_url: `${site.url}/thanks`, cancel_url: `${site.url}/cancelled` },
+    });
+    expect(session.status).toBe(201);
+    return session.body;
+  }
+
+  const shot = (name: string) => page.screenshot({ path: `${ARTIFACTS}/${name}.png`, fullPage: true });
+
+  it('pays with the sandbox success option and lands on success_url; the API shows it all', async () => {
+    const session = await newSession({ name: 'Pro monthly', amount: 5000.5, description: 'Everything in Pro' });
+    await page.goto(session.checkout_url);
+    await expect(page.getByRole('heading', { name: 'Pro monthly' }).isVisible()).resolves.toBe(true);
+    expect(await page.content()).toContain('5,000.50');
+    await page.getByLabel('Email').fill('ada@example.com');
+    await page.getByLabel(/Name/).fill('Ada Lovelace');
+    await shot('1-checkout-page');
+    await page.getByRole('button', { name: 'Pay' }).click();
+    await page.waitForURL(/\/pay\//);
+    await shot('2-sandbox-payment-page');
+    await page.getByRole('button', { name: /Success/ }).click();
+    await page.waitForURL(`${site.url}/thanks`);
+    await shot('3-success-url');
+
+    const done = await api('GET', `/api/v1/checkout/sessions/${session.code}`, { apiKey: merchant.testKey });
+    expect(done.body).toMatchObject({
+      status: 'COMPLETED',
+      customer_email: 'ada@example.com',
+      customer_name: 'Ada Lovelace',
+    });
+    const customer = await api('GET', `/api/v1/customers/${done.body.customer_id}`, { apiKey: merchant.testKey });
+    expect(customer.status).toBe(200);
+    expect(customer.body.customer).toMatchObject({ email: 'ada@example.com', name: 'Ada Lovelace' });
+    expect(customer.body.customer.gateway_customer_id).toMatch(/^CUS_/);
+    expect(customer.body.subscriptions).toHaveLength(1);
+    expect(customer.body.subscriptions[0]).toMatchObject({
+      id: done.body.subscription_id,
+      plan_name: 'Pro monthly',
+      status: 'ACTIVE',
+      amount: 5000.5,
+      currency: 'NGN',
+      interval: 'monthly',
+      cancelled_at: null,
+    });
+    expect(customer.body.invoices).toHaveLength(1);
+    expect(customer.body.invoices[0]).toMatchObject({ amount: 5000.5, currency: 'NGN', status: 'PAID' });
+    expect(new Date(customer.body.invoices[0].paid_at).getTime()).toBeGreaterThan(Date.now() - 60_000);
+  });
+
+  it('shows a declined card on the page and leaves the session PENDING', async () => {
+    const session = await newSession({ name: 'Basic', amount: 1500 });
+    await page.goto(session.checkout_url);
+    await page.getByLabel('Email').fill('declined@example.com');
+    await page.getByRole('button', { name: 'Pay' }).click();
+    await page.waitForURL(/\/pay\//);
+    await page.getByRole('button', { name: /Declined/ }).click();
+    await page.waitForURL(new RegExp(`/checkout/${session.code}/callback`));
+    const alert = page.getByRole('alert');
+    await expect(alert.textContent()).resolves.toMatch(/Declined/i);
+    await shot('4-declined');
+    const after = await api('GET', `/api/v1/checkout/sessions/${session.code}`, { apiKey: merchant.testKey });
+    expect(after.body.status).toBe('PENDING');
+    expect(after.body.subscription_id).toBeNull();
+  });
+
+  it('cancels from the hosted page: CANCELLED and lands on cancel_url', async () => {
+    const session = await newSession({ name: 'Starter', amount: 100 });
+    await page.goto(session.checkout_url);
+    await page.getByRole('button', { name: 'Cancel' }).click();
+    await page.waitForURL(`${site.url}/cancelled`);
+    await shot('5-cancel-url');
+    const after = await api('GET', `/api/v1/checkout/sessions/${session.code}`, { apiKey: merchant.testKey });
+    expect(after.body.status).toBe('CANCELLED');
+  });
+
+  it('shows an expired session as expired, without a form', async () => {
+    const session = await newSession({ name: 'Old offer', amount: 100 });
+    expect(
+      (await api('POST', `/api/v1/checkout/sessions/${session.code}/expire`, { apiKey: merchant.testKey })).status,
+    ).toBe(200);
+    const response = await page.goto(session.checkout_url);
+    expect(response?.status()).toBe(410);
+    await expect(page.getByRole('heading', { name: /expired/ }).isVisible()).resolves.toBe(true);
+    expect(await page.getByRole('button', { name: 'Pay' }).count()).toBe(0);
+    await shot('6-expired');
+  });
+});

@@ -1,0 +1,47 @@
+import { z } from 'zod';
+import { DomainError } from '@billing/platform';
+import type { PaymentProvider } from './payment-provider';
+import { PaystackClient } from './paystack-client';
+
+/** Known to everyone, so usable only where nothing real is at stake (local development, tests). */
+export const DEFAULT_SANDBOX_SECRET_KEY = 'sk_test_sandbox_local_development';
+
+const httpUrl = z.url({ protocol: /^https?$/ });
+
+/**
+ * Variables of every process that talks to a payment provider; services extend their schema with
+ * `paymentsEnvSchema.shape`. Test mode always uses the sandbox provider, live mode Paystack.
+ */
+export const paymentsEnvSchema = z.object({
+  SANDBOX_PROVIDER_URL: httpUrl.default('http://127.0.0.1:8090'),
+  /** The sandbox's API key; it also signs the sandbox's webhooks. */
+  SANDBOX_SECRET_KEY: z.string().min(16).default(DEFAULT_SANDBOX_SECRET_KEY),
+  PAYSTACK_BASE_URL: httpUrl.default('https://api.paystack.co'),
+  /** Unset: live payments are refused with a clear error instead of failing at Paystack. */
+  PAYSTACK_SECRET_KEY: z.string().min(1).optional(),
+});
+
+export type PaymentsConfig = z.infer<typeof paymentsEnvSchema>;
+
+/** The provider for a record's mode: the sandbox for test mode, Paystack for live mode. */
+export function providerForMode(config: PaymentsConfig, livemode: boolean): PaymentProvider {
+  if (!livemode)
+    return new PaystackClient({ baseUrl: config.SANDBOX_PROVIDER_URL, secretKey: config.SANDBOX_SECRET_KEY });
+  if (!config.PAYSTACK_SECRET_KEY) {
+    throw new DomainError('failed_precondition', 'Live payments are not configured (PAYSTACK_SECRET_KEY)');
+  }
+  return new PaystackClient({ baseUrl: config.PAYSTACK_BASE_URL, secretKey: config.PAYSTACK_SECRET_KEY });
+}
+
+export interface WebhookSecret {
+  secret: string;
+  /** A webhook signed with this secret may only touch records of this mode. */
+  livemode: boolean;
+}
+
+/** The secrets an inbound provider webhook may be signed with: the sandbox's, and Paystack's if set. */
+export function webhookSecretsFor(config: PaymentsConfig): WebhookSecret[] {
+  const secrets: WebhookSecret[] = [{ secret: config.SANDBOX_SECRET_KEY, livemode: false }];
+  if (config.PAYSTACK_SECRET_KEY) secrets.push({ secret: config.PAYSTACK_SECRET_KEY, livemode: true });
+  return secrets;
+}

@@ -1,0 +1,5 @@
+import type { Migration } from '@billing/platform';
+import { createLedger } from './0001-create-ledger';
+
+/** Every migration of the sandbox provider's database, in order. Append; never edit a shipped one. */
+export const sandboxMigrations: Migration[] = [createLedger];

@@ -1,0 +1,24 @@
+import { AutoIncrement, Column, DataType, Model, PrimaryKey, Table } from 'sequelize-typescript';
+import type { RefundStatus } from '../../domain/ledger';
+import { bigintColumn } from './bigint-column';
+
+@Table({ tableName: 'refunds' })
+export class RefundModel extends Model {
+  @PrimaryKey
+  @AutoIncrement
+  @Column(bigintColumn('id'))
+  override id!: number;
+
+  @Column(DataType.TEXT)
+  transactionReference!: string;
+
+  /** Integer minor units. */
+  @Column(bigintColumn('amount'))
+  amount!: number;
+
+  @Column(DataType.TEXT)
+  status!: RefundStatus;
+
+  @Column(DataType.DATE)
+  override createdAt!: Date;
+}

@@ -1,0 +1,96 @@
+import { createServer, type Server } from 'node:http';
+import express, { type Express } from 'express';
+import { openDatabase, systemClock, type Logger } from '@billing/platform';
+import type { SandboxConfig } from './config';
+import { sandboxMigrations } from './db/migrations';
+import { sandboxModels } from './db/models';
+import { AuthorizationRepository } from './db/repositories/authorization.repository';
+import { CustomerRepository } from './db/repositories/customer.repository';
+import { RefundRepository } from './db/repositories/refund.repository';
+import { TransactionRepository } from './db/repositories/transaction.repository';
+import { customerRoutes } from './handlers/customers.handlers';
+import { paymentPageRoutes } from './handlers/payment-page.handlers';
+import { refundRoutes } from './handlers/refunds.handlers';
+import { sandboxControlRoutes } from './handlers/sandbox-controls.handlers';
+import { transactionRoutes } from './handlers/transactions.handlers';
+import { errorHandler, notFoundHandler } from './http/errors';
+import { requestLog } from './http/request-log';
+import { requireSecretKey } from './http/secret-key';
+import type { SandboxDeps } from './usecases/sandbox-deps';
+import { WebhookSender } from './webhooks/webhook-sender';
+
+/** The whole HTTP surface: Paystack's API subset, the hosted payment page, the sandbox controls. */
+export function createApp(deps: SandboxDeps, secretKey: string): Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.use(requestLog(deps.logger));
+
+  app.get('/healthz', (_req, res) => {
+    res.json({ status: 'ok' });
+  });
+
+  // The payer's browser: no key, the access code in the URL is the credential.
+  app.use('/pay', paymentPageRoutes(deps));
+
+  const api = [requireSecretKey(secretKey), express.json({ limit: '1mb' })];
+  app.use('/customer', api, customerRoutes(deps));
+  app.use('/transaction', api, transactionRoutes(deps));
+  app.use('/refund', api, refundRoutes(deps));
+  app.use('/sandbox', api, sandboxControlRoutes(deps));
+
+  app.use(notFoundHandler);
+  app.use(errorHandler(deps.logger));
+  return app;
+}
+
+export interface RunningSandboxProvider {
+  port: number;
+  stop(): Promise<void>;
+}
+
+/** Wiring: its own ledger database (no NATS: it is an outside party), the app, the HTTP server. */
+export async function startSandboxProvider(config: SandboxConfig, logger: Logger): Promise<RunningSandboxProvider> {
+  const sequelize = await openDatabase({
+    url: config.DATABASE_URL,
+    database: `${config.DATABASE_NAME_PREFIX}_sandbox_provider`,
+    models: sandboxModels,
+    migrations: sandboxMigrations,
+    logger,
+  });
+  const webhooks = new WebhookSender({ url: config.SANDBOX_WEBHOOK_URL, secret: config.SANDBOX_SECRET_KEY, logger });
+  const deps: SandboxDeps = {
+    sequelize,
+    customers: new CustomerRepository(),
+    authorizations: new AuthorizationRepository(),
+    transactions: new TransactionRepository(),
+    refunds: new RefundRepository(),
+    clock: systemClock,
+    webhooks,
+    logger,
+    publicUrl: config.SANDBOX_PUBLIC_URL,
+  };
+
+  const server: Server = createServer(createApp(deps, config.SANDBOX_SECRET_KEY));
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(config.SANDBOX_PROVIDER_PORT, () => resolve());
+  });
+  const address = server.address();
+  const port = typeof address === 'object' && address ? address.port : config.SANDBOX_PROVIDER_PORT;
+  logger.info(
+    { port, public_url: config.SANDBOX_PUBLIC_URL, webhooks: Boolean(config.SANDBOX_WEBHOOK_URL) },
+    'sandbox provider listening',
+  );
+
+  return {
+    port,
+    async stop() {
+      // Stop accepting; in-flight requests finish, idle keep-alive sockets do not hold us open.
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeIdleConnections();
+      await closed;
+      await webhooks.stop();
+      await sequelize.close();
+    },
+  };
+}
