@@ -4,6 +4,7 @@ import swaggerUi from 'swagger-ui-express';
 import { connectNats, type Logger } from '@billing/platform';
 import { ApiKeyCache } from './auth/api-key-cache';
 import { listenForKeyRevocations } from './auth/key-revocation-listener';
+import { createBillingClient, type BillingClient } from './clients/billing.client';
 import { createCatalogClient, type CatalogClient } from './clients/catalog.client';
 import { createIdentityClient, type IdentityClient } from './clients/identity.client';
 import type { GatewayConfig } from './config';
@@ -20,6 +21,7 @@ export interface AppDeps {
   config: Pick<GatewayConfig, 'PUBLIC_URL' | 'CATALOG_HTTP_URL'>;
   identity: IdentityClient;
   catalog: CatalogClient;
+  billing: BillingClient;
   apiKeyCache: ApiKeyCache;
   logger: Logger;
 }
@@ -73,8 +75,9 @@ export interface RunningGateway {
 export async function startGateway(config: GatewayConfig, logger: Logger): Promise<RunningGateway> {
   const identity = createIdentityClient(config.IDENTITY_GRPC_URL, config.GRPC_DEADLINE_MS);
   const catalog = createCatalogClient(config.CATALOG_GRPC_URL, config.GRPC_DEADLINE_MS);
+  const billing = createBillingClient(config.BILLING_GRPC_URL, config.GRPC_DEADLINE_MS);
   const apiKeyCache = new ApiKeyCache(config.API_KEY_CACHE_TTL_MS);
-  const app = createApp({ config, identity, catalog, apiKeyCache, logger });
+  const app = createApp({ config, identity, catalog, billing, apiKeyCache, logger });
   const nats = await connectNats(config.NATS_URL, 'gateway');
   const stopListening = listenForKeyRevocations(nats, config.EVENTS_SUBJECT_PREFIX, apiKeyCache, logger);
 
@@ -97,6 +100,7 @@ export async function startGateway(config: GatewayConfig, logger: Logger): Promi
       await closed;
       identity.close();
       catalog.close();
+      billing.close();
       stopListening();
       await nats.close();
     },

@@ -23,8 +23,13 @@ describe('checkout completion: callback and provider webhook racing, forged webh
     platform = await startPlatform({ env: { SANDBOX_WEBHOOK_URL: `${captured.url}/provider-webhook` } });
     api = gatewayApi(platform.gatewayUrl);
     merchant = await registerMerchant(api, 'race');
-    sandbox = new SandboxControlsClient({ baseUrl: platform.env.SANDBOX_PROVIDER_URL, secretKey: platform.env.SANDBOX_SECRET_KEY });
-    planId = (await api('POST', '/api/v1/plans', { apiKey: merchant.testKey, body: { name: 'Race plan', amount: 990 } })).body.id;
+    sandbox = new SandboxControlsClient({
+      baseUrl: platform.env.SANDBOX_PROVIDER_URL,
+      secretKey: platform.env.SANDBOX_SECRET_KEY,
+    });
+    planId = (
+      await api('POST', '/api/v1/plans', { apiKey: merchant.testKey, body: { name: 'Race plan', amount: 990 } })
+    ).body.id;
   });
   afterAll(async () => {
     await platform?.stop();
@@ -33,7 +38,9 @@ describe('checkout completion: callback and provider webhook racing, forged webh
 
   /** Pays a new session at the sandbox; returns the callback URL and the captured webhook. */
   async function paidSession(email: string): Promise<{ code: string; callbackUrl: string; webhook: ReceivedRequest }> {
-    const session = (await api('POST', '/api/v1/checkout/sessions', { apiKey: merchant.testKey, body: { plan_id: planId } })).body;
+    const session = (
+      await api('POST', '/api/v1/checkout/sessions', { apiKey: merchant.testKey, body: { plan_id: planId } })
+    ).body;
     const pay = await fetch(`${platform.gatewayUrl}/checkout/${session.code}/pay`, {
       method: 'POST',
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
@@ -108,7 +115,10 @@ describe('checkout completion: callback and provider webhook racing, forged webh
     );
     // The forged-webhook test completed one session before this one.
     expect(subscriptions[0]).toEqual({ n: 21, sessions: 21 });
-    const invoices = await queryDatabase<{ n: number }>(billing, `SELECT count(*)::int AS n FROM invoices WHERE status = 'PAID'`);
+    const invoices = await queryDatabase<{ n: number }>(
+      billing,
+      `SELECT count(*)::int AS n FROM invoices WHERE status = 'PAID'`,
+    );
     expect(invoices[0].n).toBe(21);
     const customers = await queryDatabase<{ n: number }>(billing, 'SELECT count(*)::int AS n FROM customers');
     expect(customers[0].n).toBe(21);

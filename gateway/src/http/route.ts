@@ -2,6 +2,7 @@ import type { Request, RequestHandler, Router } from 'express';
 import type { z } from 'zod';
 import type { ApiKeyCache, ApiKeyPrincipal } from '../auth/api-key-cache';
 import { PUBLIC_ROUTES } from '../auth/public-routes';
+import type { BillingClient } from '../clients/billing.client';
 import type { CatalogClient } from '../clients/catalog.client';
 import type { IdentityClient } from '../clients/identity.client';
 import type { AuthenticatedMerchant } from '../middleware/auth';
@@ -11,6 +12,7 @@ import { parsePath, parseRequest } from './validation';
 export interface RouteDeps {
   identity: IdentityClient;
   catalog: CatalogClient;
+  billing: BillingClient;
   apiKeyCache: ApiKeyCache;
 }
 

@@ -8,7 +8,7 @@ import type { Migration } from './db';
 import type { Logger } from './logger';
 import { natsHeaders } from './nats';
 
-/** Every service that emits events includes this migration in its own list. */
+/** The outbox table; see outboxMigrations. */
 export const outboxMigration: Migration = {
   name: '0000-create-outbox-events',
   async up({ sql }) {
@@ -24,6 +24,18 @@ export const outboxMigration: Migration = {
     await sql(`CREATE INDEX outbox_events_pending ON outbox_events (created_at) WHERE published_at IS NULL`);
   },
 };
+
+/** Rows of one transaction share created_at; this sequence keeps them in commit order. */
+const outboxPublishOrderMigration: Migration = {
+  name: '0000-outbox-publish-order',
+  async up({ sql }) {
+    await sql(`ALTER TABLE outbox_events ADD COLUMN seq bigserial`);
+    await sql(`CREATE INDEX outbox_events_pending_seq ON outbox_events (seq) WHERE published_at IS NULL`);
+  },
+};
+
+/** Every service that emits events starts its migration list with these. */
+export const outboxMigrations: Migration[] = [outboxMigration, outboxPublishOrderMigration];
 
 /** The envelope every consumer receives (notification turns it into the webhook body). */
 export interface EventEnvelope<T = unknown> {
@@ -134,7 +146,7 @@ export class OutboxRelay {
     return sequelize.transaction(async (transaction) => {
       const rows = await sequelize.query<PendingRow>(
         `SELECT id, event_type, payload, headers FROM outbox_events
-          WHERE published_at IS NULL ORDER BY created_at
+          WHERE published_at IS NULL ORDER BY seq
           LIMIT $1 FOR UPDATE SKIP LOCKED`,
         { bind: [this.options.batchSize ?? 500], transaction, type: QueryTypes.SELECT },
       );

@@ -6,7 +6,7 @@ import {
   ensureDatabase,
   ensureEventStream,
   openDatabase,
-  outboxMigration,
+  outboxMigrations,
   OutboxRelay,
   recordEvent,
   type EventEnvelope,
@@ -28,7 +28,7 @@ describe('transactional outbox (real PostgreSQL + JetStream)', () => {
       url: TEST_DATABASE_URL,
       database: `${runId}_db`,
       models: [],
-      migrations: [outboxMigration],
+      migrations: outboxMigrations,
       logger,
     });
     nats = await connectNats(TEST_NATS_URL, 'outbox-test');

@@ -2,6 +2,7 @@ import type { Resource } from '../../http/route';
 import { apiKeysResource } from './api-keys/api-keys.routes';
 import { authResource } from './auth/auth.routes';
 import { checkoutResource } from './checkout/checkout.routes';
+import { customersResource } from './customers/customers.routes';
 import { merchantsResource } from './merchants/merchants.routes';
 import { plansResource } from './plans/plans.routes';
 import { projectsResource } from './projects/projects.routes';
@@ -14,4 +15,5 @@ export const v1Resources: Resource[] = [
   apiKeysResource,
   plansResource,
   checkoutResource,
+  customersResource,
 ];

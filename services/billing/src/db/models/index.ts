@@ -1,0 +1,28 @@
+import { CustomerModel } from './customer.model';
+import { InvoiceLineModel } from './invoice-line.model';
+import { InvoiceModel } from './invoice.model';
+import { PaymentAuthorizationModel } from './payment-authorization.model';
+import { PaymentModel } from './payment.model';
+import { RefundModel } from './refund.model';
+import { SubscriptionModel } from './subscription.model';
+
+export {
+  CustomerModel,
+  InvoiceLineModel,
+  InvoiceModel,
+  PaymentAuthorizationModel,
+  PaymentModel,
+  RefundModel,
+  SubscriptionModel,
+};
+
+/** Every model of the billing database, registered once in server.ts. */
+export const billingModels = [
+  CustomerModel,
+  PaymentAuthorizationModel,
+  SubscriptionModel,
+  InvoiceModel,
+  InvoiceLineModel,
+  PaymentModel,
+  RefundModel,
+];

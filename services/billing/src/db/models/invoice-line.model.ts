@@ -1,0 +1,40 @@
+import { Column, DataType, Model, PrimaryKey, Table } from 'sequelize-typescript';
+import { minorUnits } from './columns';
+
+export type InvoiceLineType = 'SUBSCRIPTION' | 'USAGE' | 'FEE';
+
+@Table({ tableName: 'invoice_lines' })
+export class InvoiceLineModel extends Model {
+  @PrimaryKey
+  @Column(DataType.UUID)
+  override id!: string;
+
+  @Column(DataType.UUID)
+  invoiceId!: string;
+
+  /** Lines keep the order they were billed in. */
+  @Column(DataType.INTEGER)
+  position!: number;
+
+  @Column(DataType.TEXT)
+  type!: InvoiceLineType;
+
+  @Column(DataType.TEXT)
+  description!: string;
+
+  /** An exact decimal (metered usage may be fractional); pg returns it as text, kept as text. */
+  @Column(DataType.DECIMAL)
+  quantity!: string;
+
+  @Column(minorUnits('unitAmount'))
+  unitAmount!: number;
+
+  @Column(minorUnits('amount'))
+  amount!: number;
+
+  @Column(DataType.DATE)
+  periodStart!: Date;
+
+  @Column(DataType.DATE)
+  periodEnd!: Date;
+}

@@ -1,0 +1,53 @@
+import { Column, DataType, Model, PrimaryKey, Table } from 'sequelize-typescript';
+import { minorUnits } from './columns';
+
+export type PaymentPurpose = 'INVOICE' | 'VERIFICATION';
+export type PaymentStatus = 'PENDING' | 'SUCCEEDED' | 'FAILED';
+
+/** One provider transaction billing acted on; `reference` is unique, so it is used once. */
+@Table({ tableName: 'payments' })
+export class PaymentModel extends Model {
+  @PrimaryKey
+  @Column(DataType.UUID)
+  override id!: string;
+
+  @Column(DataType.UUID)
+  projectId!: string;
+
+  @Column(DataType.BOOLEAN)
+  livemode!: boolean;
+
+  @Column(DataType.TEXT)
+  reference!: string;
+
+  @Column(DataType.TEXT)
+  purpose!: PaymentPurpose;
+
+  @Column(DataType.UUID)
+  customerId!: string;
+
+  @Column(DataType.UUID)
+  invoiceId!: string | null;
+
+  @Column(minorUnits('amount'))
+  amount!: number;
+
+  @Column(DataType.CHAR(3))
+  currency!: string;
+
+  @Column(DataType.TEXT)
+  status!: PaymentStatus;
+
+  @Column(DataType.TEXT)
+  gatewayResponse!: string | null;
+
+  /** What the provider said, for support and reconciliation. */
+  @Column(DataType.JSONB)
+  providerResponse!: Record<string, unknown>;
+
+  @Column(DataType.DATE)
+  override createdAt!: Date;
+
+  @Column(DataType.DATE)
+  override updatedAt!: Date;
+}

@@ -1,0 +1,63 @@
+import { Column, DataType, Model, PrimaryKey, Table } from 'sequelize-typescript';
+import { minorUnits } from './columns';
+
+export type RefundReason = 'VERIFICATION' | 'CANCELLATION';
+/** PROCESSING = claimed by one caller that is talking to the provider right now. */
+export type RefundStatus = 'PENDING' | 'PROCESSING' | 'PROCESSED' | 'FAILED';
+
+@Table({ tableName: 'refunds' })
+export class RefundModel extends Model {
+  @PrimaryKey
+  @Column(DataType.UUID)
+  override id!: string;
+
+  @Column(DataType.UUID)
+  projectId!: string;
+
+  @Column(DataType.BOOLEAN)
+  livemode!: boolean;
+
+  /** Our idempotency key for the refund (one refund per reason and payment). */
+  @Column(DataType.TEXT)
+  reference!: string;
+
+  @Column(DataType.UUID)
+  paymentId!: string;
+
+  /** The provider transaction refunded. */
+  @Column(DataType.TEXT)
+  transactionReference!: string;
+
+  @Column(DataType.UUID)
+  invoiceId!: string | null;
+
+  @Column(DataType.UUID)
+  subscriptionId!: string | null;
+
+  @Column(minorUnits('amount'))
+  amount!: number;
+
+  @Column(DataType.CHAR(3))
+  currency!: string;
+
+  @Column(DataType.TEXT)
+  reason!: RefundReason;
+
+  @Column(DataType.TEXT)
+  status!: RefundStatus;
+
+  @Column(DataType.TEXT)
+  providerRefundId!: string | null;
+
+  @Column(DataType.TEXT)
+  failureReason!: string | null;
+
+  @Column(DataType.DATE)
+  override createdAt!: Date;
+
+  @Column(DataType.DATE)
+  override updatedAt!: Date;
+
+  @Column(DataType.DATE)
+  processedAt!: Date | null;
+}

@@ -1,0 +1,85 @@
+import { Column, DataType, Model, PrimaryKey, Table } from 'sequelize-typescript';
+import type { Interval } from '../../domain/periods';
+import type { SubscriptionStatus } from '../../domain/subscription-status';
+import { minorUnits } from './columns';
+
+export type CancelledBy = 'MERCHANT' | 'CUSTOMER' | 'SYSTEM';
+
+@Table({ tableName: 'subscriptions' })
+export class SubscriptionModel extends Model {
+  @PrimaryKey
+  @Column(DataType.UUID)
+  override id!: string;
+
+  @Column(DataType.UUID)
+  projectId!: string;
+
+  @Column(DataType.BOOLEAN)
+  livemode!: boolean;
+
+  @Column(DataType.UUID)
+  customerId!: string;
+
+  @Column(DataType.UUID)
+  planId!: string;
+
+  // The plan as it was sold (snapshot).
+  @Column(DataType.TEXT)
+  planName!: string;
+
+  @Column(minorUnits('amount'))
+  amount!: number;
+
+  @Column(DataType.CHAR(3))
+  currency!: string;
+
+  @Column(DataType.TEXT)
+  interval!: Interval;
+
+  @Column(DataType.INTEGER)
+  intervalCount!: number;
+
+  @Column(minorUnits('usageUnitAmount'))
+  usageUnitAmount!: number | null;
+
+  @Column(DataType.TEXT)
+  status!: SubscriptionStatus;
+
+  /** Periods are counted from here (the start, or the trial's end: contract 16.19). */
+  @Column(DataType.DATE)
+  billingAnchor!: Date;
+
+  @Column(DataType.DATE)
+  trialEnd!: Date | null;
+
+  /** Fixed term: the number of paid periods; null = until cancelled. */
+  @Column(DataType.INTEGER)
+  billingCycles!: number | null;
+
+  @Column(DataType.DATE)
+  currentPeriodStart!: Date;
+
+  @Column(DataType.DATE)
+  currentPeriodEnd!: Date;
+
+  @Column(DataType.BOOLEAN)
+  cancelAtPeriodEnd!: boolean;
+
+  @Column(DataType.DATE)
+  cancelledAt!: Date | null;
+
+  @Column(DataType.TEXT)
+  cancelledBy!: CancelledBy | null;
+
+  @Column(DataType.JSONB)
+  metadata!: Record<string, unknown>;
+
+  @Column(DataType.UUID)
+  checkoutSessionId!: string | null;
+
+  @Column(DataType.DATE)
+  override createdAt!: Date;
+
+  @Column(DataType.DATE)
+  override updatedAt!: Date;
+}

@@ -1,0 +1,77 @@
+import { col, fn, Op, QueryTypes, where, type Transaction, type WhereOptions } from 'sequelize';
+import { findInScope, findPage, scopeWhere, type PageRequest, type ProjectScope } from '@billing/platform';
+import { normalizeEmail } from '../../domain/customer-rules';
+import { CustomerModel } from '../models';
+
+export interface NewCustomer {
+  id: string;
+  email: string;
+  name: string | null;
+  gatewayCustomerId: string | null;
+  metadata: Record<string, unknown>;
+  createdAt: Date;
+}
+
+/** Matches the unique index customers_scope_email: e-mails compare case-insensitively. */
+const emailIs = (email: string) => where(fn('lower', col('email')), normalizeEmail(email));
+
+export class CustomerRepository {
+  create(scope: ProjectScope, customer: NewCustomer, transaction: Transaction): Promise<CustomerModel> {
+    return CustomerModel.create(
+      { ...customer, projectId: scope.projectId, livemode: scope.livemode, updatedAt: customer.createdAt },
+      { transaction },
+    );
+  }
+
+  /**
+   * Inserts the customer unless one with this e-mail exists in the scope, then returns whichever
+   * is stored. ON CONFLICT DO NOTHING waits for a concurrent insert of the same e-mail to commit,
+   * so two checkouts racing for one new e-mail end with one customer and no error.
+   */
+  async findOrCreateByEmail(
+    scope: ProjectScope,
+    customer: NewCustomer,
+    transaction: Transaction,
+  ): Promise<{ customer: CustomerModel; created: boolean }> {
+    const inserted = await CustomerModel.sequelize!.query(
+      `INSERT INTO customers (id, project_id, livemode, email, name, gateway_customer_id, metadata, created_at, updated_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $8)
+       ON CONFLICT DO NOTHING RETURNING id`,
+      {
+        bind: [
+          customer.id,
+          scope.projectId,
+          scope.livemode,
+          customer.email,
+          customer.name,
+          customer.gatewayCustomerId,
+          JSON.stringify(customer.metadata),
+          customer.createdAt,
+        ],
+        transaction,
+        type: QueryTypes.SELECT,
+      },
+    );
+    const stored = await this.findByEmail(scope, customer.email, transaction);
+    if (!stored) throw new Error('customer neither inserted nor found');
+    return { customer: stored, created: inserted.length === 1 };
+  }
+
+  findByEmail(scope: ProjectScope, email: string, transaction?: Transaction): Promise<CustomerModel | null> {
+    return CustomerModel.findOne({
+      where: { ...scopeWhere(scope), [Op.and]: [emailIs(email)] } as WhereOptions,
+      transaction,
+    });
+  }
+
+  get(scope: ProjectScope, id: string): Promise<CustomerModel> {
+    return findInScope(CustomerModel, scope, id, 'Customer');
+  }
+
+  list(scope: ProjectScope, page: PageRequest, filter: { email?: string }): Promise<CustomerModel[]> {
+    const where: WhereOptions = filter.email
+      ? ({ ...scopeWhere(scope), [Op.and]: [emailIs(filter.email)] } as WhereOptions)
+      : scopeWhere(scope);
+    return findPage(CustomerModel, where, page);
+  }
+}

@@ -1,0 +1,31 @@
+import { randomUUID } from 'node:crypto';
+import type { Transaction } from 'sequelize';
+import type { ProviderAuthorization } from '@billing/payments';
+import { PaymentAuthorizationModel } from '../models';
+
+export class PaymentAuthorizationRepository {
+  /** Keeps a card once per customer: the same authorization seen again is not a new card. */
+  async save(
+    customerId: string,
+    authorization: ProviderAuthorization,
+    now: Date,
+    transaction: Transaction,
+  ): Promise<void> {
+    await PaymentAuthorizationModel.bulkCreate(
+      [
+        {
+          id: randomUUID(),
+          customerId,
+          authorizationCode: authorization.authorizationCode,
+          last4: authorization.last4 || null,
+          brand: authorization.brand || null,
+          expMonth: authorization.expMonth || null,
+          expYear: authorization.expYear || null,
+          reusable: authorization.reusable,
+          createdAt: now,
+        },
+      ],
+      { transaction, ignoreDuplicates: true },
+    );
+  }
+}

@@ -1,0 +1,51 @@
+import { toMajorUnits } from '@billing/platform';
+import type { CustomerModel, InvoiceModel, SubscriptionModel } from '../db/models';
+
+/**
+ * The `data` of billing's events (contract section 12), as merchants receive it in webhooks:
+ * snake_case, money in major units, ISO timestamps.
+ */
+
+const iso = (date: Date | null) => (date ? date.toISOString() : null);
+
+/** customer.created: the Customer resource. */
+export const customerEventData = (customer: CustomerModel) => ({
+  id: customer.id,
+  email: customer.email,
+  name: customer.name,
+  gateway_customer_id: customer.gatewayCustomerId,
+  metadata: customer.metadata,
+  livemode: customer.livemode,
+  created_at: customer.createdAt.toISOString(),
+});
+
+/** subscription.*: the subscription list view + customer_id, plan_id. */
+export const subscriptionEventData = (subscription: SubscriptionModel, customerEmail: string) => ({
+  id: subscription.id,
+  customer_email: customerEmail,
+  plan_name: subscription.planName,
+  status: subscription.status,
+  amount: toMajorUnits(subscription.amount),
+  currency: subscription.currency,
+  interval: subscription.interval,
+  current_period_start: subscription.currentPeriodStart.toISOString(),
+  current_period_end: subscription.currentPeriodEnd.toISOString(),
+  cancelled_at: iso(subscription.cancelledAt),
+  cancel_at_period_end: subscription.cancelAtPeriodEnd,
+  cancelled_by: subscription.cancelledBy,
+  created_at: subscription.createdAt.toISOString(),
+  customer_id: subscription.customerId,
+  plan_id: subscription.planId,
+});
+
+/** invoice.*: service-api.md's invoice.paid shape + subscription_id, customer_id. */
+export const invoiceEventData = (invoice: InvoiceModel, customerEmail: string) => ({
+  id: invoice.id,
+  amount: toMajorUnits(invoice.amount),
+  currency: invoice.currency,
+  customer_email: customerEmail,
+  status: invoice.status,
+  paid_at: iso(invoice.paidAt),
+  subscription_id: invoice.subscriptionId,
+  customer_id: invoice.customerId,
+});

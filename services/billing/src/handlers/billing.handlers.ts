@@ -1,0 +1,99 @@
+import { DomainError, requireScope, unaryService, type Logger, type UnaryHandlers } from '@billing/platform';
+import { billingV1 } from '@billing/proto';
+import { validatePlanSnapshot } from '../domain/checkout-completion';
+import type { CustomerModel, InvoiceModel, SubscriptionModel } from '../db/models';
+import type { BillingDeps } from '../usecases/billing-deps';
+import { completeCheckout } from '../usecases/complete-checkout.usecase';
+import { createCustomer } from '../usecases/create-customer.usecase';
+import { getCustomer } from '../usecases/get-customer.usecase';
+import { listCustomers } from '../usecases/list-customers.usecase';
+import { updateCustomer } from '../usecases/update-customer.usecase';
+
+const toCustomer = (c: CustomerModel): billingV1.Customer => ({
+  id: c.id,
+  email: c.email,
+  name: c.name ?? undefined,
+  gatewayCustomerId: c.gatewayCustomerId ?? undefined,
+  metadata: c.metadata,
+  livemode: c.livemode,
+  createdAt: c.createdAt,
+});
+
+const toSubscriptionSummary = (s: SubscriptionModel): billingV1.SubscriptionSummary => ({
+  id: s.id,
+  planId: s.planId,
+  planName: s.planName,
+  status: s.status,
+  amount: s.amount,
+  currency: s.currency,
+  interval: s.interval,
+  currentPeriodStart: s.currentPeriodStart,
+  currentPeriodEnd: s.currentPeriodEnd,
+  cancelledAt: s.cancelledAt ?? undefined,
+  createdAt: s.createdAt,
+});
+
+const toInvoiceSummary = (i: InvoiceModel): billingV1.InvoiceSummary => ({
+  id: i.id,
+  amount: i.amount,
+  currency: i.currency,
+  status: i.status,
+  dueDate: i.dueDate,
+  paidAt: i.paidAt ?? undefined,
+  createdAt: i.createdAt,
+});
+
+/** Thin: proto request -> use case -> proto response. */
+export function billingHandlers(deps: BillingDeps, logger: Logger): billingV1.BillingServiceServer {
+  const handlers: UnaryHandlers<billingV1.BillingServiceServer> = {
+    async completeCheckout(req) {
+      if (!req.plan) throw DomainError.invalid([{ loc: ['plan'], msg: 'Field required', type: 'missing' }]);
+      const completion = await completeCheckout(deps, requireScope(req.scope), {
+        checkoutSessionId: req.checkoutSessionId,
+        transactionReference: req.transactionReference,
+        plan: validatePlanSnapshot(req.plan),
+        customerEmail: req.customerEmail,
+        customerName: req.customerName,
+        metadata: req.metadata ?? {},
+      });
+      return {
+        customerId: completion.customerId,
+        subscriptionId: completion.subscriptionId,
+        invoiceId: completion.invoiceId ?? '',
+      };
+    },
+    async createCustomer(req) {
+      const customer = await createCustomer(deps, requireScope(req.scope), {
+        email: req.email,
+        name: req.name,
+        metadata: req.metadata,
+      });
+      return { customer: toCustomer(customer) };
+    },
+    async listCustomers(req) {
+      const customers = await listCustomers(
+        deps,
+        requireScope(req.scope),
+        { limit: req.page?.limit, startingAfter: req.page?.startingAfter || undefined },
+        { email: req.email },
+      );
+      return { customers: customers.map(toCustomer) };
+    },
+    async getCustomer(req) {
+      const detail = await getCustomer(deps, requireScope(req.scope), req.customerId);
+      return {
+        customer: toCustomer(detail.customer),
+        subscriptions: detail.subscriptions.map(toSubscriptionSummary),
+        invoices: detail.invoices.map(toInvoiceSummary),
+      };
+    },
+    async updateCustomer(req) {
+      const customer = await updateCustomer(deps, requireScope(req.scope), req.customerId, {
+        name: req.name,
+        metadata: req.metadata,
+      });
+      return { customer: toCustomer(customer) };
+    },
+  };
+  return unaryService(handlers, logger);
+}

@@ -1,0 +1,61 @@
+import { openServiceStorage, startGrpcServer, systemClock, type Logger } from '@billing/platform';
+import { providerForMode } from '@billing/payments';
+import { billingV1 } from '@billing/proto';
+import type { BillingConfig } from './config';
+import { billingMigrations } from './db/migrations';
+import { billingModels } from './db/models';
+import { CustomerRepository } from './db/repositories/customer.repository';
+import { InvoiceRepository } from './db/repositories/invoice.repository';
+import { PaymentAuthorizationRepository } from './db/repositories/payment-authorization.repository';
+import { PaymentRepository } from './db/repositories/payment.repository';
+import { RefundRepository } from './db/repositories/refund.repository';
+import { SubscriptionRepository } from './db/repositories/subscription.repository';
+import { billingHandlers } from './handlers/billing.handlers';
+import type { BillingDeps } from './usecases/billing-deps';
+
+export interface RunningBilling {
+  port: number;
+  stop(): Promise<void>;
+}
+
+/** Wiring: database, events, payment providers, use-case dependencies, gRPC server. */
+export async function startBilling(config: BillingConfig, logger: Logger): Promise<RunningBilling> {
+  const storage = await openServiceStorage({
+    service: 'billing',
+    config,
+    models: billingModels,
+    migrations: billingMigrations,
+    logger,
+  });
+
+  const deps: BillingDeps = {
+    sequelize: storage.sequelize,
+    customers: new CustomerRepository(),
+    authorizations: new PaymentAuthorizationRepository(),
+    subscriptions: new SubscriptionRepository(),
+    invoices: new InvoiceRepository(),
+    payments: new PaymentRepository(),
+    refunds: new RefundRepository(),
+    providerFor: (livemode) => providerForMode(config, livemode),
+    clock: systemClock,
+    logger,
+  };
+  const grpc = await startGrpcServer({
+    port: config.BILLING_GRPC_PORT,
+    services: [
+      {
+        name: 'billing.v1.BillingService',
+        definition: billingV1.BillingServiceService,
+        implementation: billingHandlers(deps, logger),
+      },
+    ],
+  });
+  logger.info({ port: grpc.port }, 'billing gRPC server listening');
+  return {
+    port: grpc.port,
+    async stop() {
+      await grpc.shutdown();
+      await storage.close();
+    },
+  };
+}

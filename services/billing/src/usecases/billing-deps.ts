@@ -1,0 +1,24 @@
+import type { Sequelize } from 'sequelize-typescript';
+import type { Clock, Logger } from '@billing/platform';
+import type { PaymentProvider } from '@billing/payments';
+import type { CustomerRepository } from '../db/repositories/customer.repository';
+import type { InvoiceRepository } from '../db/repositories/invoice.repository';
+import type { PaymentAuthorizationRepository } from '../db/repositories/payment-authorization.repository';
+import type { PaymentRepository } from '../db/repositories/payment.repository';
+import type { RefundRepository } from '../db/repositories/refund.repository';
+import type { SubscriptionRepository } from '../db/repositories/subscription.repository';
+
+/** What billing's use cases depend on; built once in server.ts. */
+export interface BillingDeps {
+  sequelize: Sequelize;
+  customers: CustomerRepository;
+  authorizations: PaymentAuthorizationRepository;
+  subscriptions: SubscriptionRepository;
+  invoices: InvoiceRepository;
+  payments: PaymentRepository;
+  refunds: RefundRepository;
+  /** The payment provider of a mode: the sandbox in test mode, Paystack in live mode. */
+  providerFor(livemode: boolean): PaymentProvider;
+  clock: Clock;
+  logger: Logger;
+}

@@ -1,0 +1,308 @@
+import { randomUUID } from 'node:crypto';
+import type { Transaction } from 'sequelize';
+import { DomainError, isUuid, recordEvent, type FieldViolation, type ProjectScope } from '@billing/platform';
+import { isVerificationCharge, type VerifiedTransaction } from '@billing/payments';
+import { assertCheckoutPaid, subscriptionStart, type PlanSnapshot } from '../domain/checkout-completion';
+import { isValidEmail } from '../domain/customer-rules';
+import type { CustomerModel, InvoiceModel, SubscriptionModel } from '../db/models';
+import { customerEventData, invoiceEventData, subscriptionEventData } from '../events/event-payloads';
+import type { BillingDeps } from './billing-deps';
+import { issuePendingRefunds } from './issue-pending-refunds.usecase';
+import { callProvider } from './provider-call';
+
+export interface CompleteCheckoutCommand {
+  checkoutSessionId: string;
+  transactionReference: string;
+  plan: PlanSnapshot;
+  /** The session's e-mail; empty = the e-mail the payer gave the provider. */
+  customerEmail: string;
+  customerName: string;
+  /** The session's metadata, kept on the subscription. */
+  metadata: Record<string, unknown>;
+}
+
+export interface CheckoutCompletion {
+  customerId: string;
+  subscriptionId: string;
+  /** The first invoice; null for a trial. */
+  invoiceId: string | null;
+}
+
+/**
+ * Turns a paid checkout into a customer, a subscription and (paid start) its PAID first invoice.
+ *
+ * Exactly once per checkout session, however many callers race (the hosted page's callback and
+ * the provider's webhook, on any number of replicas):
+ *  - the writes happen in one transaction that first takes an advisory lock on the session id,
+ *    so completions of one session run one after the other, and the second finds the first's
+ *    subscription (checkout_session_id is UNIQUE as a backstop) and returns its ids;
+ *  - the provider's transaction reference is UNIQUE in the payments ledger, so one payment
+ *    cannot pay for two sessions;
+ *  - the verification charge of a trial is refunded after commit from a refund row written in
+ *    the same transaction and claimed before issuing, so it is refunded once.
+ */
+export async function completeCheckout(
+  deps: BillingDeps,
+  scope: ProjectScope,
+  command: CompleteCheckoutCommand,
+): Promise<CheckoutCompletion> {
+  assertCommand(command);
+  // A repeat needs no provider call: the first completion's answer stands.
+  const earlier = await findCompletion(deps, scope, command.checkoutSessionId);
+  if (earlier) return settle(deps, earlier);
+
+  const verified = assertCheckoutPaid(
+    await callProvider('verify the payment', () =>
+      deps.providerFor(scope.livemode).verifyTransaction(command.transactionReference),
+    ),
+    command.plan,
+  );
+  const email = (command.customerEmail || verified.customer?.email || '').trim();
+  if (!isValidEmail(email)) {
+    throw DomainError.invalid([
+      { loc: ['customer_email'], msg: 'value is not a valid email address', type: 'value_error', input: email },
+    ]);
+  }
+
+  let completion: CheckoutCompletion;
+  try {
+    completion = await deps.sequelize.transaction((transaction) =>
+      recordCompletion(deps, scope, { ...command, customerEmail: email }, verified, transaction),
+    );
+  } catch (err) {
+    if ((err as { name?: string }).name !== 'SequelizeUniqueConstraintError') throw err;
+    // The session's own race is serialized by the lock, so this is the payment reference: it
+    // already paid for another checkout session.
+    const again = await findCompletion(deps, scope, command.checkoutSessionId);
+    if (again) return settle(deps, again);
+    throw paymentAlreadyUsed();
+  }
+  return settle(deps, completion);
+}
+
+const paymentAlreadyUsed = () =>
+  new DomainError('failed_precondition', 'This payment was already used to complete another checkout');
+
+function assertCommand(command: CompleteCheckoutCommand): void {
+  const violations: FieldViolation[] = [];
+  if (!isUuid(command.checkoutSessionId)) {
+    violations.push({
+      loc: ['checkout_session_id'],
+      msg: 'Input should be a valid UUID',
+      type: 'uuid_parsing',
+      input: command.checkoutSessionId,
+    });
+  }
+  if (!command.transactionReference.trim()) {
+    violations.push({ loc: ['transaction_reference'], msg: 'Field required', type: 'missing' });
+  }
+  if (violations.length) throw DomainError.invalid(violations);
+}
+
+/** After commit: issue the refunds the completion decided, then answer with its ids. */
+async function settle(deps: BillingDeps, completion: CheckoutCompletion): Promise<CheckoutCompletion> {
+  await issuePendingRefunds(deps, completion.subscriptionId);
+  return completion;
+}
+
+async function findCompletion(
+  deps: BillingDeps,
+  scope: ProjectScope,
+  checkoutSessionId: string,
+  transaction?: Transaction,
+): Promise<CheckoutCompletion | null> {
+  const subscription = await deps.subscriptions.findByCheckoutSession(checkoutSessionId, transaction);
+  if (!subscription) return null;
+  if (subscription.projectId !== scope.projectId || subscription.livemode !== scope.livemode) {
+    throw new DomainError('permission_denied', 'This checkout session was completed in another project');
+  }
+  const invoice = await deps.invoices.findFirstOfSubscription(subscription.id, transaction);
+  return { customerId: subscription.customerId, subscriptionId: subscription.id, invoiceId: invoice?.id ?? null };
+}
+
+async function recordCompletion(
+  deps: BillingDeps,
+  scope: ProjectScope,
+  command: CompleteCheckoutCommand,
+  verified: VerifiedTransaction,
+  transaction: Transaction,
+): Promise<CheckoutCompletion> {
+  // Held until commit: concurrent completions of this session wait here, then see its result.
+  await deps.sequelize.query('SELECT pg_advisory_xact_lock(hashtext($1))', {
+    bind: [`checkout:${command.checkoutSessionId}`],
+    transaction,
+  });
+  const earlier = await findCompletion(deps, scope, command.checkoutSessionId, transaction);
+  if (earlier) return earlier;
+  // One payment pays for one checkout (the ledger's unique reference is the backstop).
+  if (await deps.payments.findByReference(verified.reference, transaction)) throw paymentAlreadyUsed();
+
+  const now = deps.clock.now();
+  const { plan } = command;
+  const event = <T>(type: string, data: T) =>
+    recordEvent(deps.sequelize, transaction, {
+      type,
+      data,
+      projectId: scope.projectId,
+      livemode: scope.livemode,
+      occurredAt: now,
+    });
+
+  const { customer, created } = await findOrCreateCustomer(deps, scope, command, verified, now, transaction);
+  if (verified.authorization) await deps.authorizations.save(customer.id, verified.authorization, now, transaction);
+
+  const start = subscriptionStart(plan, now);
+  const subscription = await deps.subscriptions.create(
+    scope,
+    {
+      id: randomUUID(),
+      customerId: customer.id,
+      planId: plan.planId,
+      planName: plan.name,
+      amount: plan.amount,
+      currency: plan.currency,
+      interval: plan.interval,
+      intervalCount: plan.intervalCount,
+      usageUnitAmount: plan.usageUnitAmount,
+      status: start.status,
+      billingAnchor: start.billingAnchor,
+      trialEnd: start.trialEnd,
+      billingCycles: null,
+      currentPeriodStart: start.period.start,
+      currentPeriodEnd: start.period.end,
+      metadata: command.metadata,
+      checkoutSessionId: command.checkoutSessionId,
+      createdAt: now,
+    },
+    transaction,
+  );
+
+  const verification = isVerificationCharge(plan);
+  const invoice =
+    start.status === 'TRIALING'
+      ? null
+      : await createFirstInvoice(deps, scope, subscription, {
+          // A free plan's card check is refunded; it does not pay the invoice.
+          transactionReference: verification ? null : verified.reference,
+          now,
+          transaction,
+        });
+  const payment = await deps.payments.record(
+    scope,
+    {
+      id: randomUUID(),
+      reference: verified.reference,
+      purpose: verification ? 'VERIFICATION' : 'INVOICE',
+      customerId: customer.id,
+      invoiceId: verification ? null : (invoice?.id ?? null),
+      amount: verified.amount,
+      currency: verified.currency.toUpperCase(),
+      status: 'SUCCEEDED',
+      gatewayResponse: verified.gatewayResponse || null,
+      providerResponse: { status: verified.status, paid_at: verified.paidAt?.toISOString() ?? null },
+      createdAt: now,
+    },
+    transaction,
+  );
+  if (verification) {
+    // Decided here, issued after commit (a provider call inside the transaction could not be
+    // rolled back with it).
+    await deps.refunds.create(
+      scope,
+      {
+        id: randomUUID(),
+        reference: `verification:${verified.reference}`,
+        paymentId: payment.id,
+        transactionReference: verified.reference,
+        invoiceId: null,
+        subscriptionId: subscription.id,
+        amount: verified.amount,
+        currency: payment.currency,
+        reason: 'VERIFICATION',
+        createdAt: now,
+      },
+      transaction,
+    );
+  }
+
+  if (created) await event('customer.created', customerEventData(customer));
+  await event('subscription.created', subscriptionEventData(subscription, customer.email));
+  if (invoice) {
+    await event('invoice.created', invoiceEventData(invoice, customer.email));
+    await event('invoice.paid', invoiceEventData(invoice, customer.email));
+  }
+  return { customerId: customer.id, subscriptionId: subscription.id, invoiceId: invoice?.id ?? null };
+}
+
+/** The customer of this e-mail in the scope, created if new; fills what an earlier record lacked. */
+async function findOrCreateCustomer(
+  deps: BillingDeps,
+  scope: ProjectScope,
+  command: CompleteCheckoutCommand,
+  verified: VerifiedTransaction,
+  now: Date,
+  transaction: Transaction,
+): Promise<{ customer: CustomerModel; created: boolean }> {
+  const name = command.customerName.trim() || null;
+  const gatewayCustomerId = verified.customer?.customerCode ?? null;
+  const found = await deps.customers.findOrCreateByEmail(
+    scope,
+    { id: randomUUID(), email: command.customerEmail, name, gatewayCustomerId, metadata: {}, createdAt: now },
+    transaction,
+  );
+  const { customer } = found;
+  if (!found.created && ((!customer.name && name) || (!customer.gatewayCustomerId && gatewayCustomerId))) {
+    await customer.update(
+      {
+        name: customer.name ?? name,
+        gatewayCustomerId: customer.gatewayCustomerId ?? gatewayCustomerId,
+        updatedAt: now,
+      },
+      { transaction },
+    );
+  }
+  return found;
+}
+
+/** The first period's invoice, paid by the checkout's charge (or free: nothing to collect). */
+function createFirstInvoice(
+  deps: BillingDeps,
+  scope: ProjectScope,
+  subscription: SubscriptionModel,
+  paid: { transactionReference: string | null; now: Date; transaction: Transaction },
+): Promise<InvoiceModel> {
+  const { now, transaction } = paid;
+  return deps.invoices.create(
+    scope,
+    {
+      id: randomUUID(),
+      subscriptionId: subscription.id,
+      customerId: subscription.customerId,
+      status: 'PAID',
+      currency: subscription.currency,
+      subtotal: subscription.amount,
+      amount: subscription.amount,
+      amountPaid: subscription.amount,
+      periodStart: subscription.currentPeriodStart,
+      periodEnd: subscription.currentPeriodEnd,
+      dueDate: now,
+      paidAt: now,
+      attemptCount: 1,
+      nextPaymentAttempt: null,
+      transactionReference: paid.transactionReference,
+      createdAt: now,
+      lines: [
+        {
+          type: 'SUBSCRIPTION',
+          description: subscription.planName,
+          quantity: '1',
+          unitAmount: subscription.amount,
+          amount: subscription.amount,
+          periodStart: subscription.currentPeriodStart,
+          periodEnd: subscription.currentPeriodEnd,
+        },
+      ],
+    },
+    transaction,
+  );
+}
