@@ -148,6 +148,33 @@ describe('checkout sessions', () => {
     expect(events.map((e) => e.code).sort()).toEqual([...codes].sort());
   });
 
+  it('serves the hosted page: email prefilled read-only when the session has one, labels, Pay and Cancel', async () => {
+    const withEmail = (
+      await createSession(merchant.testKey, {
+        plan_id: planId,
+        customer_email: 'known@example.com',
+        customer_name: 'Known',
+      })
+    ).body;
+    const page = await fetch(withEmail.checkout_url);
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-type')).toMatch(/text\/html/);
+    expect(page.headers.get('cache-control')).toBe('no-store');
+    const html = await page.text();
+    expect(html).toMatch(/<label for="email">Email<\/label>/);
+    expect(html).toMatch(/<input id="email" name="email" type="email"[^>]*value="known@example.com" readonly>/);
+    expect(html).toContain('<button class="pay" type="submit">Pay</button>');
+    expect(html).toContain('>Cancel</button>');
+    expect(html).toContain('NGN');
+    const blank = (await createSession(merchant.testKey, { plan_id: planId })).body;
+    const blankHtml = await (await fetch(blank.checkout_url)).text();
+    expect(blankHtml).toMatch(
+      /<input id="email" name="email" type="email"[^>]*value="" required>|<input id="email" name="email" type="email"[^>]*required value="">/,
+    );
+    expect(blankHtml).not.toMatch(/id="email"[^>]*readonly/);
+    expect((await fetch(`${platform.gatewayUrl}/checkout/ZZZZZZZZZZZZZZZZ`)).status).toBe(404);
+  });
+
   it('documents the checkout routes in /openapi.json', async () => {
     const doc = (await api('GET', '/openapi.json')).body;
     expect(Object.keys(doc.paths['/api/v1/checkout/sessions'])).toEqual(['post']);
