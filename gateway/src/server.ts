@@ -1,7 +1,6 @@
-import { createServer, type Server } from 'node:http';
 import express, { type Express, type RequestHandler } from 'express';
 import swaggerUi from 'swagger-ui-express';
-import { connectNats, type Logger } from '@billing/platform';
+import { connectNats, listenHttp, type Logger } from '@billing/platform';
 import { ApiKeyCache } from './auth/api-key-cache';
 import { listenForKeyRevocations } from './auth/key-revocation-listener';
 import { createBillingClient, type BillingClient } from './clients/billing.client';
@@ -81,23 +80,15 @@ export async function startGateway(config: GatewayConfig, logger: Logger): Promi
   const nats = await connectNats(config.NATS_URL, 'gateway');
   const stopListening = listenForKeyRevocations(nats, config.EVENTS_SUBJECT_PREFIX, apiKeyCache, logger);
 
-  const server: Server = createServer(app);
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(config.PORT, () => resolve());
-  });
-  const address = server.address();
-  const port = typeof address === 'object' && address ? address.port : config.PORT;
+  const server = await listenHttp(app, config.PORT);
+  const port = server.port;
   logger.info({ port, public_url: config.PUBLIC_URL }, 'gateway listening');
 
   return {
     port,
     async stop() {
-      // Stop accepting; in-flight requests finish (runUntilSignalled bounds the wait), idle
-      // keep-alive sockets are closed so they do not hold the process open.
-      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-      server.closeIdleConnections();
-      await closed;
+      // In-flight requests finish (runUntilSignalled bounds the wait).
+      await server.close();
       identity.close();
       catalog.close();
       billing.close();

@@ -15,3 +15,4 @@ export * from './paging';
 export * from './scope';
 export * from './service-runtime';
 export * from './polling-loop';
+export * from './http-server';

@@ -1,6 +1,6 @@
-import { createServer } from 'node:http';
 import {
   createPromiseClient,
+  listenHttp,
   openServiceStorage,
   startGrpcServer,
   startPollingLoop,
@@ -56,11 +56,7 @@ export async function startCatalog(config: CatalogConfig, logger: Logger): Promi
       },
     ],
   });
-  const pages = createServer(createCheckoutPagesApp(deps, logger));
-  await new Promise<void>((resolve, reject) => {
-    pages.once('error', reject);
-    pages.listen(config.CATALOG_HTTP_PORT, () => resolve());
-  });
+  const pages = await listenHttp(createCheckoutPagesApp(deps, logger), config.CATALOG_HTTP_PORT);
   const expirySweep = startPollingLoop(
     'checkout-expiry',
     config.CHECKOUT_EXPIRY_SWEEP_MS,
@@ -72,9 +68,7 @@ export async function startCatalog(config: CatalogConfig, logger: Logger): Promi
     port: grpc.port,
     async stop() {
       await expirySweep.stop();
-      const pagesClosed = new Promise<void>((resolve) => pages.close(() => resolve()));
-      pages.closeIdleConnections();
-      await Promise.all([grpc.shutdown(), pagesClosed]);
+      await Promise.all([grpc.shutdown(), pages.close()]);
       billing.close();
       await storage.close();
     },

@@ -1,6 +1,5 @@
-import { createServer, type Server } from 'node:http';
 import express, { type Express } from 'express';
-import { openDatabase, systemClock, type Logger } from '@billing/platform';
+import { listenHttp, openDatabase, systemClock, type Logger } from '@billing/platform';
 import type { SandboxConfig } from './config';
 import { sandboxMigrations } from './db/migrations';
 import { sandboxModels } from './db/models';
@@ -70,13 +69,8 @@ export async function startSandboxProvider(config: SandboxConfig, logger: Logger
     publicUrl: config.SANDBOX_PUBLIC_URL,
   };
 
-  const server: Server = createServer(createApp(deps, config.SANDBOX_SECRET_KEY));
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(config.SANDBOX_PROVIDER_PORT, () => resolve());
-  });
-  const address = server.address();
-  const port = typeof address === 'object' && address ? address.port : config.SANDBOX_PROVIDER_PORT;
+  const server = await listenHttp(createApp(deps, config.SANDBOX_SECRET_KEY), config.SANDBOX_PROVIDER_PORT);
+  const port = server.port;
   logger.info(
     { port, public_url: config.SANDBOX_PUBLIC_URL, webhooks: Boolean(config.SANDBOX_WEBHOOK_URL) },
     'sandbox provider listening',
@@ -85,10 +79,7 @@ export async function startSandboxProvider(config: SandboxConfig, logger: Logger
   return {
     port,
     async stop() {
-      // Stop accepting; in-flight requests finish, idle keep-alive sockets do not hold us open.
-      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-      server.closeIdleConnections();
-      await closed;
+      await server.close();
       await webhooks.stop();
       await sequelize.close();
     },

@@ -1,8 +1,8 @@
-import { recordEvent, type ProjectScope } from '@billing/platform';
+import type { ProjectScope } from '@billing/platform';
 import { nextCheckoutStatus } from '../domain/checkout-session';
 import type { CheckoutSessionModel } from '../db/models/checkout-session.model';
 import type { CatalogDeps } from './catalog-deps';
-import { checkoutSessionResource } from './checkout-session-resource';
+import { moveOutOfPending } from './move-checkout-session';
 
 /** `POST /checkout/sessions/{code}/expire`: only a PENDING session can be expired (else 400). */
 export async function expireCheckoutSession(
@@ -11,11 +11,9 @@ export async function expireCheckoutSession(
   code: string,
 ): Promise<CheckoutSessionModel> {
   const session = await deps.checkoutSessions.getByCode(scope, code);
-  const expired = await deps.sequelize.transaction(async (transaction) => {
-    const updated = await deps.checkoutSessions.leavePending(session.id, 'EXPIRED', {}, transaction);
-    if (updated) await recordExpiry(deps, updated, transaction);
-    return updated;
-  });
+  const expired = await deps.sequelize.transaction((transaction) =>
+    moveOutOfPending(deps, session.id, 'EXPIRED', {}, transaction),
+  );
   if (expired) return expired;
   await session.reload();
   nextCheckoutStatus(session.status, 'expire');
@@ -31,23 +29,10 @@ export async function expireDueCheckoutSessions(deps: CatalogDeps, batchSize = 1
   for (;;) {
     const count = await deps.sequelize.transaction(async (transaction) => {
       const ids = await deps.checkoutSessions.claimExpired(deps.clock.now(), batchSize, transaction);
-      for (const id of ids) {
-        const expired = await deps.checkoutSessions.leavePending(id, 'EXPIRED', {}, transaction);
-        if (expired) await recordExpiry(deps, expired, transaction);
-      }
+      for (const id of ids) await moveOutOfPending(deps, id, 'EXPIRED', {}, transaction);
       return ids.length;
     });
     total += count;
     if (count < batchSize) return total;
   }
-}
-
-function recordExpiry(deps: CatalogDeps, session: CheckoutSessionModel, transaction: import('sequelize').Transaction) {
-  return recordEvent(deps.sequelize, transaction, {
-    type: 'checkout.session.expired',
-    data: checkoutSessionResource(session, deps.publicUrl),
-    projectId: session.projectId,
-    livemode: session.livemode,
-    occurredAt: deps.clock.now(),
-  });
 }

@@ -1,12 +1,12 @@
 import { randomBytes } from 'node:crypto';
-import { DomainError, isGrpcServiceError, readRemoteError, recordEvent } from '@billing/platform';
+import { DomainError, isGrpcServiceError, readRemoteError } from '@billing/platform';
 import type { billingV1 } from '@billing/proto';
 import { isValidEmail } from '../domain/checkout-session';
 import { checkoutChargeAmount } from '@billing/payments';
 import type { CheckoutSessionModel } from '../db/models/checkout-session.model';
 import { PlanModel } from '../db/models/plan.model';
 import type { CatalogDeps } from './catalog-deps';
-import { checkoutSessionResource } from './checkout-session-resource';
+import { moveOutOfPending } from './move-checkout-session';
 
 /** A hosted-page action on a session that is not PENDING any more, or a page-level input error. */
 export class CheckoutPageError extends Error {
@@ -22,18 +22,7 @@ export async function findOpenSession(deps: CatalogDeps, code: string): Promise<
   const session = await deps.checkoutSessions.findByCode(code);
   if (session?.status === 'PENDING' && session.expiresAt.getTime() <= deps.clock.now().getTime()) {
     // Expired but not swept yet: show it as expired now rather than take a payment.
-    await deps.sequelize.transaction(async (transaction) => {
-      const expired = await deps.checkoutSessions.leavePending(session.id, 'EXPIRED', {}, transaction);
-      if (expired) {
-        await recordEvent(deps.sequelize, transaction, {
-          type: 'checkout.session.expired',
-          data: checkoutSessionResource(expired, deps.publicUrl),
-          projectId: expired.projectId,
-          livemode: expired.livemode,
-          occurredAt: deps.clock.now(),
-        });
-      }
-    });
+    await deps.sequelize.transaction((transaction) => moveOutOfPending(deps, session.id, 'EXPIRED', {}, transaction));
     await session.reload();
   }
   return session;
@@ -118,23 +107,15 @@ export async function completeCheckoutPayment(
     }
     throw err;
   }
-  await deps.sequelize.transaction(async (transaction) => {
-    const updated = await deps.checkoutSessions.leavePending(
+  await deps.sequelize.transaction((transaction) =>
+    moveOutOfPending(
+      deps,
       session.id,
       'COMPLETED',
       { customerId: completed.customerId, subscriptionId: completed.subscriptionId, completedAt: deps.clock.now() },
       transaction,
-    );
-    if (updated) {
-      await recordEvent(deps.sequelize, transaction, {
-        type: 'checkout.session.completed',
-        data: checkoutSessionResource(updated, deps.publicUrl),
-        projectId: updated.projectId,
-        livemode: updated.livemode,
-        occurredAt: deps.clock.now(),
-      });
-    }
-  });
+    ),
+  );
   await session.reload();
   return session;
 }
@@ -143,9 +124,7 @@ export async function completeCheckoutPayment(
 export async function cancelCheckout(deps: CatalogDeps, code: string): Promise<CheckoutSessionModel> {
   const session = await findOpenSession(deps, code);
   if (!session) throw new DomainError('not_found', 'Checkout session not found');
-  await deps.sequelize.transaction((transaction) =>
-    deps.checkoutSessions.leavePending(session.id, 'CANCELLED', {}, transaction),
-  );
+  await deps.sequelize.transaction((transaction) => moveOutOfPending(deps, session.id, 'CANCELLED', {}, transaction));
   await session.reload();
   return session;
 }
