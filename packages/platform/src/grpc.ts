@@ -37,7 +37,10 @@ export type UnaryHandlers<S> = {
  * become gRPC statuses: a DomainError keeps its kind, a downstream gRPC error keeps its status,
  * anything else is logged with an error id and answered as INTERNAL without internals.
  */
-export function unaryService<S extends UntypedServiceImplementation>(handlers: UnaryHandlers<S>, logger: Logger): S {
+export function unaryService<S extends UntypedServiceImplementation>(
+  handlers: Partial<UnaryHandlers<S>>,
+  logger: Logger,
+): S {
   const adapted: Record<string, handleUnaryCall<unknown, unknown>> = {};
   for (const [name, handler] of Object.entries(handlers) as [
     string,

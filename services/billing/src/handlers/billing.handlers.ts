@@ -43,9 +43,11 @@ const toInvoiceSummary = (i: InvoiceModel): billingV1.InvoiceSummary => ({
   createdAt: i.createdAt,
 });
 
-/** Thin: proto request -> use case -> proto response. */
-export function billingHandlers(deps: BillingDeps, logger: Logger): billingV1.BillingServiceServer {
-  const handlers: UnaryHandlers<billingV1.BillingServiceServer> = {
+type BillingHandlers = UnaryHandlers<billingV1.BillingServiceServer>;
+
+/** Checkout completion and customers. Thin: proto request -> use case -> proto response. */
+function customerHandlers(deps: BillingDeps): Partial<BillingHandlers> {
+  return {
     async completeCheckout(req) {
       if (!req.plan) throw DomainError.invalid([{ loc: ['plan'], msg: 'Field required', type: 'missing' }]);
       const completion = await completeCheckout(deps, requireScope(req.scope), {
@@ -94,6 +96,16 @@ export function billingHandlers(deps: BillingDeps, logger: Logger): billingV1.Bi
       });
       return { customer: toCustomer(customer) };
     },
+  };
+}
+
+/**
+ * Every RPC of billing.v1, one module per area. A method no module implements answers
+ * UNIMPLEMENTED (grpc-js does that for a missing handler).
+ */
+export function billingHandlers(deps: BillingDeps, logger: Logger): billingV1.BillingServiceServer {
+  const handlers: Partial<BillingHandlers> = {
+    ...customerHandlers(deps),
   };
   return unaryService(handlers, logger);
 }

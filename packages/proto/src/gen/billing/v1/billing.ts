@@ -26,6 +26,284 @@ export const protobufPackage = "billing.v1";
 
 export const protobufFileName = "billing/v1/billing.proto";
 
+/** The subscription as the API shows it (list view + detail fields of contract section 8). */
+export interface Subscription {
+  id: string;
+  customerId: string;
+  customerEmail: string;
+  planId: string;
+  planName: string;
+  status: string;
+  amount: number;
+  currency: string;
+  interval: string;
+  intervalCount: number;
+  currentPeriodStart?: Date | undefined;
+  currentPeriodEnd?: Date | undefined;
+  cancelledAt?: Date | undefined;
+  cancelAtPeriodEnd: boolean;
+  cancelledBy?: string | undefined;
+  trialEnd?: Date | undefined;
+  billingCycles?: number | undefined;
+  metadata?: { [key: string]: any } | undefined;
+  livemode: boolean;
+  createdAt?: Date | undefined;
+}
+
+export interface InvoiceLine {
+  type: string;
+  description: string;
+  /** Exact decimal text. */
+  quantity: string;
+  /** Minor units; for usage lines the plan's usage_unit_amount. */
+  unitAmount: number;
+  amount: number;
+  periodStart?: Date | undefined;
+  periodEnd?: Date | undefined;
+}
+
+export interface Invoice {
+  id: string;
+  number: string;
+  subscriptionId: string;
+  customerId: string;
+  customerEmail: string;
+  status: string;
+  currency: string;
+  subtotal: number;
+  amount: number;
+  amountPaid: number;
+  amountRefunded: number;
+  lines: InvoiceLine[];
+  periodStart?: Date | undefined;
+  periodEnd?: Date | undefined;
+  dueDate?: Date | undefined;
+  paidAt?: Date | undefined;
+  attemptCount: number;
+  nextPaymentAttempt?: Date | undefined;
+  livemode: boolean;
+  createdAt?: Date | undefined;
+}
+
+export interface UsageRecord {
+  id: string;
+  subscriptionId: string;
+  /** Canonical decimal text: no exponent, no trailing zeros. */
+  quantity: string;
+  description?: string | undefined;
+  idempotencyKey?: string | undefined;
+  billed: boolean;
+  billedAt?: Date | undefined;
+  invoiceId?: string | undefined;
+  timestamp?: Date | undefined;
+  livemode: boolean;
+  createdAt?: Date | undefined;
+}
+
+export interface CreateSubscriptionRequest {
+  scope?: ProjectScope | undefined;
+  customerId: string;
+  /** The gateway reads the plan from catalog (inactive -> 400 there) and passes it here. */
+  plan?: PlanSnapshot | undefined;
+  trialPeriodDays?: number | undefined;
+  billingCycles?: number | undefined;
+  metadata?: { [key: string]: any } | undefined;
+}
+
+export interface CreateSubscriptionResponse {
+  subscription?: Subscription | undefined;
+}
+
+export interface ListSubscriptionsRequest {
+  scope?: ProjectScope | undefined;
+  page?: PageRequest | undefined;
+  status?: string | undefined;
+  customerId?: string | undefined;
+  planId?: string | undefined;
+}
+
+export interface ListSubscriptionsResponse {
+  subscriptions: Subscription[];
+}
+
+export interface GetSubscriptionRequest {
+  scope?: ProjectScope | undefined;
+  subscriptionId: string;
+}
+
+export interface GetSubscriptionResponse {
+  subscription?: Subscription | undefined;
+}
+
+export interface PauseSubscriptionRequest {
+  scope?: ProjectScope | undefined;
+  subscriptionId: string;
+}
+
+export interface PauseSubscriptionResponse {
+  subscription?: Subscription | undefined;
+}
+
+export interface ResumeSubscriptionRequest {
+  scope?: ProjectScope | undefined;
+  subscriptionId: string;
+}
+
+export interface ResumeSubscriptionResponse {
+  subscription?: Subscription | undefined;
+}
+
+export interface CancelSubscriptionRequest {
+  scope?: ProjectScope | undefined;
+  subscriptionId: string;
+  atPeriodEnd: boolean;
+  policyId?: string | undefined;
+  reason?:
+    | string
+    | undefined;
+  /** MERCHANT (API), CUSTOMER (hosted pages); SYSTEM is set by dunning only. */
+  cancelledBy: string;
+}
+
+export interface CancelSubscriptionResponse {
+  subscription?: Subscription | undefined;
+}
+
+export interface ListInvoicesRequest {
+  scope?: ProjectScope | undefined;
+  page?: PageRequest | undefined;
+  status?: string | undefined;
+  customerId?: string | undefined;
+  subscriptionId?: string | undefined;
+}
+
+export interface ListInvoicesResponse {
+  invoices: Invoice[];
+}
+
+export interface GetInvoiceRequest {
+  scope?: ProjectScope | undefined;
+  invoiceId: string;
+}
+
+export interface GetInvoiceResponse {
+  invoice?: Invoice | undefined;
+}
+
+export interface PayInvoiceRequest {
+  scope?: ProjectScope | undefined;
+  invoiceId: string;
+}
+
+export interface PayInvoiceResponse {
+  invoice?: Invoice | undefined;
+}
+
+export interface VoidInvoiceRequest {
+  scope?: ProjectScope | undefined;
+  invoiceId: string;
+}
+
+export interface VoidInvoiceResponse {
+  invoice?: Invoice | undefined;
+}
+
+export interface RecordUsageRequest {
+  scope?: ProjectScope | undefined;
+  subscriptionId: string;
+  /** Decimal text, up to 18 integer and 6 fraction digits, may be negative. */
+  quantity: string;
+  description?: string | undefined;
+  idempotencyKey?: string | undefined;
+  timestamp?: Date | undefined;
+}
+
+export interface RecordUsageResponse {
+  record?:
+    | UsageRecord
+    | undefined;
+  /** False when the idempotency key had been used: `record` is the first one. */
+  created: boolean;
+}
+
+export interface UsageBatchItem {
+  subscriptionId: string;
+  quantity: string;
+  idempotencyKey: string;
+  timestamp?: Date | undefined;
+  description?: string | undefined;
+}
+
+export interface UsageBatchError {
+  index: number;
+  detail: string;
+}
+
+export interface RecordUsageBatchRequest {
+  scope?: ProjectScope | undefined;
+  records: UsageBatchItem[];
+}
+
+export interface RecordUsageBatchResponse {
+  accepted: number;
+  duplicates: number;
+  errors: UsageBatchError[];
+}
+
+export interface ListUsageRequest {
+  scope?: ProjectScope | undefined;
+  subscriptionId: string;
+  page?: PageRequest | undefined;
+  billed?: boolean | undefined;
+}
+
+export interface ListUsageResponse {
+  records: UsageRecord[];
+}
+
+export interface GetUsageSummaryRequest {
+  scope?: ProjectScope | undefined;
+  subscriptionId: string;
+}
+
+export interface GetUsageSummaryResponse {
+  periodStart?: Date | undefined;
+  periodEnd?: Date | undefined;
+  unbilledQuantity: string;
+  unitAmount?: number | undefined;
+  estimatedAmount: number;
+  currency: string;
+}
+
+export interface AdvanceTestClockRequest {
+  scope?: ProjectScope | undefined;
+  to?: Date | undefined;
+}
+
+export interface AdvanceTestClockResponse {
+  now?: Date | undefined;
+}
+
+export interface GetTestClockRequest {
+  scope?: ProjectScope | undefined;
+}
+
+export interface GetTestClockResponse {
+  now?: Date | undefined;
+}
+
+export interface SetCardBehaviorRequest {
+  scope?: ProjectScope | undefined;
+  customerId: string;
+  /** succeed, decline or insufficient_funds. */
+  behavior: string;
+}
+
+export interface SetCardBehaviorResponse {
+  customerId: string;
+  behavior: string;
+}
+
 /** What the plan was when the customer paid; billing keeps its own copy on the subscription. */
 export interface PlanSnapshot {
   planId: string;
@@ -134,6 +412,4834 @@ export interface UpdateCustomerRequest {
 export interface UpdateCustomerResponse {
   customer?: Customer | undefined;
 }
+
+function createBaseSubscription(): Subscription {
+  return {
+    id: "",
+    customerId: "",
+    customerEmail: "",
+    planId: "",
+    planName: "",
+    status: "",
+    amount: 0,
+    currency: "",
+    interval: "",
+    intervalCount: 0,
+    currentPeriodStart: undefined,
+    currentPeriodEnd: undefined,
+    cancelledAt: undefined,
+    cancelAtPeriodEnd: false,
+    cancelledBy: undefined,
+    trialEnd: undefined,
+    billingCycles: undefined,
+    metadata: undefined,
+    livemode: false,
+    createdAt: undefined,
+  };
+}
+
+export const Subscription: MessageFns<Subscription> = {
+  encode(message: Subscription, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.id !== "") {
+      writer.uint32(10).string(message.id);
+    }
+    if (message.customerId !== "") {
+      writer.uint32(18).string(message.customerId);
+    }
+    if (message.customerEmail !== "") {
+      writer.uint32(26).string(message.customerEmail);
+    }
+    if (message.planId !== "") {
+      writer.uint32(34).string(message.planId);
+    }
+    if (message.planName !== "") {
+      writer.uint32(42).string(message.planName);
+    }
+    if (message.status !== "") {
+      writer.uint32(50).string(message.status);
+    }
+    if (message.amount !== 0) {
+      writer.uint32(56).int64(message.amount);
+    }
+    if (message.currency !== "") {
+      writer.uint32(66).string(message.currency);
+    }
+    if (message.interval !== "") {
+      writer.uint32(74).string(message.interval);
+    }
+    if (message.intervalCount !== 0) {
+      writer.uint32(80).int32(message.intervalCount);
+    }
+    if (message.currentPeriodStart !== undefined) {
+      Timestamp.encode(toTimestamp(message.currentPeriodStart), writer.uint32(90).fork()).join();
+    }
+    if (message.currentPeriodEnd !== undefined) {
+      Timestamp.encode(toTimestamp(message.currentPeriodEnd), writer.uint32(98).fork()).join();
+    }
+    if (message.cancelledAt !== undefined) {
+      Timestamp.encode(toTimestamp(message.cancelledAt), writer.uint32(106).fork()).join();
+    }
+    if (message.cancelAtPeriodEnd !== false) {
+      writer.uint32(112).bool(message.cancelAtPeriodEnd);
+    }
+    if (message.cancelledBy !== undefined) {
+      writer.uint32(122).string(message.cancelledBy);
+    }
+    if (message.trialEnd !== undefined) {
+      Timestamp.encode(toTimestamp(message.trialEnd), writer.uint32(130).fork()).join();
+    }
+    if (message.billingCycles !== undefined) {
+      writer.uint32(136).int32(message.billingCycles);
+    }
+    if (message.metadata !== undefined) {
+      Struct.encode(Struct.wrap(message.metadata), writer.uint32(146).fork()).join();
+    }
+    if (message.livemode !== false) {
+      writer.uint32(152).bool(message.livemode);
+    }
+    if (message.createdAt !== undefined) {
+      Timestamp.encode(toTimestamp(message.createdAt), writer.uint32(162).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): Subscription {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseSubscription();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.id = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.customerId = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.customerEmail = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.planId = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.planName = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.status = reader.string();
+            continue;
+          }
+          case 7: {
+            if (tag !== 56) {
+              break;
+            }
+
+            message.amount = longToNumber(reader.int64());
+            continue;
+          }
+          case 8: {
+            if (tag !== 66) {
+              break;
+            }
+
+            message.currency = reader.string();
+            continue;
+          }
+          case 9: {
+            if (tag !== 74) {
+              break;
+            }
+
+            message.interval = reader.string();
+            continue;
+          }
+          case 10: {
+            if (tag !== 80) {
+              break;
+            }
+
+            message.intervalCount = reader.int32();
+            continue;
+          }
+          case 11: {
+            if (tag !== 90) {
+              break;
+            }
+
+            message.currentPeriodStart = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 12: {
+            if (tag !== 98) {
+              break;
+            }
+
+            message.currentPeriodEnd = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 13: {
+            if (tag !== 106) {
+              break;
+            }
+
+            message.cancelledAt = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 14: {
+            if (tag !== 112) {
+              break;
+            }
+
+            message.cancelAtPeriodEnd = reader.bool();
+            continue;
+          }
+          case 15: {
+            if (tag !== 122) {
+              break;
+            }
+
+            message.cancelledBy = reader.string();
+            continue;
+          }
+          case 16: {
+            if (tag !== 130) {
+              break;
+            }
+
+            message.trialEnd = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 17: {
+            if (tag !== 136) {
+              break;
+            }
+
+            message.billingCycles = reader.int32();
+            continue;
+          }
+          case 18: {
+            if (tag !== 146) {
+              break;
+            }
+
+            message.metadata = Struct.unwrap(Struct.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 19: {
+            if (tag !== 152) {
+              break;
+            }
+
+            message.livemode = reader.bool();
+            continue;
+          }
+          case 20: {
+            if (tag !== 162) {
+              break;
+            }
+
+            message.createdAt = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): Subscription {
+    return {
+      id: isSet(object.id) ? globalThis.String(object.id) : "",
+      customerId: isSet(object.customerId)
+        ? globalThis.String(object.customerId)
+        : isSet(object.customer_id)
+        ? globalThis.String(object.customer_id)
+        : "",
+      customerEmail: isSet(object.customerEmail)
+        ? globalThis.String(object.customerEmail)
+        : isSet(object.customer_email)
+        ? globalThis.String(object.customer_email)
+        : "",
+      planId: isSet(object.planId)
+        ? globalThis.String(object.planId)
+        : isSet(object.plan_id)
+        ? globalThis.String(object.plan_id)
+        : "",
+      planName: isSet(object.planName)
+        ? globalThis.String(object.planName)
+        : isSet(object.plan_name)
+        ? globalThis.String(object.plan_name)
+        : "",
+      status: isSet(object.status) ? globalThis.String(object.status) : "",
+      amount: isSet(object.amount) ? globalThis.Number(object.amount) : 0,
+      currency: isSet(object.currency) ? globalThis.String(object.currency) : "",
+      interval: isSet(object.interval) ? globalThis.String(object.interval) : "",
+      intervalCount: isSet(object.intervalCount)
+        ? globalThis.Number(object.intervalCount)
+        : isSet(object.interval_count)
+        ? globalThis.Number(object.interval_count)
+        : 0,
+      currentPeriodStart: isSet(object.currentPeriodStart)
+        ? fromJsonTimestamp(object.currentPeriodStart)
+        : isSet(object.current_period_start)
+        ? fromJsonTimestamp(object.current_period_start)
+        : undefined,
+      currentPeriodEnd: isSet(object.currentPeriodEnd)
+        ? fromJsonTimestamp(object.currentPeriodEnd)
+        : isSet(object.current_period_end)
+        ? fromJsonTimestamp(object.current_period_end)
+        : undefined,
+      cancelledAt: isSet(object.cancelledAt)
+        ? fromJsonTimestamp(object.cancelledAt)
+        : isSet(object.cancelled_at)
+        ? fromJsonTimestamp(object.cancelled_at)
+        : undefined,
+      cancelAtPeriodEnd: isSet(object.cancelAtPeriodEnd)
+        ? globalThis.Boolean(object.cancelAtPeriodEnd)
+        : isSet(object.cancel_at_period_end)
+        ? globalThis.Boolean(object.cancel_at_period_end)
+        : false,
+      cancelledBy: isSet(object.cancelledBy)
+        ? globalThis.String(object.cancelledBy)
+        : isSet(object.cancelled_by)
+        ? globalThis.String(object.cancelled_by)
+        : undefined,
+      trialEnd: isSet(object.trialEnd)
+        ? fromJsonTimestamp(object.trialEnd)
+        : isSet(object.trial_end)
+        ? fromJsonTimestamp(object.trial_end)
+        : undefined,
+      billingCycles: isSet(object.billingCycles)
+        ? globalThis.Number(object.billingCycles)
+        : isSet(object.billing_cycles)
+        ? globalThis.Number(object.billing_cycles)
+        : undefined,
+      metadata: isObject(object.metadata) ? object.metadata : undefined,
+      livemode: isSet(object.livemode) ? globalThis.Boolean(object.livemode) : false,
+      createdAt: isSet(object.createdAt)
+        ? fromJsonTimestamp(object.createdAt)
+        : isSet(object.created_at)
+        ? fromJsonTimestamp(object.created_at)
+        : undefined,
+    };
+  },
+
+  toJSON(message: Subscription): unknown {
+    const obj: any = {};
+    if (message.id !== "") {
+      obj.id = message.id;
+    }
+    if (message.customerId !== "") {
+      obj.customerId = message.customerId;
+    }
+    if (message.customerEmail !== "") {
+      obj.customerEmail = message.customerEmail;
+    }
+    if (message.planId !== "") {
+      obj.planId = message.planId;
+    }
+    if (message.planName !== "") {
+      obj.planName = message.planName;
+    }
+    if (message.status !== "") {
+      obj.status = message.status;
+    }
+    if (message.amount !== 0) {
+      obj.amount = Math.round(message.amount);
+    }
+    if (message.currency !== "") {
+      obj.currency = message.currency;
+    }
+    if (message.interval !== "") {
+      obj.interval = message.interval;
+    }
+    if (message.intervalCount !== 0) {
+      obj.intervalCount = Math.round(message.intervalCount);
+    }
+    if (message.currentPeriodStart !== undefined) {
+      obj.currentPeriodStart = message.currentPeriodStart.toISOString();
+    }
+    if (message.currentPeriodEnd !== undefined) {
+      obj.currentPeriodEnd = message.currentPeriodEnd.toISOString();
+    }
+    if (message.cancelledAt !== undefined) {
+      obj.cancelledAt = message.cancelledAt.toISOString();
+    }
+    if (message.cancelAtPeriodEnd !== false) {
+      obj.cancelAtPeriodEnd = message.cancelAtPeriodEnd;
+    }
+    if (message.cancelledBy !== undefined) {
+      obj.cancelledBy = message.cancelledBy;
+    }
+    if (message.trialEnd !== undefined) {
+      obj.trialEnd = message.trialEnd.toISOString();
+    }
+    if (message.billingCycles !== undefined) {
+      obj.billingCycles = Math.round(message.billingCycles);
+    }
+    if (message.metadata !== undefined) {
+      obj.metadata = message.metadata;
+    }
+    if (message.livemode !== false) {
+      obj.livemode = message.livemode;
+    }
+    if (message.createdAt !== undefined) {
+      obj.createdAt = message.createdAt.toISOString();
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<Subscription>, I>>(base?: I): Subscription {
+    return Subscription.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<Subscription>, I>>(object: I): Subscription {
+    const message = createBaseSubscription();
+    message.id = object.id ?? "";
+    message.customerId = object.customerId ?? "";
+    message.customerEmail = object.customerEmail ?? "";
+    message.planId = object.planId ?? "";
+    message.planName = object.planName ?? "";
+    message.status = object.status ?? "";
+    message.amount = object.amount ?? 0;
+    message.currency = object.currency ?? "";
+    message.interval = object.interval ?? "";
+    message.intervalCount = object.intervalCount ?? 0;
+    message.currentPeriodStart = object.currentPeriodStart ?? undefined;
+    message.currentPeriodEnd = object.currentPeriodEnd ?? undefined;
+    message.cancelledAt = object.cancelledAt ?? undefined;
+    message.cancelAtPeriodEnd = object.cancelAtPeriodEnd ?? false;
+    message.cancelledBy = object.cancelledBy ?? undefined;
+    message.trialEnd = object.trialEnd ?? undefined;
+    message.billingCycles = object.billingCycles ?? undefined;
+    message.metadata = object.metadata ?? undefined;
+    message.livemode = object.livemode ?? false;
+    message.createdAt = object.createdAt ?? undefined;
+    return message;
+  },
+};
+
+function createBaseInvoiceLine(): InvoiceLine {
+  return {
+    type: "",
+    description: "",
+    quantity: "",
+    unitAmount: 0,
+    amount: 0,
+    periodStart: undefined,
+    periodEnd: undefined,
+  };
+}
+
+export const InvoiceLine: MessageFns<InvoiceLine> = {
+  encode(message: InvoiceLine, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.type !== "") {
+      writer.uint32(10).string(message.type);
+    }
+    if (message.description !== "") {
+      writer.uint32(18).string(message.description);
+    }
+    if (message.quantity !== "") {
+      writer.uint32(26).string(message.quantity);
+    }
+    if (message.unitAmount !== 0) {
+      writer.uint32(32).int64(message.unitAmount);
+    }
+    if (message.amount !== 0) {
+      writer.uint32(40).int64(message.amount);
+    }
+    if (message.periodStart !== undefined) {
+      Timestamp.encode(toTimestamp(message.periodStart), writer.uint32(50).fork()).join();
+    }
+    if (message.periodEnd !== undefined) {
+      Timestamp.encode(toTimestamp(message.periodEnd), writer.uint32(58).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): InvoiceLine {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseInvoiceLine();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.type = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.description = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.quantity = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.unitAmount = longToNumber(reader.int64());
+            continue;
+          }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.amount = longToNumber(reader.int64());
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.periodStart = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.periodEnd = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): InvoiceLine {
+    return {
+      type: isSet(object.type) ? globalThis.String(object.type) : "",
+      description: isSet(object.description) ? globalThis.String(object.description) : "",
+      quantity: isSet(object.quantity) ? globalThis.String(object.quantity) : "",
+      unitAmount: isSet(object.unitAmount)
+        ? globalThis.Number(object.unitAmount)
+        : isSet(object.unit_amount)
+        ? globalThis.Number(object.unit_amount)
+        : 0,
+      amount: isSet(object.amount) ? globalThis.Number(object.amount) : 0,
+      periodStart: isSet(object.periodStart)
+        ? fromJsonTimestamp(object.periodStart)
+        : isSet(object.period_start)
+        ? fromJsonTimestamp(object.period_start)
+        : undefined,
+      periodEnd: isSet(object.periodEnd)
+        ? fromJsonTimestamp(object.periodEnd)
+        : isSet(object.period_end)
+        ? fromJsonTimestamp(object.period_end)
+        : undefined,
+    };
+  },
+
+  toJSON(message: InvoiceLine): unknown {
+    const obj: any = {};
+    if (message.type !== "") {
+      obj.type = message.type;
+    }
+    if (message.description !== "") {
+      obj.description = message.description;
+    }
+    if (message.quantity !== "") {
+      obj.quantity = message.quantity;
+    }
+    if (message.unitAmount !== 0) {
+      obj.unitAmount = Math.round(message.unitAmount);
+    }
+    if (message.amount !== 0) {
+      obj.amount = Math.round(message.amount);
+    }
+    if (message.periodStart !== undefined) {
+      obj.periodStart = message.periodStart.toISOString();
+    }
+    if (message.periodEnd !== undefined) {
+      obj.periodEnd = message.periodEnd.toISOString();
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<InvoiceLine>, I>>(base?: I): InvoiceLine {
+    return InvoiceLine.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<InvoiceLine>, I>>(object: I): InvoiceLine {
+    const message = createBaseInvoiceLine();
+    message.type = object.type ?? "";
+    message.description = object.description ?? "";
+    message.quantity = object.quantity ?? "";
+    message.unitAmount = object.unitAmount ?? 0;
+    message.amount = object.amount ?? 0;
+    message.periodStart = object.periodStart ?? undefined;
+    message.periodEnd = object.periodEnd ?? undefined;
+    return message;
+  },
+};
+
+function createBaseInvoice(): Invoice {
+  return {
+    id: "",
+    number: "",
+    subscriptionId: "",
+    customerId: "",
+    customerEmail: "",
+    status: "",
+    currency: "",
+    subtotal: 0,
+    amount: 0,
+    amountPaid: 0,
+    amountRefunded: 0,
+    lines: [],
+    periodStart: undefined,
+    periodEnd: undefined,
+    dueDate: undefined,
+    paidAt: undefined,
+    attemptCount: 0,
+    nextPaymentAttempt: undefined,
+    livemode: false,
+    createdAt: undefined,
+  };
+}
+
+export const Invoice: MessageFns<Invoice> = {
+  encode(message: Invoice, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.id !== "") {
+      writer.uint32(10).string(message.id);
+    }
+    if (message.number !== "") {
+      writer.uint32(18).string(message.number);
+    }
+    if (message.subscriptionId !== "") {
+      writer.uint32(26).string(message.subscriptionId);
+    }
+    if (message.customerId !== "") {
+      writer.uint32(34).string(message.customerId);
+    }
+    if (message.customerEmail !== "") {
+      writer.uint32(42).string(message.customerEmail);
+    }
+    if (message.status !== "") {
+      writer.uint32(50).string(message.status);
+    }
+    if (message.currency !== "") {
+      writer.uint32(58).string(message.currency);
+    }
+    if (message.subtotal !== 0) {
+      writer.uint32(64).int64(message.subtotal);
+    }
+    if (message.amount !== 0) {
+      writer.uint32(72).int64(message.amount);
+    }
+    if (message.amountPaid !== 0) {
+      writer.uint32(80).int64(message.amountPaid);
+    }
+    if (message.amountRefunded !== 0) {
+      writer.uint32(88).int64(message.amountRefunded);
+    }
+    for (const v of message.lines) {
+      InvoiceLine.encode(v!, writer.uint32(98).fork()).join();
+    }
+    if (message.periodStart !== undefined) {
+      Timestamp.encode(toTimestamp(message.periodStart), writer.uint32(106).fork()).join();
+    }
+    if (message.periodEnd !== undefined) {
+      Timestamp.encode(toTimestamp(message.periodEnd), writer.uint32(114).fork()).join();
+    }
+    if (message.dueDate !== undefined) {
+      Timestamp.encode(toTimestamp(message.dueDate), writer.uint32(122).fork()).join();
+    }
+    if (message.paidAt !== undefined) {
+      Timestamp.encode(toTimestamp(message.paidAt), writer.uint32(130).fork()).join();
+    }
+    if (message.attemptCount !== 0) {
+      writer.uint32(136).int32(message.attemptCount);
+    }
+    if (message.nextPaymentAttempt !== undefined) {
+      Timestamp.encode(toTimestamp(message.nextPaymentAttempt), writer.uint32(146).fork()).join();
+    }
+    if (message.livemode !== false) {
+      writer.uint32(152).bool(message.livemode);
+    }
+    if (message.createdAt !== undefined) {
+      Timestamp.encode(toTimestamp(message.createdAt), writer.uint32(162).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): Invoice {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseInvoice();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.id = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.number = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.subscriptionId = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.customerId = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.customerEmail = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.status = reader.string();
+            continue;
+          }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.currency = reader.string();
+            continue;
+          }
+          case 8: {
+            if (tag !== 64) {
+              break;
+            }
+
+            message.subtotal = longToNumber(reader.int64());
+            continue;
+          }
+          case 9: {
+            if (tag !== 72) {
+              break;
+            }
+
+            message.amount = longToNumber(reader.int64());
+            continue;
+          }
+          case 10: {
+            if (tag !== 80) {
+              break;
+            }
+
+            message.amountPaid = longToNumber(reader.int64());
+            continue;
+          }
+          case 11: {
+            if (tag !== 88) {
+              break;
+            }
+
+            message.amountRefunded = longToNumber(reader.int64());
+            continue;
+          }
+          case 12: {
+            if (tag !== 98) {
+              break;
+            }
+
+            message.lines.push(InvoiceLine.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 13: {
+            if (tag !== 106) {
+              break;
+            }
+
+            message.periodStart = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 14: {
+            if (tag !== 114) {
+              break;
+            }
+
+            message.periodEnd = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 15: {
+            if (tag !== 122) {
+              break;
+            }
+
+            message.dueDate = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 16: {
+            if (tag !== 130) {
+              break;
+            }
+
+            message.paidAt = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 17: {
+            if (tag !== 136) {
+              break;
+            }
+
+            message.attemptCount = reader.int32();
+            continue;
+          }
+          case 18: {
+            if (tag !== 146) {
+              break;
+            }
+
+            message.nextPaymentAttempt = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 19: {
+            if (tag !== 152) {
+              break;
+            }
+
+            message.livemode = reader.bool();
+            continue;
+          }
+          case 20: {
+            if (tag !== 162) {
+              break;
+            }
+
+            message.createdAt = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): Invoice {
+    return {
+      id: isSet(object.id) ? globalThis.String(object.id) : "",
+      number: isSet(object.number) ? globalThis.String(object.number) : "",
+      subscriptionId: isSet(object.subscriptionId)
+        ? globalThis.String(object.subscriptionId)
+        : isSet(object.subscription_id)
+        ? globalThis.String(object.subscription_id)
+        : "",
+      customerId: isSet(object.customerId)
+        ? globalThis.String(object.customerId)
+        : isSet(object.customer_id)
+        ? globalThis.String(object.customer_id)
+        : "",
+      customerEmail: isSet(object.customerEmail)
+        ? globalThis.String(object.customerEmail)
+        : isSet(object.customer_email)
+        ? globalThis.String(object.customer_email)
+        : "",
+      status: isSet(object.status) ? globalThis.String(object.status) : "",
+      currency: isSet(object.currency) ? globalThis.String(object.currency) : "",
+      subtotal: isSet(object.subtotal) ? globalThis.Number(object.subtotal) : 0,
+      amount: isSet(object.amount) ? globalThis.Number(object.amount) : 0,
+      amountPaid: isSet(object.amountPaid)
+        ? globalThis.Number(object.amountPaid)
+        : isSet(object.amount_paid)
+        ? globalThis.Number(object.amount_paid)
+        : 0,
+      amountRefunded: isSet(object.amountRefunded)
+        ? globalThis.Number(object.amountRefunded)
+        : isSet(object.amount_refunded)
+        ? globalThis.Number(object.amount_refunded)
+        : 0,
+      lines: globalThis.Array.isArray(object?.lines)
+        ? object.lines.map((e: any) => InvoiceLine.fromJSON(e))
+        : [],
+      periodStart: isSet(object.periodStart)
+        ? fromJsonTimestamp(object.periodStart)
+        : isSet(object.period_start)
+        ? fromJsonTimestamp(object.period_start)
+        : undefined,
+      periodEnd: isSet(object.periodEnd)
+        ? fromJsonTimestamp(object.periodEnd)
+        : isSet(object.period_end)
+        ? fromJsonTimestamp(object.period_end)
+        : undefined,
+      dueDate: isSet(object.dueDate)
+        ? fromJsonTimestamp(object.dueDate)
+        : isSet(object.due_date)
+        ? fromJsonTimestamp(object.due_date)
+        : undefined,
+      paidAt: isSet(object.paidAt)
+        ? fromJsonTimestamp(object.paidAt)
+        : isSet(object.paid_at)
+        ? fromJsonTimestamp(object.paid_at)
+        : undefined,
+      attemptCount: isSet(object.attemptCount)
+        ? globalThis.Number(object.attemptCount)
+        : isSet(object.attempt_count)
+        ? globalThis.Number(object.attempt_count)
+        : 0,
+      nextPaymentAttempt: isSet(object.nextPaymentAttempt)
+        ? fromJsonTimestamp(object.nextPaymentAttempt)
+        : isSet(object.next_payment_attempt)
+        ? fromJsonTimestamp(object.next_payment_attempt)
+        : undefined,
+      livemode: isSet(object.livemode) ? globalThis.Boolean(object.livemode) : false,
+      createdAt: isSet(object.createdAt)
+        ? fromJsonTimestamp(object.createdAt)
+        : isSet(object.created_at)
+        ? fromJsonTimestamp(object.created_at)
+        : undefined,
+    };
+  },
+
+  toJSON(message: Invoice): unknown {
+    const obj: any = {};
+    if (message.id !== "") {
+      obj.id = message.id;
+    }
+    if (message.number !== "") {
+      obj.number = message.number;
+    }
+    if (message.subscriptionId !== "") {
+      obj.subscriptionId = message.subscriptionId;
+    }
+    if (message.customerId !== "") {
+      obj.customerId = message.customerId;
+    }
+    if (message.customerEmail !== "") {
+      obj.customerEmail = message.customerEmail;
+    }
+    if (message.status !== "") {
+      obj.status = message.status;
+    }
+    if (message.currency !== "") {
+      obj.currency = message.currency;
+    }
+    if (message.subtotal !== 0) {
+      obj.subtotal = Math.round(message.subtotal);
+    }
+    if (message.amount !== 0) {
+      obj.amount = Math.round(message.amount);
+    }
+    if (message.amountPaid !== 0) {
+      obj.amountPaid = Math.round(message.amountPaid);
+    }
+    if (message.amountRefunded !== 0) {
+      obj.amountRefunded = Math.round(message.amountRefunded);
+    }
+    if (message.lines?.length) {
+      obj.lines = message.lines.map((e) => InvoiceLine.toJSON(e));
+    }
+    if (message.periodStart !== undefined) {
+      obj.periodStart = message.periodStart.toISOString();
+    }
+    if (message.periodEnd !== undefined) {
+      obj.periodEnd = message.periodEnd.toISOString();
+    }
+    if (message.dueDate !== undefined) {
+      obj.dueDate = message.dueDate.toISOString();
+    }
+    if (message.paidAt !== undefined) {
+      obj.paidAt = message.paidAt.toISOString();
+    }
+    if (message.attemptCount !== 0) {
+      obj.attemptCount = Math.round(message.attemptCount);
+    }
+    if (message.nextPaymentAttempt !== undefined) {
+      obj.nextPaymentAttempt = message.nextPaymentAttempt.toISOString();
+    }
+    if (message.livemode !== false) {
+      obj.livemode = message.livemode;
+    }
+    if (message.createdAt !== undefined) {
+      obj.createdAt = message.createdAt.toISOString();
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<Invoice>, I>>(base?: I): Invoice {
+    return Invoice.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<Invoice>, I>>(object: I): Invoice {
+    const message = createBaseInvoice();
+    message.id = object.id ?? "";
+    message.number = object.number ?? "";
+    message.subscriptionId = object.subscriptionId ?? "";
+    message.customerId = object.customerId ?? "";
+    message.customerEmail = object.customerEmail ?? "";
+    message.status = object.status ?? "";
+    message.currency = object.currency ?? "";
+    message.subtotal = object.subtotal ?? 0;
+    message.amount = object.amount ?? 0;
+    message.amountPaid = object.amountPaid ?? 0;
+    message.amountRefunded = object.amountRefunded ?? 0;
+    message.lines = object.lines?.map((e) => InvoiceLine.fromPartial(e)) || [];
+    message.periodStart = object.periodStart ?? undefined;
+    message.periodEnd = object.periodEnd ?? undefined;
+    message.dueDate = object.dueDate ?? undefined;
+    message.paidAt = object.paidAt ?? undefined;
+    message.attemptCount = object.attemptCount ?? 0;
+    message.nextPaymentAttempt = object.nextPaymentAttempt ?? undefined;
+    message.livemode = object.livemode ?? false;
+    message.createdAt = object.createdAt ?? undefined;
+    return message;
+  },
+};
+
+function createBaseUsageRecord(): UsageRecord {
+  return {
+    id: "",
+    subscriptionId: "",
+    quantity: "",
+    description: undefined,
+    idempotencyKey: undefined,
+    billed: false,
+    billedAt: undefined,
+    invoiceId: undefined,
+    timestamp: undefined,
+    livemode: false,
+    createdAt: undefined,
+  };
+}
+
+export const UsageRecord: MessageFns<UsageRecord> = {
+  encode(message: UsageRecord, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.id !== "") {
+      writer.uint32(10).string(message.id);
+    }
+    if (message.subscriptionId !== "") {
+      writer.uint32(18).string(message.subscriptionId);
+    }
+    if (message.quantity !== "") {
+      writer.uint32(26).string(message.quantity);
+    }
+    if (message.description !== undefined) {
+      writer.uint32(34).string(message.description);
+    }
+    if (message.idempotencyKey !== undefined) {
+      writer.uint32(42).string(message.idempotencyKey);
+    }
+    if (message.billed !== false) {
+      writer.uint32(48).bool(message.billed);
+    }
+    if (message.billedAt !== undefined) {
+      Timestamp.encode(toTimestamp(message.billedAt), writer.uint32(58).fork()).join();
+    }
+    if (message.invoiceId !== undefined) {
+      writer.uint32(66).string(message.invoiceId);
+    }
+    if (message.timestamp !== undefined) {
+      Timestamp.encode(toTimestamp(message.timestamp), writer.uint32(74).fork()).join();
+    }
+    if (message.livemode !== false) {
+      writer.uint32(80).bool(message.livemode);
+    }
+    if (message.createdAt !== undefined) {
+      Timestamp.encode(toTimestamp(message.createdAt), writer.uint32(90).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): UsageRecord {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseUsageRecord();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.id = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.subscriptionId = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.quantity = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.description = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.idempotencyKey = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 48) {
+              break;
+            }
+
+            message.billed = reader.bool();
+            continue;
+          }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.billedAt = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 8: {
+            if (tag !== 66) {
+              break;
+            }
+
+            message.invoiceId = reader.string();
+            continue;
+          }
+          case 9: {
+            if (tag !== 74) {
+              break;
+            }
+
+            message.timestamp = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 10: {
+            if (tag !== 80) {
+              break;
+            }
+
+            message.livemode = reader.bool();
+            continue;
+          }
+          case 11: {
+            if (tag !== 90) {
+              break;
+            }
+
+            message.createdAt = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): UsageRecord {
+    return {
+      id: isSet(object.id) ? globalThis.String(object.id) : "",
+      subscriptionId: isSet(object.subscriptionId)
+        ? globalThis.String(object.subscriptionId)
+        : isSet(object.subscription_id)
+        ? globalThis.String(object.subscription_id)
+        : "",
+      quantity: isSet(object.quantity) ? globalThis.String(object.quantity) : "",
+      description: isSet(object.description) ? globalThis.String(object.description) : undefined,
+      idempotencyKey: isSet(object.idempotencyKey)
+        ? globalThis.String(object.idempotencyKey)
+        : isSet(object.idempotency_key)
+        ? globalThis.String(object.idempotency_key)
+        : undefined,
+      billed: isSet(object.billed) ? globalThis.Boolean(object.billed) : false,
+      billedAt: isSet(object.billedAt)
+        ? fromJsonTimestamp(object.billedAt)
+        : isSet(object.billed_at)
+        ? fromJsonTimestamp(object.billed_at)
+        : undefined,
+      invoiceId: isSet(object.invoiceId)
+        ? globalThis.String(object.invoiceId)
+        : isSet(object.invoice_id)
+        ? globalThis.String(object.invoice_id)
+        : undefined,
+      timestamp: isSet(object.timestamp) ? fromJsonTimestamp(object.timestamp) : undefined,
+      livemode: isSet(object.livemode) ? globalThis.Boolean(object.livemode) : false,
+      createdAt: isSet(object.createdAt)
+        ? fromJsonTimestamp(object.createdAt)
+        : isSet(object.created_at)
+        ? fromJsonTimestamp(object.created_at)
+        : undefined,
+    };
+  },
+
+  toJSON(message: UsageRecord): unknown {
+    const obj: any = {};
+    if (message.id !== "") {
+      obj.id = message.id;
+    }
+    if (message.subscriptionId !== "") {
+      obj.subscriptionId = message.subscriptionId;
+    }
+    if (message.quantity !== "") {
+      obj.quantity = message.quantity;
+    }
+    if (message.description !== undefined) {
+      obj.description = message.description;
+    }
+    if (message.idempotencyKey !== undefined) {
+      obj.idempotencyKey = message.idempotencyKey;
+    }
+    if (message.billed !== false) {
+      obj.billed = message.billed;
+    }
+    if (message.billedAt !== undefined) {
+      obj.billedAt = message.billedAt.toISOString();
+    }
+    if (message.invoiceId !== undefined) {
+      obj.invoiceId = message.invoiceId;
+    }
+    if (message.timestamp !== undefined) {
+      obj.timestamp = message.timestamp.toISOString();
+    }
+    if (message.livemode !== false) {
+      obj.livemode = message.livemode;
+    }
+    if (message.createdAt !== undefined) {
+      obj.createdAt = message.createdAt.toISOString();
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<UsageRecord>, I>>(base?: I): UsageRecord {
+    return UsageRecord.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<UsageRecord>, I>>(object: I): UsageRecord {
+    const message = createBaseUsageRecord();
+    message.id = object.id ?? "";
+    message.subscriptionId = object.subscriptionId ?? "";
+    message.quantity = object.quantity ?? "";
+    message.description = object.description ?? undefined;
+    message.idempotencyKey = object.idempotencyKey ?? undefined;
+    message.billed = object.billed ?? false;
+    message.billedAt = object.billedAt ?? undefined;
+    message.invoiceId = object.invoiceId ?? undefined;
+    message.timestamp = object.timestamp ?? undefined;
+    message.livemode = object.livemode ?? false;
+    message.createdAt = object.createdAt ?? undefined;
+    return message;
+  },
+};
+
+function createBaseCreateSubscriptionRequest(): CreateSubscriptionRequest {
+  return {
+    scope: undefined,
+    customerId: "",
+    plan: undefined,
+    trialPeriodDays: undefined,
+    billingCycles: undefined,
+    metadata: undefined,
+  };
+}
+
+export const CreateSubscriptionRequest: MessageFns<CreateSubscriptionRequest> = {
+  encode(message: CreateSubscriptionRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.scope !== undefined) {
+      ProjectScope.encode(message.scope, writer.uint32(10).fork()).join();
+    }
+    if (message.customerId !== "") {
+      writer.uint32(18).string(message.customerId);
+    }
+    if (message.plan !== undefined) {
+      PlanSnapshot.encode(message.plan, writer.uint32(26).fork()).join();
+    }
+    if (message.trialPeriodDays !== undefined) {
+      writer.uint32(32).int32(message.trialPeriodDays);
+    }
+    if (message.billingCycles !== undefined) {
+      writer.uint32(40).int32(message.billingCycles);
+    }
+    if (message.metadata !== undefined) {
+      Struct.encode(Struct.wrap(message.metadata), writer.uint32(50).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CreateSubscriptionRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCreateSubscriptionRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.scope = ProjectScope.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.customerId = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.plan = PlanSnapshot.decode(reader, reader.uint32());
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.trialPeriodDays = reader.int32();
+            continue;
+          }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.billingCycles = reader.int32();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.metadata = Struct.unwrap(Struct.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): CreateSubscriptionRequest {
+    return {
+      scope: isSet(object.scope) ? ProjectScope.fromJSON(object.scope) : undefined,
+      customerId: isSet(object.customerId)
+        ? globalThis.String(object.customerId)
+        : isSet(object.customer_id)
+        ? globalThis.String(object.customer_id)
+        : "",
+      plan: isSet(object.plan) ? PlanSnapshot.fromJSON(object.plan) : undefined,
+      trialPeriodDays: isSet(object.trialPeriodDays)
+        ? globalThis.Number(object.trialPeriodDays)
+        : isSet(object.trial_period_days)
+        ? globalThis.Number(object.trial_period_days)
+        : undefined,
+      billingCycles: isSet(object.billingCycles)
+        ? globalThis.Number(object.billingCycles)
+        : isSet(object.billing_cycles)
+        ? globalThis.Number(object.billing_cycles)
+        : undefined,
+      metadata: isObject(object.metadata) ? object.metadata : undefined,
+    };
+  },
+
+  toJSON(message: CreateSubscriptionRequest): unknown {
+    const obj: any = {};
+    if (message.scope !== undefined) {
+      obj.scope = ProjectScope.toJSON(message.scope);
+    }
+    if (message.customerId !== "") {
+      obj.customerId = message.customerId;
+    }
+    if (message.plan !== undefined) {
+      obj.plan = PlanSnapshot.toJSON(message.plan);
+    }
+    if (message.trialPeriodDays !== undefined) {
+      obj.trialPeriodDays = Math.round(message.trialPeriodDays);
+    }
+    if (message.billingCycles !== undefined) {
+      obj.billingCycles = Math.round(message.billingCycles);
+    }
+    if (message.metadata !== undefined) {
+      obj.metadata = message.metadata;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<CreateSubscriptionRequest>, I>>(base?: I): CreateSubscriptionRequest {
+    return CreateSubscriptionRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<CreateSubscriptionRequest>, I>>(object: I): CreateSubscriptionRequest {
+    const message = createBaseCreateSubscriptionRequest();
+    message.scope = (object.scope !== undefined && object.scope !== null)
+      ? ProjectScope.fromPartial(object.scope)
+      : undefined;
+    message.customerId = object.customerId ?? "";
+    message.plan = (object.plan !== undefined && object.plan !== null)
+      ? PlanSnapshot.fromPartial(object.plan)
+      : undefined;
+    message.trialPeriodDays = object.trialPeriodDays ?? undefined;
+    message.billingCycles = object.billingCycles ?? undefined;
+    message.metadata = object.metadata ?? undefined;
+    return message;
+  },
+};
+
+function createBaseCreateSubscriptionResponse(): CreateSubscriptionResponse {
+  return { subscription: undefined };
+}
+
+export const CreateSubscriptionResponse: MessageFns<CreateSubscriptionResponse> = {
+  encode(message: CreateSubscriptionResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.subscription !== undefined) {
+      Subscription.encode(message.subscription, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CreateSubscriptionResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCreateSubscriptionResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.subscription = Subscription.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): CreateSubscriptionResponse {
+    return { subscription: isSet(object.subscription) ? Subscription.fromJSON(object.subscription) : undefined };
+  },
+
+  toJSON(message: CreateSubscriptionResponse): unknown {
+    const obj: any = {};
+    if (message.subscription !== undefined) {
+      obj.subscription = Subscription.toJSON(message.subscription);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<CreateSubscriptionResponse>, I>>(base?: I): CreateSubscriptionResponse {
+    return CreateSubscriptionResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<CreateSubscriptionResponse>, I>>(object: I): CreateSubscriptionResponse {
+    const message = createBaseCreateSubscriptionResponse();
+    message.subscription = (object.subscription !== undefined && object.subscription !== null)
+      ? Subscription.fromPartial(object.subscription)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseListSubscriptionsRequest(): ListSubscriptionsRequest {
+  return { scope: undefined, page: undefined, status: undefined, customerId: undefined, planId: undefined };
+}
+
+export const ListSubscriptionsRequest: MessageFns<ListSubscriptionsRequest> = {
+  encode(message: ListSubscriptionsRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.scope !== undefined) {
+      ProjectScope.encode(message.scope, writer.uint32(10).fork()).join();
+    }
+    if (message.page !== undefined) {
+      PageRequest.encode(message.page, writer.uint32(18).fork()).join();
+    }
+    if (message.status !== undefined) {
+      writer.uint32(26).string(message.status);
+    }
+    if (message.customerId !== undefined) {
+      writer.uint32(34).string(message.customerId);
+    }
+    if (message.planId !== undefined) {
+      writer.uint32(42).string(message.planId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListSubscriptionsRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListSubscriptionsRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.scope = ProjectScope.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.page = PageRequest.decode(reader, reader.uint32());
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.status = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.customerId = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.planId = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListSubscriptionsRequest {
+    return {
+      scope: isSet(object.scope) ? ProjectScope.fromJSON(object.scope) : undefined,
+      page: isSet(object.page) ? PageRequest.fromJSON(object.page) : undefined,
+      status: isSet(object.status) ? globalThis.String(object.status) : undefined,
+      customerId: isSet(object.customerId)
+        ? globalThis.String(object.customerId)
+        : isSet(object.customer_id)
+        ? globalThis.String(object.customer_id)
+        : undefined,
+      planId: isSet(object.planId)
+        ? globalThis.String(object.planId)
+        : isSet(object.plan_id)
+        ? globalThis.String(object.plan_id)
+        : undefined,
+    };
+  },
+
+  toJSON(message: ListSubscriptionsRequest): unknown {
+    const obj: any = {};
+    if (message.scope !== undefined) {
+      obj.scope = ProjectScope.toJSON(message.scope);
+    }
+    if (message.page !== undefined) {
+      obj.page = PageRequest.toJSON(message.page);
+    }
+    if (message.status !== undefined) {
+      obj.status = message.status;
+    }
+    if (message.customerId !== undefined) {
+      obj.customerId = message.customerId;
+    }
+    if (message.planId !== undefined) {
+      obj.planId = message.planId;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ListSubscriptionsRequest>, I>>(base?: I): ListSubscriptionsRequest {
+    return ListSubscriptionsRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ListSubscriptionsRequest>, I>>(object: I): ListSubscriptionsRequest {
+    const message = createBaseListSubscriptionsRequest();
+    message.scope = (object.scope !== undefined && object.scope !== null)
+      ? ProjectScope.fromPartial(object.scope)
+      : undefined;
+    message.page = (object.page !== undefined && object.page !== null)
+      ? PageRequest.fromPartial(object.page)
+      : undefined;
+    message.status = object.status ?? undefined;
+    message.customerId = object.customerId ?? undefined;
+    message.planId = object.planId ?? undefined;
+    return message;
+  },
+};
+
+function createBaseListSubscriptionsResponse(): ListSubscriptionsResponse {
+  return { subscriptions: [] };
+}
+
+export const ListSubscriptionsResponse: MessageFns<ListSubscriptionsResponse> = {
+  encode(message: ListSubscriptionsResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.subscriptions) {
+      Subscription.encode(v!, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListSubscriptionsResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListSubscriptionsResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.subscriptions.push(Subscription.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListSubscriptionsResponse {
+    return {
+      subscriptions: globalThis.Array.isArray(object?.subscriptions)
+        ? object.subscriptions.map((e: any) => Subscription.fromJSON(e))
+        : [],
+    };
+  },
+
+  toJSON(message: ListSubscriptionsResponse): unknown {
+    const obj: any = {};
+    if (message.subscriptions?.length) {
+      obj.subscriptions = message.subscriptions.map((e) => Subscription.toJSON(e));
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ListSubscriptionsResponse>, I>>(base?: I): ListSubscriptionsResponse {
+    return ListSubscriptionsResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ListSubscriptionsResponse>, I>>(object: I): ListSubscriptionsResponse {
+    const message = createBaseListSubscriptionsResponse();
+    message.subscriptions = object.subscriptions?.map((e) => Subscription.fromPartial(e)) || [];
+    return message;
+  },
+};
+
+function createBaseGetSubscriptionRequest(): GetSubscriptionRequest {
+  return { scope: undefined, subscriptionId: "" };
+}
+
+export const GetSubscriptionRequest: MessageFns<GetSubscriptionRequest> = {
+  encode(message: GetSubscriptionRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.scope !== undefined) {
+      ProjectScope.encode(message.scope, writer.uint32(10).fork()).join();
+    }
+    if (message.subscriptionId !== "") {
+      writer.uint32(18).string(message.subscriptionId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetSubscriptionRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetSubscriptionRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.scope = ProjectScope.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.subscriptionId = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetSubscriptionRequest {
+    return {
+      scope: isSet(object.scope) ? ProjectScope.fromJSON(object.scope) : undefined,
+      subscriptionId: isSet(object.subscriptionId)
+        ? globalThis.String(object.subscriptionId)
+        : isSet(object.subscription_id)
+        ? globalThis.String(object.subscription_id)
+        : "",
+    };
+  },
+
+  toJSON(message: GetSubscriptionRequest): unknown {
+    const obj: any = {};
+    if (message.scope !== undefined) {
+      obj.scope = ProjectScope.toJSON(message.scope);
+    }
+    if (message.subscriptionId !== "") {
+      obj.subscriptionId = message.subscriptionId;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetSubscriptionRequest>, I>>(base?: I): GetSubscriptionRequest {
+    return GetSubscriptionRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetSubscriptionRequest>, I>>(object: I): GetSubscriptionRequest {
+    const message = createBaseGetSubscriptionRequest();
+    message.scope = (object.scope !== undefined && object.scope !== null)
+      ? ProjectScope.fromPartial(object.scope)
+      : undefined;
+    message.subscriptionId = object.subscriptionId ?? "";
+    return message;
+  },
+};
+
+function createBaseGetSubscriptionResponse(): GetSubscriptionResponse {
+  return { subscription: undefined };
+}
+
+export const GetSubscriptionResponse: MessageFns<GetSubscriptionResponse> = {
+  encode(message: GetSubscriptionResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.subscription !== undefined) {
+      Subscription.encode(message.subscription, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetSubscriptionResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetSubscriptionResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.subscription = Subscription.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetSubscriptionResponse {
+    return { subscription: isSet(object.subscription) ? Subscription.fromJSON(object.subscription) : undefined };
+  },
+
+  toJSON(message: GetSubscriptionResponse): unknown {
+    const obj: any = {};
+    if (message.subscription !== undefined) {
+      obj.subscription = Subscription.toJSON(message.subscription);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetSubscriptionResponse>, I>>(base?: I): GetSubscriptionResponse {
+    return GetSubscriptionResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetSubscriptionResponse>, I>>(object: I): GetSubscriptionResponse {
+    const message = createBaseGetSubscriptionResponse();
+    message.subscription = (object.subscription !== undefined && object.subscription !== null)
+      ? Subscription.fromPartial(object.subscription)
+      : undefined;
+    return message;
+  },
+};
+
+function createBasePauseSubscriptionRequest(): PauseSubscriptionRequest {
+  return { scope: undefined, subscriptionId: "" };
+}
+
+export const PauseSubscriptionRequest: MessageFns<PauseSubscriptionRequest> = {
+  encode(message: PauseSubscriptionRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.scope !== undefined) {
+      ProjectScope.encode(message.scope, writer.uint32(10).fork()).join();
+    }
+    if (message.subscriptionId !== "") {
+      writer.uint32(18).string(message.subscriptionId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): PauseSubscriptionRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBasePauseSubscriptionRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.scope = ProjectScope.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.subscriptionId = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): PauseSubscriptionRequest {
+    return {
+      scope: isSet(object.scope) ? ProjectScope.fromJSON(object.scope) : undefined,
+      subscriptionId: isSet(object.subscriptionId)
+        ? globalThis.String(object.subscriptionId)
+        : isSet(object.subscription_id)
+        ? globalThis.String(object.subscription_id)
+        : "",
+    };
+  },
+
+  toJSON(message: PauseSubscriptionRequest): unknown {
+    const obj: any = {};
+    if (message.scope !== undefined) {
+      obj.scope = ProjectScope.toJSON(message.scope);
+    }
+    if (message.subscriptionId !== "") {
+      obj.subscriptionId = message.subscriptionId;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<PauseSubscriptionRequest>, I>>(base?: I): PauseSubscriptionRequest {
+    return PauseSubscriptionRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<PauseSubscriptionRequest>, I>>(object: I): PauseSubscriptionRequest {
+    const message = createBasePauseSubscriptionRequest();
+    message.scope = (object.scope !== undefined && object.scope !== null)
+      ? ProjectScope.fromPartial(object.scope)
+      : undefined;
+    message.subscriptionId = object.subscriptionId ?? "";
+    return message;
+  },
+};
+
+function createBasePauseSubscriptionResponse(): PauseSubscriptionResponse {
+  return { subscription: undefined };
+}
+
+export const PauseSubscriptionResponse: MessageFns<PauseSubscriptionResponse> = {
+  encode(message: PauseSubscriptionResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.subscription !== undefined) {
+      Subscription.encode(message.subscription, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): PauseSubscriptionResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBasePauseSubscriptionResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.subscription = Subscription.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): PauseSubscriptionResponse {
+    return { subscription: isSet(object.subscription) ? Subscription.fromJSON(object.subscription) : undefined };
+  },
+
+  toJSON(message: PauseSubscriptionResponse): unknown {
+    const obj: any = {};
+    if (message.subscription !== undefined) {
+      obj.subscription = Subscription.toJSON(message.subscription);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<PauseSubscriptionResponse>, I>>(base?: I): PauseSubscriptionResponse {
+    return PauseSubscriptionResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<PauseSubscriptionResponse>, I>>(object: I): PauseSubscriptionResponse {
+    const message = createBasePauseSubscriptionResponse();
+    message.subscription = (object.subscription !== undefined && object.subscription !== null)
+      ? Subscription.fromPartial(object.subscription)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseResumeSubscriptionRequest(): ResumeSubscriptionRequest {
+  return { scope: undefined, subscriptionId: "" };
+}
+
+export const ResumeSubscriptionRequest: MessageFns<ResumeSubscriptionRequest> = {
+  encode(message: ResumeSubscriptionRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.scope !== undefined) {
+      ProjectScope.encode(message.scope, writer.uint32(10).fork()).join();
+    }
+    if (message.subscriptionId !== "") {
+      writer.uint32(18).string(message.subscriptionId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ResumeSubscriptionRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseResumeSubscriptionRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.scope = ProjectScope.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.subscriptionId = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ResumeSubscriptionRequest {
+    return {
+      scope: isSet(object.scope) ? ProjectScope.fromJSON(object.scope) : undefined,
+      subscriptionId: isSet(object.subscriptionId)
+        ? globalThis.String(object.subscriptionId)
+        : isSet(object.subscription_id)
+        ? globalThis.String(object.subscription_id)
+        : "",
+    };
+  },
+
+  toJSON(message: ResumeSubscriptionRequest): unknown {
+    const obj: any = {};
+    if (message.scope !== undefined) {
+      obj.scope = ProjectScope.toJSON(message.scope);
+    }
+    if (message.subscriptionId !== "") {
+      obj.subscriptionId = message.subscriptionId;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ResumeSubscriptionRequest>, I>>(base?: I): ResumeSubscriptionRequest {
+    return ResumeSubscriptionRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ResumeSubscriptionRequest>, I>>(object: I): ResumeSubscriptionRequest {
+    const message = createBaseResumeSubscriptionRequest();
+    message.scope = (object.scope !== undefined && object.scope !== null)
+      ? ProjectScope.fromPartial(object.scope)
+      : undefined;
+    message.subscriptionId = object.subscriptionId ?? "";
+    return message;
+  },
+};
+
+function createBaseResumeSubscriptionResponse(): ResumeSubscriptionResponse {
+  return { subscription: undefined };
+}
+
+export const ResumeSubscriptionResponse: MessageFns<ResumeSubscriptionResponse> = {
+  encode(message: ResumeSubscriptionResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.subscription !== undefined) {
+      Subscription.encode(message.subscription, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ResumeSubscriptionResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseResumeSubscriptionResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.subscription = Subscription.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ResumeSubscriptionResponse {
+    return { subscription: isSet(object.subscription) ? Subscription.fromJSON(object.subscription) : undefined };
+  },
+
+  toJSON(message: ResumeSubscriptionResponse): unknown {
+    const obj: any = {};
+    if (message.subscription !== undefined) {
+      obj.subscription = Subscription.toJSON(message.subscription);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ResumeSubscriptionResponse>, I>>(base?: I): ResumeSubscriptionResponse {
+    return ResumeSubscriptionResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ResumeSubscriptionResponse>, I>>(object: I): ResumeSubscriptionResponse {
+    const message = createBaseResumeSubscriptionResponse();
+    message.subscription = (object.subscription !== undefined && object.subscription !== null)
+      ? Subscription.fromPartial(object.subscription)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseCancelSubscriptionRequest(): CancelSubscriptionRequest {
+  return {
+    scope: undefined,
+    subscriptionId: "",
+    atPeriodEnd: false,
+    policyId: undefined,
+    reason: undefined,
+    cancelledBy: "",
+  };
+}
+
+export const CancelSubscriptionRequest: MessageFns<CancelSubscriptionRequest> = {
+  encode(message: CancelSubscriptionRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.scope !== undefined) {
+      ProjectScope.encode(message.scope, writer.uint32(10).fork()).join();
+    }
+    if (message.subscriptionId !== "") {
+      writer.uint32(18).string(message.subscriptionId);
+    }
+    if (message.atPeriodEnd !== false) {
+      writer.uint32(24).bool(message.atPeriodEnd);
+    }
+    if (message.policyId !== undefined) {
+      writer.uint32(34).string(message.policyId);
+    }
+    if (message.reason !== undefined) {
+      writer.uint32(42).string(message.reason);
+    }
+    if (message.cancelledBy !== "") {
+      writer.uint32(50).string(message.cancelledBy);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CancelSubscriptionRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCancelSubscriptionRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.scope = ProjectScope.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.subscriptionId = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.atPeriodEnd = reader.bool();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.policyId = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.reason = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.cancelledBy = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): CancelSubscriptionRequest {
+    return {
+      scope: isSet(object.scope) ? ProjectScope.fromJSON(object.scope) : undefined,
+      subscriptionId: isSet(object.subscriptionId)
+        ? globalThis.String(object.subscriptionId)
+        : isSet(object.subscription_id)
+        ? globalThis.String(object.subscription_id)
+        : "",
+      atPeriodEnd: isSet(object.atPeriodEnd)
+        ? globalThis.Boolean(object.atPeriodEnd)
+        : isSet(object.at_period_end)
+        ? globalThis.Boolean(object.at_period_end)
+        : false,
+      policyId: isSet(object.policyId)
+        ? globalThis.String(object.policyId)
+        : isSet(object.policy_id)
+        ? globalThis.String(object.policy_id)
+        : undefined,
+      reason: isSet(object.reason) ? globalThis.String(object.reason) : undefined,
+      cancelledBy: isSet(object.cancelledBy)
+        ? globalThis.String(object.cancelledBy)
+        : isSet(object.cancelled_by)
+        ? globalThis.String(object.cancelled_by)
+        : "",
+    };
+  },
+
+  toJSON(message: CancelSubscriptionRequest): unknown {
+    const obj: any = {};
+    if (message.scope !== undefined) {
+      obj.scope = ProjectScope.toJSON(message.scope);
+    }
+    if (message.subscriptionId !== "") {
+      obj.subscriptionId = message.subscriptionId;
+    }
+    if (message.atPeriodEnd !== false) {
+      obj.atPeriodEnd = message.atPeriodEnd;
+    }
+    if (message.policyId !== undefined) {
+      obj.policyId = message.policyId;
+    }
+    if (message.reason !== undefined) {
+      obj.reason = message.reason;
+    }
+    if (message.cancelledBy !== "") {
+      obj.cancelledBy = message.cancelledBy;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<CancelSubscriptionRequest>, I>>(base?: I): CancelSubscriptionRequest {
+    return CancelSubscriptionRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<CancelSubscriptionRequest>, I>>(object: I): CancelSubscriptionRequest {
+    const message = createBaseCancelSubscriptionRequest();
+    message.scope = (object.scope !== undefined && object.scope !== null)
+      ? ProjectScope.fromPartial(object.scope)
+      : undefined;
+    message.subscriptionId = object.subscriptionId ?? "";
+    message.atPeriodEnd = object.atPeriodEnd ?? false;
+    message.policyId = object.policyId ?? undefined;
+    message.reason = object.reason ?? undefined;
+    message.cancelledBy = object.cancelledBy ?? "";
+    return message;
+  },
+};
+
+function createBaseCancelSubscriptionResponse(): CancelSubscriptionResponse {
+  return { subscription: undefined };
+}
+
+export const CancelSubscriptionResponse: MessageFns<CancelSubscriptionResponse> = {
+  encode(message: CancelSubscriptionResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.subscription !== undefined) {
+      Subscription.encode(message.subscription, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CancelSubscriptionResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCancelSubscriptionResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.subscription = Subscription.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): CancelSubscriptionResponse {
+    return { subscription: isSet(object.subscription) ? Subscription.fromJSON(object.subscription) : undefined };
+  },
+
+  toJSON(message: CancelSubscriptionResponse): unknown {
+    const obj: any = {};
+    if (message.subscription !== undefined) {
+      obj.subscription = Subscription.toJSON(message.subscription);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<CancelSubscriptionResponse>, I>>(base?: I): CancelSubscriptionResponse {
+    return CancelSubscriptionResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<CancelSubscriptionResponse>, I>>(object: I): CancelSubscriptionResponse {
+    const message = createBaseCancelSubscriptionResponse();
+    message.subscription = (object.subscription !== undefined && object.subscription !== null)
+      ? Subscription.fromPartial(object.subscription)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseListInvoicesRequest(): ListInvoicesRequest {
+  return { scope: undefined, page: undefined, status: undefined, customerId: undefined, subscriptionId: undefined };
+}
+
+export const ListInvoicesRequest: MessageFns<ListInvoicesRequest> = {
+  encode(message: ListInvoicesRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.scope !== undefined) {
+      ProjectScope.encode(message.scope, writer.uint32(10).fork()).join();
+    }
+    if (message.page !== undefined) {
+      PageRequest.encode(message.page, writer.uint32(18).fork()).join();
+    }
+    if (message.status !== undefined) {
+      writer.uint32(26).string(message.status);
+    }
+    if (message.customerId !== undefined) {
+      writer.uint32(34).string(message.customerId);
+    }
+    if (message.subscriptionId !== undefined) {
+      writer.uint32(42).string(message.subscriptionId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListInvoicesRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListInvoicesRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.scope = ProjectScope.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.page = PageRequest.decode(reader, reader.uint32());
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.status = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.customerId = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.subscriptionId = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListInvoicesRequest {
+    return {
+      scope: isSet(object.scope) ? ProjectScope.fromJSON(object.scope) : undefined,
+      page: isSet(object.page) ? PageRequest.fromJSON(object.page) : undefined,
+      status: isSet(object.status) ? globalThis.String(object.status) : undefined,
+      customerId: isSet(object.customerId)
+        ? globalThis.String(object.customerId)
+        : isSet(object.customer_id)
+        ? globalThis.String(object.customer_id)
+        : undefined,
+      subscriptionId: isSet(object.subscriptionId)
+        ? globalThis.String(object.subscriptionId)
+        : isSet(object.subscription_id)
+        ? globalThis.String(object.subscription_id)
+        : undefined,
+    };
+  },
+
+  toJSON(message: ListInvoicesRequest): unknown {
+    const obj: any = {};
+    if (message.scope !== undefined) {
+      obj.scope = ProjectScope.toJSON(message.scope);
+    }
+    if (message.page !== undefined) {
+      obj.page = PageRequest.toJSON(message.page);
+    }
+    if (message.status !== undefined) {
+      obj.status = message.status;
+    }
+    if (message.customerId !== undefined) {
+      obj.customerId = message.customerId;
+    }
+    if (message.subscriptionId !== undefined) {
+      obj.subscriptionId = message.subscriptionId;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ListInvoicesRequest>, I>>(base?: I): ListInvoicesRequest {
+    return ListInvoicesRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ListInvoicesRequest>, I>>(object: I): ListInvoicesRequest {
+    const message = createBaseListInvoicesRequest();
+    message.scope = (object.scope !== undefined && object.scope !== null)
+      ? ProjectScope.fromPartial(object.scope)
+      : undefined;
+    message.page = (object.page !== undefined && object.page !== null)
+      ? PageRequest.fromPartial(object.page)
+      : undefined;
+    message.status = object.status ?? undefined;
+    message.customerId = object.customerId ?? undefined;
+    message.subscriptionId = object.subscriptionId ?? undefined;
+    return message;
+  },
+};
+
+function createBaseListInvoicesResponse(): ListInvoicesResponse {
+  return { invoices: [] };
+}
+
+export const ListInvoicesResponse: MessageFns<ListInvoicesResponse> = {
+  encode(message: ListInvoicesResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.invoices) {
+      Invoice.encode(v!, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListInvoicesResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListInvoicesResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.invoices.push(Invoice.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListInvoicesResponse {
+    return {
+      invoices: globalThis.Array.isArray(object?.invoices) ? object.invoices.map((e: any) => Invoice.fromJSON(e)) : [],
+    };
+  },
+
+  toJSON(message: ListInvoicesResponse): unknown {
+    const obj: any = {};
+    if (message.invoices?.length) {
+      obj.invoices = message.invoices.map((e) => Invoice.toJSON(e));
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ListInvoicesResponse>, I>>(base?: I): ListInvoicesResponse {
+    return ListInvoicesResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ListInvoicesResponse>, I>>(object: I): ListInvoicesResponse {
+    const message = createBaseListInvoicesResponse();
+    message.invoices = object.invoices?.map((e) => Invoice.fromPartial(e)) || [];
+    return message;
+  },
+};
+
+function createBaseGetInvoiceRequest(): GetInvoiceRequest {
+  return { scope: undefined, invoiceId: "" };
+}
+
+export const GetInvoiceRequest: MessageFns<GetInvoiceRequest> = {
+  encode(message: GetInvoiceRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.scope !== undefined) {
+      ProjectScope.encode(message.scope, writer.uint32(10).fork()).join();
+    }
+    if (message.invoiceId !== "") {
+      writer.uint32(18).string(message.invoiceId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetInvoiceRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetInvoiceRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.scope = ProjectScope.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.invoiceId = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetInvoiceRequest {
+    return {
+      scope: isSet(object.scope) ? ProjectScope.fromJSON(object.scope) : undefined,
+      invoiceId: isSet(object.invoiceId)
+        ? globalThis.String(object.invoiceId)
+        : isSet(object.invoice_id)
+        ? globalThis.String(object.invoice_id)
+        : "",
+    };
+  },
+
+  toJSON(message: GetInvoiceRequest): unknown {
+    const obj: any = {};
+    if (message.scope !== undefined) {
+      obj.scope = ProjectScope.toJSON(message.scope);
+    }
+    if (message.invoiceId !== "") {
+      obj.invoiceId = message.invoiceId;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetInvoiceRequest>, I>>(base?: I): GetInvoiceRequest {
+    return GetInvoiceRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetInvoiceRequest>, I>>(object: I): GetInvoiceRequest {
+    const message = createBaseGetInvoiceRequest();
+    message.scope = (object.scope !== undefined && object.scope !== null)
+      ? ProjectScope.fromPartial(object.scope)
+      : undefined;
+    message.invoiceId = object.invoiceId ?? "";
+    return message;
+  },
+};
+
+function createBaseGetInvoiceResponse(): GetInvoiceResponse {
+  return { invoice: undefined };
+}
+
+export const GetInvoiceResponse: MessageFns<GetInvoiceResponse> = {
+  encode(message: GetInvoiceResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.invoice !== undefined) {
+      Invoice.encode(message.invoice, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetInvoiceResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetInvoiceResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.invoice = Invoice.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetInvoiceResponse {
+    return { invoice: isSet(object.invoice) ? Invoice.fromJSON(object.invoice) : undefined };
+  },
+
+  toJSON(message: GetInvoiceResponse): unknown {
+    const obj: any = {};
+    if (message.invoice !== undefined) {
+      obj.invoice = Invoice.toJSON(message.invoice);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetInvoiceResponse>, I>>(base?: I): GetInvoiceResponse {
+    return GetInvoiceResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetInvoiceResponse>, I>>(object: I): GetInvoiceResponse {
+    const message = createBaseGetInvoiceResponse();
+    message.invoice = (object.invoice !== undefined && object.invoice !== null)
+      ? Invoice.fromPartial(object.invoice)
+      : undefined;
+    return message;
+  },
+};
+
+function createBasePayInvoiceRequest(): PayInvoiceRequest {
+  return { scope: undefined, invoiceId: "" };
+}
+
+export const PayInvoiceRequest: MessageFns<PayInvoiceRequest> = {
+  encode(message: PayInvoiceRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.scope !== undefined) {
+      ProjectScope.encode(message.scope, writer.uint32(10).fork()).join();
+    }
+    if (message.invoiceId !== "") {
+      writer.uint32(18).string(message.invoiceId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): PayInvoiceRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBasePayInvoiceRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.scope = ProjectScope.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.invoiceId = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): PayInvoiceRequest {
+    return {
+      scope: isSet(object.scope) ? ProjectScope.fromJSON(object.scope) : undefined,
+      invoiceId: isSet(object.invoiceId)
+        ? globalThis.String(object.invoiceId)
+        : isSet(object.invoice_id)
+        ? globalThis.String(object.invoice_id)
+        : "",
+    };
+  },
+
+  toJSON(message: PayInvoiceRequest): unknown {
+    const obj: any = {};
+    if (message.scope !== undefined) {
+      obj.scope = ProjectScope.toJSON(message.scope);
+    }
+    if (message.invoiceId !== "") {
+      obj.invoiceId = message.invoiceId;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<PayInvoiceRequest>, I>>(base?: I): PayInvoiceRequest {
+    return PayInvoiceRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<PayInvoiceRequest>, I>>(object: I): PayInvoiceRequest {
+    const message = createBasePayInvoiceRequest();
+    message.scope = (object.scope !== undefined && object.scope !== null)
+      ? ProjectScope.fromPartial(object.scope)
+      : undefined;
+    message.invoiceId = object.invoiceId ?? "";
+    return message;
+  },
+};
+
+function createBasePayInvoiceResponse(): PayInvoiceResponse {
+  return { invoice: undefined };
+}
+
+export const PayInvoiceResponse: MessageFns<PayInvoiceResponse> = {
+  encode(message: PayInvoiceResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.invoice !== undefined) {
+      Invoice.encode(message.invoice, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): PayInvoiceResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBasePayInvoiceResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.invoice = Invoice.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): PayInvoiceResponse {
+    return { invoice: isSet(object.invoice) ? Invoice.fromJSON(object.invoice) : undefined };
+  },
+
+  toJSON(message: PayInvoiceResponse): unknown {
+    const obj: any = {};
+    if (message.invoice !== undefined) {
+      obj.invoice = Invoice.toJSON(message.invoice);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<PayInvoiceResponse>, I>>(base?: I): PayInvoiceResponse {
+    return PayInvoiceResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<PayInvoiceResponse>, I>>(object: I): PayInvoiceResponse {
+    const message = createBasePayInvoiceResponse();
+    message.invoice = (object.invoice !== undefined && object.invoice !== null)
+      ? Invoice.fromPartial(object.invoice)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseVoidInvoiceRequest(): VoidInvoiceRequest {
+  return { scope: undefined, invoiceId: "" };
+}
+
+export const VoidInvoiceRequest: MessageFns<VoidInvoiceRequest> = {
+  encode(message: VoidInvoiceRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.scope !== undefined) {
+      ProjectScope.encode(message.scope, writer.uint32(10).fork()).join();
+    }
+    if (message.invoiceId !== "") {
+      writer.uint32(18).string(message.invoiceId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): VoidInvoiceRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseVoidInvoiceRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.scope = ProjectScope.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.invoiceId = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): VoidInvoiceRequest {
+    return {
+      scope: isSet(object.scope) ? ProjectScope.fromJSON(object.scope) : undefined,
+      invoiceId: isSet(object.invoiceId)
+        ? globalThis.String(object.invoiceId)
+        : isSet(object.invoice_id)
+        ? globalThis.String(object.invoice_id)
+        : "",
+    };
+  },
+
+  toJSON(message: VoidInvoiceRequest): unknown {
+    const obj: any = {};
+    if (message.scope !== undefined) {
+      obj.scope = ProjectScope.toJSON(message.scope);
+    }
+    if (message.invoiceId !== "") {
+      obj.invoiceId = message.invoiceId;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<VoidInvoiceRequest>, I>>(base?: I): VoidInvoiceRequest {
+    return VoidInvoiceRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<VoidInvoiceRequest>, I>>(object: I): VoidInvoiceRequest {
+    const message = createBaseVoidInvoiceRequest();
+    message.scope = (object.scope !== undefined && object.scope !== null)
+      ? ProjectScope.fromPartial(object.scope)
+      : undefined;
+    message.invoiceId = object.invoiceId ?? "";
+    return message;
+  },
+};
+
+function createBaseVoidInvoiceResponse(): VoidInvoiceResponse {
+  return { invoice: undefined };
+}
+
+export const VoidInvoiceResponse: MessageFns<VoidInvoiceResponse> = {
+  encode(message: VoidInvoiceResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.invoice !== undefined) {
+      Invoice.encode(message.invoice, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): VoidInvoiceResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseVoidInvoiceResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.invoice = Invoice.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): VoidInvoiceResponse {
+    return { invoice: isSet(object.invoice) ? Invoice.fromJSON(object.invoice) : undefined };
+  },
+
+  toJSON(message: VoidInvoiceResponse): unknown {
+    const obj: any = {};
+    if (message.invoice !== undefined) {
+      obj.invoice = Invoice.toJSON(message.invoice);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<VoidInvoiceResponse>, I>>(base?: I): VoidInvoiceResponse {
+    return VoidInvoiceResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<VoidInvoiceResponse>, I>>(object: I): VoidInvoiceResponse {
+    const message = createBaseVoidInvoiceResponse();
+    message.invoice = (object.invoice !== undefined && object.invoice !== null)
+      ? Invoice.fromPartial(object.invoice)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseRecordUsageRequest(): RecordUsageRequest {
+  return {
+    scope: undefined,
+    subscriptionId: "",
+    quantity: "",
+    description: undefined,
+    idempotencyKey: undefined,
+    timestamp: undefined,
+  };
+}
+
+export const RecordUsageRequest: MessageFns<RecordUsageRequest> = {
+  encode(message: RecordUsageRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.scope !== undefined) {
+      ProjectScope.encode(message.scope, writer.uint32(10).fork()).join();
+    }
+    if (message.subscriptionId !== "") {
+      writer.uint32(18).string(message.subscriptionId);
+    }
+    if (message.quantity !== "") {
+      writer.uint32(26).string(message.quantity);
+    }
+    if (message.description !== undefined) {
+      writer.uint32(34).string(message.description);
+    }
+    if (message.idempotencyKey !== undefined) {
+      writer.uint32(42).string(message.idempotencyKey);
+    }
+    if (message.timestamp !== undefined) {
+      Timestamp.encode(toTimestamp(message.timestamp), writer.uint32(50).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): RecordUsageRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseRecordUsageRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.scope = ProjectScope.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.subscriptionId = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.quantity = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.description = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.idempotencyKey = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.timestamp = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): RecordUsageRequest {
+    return {
+      scope: isSet(object.scope) ? ProjectScope.fromJSON(object.scope) : undefined,
+      subscriptionId: isSet(object.subscriptionId)
+        ? globalThis.String(object.subscriptionId)
+        : isSet(object.subscription_id)
+        ? globalThis.String(object.subscription_id)
+        : "",
+      quantity: isSet(object.quantity) ? globalThis.String(object.quantity) : "",
+      description: isSet(object.description) ? globalThis.String(object.description) : undefined,
+      idempotencyKey: isSet(object.idempotencyKey)
+        ? globalThis.String(object.idempotencyKey)
+        : isSet(object.idempotency_key)
+        ? globalThis.String(object.idempotency_key)
+        : undefined,
+      timestamp: isSet(object.timestamp) ? fromJsonTimestamp(object.timestamp) : undefined,
+    };
+  },
+
+  toJSON(message: RecordUsageRequest): unknown {
+    const obj: any = {};
+    if (message.scope !== undefined) {
+      obj.scope = ProjectScope.toJSON(message.scope);
+    }
+    if (message.subscriptionId !== "") {
+      obj.subscriptionId = message.subscriptionId;
+    }
+    if (message.quantity !== "") {
+      obj.quantity = message.quantity;
+    }
+    if (message.description !== undefined) {
+      obj.description = message.description;
+    }
+    if (message.idempotencyKey !== undefined) {
+      obj.idempotencyKey = message.idempotencyKey;
+    }
+    if (message.timestamp !== undefined) {
+      obj.timestamp = message.timestamp.toISOString();
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<RecordUsageRequest>, I>>(base?: I): RecordUsageRequest {
+    return RecordUsageRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<RecordUsageRequest>, I>>(object: I): RecordUsageRequest {
+    const message = createBaseRecordUsageRequest();
+    message.scope = (object.scope !== undefined && object.scope !== null)
+      ? ProjectScope.fromPartial(object.scope)
+      : undefined;
+    message.subscriptionId = object.subscriptionId ?? "";
+    message.quantity = object.quantity ?? "";
+    message.description = object.description ?? undefined;
+    message.idempotencyKey = object.idempotencyKey ?? undefined;
+    message.timestamp = object.timestamp ?? undefined;
+    return message;
+  },
+};
+
+function createBaseRecordUsageResponse(): RecordUsageResponse {
+  return { record: undefined, created: false };
+}
+
+export const RecordUsageResponse: MessageFns<RecordUsageResponse> = {
+  encode(message: RecordUsageResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.record !== undefined) {
+      UsageRecord.encode(message.record, writer.uint32(10).fork()).join();
+    }
+    if (message.created !== false) {
+      writer.uint32(16).bool(message.created);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): RecordUsageResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseRecordUsageResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.record = UsageRecord.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.created = reader.bool();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): RecordUsageResponse {
+    return {
+      record: isSet(object.record) ? UsageRecord.fromJSON(object.record) : undefined,
+      created: isSet(object.created) ? globalThis.Boolean(object.created) : false,
+    };
+  },
+
+  toJSON(message: RecordUsageResponse): unknown {
+    const obj: any = {};
+    if (message.record !== undefined) {
+      obj.record = UsageRecord.toJSON(message.record);
+    }
+    if (message.created !== false) {
+      obj.created = message.created;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<RecordUsageResponse>, I>>(base?: I): RecordUsageResponse {
+    return RecordUsageResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<RecordUsageResponse>, I>>(object: I): RecordUsageResponse {
+    const message = createBaseRecordUsageResponse();
+    message.record = (object.record !== undefined && object.record !== null)
+      ? UsageRecord.fromPartial(object.record)
+      : undefined;
+    message.created = object.created ?? false;
+    return message;
+  },
+};
+
+function createBaseUsageBatchItem(): UsageBatchItem {
+  return { subscriptionId: "", quantity: "", idempotencyKey: "", timestamp: undefined, description: undefined };
+}
+
+export const UsageBatchItem: MessageFns<UsageBatchItem> = {
+  encode(message: UsageBatchItem, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.subscriptionId !== "") {
+      writer.uint32(10).string(message.subscriptionId);
+    }
+    if (message.quantity !== "") {
+      writer.uint32(18).string(message.quantity);
+    }
+    if (message.idempotencyKey !== "") {
+      writer.uint32(26).string(message.idempotencyKey);
+    }
+    if (message.timestamp !== undefined) {
+      Timestamp.encode(toTimestamp(message.timestamp), writer.uint32(34).fork()).join();
+    }
+    if (message.description !== undefined) {
+      writer.uint32(42).string(message.description);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): UsageBatchItem {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseUsageBatchItem();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.subscriptionId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.quantity = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.idempotencyKey = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.timestamp = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.description = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): UsageBatchItem {
+    return {
+      subscriptionId: isSet(object.subscriptionId)
+        ? globalThis.String(object.subscriptionId)
+        : isSet(object.subscription_id)
+        ? globalThis.String(object.subscription_id)
+        : "",
+      quantity: isSet(object.quantity) ? globalThis.String(object.quantity) : "",
+      idempotencyKey: isSet(object.idempotencyKey)
+        ? globalThis.String(object.idempotencyKey)
+        : isSet(object.idempotency_key)
+        ? globalThis.String(object.idempotency_key)
+        : "",
+      timestamp: isSet(object.timestamp) ? fromJsonTimestamp(object.timestamp) : undefined,
+      description: isSet(object.description) ? globalThis.String(object.description) : undefined,
+    };
+  },
+
+  toJSON(message: UsageBatchItem): unknown {
+    const obj: any = {};
+    if (message.subscriptionId !== "") {
+      obj.subscriptionId = message.subscriptionId;
+    }
+    if (message.quantity !== "") {
+      obj.quantity = message.quantity;
+    }
+    if (message.idempotencyKey !== "") {
+      obj.idempotencyKey = message.idempotencyKey;
+    }
+    if (message.timestamp !== undefined) {
+      obj.timestamp = message.timestamp.toISOString();
+    }
+    if (message.description !== undefined) {
+      obj.description = message.description;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<UsageBatchItem>, I>>(base?: I): UsageBatchItem {
+    return UsageBatchItem.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<UsageBatchItem>, I>>(object: I): UsageBatchItem {
+    const message = createBaseUsageBatchItem();
+    message.subscriptionId = object.subscriptionId ?? "";
+    message.quantity = object.quantity ?? "";
+    message.idempotencyKey = object.idempotencyKey ?? "";
+    message.timestamp = object.timestamp ?? undefined;
+    message.description = object.description ?? undefined;
+    return message;
+  },
+};
+
+function createBaseUsageBatchError(): UsageBatchError {
+  return { index: 0, detail: "" };
+}
+
+export const UsageBatchError: MessageFns<UsageBatchError> = {
+  encode(message: UsageBatchError, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.index !== 0) {
+      writer.uint32(8).int32(message.index);
+    }
+    if (message.detail !== "") {
+      writer.uint32(18).string(message.detail);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): UsageBatchError {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseUsageBatchError();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.index = reader.int32();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.detail = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): UsageBatchError {
+    return {
+      index: isSet(object.index) ? globalThis.Number(object.index) : 0,
+      detail: isSet(object.detail) ? globalThis.String(object.detail) : "",
+    };
+  },
+
+  toJSON(message: UsageBatchError): unknown {
+    const obj: any = {};
+    if (message.index !== 0) {
+      obj.index = Math.round(message.index);
+    }
+    if (message.detail !== "") {
+      obj.detail = message.detail;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<UsageBatchError>, I>>(base?: I): UsageBatchError {
+    return UsageBatchError.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<UsageBatchError>, I>>(object: I): UsageBatchError {
+    const message = createBaseUsageBatchError();
+    message.index = object.index ?? 0;
+    message.detail = object.detail ?? "";
+    return message;
+  },
+};
+
+function createBaseRecordUsageBatchRequest(): RecordUsageBatchRequest {
+  return { scope: undefined, records: [] };
+}
+
+export const RecordUsageBatchRequest: MessageFns<RecordUsageBatchRequest> = {
+  encode(message: RecordUsageBatchRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.scope !== undefined) {
+      ProjectScope.encode(message.scope, writer.uint32(10).fork()).join();
+    }
+    for (const v of message.records) {
+      UsageBatchItem.encode(v!, writer.uint32(18).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): RecordUsageBatchRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseRecordUsageBatchRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.scope = ProjectScope.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.records.push(UsageBatchItem.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): RecordUsageBatchRequest {
+    return {
+      scope: isSet(object.scope) ? ProjectScope.fromJSON(object.scope) : undefined,
+      records: globalThis.Array.isArray(object?.records)
+        ? object.records.map((e: any) => UsageBatchItem.fromJSON(e))
+        : [],
+    };
+  },
+
+  toJSON(message: RecordUsageBatchRequest): unknown {
+    const obj: any = {};
+    if (message.scope !== undefined) {
+      obj.scope = ProjectScope.toJSON(message.scope);
+    }
+    if (message.records?.length) {
+      obj.records = message.records.map((e) => UsageBatchItem.toJSON(e));
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<RecordUsageBatchRequest>, I>>(base?: I): RecordUsageBatchRequest {
+    return RecordUsageBatchRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<RecordUsageBatchRequest>, I>>(object: I): RecordUsageBatchRequest {
+    const message = createBaseRecordUsageBatchRequest();
+    message.scope = (object.scope !== undefined && object.scope !== null)
+      ? ProjectScope.fromPartial(object.scope)
+      : undefined;
+    message.records = object.records?.map((e) => UsageBatchItem.fromPartial(e)) || [];
+    return message;
+  },
+};
+
+function createBaseRecordUsageBatchResponse(): RecordUsageBatchResponse {
+  return { accepted: 0, duplicates: 0, errors: [] };
+}
+
+export const RecordUsageBatchResponse: MessageFns<RecordUsageBatchResponse> = {
+  encode(message: RecordUsageBatchResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.accepted !== 0) {
+      writer.uint32(8).int32(message.accepted);
+    }
+    if (message.duplicates !== 0) {
+      writer.uint32(16).int32(message.duplicates);
+    }
+    for (const v of message.errors) {
+      UsageBatchError.encode(v!, writer.uint32(26).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): RecordUsageBatchResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseRecordUsageBatchResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.accepted = reader.int32();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.duplicates = reader.int32();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.errors.push(UsageBatchError.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): RecordUsageBatchResponse {
+    return {
+      accepted: isSet(object.accepted) ? globalThis.Number(object.accepted) : 0,
+      duplicates: isSet(object.duplicates) ? globalThis.Number(object.duplicates) : 0,
+      errors: globalThis.Array.isArray(object?.errors)
+        ? object.errors.map((e: any) => UsageBatchError.fromJSON(e))
+        : [],
+    };
+  },
+
+  toJSON(message: RecordUsageBatchResponse): unknown {
+    const obj: any = {};
+    if (message.accepted !== 0) {
+      obj.accepted = Math.round(message.accepted);
+    }
+    if (message.duplicates !== 0) {
+      obj.duplicates = Math.round(message.duplicates);
+    }
+    if (message.errors?.length) {
+      obj.errors = message.errors.map((e) => UsageBatchError.toJSON(e));
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<RecordUsageBatchResponse>, I>>(base?: I): RecordUsageBatchResponse {
+    return RecordUsageBatchResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<RecordUsageBatchResponse>, I>>(object: I): RecordUsageBatchResponse {
+    const message = createBaseRecordUsageBatchResponse();
+    message.accepted = object.accepted ?? 0;
+    message.duplicates = object.duplicates ?? 0;
+    message.errors = object.errors?.map((e) => UsageBatchError.fromPartial(e)) || [];
+    return message;
+  },
+};
+
+function createBaseListUsageRequest(): ListUsageRequest {
+  return { scope: undefined, subscriptionId: "", page: undefined, billed: undefined };
+}
+
+export const ListUsageRequest: MessageFns<ListUsageRequest> = {
+  encode(message: ListUsageRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.scope !== undefined) {
+      ProjectScope.encode(message.scope, writer.uint32(10).fork()).join();
+    }
+    if (message.subscriptionId !== "") {
+      writer.uint32(18).string(message.subscriptionId);
+    }
+    if (message.page !== undefined) {
+      PageRequest.encode(message.page, writer.uint32(26).fork()).join();
+    }
+    if (message.billed !== undefined) {
+      writer.uint32(32).bool(message.billed);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListUsageRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListUsageRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.scope = ProjectScope.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.subscriptionId = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.page = PageRequest.decode(reader, reader.uint32());
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.billed = reader.bool();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListUsageRequest {
+    return {
+      scope: isSet(object.scope) ? ProjectScope.fromJSON(object.scope) : undefined,
+      subscriptionId: isSet(object.subscriptionId)
+        ? globalThis.String(object.subscriptionId)
+        : isSet(object.subscription_id)
+        ? globalThis.String(object.subscription_id)
+        : "",
+      page: isSet(object.page) ? PageRequest.fromJSON(object.page) : undefined,
+      billed: isSet(object.billed) ? globalThis.Boolean(object.billed) : undefined,
+    };
+  },
+
+  toJSON(message: ListUsageRequest): unknown {
+    const obj: any = {};
+    if (message.scope !== undefined) {
+      obj.scope = ProjectScope.toJSON(message.scope);
+    }
+    if (message.subscriptionId !== "") {
+      obj.subscriptionId = message.subscriptionId;
+    }
+    if (message.page !== undefined) {
+      obj.page = PageRequest.toJSON(message.page);
+    }
+    if (message.billed !== undefined) {
+      obj.billed = message.billed;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ListUsageRequest>, I>>(base?: I): ListUsageRequest {
+    return ListUsageRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ListUsageRequest>, I>>(object: I): ListUsageRequest {
+    const message = createBaseListUsageRequest();
+    message.scope = (object.scope !== undefined && object.scope !== null)
+      ? ProjectScope.fromPartial(object.scope)
+      : undefined;
+    message.subscriptionId = object.subscriptionId ?? "";
+    message.page = (object.page !== undefined && object.page !== null)
+      ? PageRequest.fromPartial(object.page)
+      : undefined;
+    message.billed = object.billed ?? undefined;
+    return message;
+  },
+};
+
+function createBaseListUsageResponse(): ListUsageResponse {
+  return { records: [] };
+}
+
+export const ListUsageResponse: MessageFns<ListUsageResponse> = {
+  encode(message: ListUsageResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.records) {
+      UsageRecord.encode(v!, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListUsageResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListUsageResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.records.push(UsageRecord.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListUsageResponse {
+    return {
+      records: globalThis.Array.isArray(object?.records) ? object.records.map((e: any) => UsageRecord.fromJSON(e)) : [],
+    };
+  },
+
+  toJSON(message: ListUsageResponse): unknown {
+    const obj: any = {};
+    if (message.records?.length) {
+      obj.records = message.records.map((e) => UsageRecord.toJSON(e));
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ListUsageResponse>, I>>(base?: I): ListUsageResponse {
+    return ListUsageResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ListUsageResponse>, I>>(object: I): ListUsageResponse {
+    const message = createBaseListUsageResponse();
+    message.records = object.records?.map((e) => UsageRecord.fromPartial(e)) || [];
+    return message;
+  },
+};
+
+function createBaseGetUsageSummaryRequest(): GetUsageSummaryRequest {
+  return { scope: undefined, subscriptionId: "" };
+}
+
+export const GetUsageSummaryRequest: MessageFns<GetUsageSummaryRequest> = {
+  encode(message: GetUsageSummaryRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.scope !== undefined) {
+      ProjectScope.encode(message.scope, writer.uint32(10).fork()).join();
+    }
+    if (message.subscriptionId !== "") {
+      writer.uint32(18).string(message.subscriptionId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetUsageSummaryRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetUsageSummaryRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.scope = ProjectScope.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.subscriptionId = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetUsageSummaryRequest {
+    return {
+      scope: isSet(object.scope) ? ProjectScope.fromJSON(object.scope) : undefined,
+      subscriptionId: isSet(object.subscriptionId)
+        ? globalThis.String(object.subscriptionId)
+        : isSet(object.subscription_id)
+        ? globalThis.String(object.subscription_id)
+        : "",
+    };
+  },
+
+  toJSON(message: GetUsageSummaryRequest): unknown {
+    const obj: any = {};
+    if (message.scope !== undefined) {
+      obj.scope = ProjectScope.toJSON(message.scope);
+    }
+    if (message.subscriptionId !== "") {
+      obj.subscriptionId = message.subscriptionId;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetUsageSummaryRequest>, I>>(base?: I): GetUsageSummaryRequest {
+    return GetUsageSummaryRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetUsageSummaryRequest>, I>>(object: I): GetUsageSummaryRequest {
+    const message = createBaseGetUsageSummaryRequest();
+    message.scope = (object.scope !== undefined && object.scope !== null)
+      ? ProjectScope.fromPartial(object.scope)
+      : undefined;
+    message.subscriptionId = object.subscriptionId ?? "";
+    return message;
+  },
+};
+
+function createBaseGetUsageSummaryResponse(): GetUsageSummaryResponse {
+  return {
+    periodStart: undefined,
+    periodEnd: undefined,
+    unbilledQuantity: "",
+    unitAmount: undefined,
+    estimatedAmount: 0,
+    currency: "",
+  };
+}
+
+export const GetUsageSummaryResponse: MessageFns<GetUsageSummaryResponse> = {
+  encode(message: GetUsageSummaryResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.periodStart !== undefined) {
+      Timestamp.encode(toTimestamp(message.periodStart), writer.uint32(10).fork()).join();
+    }
+    if (message.periodEnd !== undefined) {
+      Timestamp.encode(toTimestamp(message.periodEnd), writer.uint32(18).fork()).join();
+    }
+    if (message.unbilledQuantity !== "") {
+      writer.uint32(26).string(message.unbilledQuantity);
+    }
+    if (message.unitAmount !== undefined) {
+      writer.uint32(32).int64(message.unitAmount);
+    }
+    if (message.estimatedAmount !== 0) {
+      writer.uint32(40).int64(message.estimatedAmount);
+    }
+    if (message.currency !== "") {
+      writer.uint32(50).string(message.currency);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetUsageSummaryResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetUsageSummaryResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.periodStart = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.periodEnd = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.unbilledQuantity = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.unitAmount = longToNumber(reader.int64());
+            continue;
+          }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.estimatedAmount = longToNumber(reader.int64());
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.currency = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetUsageSummaryResponse {
+    return {
+      periodStart: isSet(object.periodStart)
+        ? fromJsonTimestamp(object.periodStart)
+        : isSet(object.period_start)
+        ? fromJsonTimestamp(object.period_start)
+        : undefined,
+      periodEnd: isSet(object.periodEnd)
+        ? fromJsonTimestamp(object.periodEnd)
+        : isSet(object.period_end)
+        ? fromJsonTimestamp(object.period_end)
+        : undefined,
+      unbilledQuantity: isSet(object.unbilledQuantity)
+        ? globalThis.String(object.unbilledQuantity)
+        : isSet(object.unbilled_quantity)
+        ? globalThis.String(object.unbilled_quantity)
+        : "",
+      unitAmount: isSet(object.unitAmount)
+        ? globalThis.Number(object.unitAmount)
+        : isSet(object.unit_amount)
+        ? globalThis.Number(object.unit_amount)
+        : undefined,
+      estimatedAmount: isSet(object.estimatedAmount)
+        ? globalThis.Number(object.estimatedAmount)
+        : isSet(object.estimated_amount)
+        ? globalThis.Number(object.estimated_amount)
+        : 0,
+      currency: isSet(object.currency) ? globalThis.String(object.currency) : "",
+    };
+  },
+
+  toJSON(message: GetUsageSummaryResponse): unknown {
+    const obj: any = {};
+    if (message.periodStart !== undefined) {
+      obj.periodStart = message.periodStart.toISOString();
+    }
+    if (message.periodEnd !== undefined) {
+      obj.periodEnd = message.periodEnd.toISOString();
+    }
+    if (message.unbilledQuantity !== "") {
+      obj.unbilledQuantity = message.unbilledQuantity;
+    }
+    if (message.unitAmount !== undefined) {
+      obj.unitAmount = Math.round(message.unitAmount);
+    }
+    if (message.estimatedAmount !== 0) {
+      obj.estimatedAmount = Math.round(message.estimatedAmount);
+    }
+    if (message.currency !== "") {
+      obj.currency = message.currency;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetUsageSummaryResponse>, I>>(base?: I): GetUsageSummaryResponse {
+    return GetUsageSummaryResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetUsageSummaryResponse>, I>>(object: I): GetUsageSummaryResponse {
+    const message = createBaseGetUsageSummaryResponse();
+    message.periodStart = object.periodStart ?? undefined;
+    message.periodEnd = object.periodEnd ?? undefined;
+    message.unbilledQuantity = object.unbilledQuantity ?? "";
+    message.unitAmount = object.unitAmount ?? undefined;
+    message.estimatedAmount = object.estimatedAmount ?? 0;
+    message.currency = object.currency ?? "";
+    return message;
+  },
+};
+
+function createBaseAdvanceTestClockRequest(): AdvanceTestClockRequest {
+  return { scope: undefined, to: undefined };
+}
+
+export const AdvanceTestClockRequest: MessageFns<AdvanceTestClockRequest> = {
+  encode(message: AdvanceTestClockRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.scope !== undefined) {
+      ProjectScope.encode(message.scope, writer.uint32(10).fork()).join();
+    }
+    if (message.to !== undefined) {
+      Timestamp.encode(toTimestamp(message.to), writer.uint32(18).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): AdvanceTestClockRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseAdvanceTestClockRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.scope = ProjectScope.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.to = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): AdvanceTestClockRequest {
+    return {
+      scope: isSet(object.scope) ? ProjectScope.fromJSON(object.scope) : undefined,
+      to: isSet(object.to) ? fromJsonTimestamp(object.to) : undefined,
+    };
+  },
+
+  toJSON(message: AdvanceTestClockRequest): unknown {
+    const obj: any = {};
+    if (message.scope !== undefined) {
+      obj.scope = ProjectScope.toJSON(message.scope);
+    }
+    if (message.to !== undefined) {
+      obj.to = message.to.toISOString();
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<AdvanceTestClockRequest>, I>>(base?: I): AdvanceTestClockRequest {
+    return AdvanceTestClockRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<AdvanceTestClockRequest>, I>>(object: I): AdvanceTestClockRequest {
+    const message = createBaseAdvanceTestClockRequest();
+    message.scope = (object.scope !== undefined && object.scope !== null)
+      ? ProjectScope.fromPartial(object.scope)
+      : undefined;
+    message.to = object.to ?? undefined;
+    return message;
+  },
+};
+
+function createBaseAdvanceTestClockResponse(): AdvanceTestClockResponse {
+  return { now: undefined };
+}
+
+export const AdvanceTestClockResponse: MessageFns<AdvanceTestClockResponse> = {
+  encode(message: AdvanceTestClockResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.now !== undefined) {
+      Timestamp.encode(toTimestamp(message.now), writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): AdvanceTestClockResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseAdvanceTestClockResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.now = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): AdvanceTestClockResponse {
+    return { now: isSet(object.now) ? fromJsonTimestamp(object.now) : undefined };
+  },
+
+  toJSON(message: AdvanceTestClockResponse): unknown {
+    const obj: any = {};
+    if (message.now !== undefined) {
+      obj.now = message.now.toISOString();
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<AdvanceTestClockResponse>, I>>(base?: I): AdvanceTestClockResponse {
+    return AdvanceTestClockResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<AdvanceTestClockResponse>, I>>(object: I): AdvanceTestClockResponse {
+    const message = createBaseAdvanceTestClockResponse();
+    message.now = object.now ?? undefined;
+    return message;
+  },
+};
+
+function createBaseGetTestClockRequest(): GetTestClockRequest {
+  return { scope: undefined };
+}
+
+export const GetTestClockRequest: MessageFns<GetTestClockRequest> = {
+  encode(message: GetTestClockRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.scope !== undefined) {
+      ProjectScope.encode(message.scope, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetTestClockRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetTestClockRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.scope = ProjectScope.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetTestClockRequest {
+    return { scope: isSet(object.scope) ? ProjectScope.fromJSON(object.scope) : undefined };
+  },
+
+  toJSON(message: GetTestClockRequest): unknown {
+    const obj: any = {};
+    if (message.scope !== undefined) {
+      obj.scope = ProjectScope.toJSON(message.scope);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetTestClockRequest>, I>>(base?: I): GetTestClockRequest {
+    return GetTestClockRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetTestClockRequest>, I>>(object: I): GetTestClockRequest {
+    const message = createBaseGetTestClockRequest();
+    message.scope = (object.scope !== undefined && object.scope !== null)
+      ? ProjectScope.fromPartial(object.scope)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseGetTestClockResponse(): GetTestClockResponse {
+  return { now: undefined };
+}
+
+export const GetTestClockResponse: MessageFns<GetTestClockResponse> = {
+  encode(message: GetTestClockResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.now !== undefined) {
+      Timestamp.encode(toTimestamp(message.now), writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetTestClockResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetTestClockResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.now = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetTestClockResponse {
+    return { now: isSet(object.now) ? fromJsonTimestamp(object.now) : undefined };
+  },
+
+  toJSON(message: GetTestClockResponse): unknown {
+    const obj: any = {};
+    if (message.now !== undefined) {
+      obj.now = message.now.toISOString();
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetTestClockResponse>, I>>(base?: I): GetTestClockResponse {
+    return GetTestClockResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetTestClockResponse>, I>>(object: I): GetTestClockResponse {
+    const message = createBaseGetTestClockResponse();
+    message.now = object.now ?? undefined;
+    return message;
+  },
+};
+
+function createBaseSetCardBehaviorRequest(): SetCardBehaviorRequest {
+  return { scope: undefined, customerId: "", behavior: "" };
+}
+
+export const SetCardBehaviorRequest: MessageFns<SetCardBehaviorRequest> = {
+  encode(message: SetCardBehaviorRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.scope !== undefined) {
+      ProjectScope.encode(message.scope, writer.uint32(10).fork()).join();
+    }
+    if (message.customerId !== "") {
+      writer.uint32(18).string(message.customerId);
+    }
+    if (message.behavior !== "") {
+      writer.uint32(26).string(message.behavior);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): SetCardBehaviorRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseSetCardBehaviorRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.scope = ProjectScope.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.customerId = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.behavior = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): SetCardBehaviorRequest {
+    return {
+      scope: isSet(object.scope) ? ProjectScope.fromJSON(object.scope) : undefined,
+      customerId: isSet(object.customerId)
+        ? globalThis.String(object.customerId)
+        : isSet(object.customer_id)
+        ? globalThis.String(object.customer_id)
+        : "",
+      behavior: isSet(object.behavior) ? globalThis.String(object.behavior) : "",
+    };
+  },
+
+  toJSON(message: SetCardBehaviorRequest): unknown {
+    const obj: any = {};
+    if (message.scope !== undefined) {
+      obj.scope = ProjectScope.toJSON(message.scope);
+    }
+    if (message.customerId !== "") {
+      obj.customerId = message.customerId;
+    }
+    if (message.behavior !== "") {
+      obj.behavior = message.behavior;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<SetCardBehaviorRequest>, I>>(base?: I): SetCardBehaviorRequest {
+    return SetCardBehaviorRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<SetCardBehaviorRequest>, I>>(object: I): SetCardBehaviorRequest {
+    const message = createBaseSetCardBehaviorRequest();
+    message.scope = (object.scope !== undefined && object.scope !== null)
+      ? ProjectScope.fromPartial(object.scope)
+      : undefined;
+    message.customerId = object.customerId ?? "";
+    message.behavior = object.behavior ?? "";
+    return message;
+  },
+};
+
+function createBaseSetCardBehaviorResponse(): SetCardBehaviorResponse {
+  return { customerId: "", behavior: "" };
+}
+
+export const SetCardBehaviorResponse: MessageFns<SetCardBehaviorResponse> = {
+  encode(message: SetCardBehaviorResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.customerId !== "") {
+      writer.uint32(10).string(message.customerId);
+    }
+    if (message.behavior !== "") {
+      writer.uint32(18).string(message.behavior);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): SetCardBehaviorResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseSetCardBehaviorResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.customerId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.behavior = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): SetCardBehaviorResponse {
+    return {
+      customerId: isSet(object.customerId)
+        ? globalThis.String(object.customerId)
+        : isSet(object.customer_id)
+        ? globalThis.String(object.customer_id)
+        : "",
+      behavior: isSet(object.behavior) ? globalThis.String(object.behavior) : "",
+    };
+  },
+
+  toJSON(message: SetCardBehaviorResponse): unknown {
+    const obj: any = {};
+    if (message.customerId !== "") {
+      obj.customerId = message.customerId;
+    }
+    if (message.behavior !== "") {
+      obj.behavior = message.behavior;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<SetCardBehaviorResponse>, I>>(base?: I): SetCardBehaviorResponse {
+    return SetCardBehaviorResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<SetCardBehaviorResponse>, I>>(object: I): SetCardBehaviorResponse {
+    const message = createBaseSetCardBehaviorResponse();
+    message.customerId = object.customerId ?? "";
+    message.behavior = object.behavior ?? "";
+    return message;
+  },
+};
 
 function createBasePlanSnapshot(): PlanSnapshot {
   return {
@@ -2100,6 +7206,202 @@ export const BillingServiceService = {
       Buffer.from(UpdateCustomerResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): UpdateCustomerResponse => UpdateCustomerResponse.decode(value),
   },
+  /**
+   * For a customer with a saved authorization: charges the first period now (or starts the
+   * trial). FAILED_PRECONDITION without an authorization; reason payment_required when the first
+   * charge fails (nothing is created then).
+   */
+  createSubscription: {
+    path: "/billing.v1.BillingService/CreateSubscription" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: CreateSubscriptionRequest): Buffer =>
+      Buffer.from(CreateSubscriptionRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): CreateSubscriptionRequest => CreateSubscriptionRequest.decode(value),
+    responseSerialize: (value: CreateSubscriptionResponse): Buffer =>
+      Buffer.from(CreateSubscriptionResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): CreateSubscriptionResponse => CreateSubscriptionResponse.decode(value),
+  },
+  /** FAILED_PRECONDITION when starting_after names no subscription of this list. */
+  listSubscriptions: {
+    path: "/billing.v1.BillingService/ListSubscriptions" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ListSubscriptionsRequest): Buffer =>
+      Buffer.from(ListSubscriptionsRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ListSubscriptionsRequest => ListSubscriptionsRequest.decode(value),
+    responseSerialize: (value: ListSubscriptionsResponse): Buffer =>
+      Buffer.from(ListSubscriptionsResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ListSubscriptionsResponse => ListSubscriptionsResponse.decode(value),
+  },
+  getSubscription: {
+    path: "/billing.v1.BillingService/GetSubscription" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: GetSubscriptionRequest): Buffer =>
+      Buffer.from(GetSubscriptionRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): GetSubscriptionRequest => GetSubscriptionRequest.decode(value),
+    responseSerialize: (value: GetSubscriptionResponse): Buffer =>
+      Buffer.from(GetSubscriptionResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): GetSubscriptionResponse => GetSubscriptionResponse.decode(value),
+  },
+  /** ACTIVE/TRIALING -> PAUSED; FAILED_PRECONDITION in any other state. */
+  pauseSubscription: {
+    path: "/billing.v1.BillingService/PauseSubscription" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: PauseSubscriptionRequest): Buffer =>
+      Buffer.from(PauseSubscriptionRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): PauseSubscriptionRequest => PauseSubscriptionRequest.decode(value),
+    responseSerialize: (value: PauseSubscriptionResponse): Buffer =>
+      Buffer.from(PauseSubscriptionResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): PauseSubscriptionResponse => PauseSubscriptionResponse.decode(value),
+  },
+  /** PAUSED -> ACTIVE with a new period charged at once (failure -> PAST_DUE). */
+  resumeSubscription: {
+    path: "/billing.v1.BillingService/ResumeSubscription" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ResumeSubscriptionRequest): Buffer =>
+      Buffer.from(ResumeSubscriptionRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ResumeSubscriptionRequest => ResumeSubscriptionRequest.decode(value),
+    responseSerialize: (value: ResumeSubscriptionResponse): Buffer =>
+      Buffer.from(ResumeSubscriptionResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ResumeSubscriptionResponse => ResumeSubscriptionResponse.decode(value),
+  },
+  /**
+   * Now, or at the end of the current period. Idempotent for an already cancelled subscription
+   * at period end; FAILED_PRECONDITION for a final one.
+   */
+  cancelSubscription: {
+    path: "/billing.v1.BillingService/CancelSubscription" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: CancelSubscriptionRequest): Buffer =>
+      Buffer.from(CancelSubscriptionRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): CancelSubscriptionRequest => CancelSubscriptionRequest.decode(value),
+    responseSerialize: (value: CancelSubscriptionResponse): Buffer =>
+      Buffer.from(CancelSubscriptionResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): CancelSubscriptionResponse => CancelSubscriptionResponse.decode(value),
+  },
+  listInvoices: {
+    path: "/billing.v1.BillingService/ListInvoices" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ListInvoicesRequest): Buffer => Buffer.from(ListInvoicesRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ListInvoicesRequest => ListInvoicesRequest.decode(value),
+    responseSerialize: (value: ListInvoicesResponse): Buffer =>
+      Buffer.from(ListInvoicesResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ListInvoicesResponse => ListInvoicesResponse.decode(value),
+  },
+  getInvoice: {
+    path: "/billing.v1.BillingService/GetInvoice" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: GetInvoiceRequest): Buffer => Buffer.from(GetInvoiceRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): GetInvoiceRequest => GetInvoiceRequest.decode(value),
+    responseSerialize: (value: GetInvoiceResponse): Buffer => Buffer.from(GetInvoiceResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): GetInvoiceResponse => GetInvoiceResponse.decode(value),
+  },
+  /** Charges an OPEN invoice now; reason payment_required when the charge fails (attempt_count + 1). */
+  payInvoice: {
+    path: "/billing.v1.BillingService/PayInvoice" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: PayInvoiceRequest): Buffer => Buffer.from(PayInvoiceRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): PayInvoiceRequest => PayInvoiceRequest.decode(value),
+    responseSerialize: (value: PayInvoiceResponse): Buffer => Buffer.from(PayInvoiceResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): PayInvoiceResponse => PayInvoiceResponse.decode(value),
+  },
+  /** OPEN -> VOID; a PAST_DUE subscription returns to ACTIVE and its dunning stops. */
+  voidInvoice: {
+    path: "/billing.v1.BillingService/VoidInvoice" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: VoidInvoiceRequest): Buffer => Buffer.from(VoidInvoiceRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): VoidInvoiceRequest => VoidInvoiceRequest.decode(value),
+    responseSerialize: (value: VoidInvoiceResponse): Buffer => Buffer.from(VoidInvoiceResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): VoidInvoiceResponse => VoidInvoiceResponse.decode(value),
+  },
+  /** Idempotent per (subscription, idempotency_key): a repeat returns the first record, created=false. */
+  recordUsage: {
+    path: "/billing.v1.BillingService/RecordUsage" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: RecordUsageRequest): Buffer => Buffer.from(RecordUsageRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): RecordUsageRequest => RecordUsageRequest.decode(value),
+    responseSerialize: (value: RecordUsageResponse): Buffer => Buffer.from(RecordUsageResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): RecordUsageResponse => RecordUsageResponse.decode(value),
+  },
+  /** Up to 1000 records; each obeys RecordUsage's rules; per-record errors do not fail the batch. */
+  recordUsageBatch: {
+    path: "/billing.v1.BillingService/RecordUsageBatch" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: RecordUsageBatchRequest): Buffer =>
+      Buffer.from(RecordUsageBatchRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): RecordUsageBatchRequest => RecordUsageBatchRequest.decode(value),
+    responseSerialize: (value: RecordUsageBatchResponse): Buffer =>
+      Buffer.from(RecordUsageBatchResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): RecordUsageBatchResponse => RecordUsageBatchResponse.decode(value),
+  },
+  listUsage: {
+    path: "/billing.v1.BillingService/ListUsage" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ListUsageRequest): Buffer => Buffer.from(ListUsageRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ListUsageRequest => ListUsageRequest.decode(value),
+    responseSerialize: (value: ListUsageResponse): Buffer => Buffer.from(ListUsageResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ListUsageResponse => ListUsageResponse.decode(value),
+  },
+  getUsageSummary: {
+    path: "/billing.v1.BillingService/GetUsageSummary" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: GetUsageSummaryRequest): Buffer =>
+      Buffer.from(GetUsageSummaryRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): GetUsageSummaryRequest => GetUsageSummaryRequest.decode(value),
+    responseSerialize: (value: GetUsageSummaryResponse): Buffer =>
+      Buffer.from(GetUsageSummaryResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): GetUsageSummaryResponse => GetUsageSummaryResponse.decode(value),
+  },
+  /**
+   * Test mode only (PERMISSION_DENIED in live mode). Moves the project's clock forward and
+   * processes everything due by then, in time order, before answering. Backwards -> FAILED_PRECONDITION.
+   */
+  advanceTestClock: {
+    path: "/billing.v1.BillingService/AdvanceTestClock" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: AdvanceTestClockRequest): Buffer =>
+      Buffer.from(AdvanceTestClockRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): AdvanceTestClockRequest => AdvanceTestClockRequest.decode(value),
+    responseSerialize: (value: AdvanceTestClockResponse): Buffer =>
+      Buffer.from(AdvanceTestClockResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): AdvanceTestClockResponse => AdvanceTestClockResponse.decode(value),
+  },
+  getTestClock: {
+    path: "/billing.v1.BillingService/GetTestClock" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: GetTestClockRequest): Buffer => Buffer.from(GetTestClockRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): GetTestClockRequest => GetTestClockRequest.decode(value),
+    responseSerialize: (value: GetTestClockResponse): Buffer =>
+      Buffer.from(GetTestClockResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): GetTestClockResponse => GetTestClockResponse.decode(value),
+  },
+  /** Test mode only: makes the customer's saved card succeed or fail from now on. */
+  setCardBehavior: {
+    path: "/billing.v1.BillingService/SetCardBehavior" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: SetCardBehaviorRequest): Buffer =>
+      Buffer.from(SetCardBehaviorRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): SetCardBehaviorRequest => SetCardBehaviorRequest.decode(value),
+    responseSerialize: (value: SetCardBehaviorResponse): Buffer =>
+      Buffer.from(SetCardBehaviorResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): SetCardBehaviorResponse => SetCardBehaviorResponse.decode(value),
+  },
 } as const;
 
 export interface BillingServiceServer extends UntypedServiceImplementation {
@@ -2122,6 +7424,44 @@ export interface BillingServiceServer extends UntypedServiceImplementation {
   /** The customer with its subscriptions and invoices, newest first. */
   getCustomer: handleUnaryCall<GetCustomerRequest, GetCustomerResponse>;
   updateCustomer: handleUnaryCall<UpdateCustomerRequest, UpdateCustomerResponse>;
+  /**
+   * For a customer with a saved authorization: charges the first period now (or starts the
+   * trial). FAILED_PRECONDITION without an authorization; reason payment_required when the first
+   * charge fails (nothing is created then).
+   */
+  createSubscription: handleUnaryCall<CreateSubscriptionRequest, CreateSubscriptionResponse>;
+  /** FAILED_PRECONDITION when starting_after names no subscription of this list. */
+  listSubscriptions: handleUnaryCall<ListSubscriptionsRequest, ListSubscriptionsResponse>;
+  getSubscription: handleUnaryCall<GetSubscriptionRequest, GetSubscriptionResponse>;
+  /** ACTIVE/TRIALING -> PAUSED; FAILED_PRECONDITION in any other state. */
+  pauseSubscription: handleUnaryCall<PauseSubscriptionRequest, PauseSubscriptionResponse>;
+  /** PAUSED -> ACTIVE with a new period charged at once (failure -> PAST_DUE). */
+  resumeSubscription: handleUnaryCall<ResumeSubscriptionRequest, ResumeSubscriptionResponse>;
+  /**
+   * Now, or at the end of the current period. Idempotent for an already cancelled subscription
+   * at period end; FAILED_PRECONDITION for a final one.
+   */
+  cancelSubscription: handleUnaryCall<CancelSubscriptionRequest, CancelSubscriptionResponse>;
+  listInvoices: handleUnaryCall<ListInvoicesRequest, ListInvoicesResponse>;
+  getInvoice: handleUnaryCall<GetInvoiceRequest, GetInvoiceResponse>;
+  /** Charges an OPEN invoice now; reason payment_required when the charge fails (attempt_count + 1). */
+  payInvoice: handleUnaryCall<PayInvoiceRequest, PayInvoiceResponse>;
+  /** OPEN -> VOID; a PAST_DUE subscription returns to ACTIVE and its dunning stops. */
+  voidInvoice: handleUnaryCall<VoidInvoiceRequest, VoidInvoiceResponse>;
+  /** Idempotent per (subscription, idempotency_key): a repeat returns the first record, created=false. */
+  recordUsage: handleUnaryCall<RecordUsageRequest, RecordUsageResponse>;
+  /** Up to 1000 records; each obeys RecordUsage's rules; per-record errors do not fail the batch. */
+  recordUsageBatch: handleUnaryCall<RecordUsageBatchRequest, RecordUsageBatchResponse>;
+  listUsage: handleUnaryCall<ListUsageRequest, ListUsageResponse>;
+  getUsageSummary: handleUnaryCall<GetUsageSummaryRequest, GetUsageSummaryResponse>;
+  /**
+   * Test mode only (PERMISSION_DENIED in live mode). Moves the project's clock forward and
+   * processes everything due by then, in time order, before answering. Backwards -> FAILED_PRECONDITION.
+   */
+  advanceTestClock: handleUnaryCall<AdvanceTestClockRequest, AdvanceTestClockResponse>;
+  getTestClock: handleUnaryCall<GetTestClockRequest, GetTestClockResponse>;
+  /** Test mode only: makes the customer's saved card succeed or fail from now on. */
+  setCardBehavior: handleUnaryCall<SetCardBehaviorRequest, SetCardBehaviorResponse>;
 }
 
 export interface BillingServiceClient extends Client {
@@ -2213,6 +7553,282 @@ export interface BillingServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: UpdateCustomerResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * For a customer with a saved authorization: charges the first period now (or starts the
+   * trial). FAILED_PRECONDITION without an authorization; reason payment_required when the first
+   * charge fails (nothing is created then).
+   */
+  createSubscription(
+    request: CreateSubscriptionRequest,
+    callback: (error: ServiceError | null, response: CreateSubscriptionResponse) => void,
+  ): ClientUnaryCall;
+  createSubscription(
+    request: CreateSubscriptionRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: CreateSubscriptionResponse) => void,
+  ): ClientUnaryCall;
+  createSubscription(
+    request: CreateSubscriptionRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: CreateSubscriptionResponse) => void,
+  ): ClientUnaryCall;
+  /** FAILED_PRECONDITION when starting_after names no subscription of this list. */
+  listSubscriptions(
+    request: ListSubscriptionsRequest,
+    callback: (error: ServiceError | null, response: ListSubscriptionsResponse) => void,
+  ): ClientUnaryCall;
+  listSubscriptions(
+    request: ListSubscriptionsRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ListSubscriptionsResponse) => void,
+  ): ClientUnaryCall;
+  listSubscriptions(
+    request: ListSubscriptionsRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ListSubscriptionsResponse) => void,
+  ): ClientUnaryCall;
+  getSubscription(
+    request: GetSubscriptionRequest,
+    callback: (error: ServiceError | null, response: GetSubscriptionResponse) => void,
+  ): ClientUnaryCall;
+  getSubscription(
+    request: GetSubscriptionRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: GetSubscriptionResponse) => void,
+  ): ClientUnaryCall;
+  getSubscription(
+    request: GetSubscriptionRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: GetSubscriptionResponse) => void,
+  ): ClientUnaryCall;
+  /** ACTIVE/TRIALING -> PAUSED; FAILED_PRECONDITION in any other state. */
+  pauseSubscription(
+    request: PauseSubscriptionRequest,
+    callback: (error: ServiceError | null, response: PauseSubscriptionResponse) => void,
+  ): ClientUnaryCall;
+  pauseSubscription(
+    request: PauseSubscriptionRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: PauseSubscriptionResponse) => void,
+  ): ClientUnaryCall;
+  pauseSubscription(
+    request: PauseSubscriptionRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: PauseSubscriptionResponse) => void,
+  ): ClientUnaryCall;
+  /** PAUSED -> ACTIVE with a new period charged at once (failure -> PAST_DUE). */
+  resumeSubscription(
+    request: ResumeSubscriptionRequest,
+    callback: (error: ServiceError | null, response: ResumeSubscriptionResponse) => void,
+  ): ClientUnaryCall;
+  resumeSubscription(
+    request: ResumeSubscriptionRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ResumeSubscriptionResponse) => void,
+  ): ClientUnaryCall;
+  resumeSubscription(
+    request: ResumeSubscriptionRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ResumeSubscriptionResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * Now, or at the end of the current period. Idempotent for an already cancelled subscription
+   * at period end; FAILED_PRECONDITION for a final one.
+   */
+  cancelSubscription(
+    request: CancelSubscriptionRequest,
+    callback: (error: ServiceError | null, response: CancelSubscriptionResponse) => void,
+  ): ClientUnaryCall;
+  cancelSubscription(
+    request: CancelSubscriptionRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: CancelSubscriptionResponse) => void,
+  ): ClientUnaryCall;
+  cancelSubscription(
+    request: CancelSubscriptionRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: CancelSubscriptionResponse) => void,
+  ): ClientUnaryCall;
+  listInvoices(
+    request: ListInvoicesRequest,
+    callback: (error: ServiceError | null, response: ListInvoicesResponse) => void,
+  ): ClientUnaryCall;
+  listInvoices(
+    request: ListInvoicesRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ListInvoicesResponse) => void,
+  ): ClientUnaryCall;
+  listInvoices(
+    request: ListInvoicesRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ListInvoicesResponse) => void,
+  ): ClientUnaryCall;
+  getInvoice(
+    request: GetInvoiceRequest,
+    callback: (error: ServiceError | null, response: GetInvoiceResponse) => void,
+  ): ClientUnaryCall;
+  getInvoice(
+    request: GetInvoiceRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: GetInvoiceResponse) => void,
+  ): ClientUnaryCall;
+  getInvoice(
+    request: GetInvoiceRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: GetInvoiceResponse) => void,
+  ): ClientUnaryCall;
+  /** Charges an OPEN invoice now; reason payment_required when the charge fails (attempt_count + 1). */
+  payInvoice(
+    request: PayInvoiceRequest,
+    callback: (error: ServiceError | null, response: PayInvoiceResponse) => void,
+  ): ClientUnaryCall;
+  payInvoice(
+    request: PayInvoiceRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: PayInvoiceResponse) => void,
+  ): ClientUnaryCall;
+  payInvoice(
+    request: PayInvoiceRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: PayInvoiceResponse) => void,
+  ): ClientUnaryCall;
+  /** OPEN -> VOID; a PAST_DUE subscription returns to ACTIVE and its dunning stops. */
+  voidInvoice(
+    request: VoidInvoiceRequest,
+    callback: (error: ServiceError | null, response: VoidInvoiceResponse) => void,
+  ): ClientUnaryCall;
+  voidInvoice(
+    request: VoidInvoiceRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: VoidInvoiceResponse) => void,
+  ): ClientUnaryCall;
+  voidInvoice(
+    request: VoidInvoiceRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: VoidInvoiceResponse) => void,
+  ): ClientUnaryCall;
+  /** Idempotent per (subscription, idempotency_key): a repeat returns the first record, created=false. */
+  recordUsage(
+    request: RecordUsageRequest,
+    callback: (error: ServiceError | null, response: RecordUsageResponse) => void,
+  ): ClientUnaryCall;
+  recordUsage(
+    request: RecordUsageRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: RecordUsageResponse) => void,
+  ): ClientUnaryCall;
+  recordUsage(
+    request: RecordUsageRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: RecordUsageResponse) => void,
+  ): ClientUnaryCall;
+  /** Up to 1000 records; each obeys RecordUsage's rules; per-record errors do not fail the batch. */
+  recordUsageBatch(
+    request: RecordUsageBatchRequest,
+    callback: (error: ServiceError | null, response: RecordUsageBatchResponse) => void,
+  ): ClientUnaryCall;
+  recordUsageBatch(
+    request: RecordUsageBatchRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: RecordUsageBatchResponse) => void,
+  ): ClientUnaryCall;
+  recordUsageBatch(
+    request: RecordUsageBatchRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: RecordUsageBatchResponse) => void,
+  ): ClientUnaryCall;
+  listUsage(
+    request: ListUsageRequest,
+    callback: (error: ServiceError | null, response: ListUsageResponse) => void,
+  ): ClientUnaryCall;
+  listUsage(
+    request: ListUsageRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ListUsageResponse) => void,
+  ): ClientUnaryCall;
+  listUsage(
+    request: ListUsageRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ListUsageResponse) => void,
+  ): ClientUnaryCall;
+  getUsageSummary(
+    request: GetUsageSummaryRequest,
+    callback: (error: ServiceError | null, response: GetUsageSummaryResponse) => void,
+  ): ClientUnaryCall;
+  getUsageSummary(
+    request: GetUsageSummaryRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: GetUsageSummaryResponse) => void,
+  ): ClientUnaryCall;
+  getUsageSummary(
+    request: GetUsageSummaryRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: GetUsageSummaryResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * Test mode only (PERMISSION_DENIED in live mode). Moves the project's clock forward and
+   * processes everything due by then, in time order, before answering. Backwards -> FAILED_PRECONDITION.
+   */
+  advanceTestClock(
+    request: AdvanceTestClockRequest,
+    callback: (error: ServiceError | null, response: AdvanceTestClockResponse) => void,
+  ): ClientUnaryCall;
+  advanceTestClock(
+    request: AdvanceTestClockRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: AdvanceTestClockResponse) => void,
+  ): ClientUnaryCall;
+  advanceTestClock(
+    request: AdvanceTestClockRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: AdvanceTestClockResponse) => void,
+  ): ClientUnaryCall;
+  getTestClock(
+    request: GetTestClockRequest,
+    callback: (error: ServiceError | null, response: GetTestClockResponse) => void,
+  ): ClientUnaryCall;
+  getTestClock(
+    request: GetTestClockRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: GetTestClockResponse) => void,
+  ): ClientUnaryCall;
+  getTestClock(
+    request: GetTestClockRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: GetTestClockResponse) => void,
+  ): ClientUnaryCall;
+  /** Test mode only: makes the customer's saved card succeed or fail from now on. */
+  setCardBehavior(
+    request: SetCardBehaviorRequest,
+    callback: (error: ServiceError | null, response: SetCardBehaviorResponse) => void,
+  ): ClientUnaryCall;
+  setCardBehavior(
+    request: SetCardBehaviorRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: SetCardBehaviorResponse) => void,
+  ): ClientUnaryCall;
+  setCardBehavior(
+    request: SetCardBehaviorRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: SetCardBehaviorResponse) => void,
   ): ClientUnaryCall;
 }
 
