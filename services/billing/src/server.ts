@@ -12,6 +12,7 @@ import { RefundRepository } from './db/repositories/refund.repository';
 import { SubscriptionRepository } from './db/repositories/subscription.repository';
 import { billingHandlers } from './handlers/billing.handlers';
 import type { BillingDeps } from './usecases/billing-deps';
+import { ProjectClocks } from './usecases/project-clocks';
 
 export interface RunningBilling {
   port: number;
@@ -38,6 +39,7 @@ export async function startBilling(config: BillingConfig, logger: Logger): Promi
     refunds: new RefundRepository(),
     providerFor: (livemode) => providerForMode(config, livemode),
     clock: systemClock,
+    clocks: new ProjectClocks(storage.sequelize, systemClock),
     logger,
   };
   const grpc = await startGrpcServer({

@@ -7,6 +7,7 @@ import type { PaymentAuthorizationRepository } from '../db/repositories/payment-
 import type { PaymentRepository } from '../db/repositories/payment.repository';
 import type { RefundRepository } from '../db/repositories/refund.repository';
 import type { SubscriptionRepository } from '../db/repositories/subscription.repository';
+import type { ProjectClocks } from './project-clocks';
 
 /** What billing's use cases depend on; built once in server.ts. */
 export interface BillingDeps {
@@ -19,6 +20,9 @@ export interface BillingDeps {
   refunds: RefundRepository;
   /** The payment provider of a mode: the sandbox in test mode, Paystack in live mode. */
   providerFor(livemode: boolean): PaymentProvider;
+  /** Real time; use `clocks.now(scope)` for anything that belongs to a project. */
   clock: Clock;
+  /** Per-project time: real in live mode, test clock in test mode. */
+  clocks: ProjectClocks;
   logger: Logger;
 }

@@ -137,7 +137,7 @@ async function recordCompletion(
   // One payment pays for one checkout (the ledger's unique reference is the backstop).
   if (await deps.payments.findByReference(verified.reference, transaction)) throw paymentAlreadyUsed();
 
-  const now = deps.clock.now();
+  const now = await deps.clocks.now(scope, transaction);
   const { plan } = command;
   const event = <T>(type: string, data: T) =>
     recordEvent(deps.sequelize, transaction, {

@@ -31,7 +31,7 @@ export async function createCustomer(
   const atProvider = await callProvider('create the customer', () =>
     deps.providerFor(scope.livemode).createCustomer({ email, name: fields.name }),
   );
-  const now = deps.clock.now();
+  const now = await deps.clocks.now(scope);
   try {
     return await deps.sequelize.transaction(async (transaction) => {
       const customer = await deps.customers.create(

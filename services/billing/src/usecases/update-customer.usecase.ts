@@ -22,6 +22,6 @@ export async function updateCustomer(
   return customer.update({
     ...(changes.name !== undefined && { name: fields.name ?? null }),
     ...(changes.metadata !== undefined && { metadata: fields.metadata }),
-    updatedAt: deps.clock.now(),
+    updatedAt: await deps.clocks.now(scope),
   });
 }

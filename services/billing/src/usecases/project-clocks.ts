@@ -1,0 +1,57 @@
+import { QueryTypes, type Transaction } from 'sequelize';
+import type { Sequelize } from 'sequelize-typescript';
+import { DomainError, type Clock } from '@billing/platform';
+
+/**
+ * "Now" for a project and mode (contract sections 13 and 16.1): live mode is real time; test
+ * mode is real time plus the project's test-clock offset, which only grows. Every billing rule
+ * that reads the time asks this, never Date.now().
+ */
+export class ProjectClocks {
+  constructor(
+    private readonly sequelize: Sequelize,
+    private readonly base: Clock,
+  ) {}
+
+  /** The real time, for work that is not a project's (webhook delivery, housekeeping). */
+  realNow(): Date {
+    return this.base.now();
+  }
+
+  async now(scope: { projectId: string; livemode: boolean }, transaction?: Transaction): Promise<Date> {
+    const real = this.base.now();
+    if (scope.livemode) return real;
+    return new Date(real.getTime() + (await this.offsetMs(scope.projectId, transaction)));
+  }
+
+  async offsetMs(projectId: string, transaction?: Transaction): Promise<number> {
+    const rows = await this.sequelize.query<{ offset_ms: string }>(
+      'SELECT offset_ms FROM test_clocks WHERE project_id = $1',
+      { bind: [projectId], type: QueryTypes.SELECT, transaction },
+    );
+    return rows.length ? Number(rows[0].offset_ms) : 0;
+  }
+
+  /**
+   * Moves a project's test clock to `to` (never backwards: 400). Returns the new test time.
+   * The row lock serializes concurrent advances of one project.
+   */
+  async advance(projectId: string, to: Date, transaction: Transaction): Promise<Date> {
+    const real = this.base.now();
+    const current = await this.sequelize.query<{ offset_ms: string }>(
+      'SELECT offset_ms FROM test_clocks WHERE project_id = $1 FOR UPDATE',
+      { bind: [projectId], type: QueryTypes.SELECT, transaction },
+    );
+    const currentOffset = current.length ? Number(current[0].offset_ms) : 0;
+    const offset = to.getTime() - real.getTime();
+    if (offset < currentOffset) {
+      throw new DomainError('failed_precondition', 'A test clock only moves forward');
+    }
+    await this.sequelize.query(
+      `INSERT INTO test_clocks (project_id, offset_ms, updated_at) VALUES ($1, $2, $3)
+       ON CONFLICT (project_id) DO UPDATE SET offset_ms = EXCLUDED.offset_ms, updated_at = EXCLUDED.updated_at`,
+      { bind: [projectId, offset, real], transaction },
+    );
+    return new Date(real.getTime() + offset);
+  }
+}
