@@ -27,10 +27,16 @@ const gatewayEnvSchema = baseEnvSchema
     CATALOG_HTTP_URL: z.url({ protocol: /^https?$/ }).default('http://127.0.0.1:8082'),
     /** Deadline of every gRPC call; past it the request is answered 503. */
     GRPC_DEADLINE_MS: milliseconds(5000, 1, 120_000),
+    /** Check every response body against its published schema (on by default in tests). */
+    CHECK_RESPONSES: z.enum(['true', 'false']).optional(),
     /** How long a verified API key is trusted without asking identity again (0 = always ask). */
     API_KEY_CACHE_TTL_MS: milliseconds(5000, 0, 300_000),
   })
-  .transform((env) => ({ ...env, PUBLIC_URL: (env.PUBLIC_URL ?? `http://localhost:${env.PORT}`).replace(/\/$/, '') }));
+  .transform((env) => ({
+    ...env,
+    PUBLIC_URL: (env.PUBLIC_URL ?? `http://localhost:${env.PORT}`).replace(/\/$/, ''),
+    CHECK_RESPONSES: env.CHECK_RESPONSES ? env.CHECK_RESPONSES === 'true' : env.NODE_ENV === 'test',
+  }));
 
 export type GatewayConfig = z.infer<typeof gatewayEnvSchema>;
 

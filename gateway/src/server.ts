@@ -17,7 +17,7 @@ import { checkoutProxy } from './proxy/service-pages.proxy';
 import { v1Resources } from './routes/v1';
 
 export interface AppDeps {
-  config: Pick<GatewayConfig, 'PUBLIC_URL' | 'CATALOG_HTTP_URL'>;
+  config: Pick<GatewayConfig, 'PUBLIC_URL' | 'CATALOG_HTTP_URL' | 'CHECK_RESPONSES'>;
   identity: IdentityClient;
   catalog: CatalogClient;
   billing: BillingClient;
@@ -57,7 +57,7 @@ export function createApp(deps: AppDeps): Express {
   };
   const v1 = express.Router();
   v1.use(readJsonBody());
-  mountRoutes(v1, routes, authFor);
+  mountRoutes(v1, routes, authFor, deps.config.CHECK_RESPONSES);
   app.use(API_PREFIX, v1);
 
   app.use(notFoundHandler);

@@ -136,12 +136,24 @@ function principalFor(scheme: AuthScheme, req: Request): Principal<AuthScheme> {
   return { ...(merchant ? { merchant } : {}), ...(apiKey ? { apiKey } : {}) } as Principal<AuthScheme>;
 }
 
-/** Thin: validate, call the handler, send its result with the declared status. */
-function expressHandler(route: Route): RequestHandler {
+/**
+ * Thin: validate, call the handler, send its result with the declared status. With
+ * `checkResponses` every body is first checked against the schema the OpenAPI document
+ * publishes, so a response that breaks the document fails loudly (tests run this way).
+ */
+function expressHandler(route: Route, checkResponses: boolean): RequestHandler {
   return async (req, res) => {
     const params = route.params ? parsePath(route.params, req.params) : undefined;
     const { query, body } = parseRequest(req, route);
     const result = await route.handle({ auth: principalFor(route.auth, req), params, query, body, req });
+    if (checkResponses && route.response.schema) {
+      const checked = route.response.schema.safeParse(result);
+      if (!checked.success) {
+        throw new Error(
+          `${route.method.toUpperCase()} ${route.path}: response breaks its schema: ${checked.error.message}`,
+        );
+      }
+    }
     if (route.response.status === 204) res.status(204).end();
     else res.status(route.response.status).json(result);
   };
@@ -151,12 +163,13 @@ export function mountRoutes(
   router: Router,
   mounted: MountedRoute[],
   authFor: Record<AuthScheme, RequestHandler[]>,
+  checkResponses = false,
 ): void {
   for (const { path, route } of mounted) {
     const name = `${route.method.toUpperCase()} ${API_PREFIX}${path}`;
     if ((route.auth === 'none') !== PUBLIC_ROUTES.has(name)) {
       throw new Error(`${name}: auth 'none' and the PUBLIC_ROUTES list disagree`);
     }
-    router[route.method](path, ...authFor[route.auth], expressHandler(route));
+    router[route.method](path, ...authFor[route.auth], expressHandler(route, checkResponses));
   }
 }
