@@ -155,8 +155,16 @@ function expressHandler(route: Route, checkResponses: boolean): RequestHandler {
       }
     }
     if (route.response.status === 204) res.status(204).end();
-    else res.status(route.response.status).json(result);
+    else res.status((res.locals.responseStatus as number | undefined) ?? route.response.status).json(result);
   };
+}
+
+/**
+ * Lets a handler answer a 200 instead of its declared 201 (a create replayed by its idempotency
+ * key returns the first resource, contract section 9); say so in the route's description.
+ */
+export function answerWithStatus(req: Request, status: 200): void {
+  if (req.res) req.res.locals.responseStatus = status;
 }
 
 export function mountRoutes(

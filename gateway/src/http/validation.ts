@@ -42,7 +42,10 @@ function withInput(violation: FieldViolation, path: PropertyKey[], input: unknow
 function toViolation(issue: Issue, location: Location, root: unknown): FieldViolation {
   const loc = [location, ...issue.path.map((p) => (typeof p === 'symbol' ? String(p) : p))];
   const { present, value } = lookup(root, issue.path);
-  if (!present && issue.code === 'invalid_type') return { loc, msg: 'Field required', type: 'missing' };
+  // An absent field fails its type check, or every branch of its union (string | number fields).
+  if (!present && (issue.code === 'invalid_type' || issue.code === 'invalid_union')) {
+    return { loc, msg: 'Field required', type: 'missing' };
+  }
   const item = (type: string, msg: string, ctx?: Record<string, unknown>) =>
     withInput({ loc, msg, type, ...(ctx ? { ctx } : {}) }, issue.path, value);
 

@@ -1,12 +1,22 @@
-import type { z } from 'zod';
-import { baseEnvSchema, databaseEnvSchema, loadConfigOrExit, natsEnvSchema, port } from '@billing/platform';
+import { z } from 'zod';
+import {
+  baseEnvSchema,
+  commaSeparatedIntegers, databaseEnvSchema, loadConfigOrExit, natsEnvSchema, port } from '@billing/platform';
 import { paymentsEnvSchema } from '@billing/payments';
 
 const billingEnvSchema = baseEnvSchema
   .extend(databaseEnvSchema.shape)
   .extend(natsEnvSchema.shape)
   .extend(paymentsEnvSchema.shape)
-  .extend({ BILLING_GRPC_PORT: port(50053) });
+  .extend({ BILLING_GRPC_PORT: port(50053) })
+  .extend({
+    /** How often the renewal and dunning scheduler looks for due work. */
+    RENEWAL_POLL_MS: z.coerce.number().int().min(10).default(1000),
+    /** Retries of a failed invoice charge, in days after the first failure (contract 8). */
+    DUNNING_RETRY_DAYS: commaSeparatedIntegers().default([1, 3, 5]),
+    /** A PENDING charge older than this (real time) is settled by verifying its reference. */
+    PAYMENT_SETTLE_AFTER_MS: z.coerce.number().int().min(0).default(30000),
+  });
 
 export type BillingConfig = z.infer<typeof billingEnvSchema>;
 

@@ -1,5 +1,5 @@
-import { openServiceStorage, startGrpcServer, systemClock, type Logger } from '@billing/platform';
-import { providerForMode } from '@billing/payments';
+import { openServiceStorage, startGrpcServer, startPollingLoop, systemClock, type Logger } from '@billing/platform';
+import { providerForMode, SandboxControlsClient } from '@billing/payments';
 import { billingV1 } from '@billing/proto';
 import type { BillingConfig } from './config';
 import { billingMigrations } from './db/migrations';
@@ -10,8 +10,11 @@ import { PaymentAuthorizationRepository } from './db/repositories/payment-author
 import { PaymentRepository } from './db/repositories/payment.repository';
 import { RefundRepository } from './db/repositories/refund.repository';
 import { SubscriptionRepository } from './db/repositories/subscription.repository';
+import { UsageRecordRepository } from './db/repositories/usage-record.repository';
 import { billingHandlers } from './handlers/billing.handlers';
 import type { BillingDeps } from './usecases/billing-deps';
+import { runDueBilling } from './usecases/billing-scheduler';
+import { settleFirstCharges } from './usecases/settle-first-charges.usecase';
 import { ProjectClocks } from './usecases/project-clocks';
 
 export interface RunningBilling {
@@ -37,10 +40,17 @@ export async function startBilling(config: BillingConfig, logger: Logger): Promi
     invoices: new InvoiceRepository(),
     payments: new PaymentRepository(),
     refunds: new RefundRepository(),
+    usage: new UsageRecordRepository(),
     providerFor: (livemode) => providerForMode(config, livemode),
     clock: systemClock,
     clocks: new ProjectClocks(storage.sequelize, systemClock),
     logger,
+    dunningRetryDays: config.DUNNING_RETRY_DAYS,
+    paymentSettleAfterMs: config.PAYMENT_SETTLE_AFTER_MS,
+    sandboxControls: new SandboxControlsClient({
+      baseUrl: config.SANDBOX_PROVIDER_URL,
+      secretKey: config.SANDBOX_SECRET_KEY,
+    }),
   };
   const grpc = await startGrpcServer({
     port: config.BILLING_GRPC_PORT,
@@ -53,9 +63,25 @@ export async function startBilling(config: BillingConfig, logger: Logger): Promi
     ],
   });
   logger.info({ port: grpc.port }, 'billing gRPC server listening');
+  // Renewals, trial ends, dunning retries and settlement of unknown charge outcomes.
+  const scheduler = startPollingLoop(
+    'billing-scheduler',
+    config.RENEWAL_POLL_MS,
+    () => runDueBilling(deps, { settleAfterMs: config.PAYMENT_SETTLE_AFTER_MS }),
+    logger,
+  );
+  // First charges of POST /subscriptions whose request died: refunded, nothing was created.
+  const firstCharges = startPollingLoop(
+    'first-charge-settlement',
+    config.RENEWAL_POLL_MS,
+    () => settleFirstCharges(deps, { olderThanMs: config.PAYMENT_SETTLE_AFTER_MS }),
+    logger,
+  );
   return {
     port: grpc.port,
     async stop() {
+      await firstCharges.stop();
+      await scheduler.stop();
       await grpc.shutdown();
       await storage.close();
     },

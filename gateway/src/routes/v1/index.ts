@@ -3,9 +3,14 @@ import { apiKeysResource } from './api-keys/api-keys.routes';
 import { authResource } from './auth/auth.routes';
 import { checkoutResource } from './checkout/checkout.routes';
 import { customersResource } from './customers/customers.routes';
+import { invoicesResource } from './invoices/invoices.routes';
+import { testClockResource } from './test-clock/test-clock.routes';
+import { testHelpersResource } from './test-helpers/test-helpers.routes';
 import { merchantsResource } from './merchants/merchants.routes';
 import { plansResource } from './plans/plans.routes';
 import { projectsResource } from './projects/projects.routes';
+import { subscriptionUsageResource, usageBatchResource } from './usage/usage.routes';
+import { subscriptionsResource } from './subscriptions/subscriptions.routes';
 
 /** Every resource under /api/v1; a new resource folder adds one line here. */
 export const v1Resources: Resource[] = [
@@ -16,4 +21,10 @@ export const v1Resources: Resource[] = [
   plansResource,
   checkoutResource,
   customersResource,
+  invoicesResource,
+  testClockResource,
+  testHelpersResource,
+  subscriptionUsageResource,
+  usageBatchResource,
+  subscriptionsResource,
 ];

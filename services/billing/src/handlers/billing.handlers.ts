@@ -8,6 +8,9 @@ import { createCustomer } from '../usecases/create-customer.usecase';
 import { getCustomer } from '../usecases/get-customer.usecase';
 import { listCustomers } from '../usecases/list-customers.usecase';
 import { updateCustomer } from '../usecases/update-customer.usecase';
+import { billingEngineHandlers } from './billing-engine.handlers';
+import { usageHandlers } from './usage.handlers';
+import { subscriptionHandlers } from './subscription.handlers';
 
 const toCustomer = (c: CustomerModel): billingV1.Customer => ({
   id: c.id,
@@ -106,6 +109,9 @@ function customerHandlers(deps: BillingDeps): Partial<BillingHandlers> {
 export function billingHandlers(deps: BillingDeps, logger: Logger): billingV1.BillingServiceServer {
   const handlers: Partial<BillingHandlers> = {
     ...customerHandlers(deps),
+    ...billingEngineHandlers(deps),
+    ...usageHandlers(deps),
+    ...subscriptionHandlers(deps),
   };
   return unaryService(handlers, logger);
 }

@@ -1,12 +1,13 @@
 import type { Sequelize } from 'sequelize-typescript';
 import type { Clock, Logger } from '@billing/platform';
-import type { PaymentProvider } from '@billing/payments';
+import type { PaymentProvider, SandboxControlsClient } from '@billing/payments';
 import type { CustomerRepository } from '../db/repositories/customer.repository';
 import type { InvoiceRepository } from '../db/repositories/invoice.repository';
 import type { PaymentAuthorizationRepository } from '../db/repositories/payment-authorization.repository';
 import type { PaymentRepository } from '../db/repositories/payment.repository';
 import type { RefundRepository } from '../db/repositories/refund.repository';
 import type { SubscriptionRepository } from '../db/repositories/subscription.repository';
+import type { UsageRecordRepository } from '../db/repositories/usage-record.repository';
 import type { ProjectClocks } from './project-clocks';
 
 /** What billing's use cases depend on; built once in server.ts. */
@@ -18,6 +19,7 @@ export interface BillingDeps {
   invoices: InvoiceRepository;
   payments: PaymentRepository;
   refunds: RefundRepository;
+  usage: UsageRecordRepository;
   /** The payment provider of a mode: the sandbox in test mode, Paystack in live mode. */
   providerFor(livemode: boolean): PaymentProvider;
   /** Real time; use `clocks.now(scope)` for anything that belongs to a project. */
@@ -25,4 +27,10 @@ export interface BillingDeps {
   /** Per-project time: real in live mode, test clock in test mode. */
   clocks: ProjectClocks;
   logger: Logger;
+  /** Days after an invoice's first failed charge on which it is retried (DUNNING_RETRY_DAYS). */
+  dunningRetryDays?: number[];
+  /** The sandbox provider's controls (test helpers); unset where there is no sandbox. */
+  sandboxControls?: SandboxControlsClient;
+  /** A PENDING invoice charge older than this (real ms) is settled by verifying its reference. */
+  paymentSettleAfterMs?: number;
 }

@@ -264,18 +264,21 @@ async function findOrCreateCustomer(
   return found;
 }
 
-/** The first period's invoice, paid by the checkout's charge (or free: nothing to collect). */
-function createFirstInvoice(
+/**
+ * The first period's invoice, paid by the checkout's charge (or free: nothing to collect). Also
+ * the paid first invoice of a subscription created through the API.
+ */
+export function createFirstInvoice(
   deps: BillingDeps,
   scope: ProjectScope,
   subscription: SubscriptionModel,
-  paid: { transactionReference: string | null; now: Date; transaction: Transaction },
+  paid: { transactionReference: string | null; now: Date; transaction: Transaction; invoiceId?: string },
 ): Promise<InvoiceModel> {
   const { now, transaction } = paid;
   return deps.invoices.create(
     scope,
     {
-      id: randomUUID(),
+      id: paid.invoiceId ?? randomUUID(),
       subscriptionId: subscription.id,
       customerId: subscription.customerId,
       status: 'PAID',

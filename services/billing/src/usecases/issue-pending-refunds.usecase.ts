@@ -15,7 +15,8 @@ export async function issuePendingRefunds(deps: BillingDeps, subscriptionId: str
   }
 }
 
-async function issueClaimedRefund(deps: BillingDeps, refund: RefundModel): Promise<void> {
+/** Sends one claimed refund to the provider and records the answer (never throws). */
+export async function issueClaimedRefund(deps: BillingDeps, refund: RefundModel): Promise<void> {
   try {
     const issued = await deps.providerFor(refund.livemode).refund({
       transactionReference: refund.transactionReference,

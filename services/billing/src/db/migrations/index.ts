@@ -4,6 +4,9 @@ import { createSubscriptions } from './0002-create-subscriptions';
 import { createInvoices } from './0003-create-invoices';
 import { createPaymentsAndRefunds } from './0004-create-payments-and-refunds';
 import { createTestClocks } from './0005-create-test-clocks';
+import { createBillingSchedule } from './0006-create-billing-schedule';
+import { addSubscriptionPauseAndCancelDetails } from './0007-add-subscription-pause-and-cancel-details';
+import { createUsageRecords } from './0008-create-usage-records';
 
 /** Every migration of the billing database, in order. Append; never edit a shipped one. */
 export const billingMigrations: Migration[] = [
@@ -13,4 +16,7 @@ export const billingMigrations: Migration[] = [
   createInvoices,
   createPaymentsAndRefunds,
   createTestClocks,
+  createBillingSchedule,
+  addSubscriptionPauseAndCancelDetails,
+  createUsageRecords,
 ];

@@ -5,6 +5,7 @@ import { PaymentAuthorizationModel } from './payment-authorization.model';
 import { PaymentModel } from './payment.model';
 import { RefundModel } from './refund.model';
 import { SubscriptionModel } from './subscription.model';
+import { UsageRecordModel } from './usage-record.model';
 
 export {
   CustomerModel,
@@ -14,6 +15,7 @@ export {
   PaymentModel,
   RefundModel,
   SubscriptionModel,
+  UsageRecordModel,
 };
 
 /** Every model of the billing database, registered once in server.ts. */
@@ -25,4 +27,5 @@ export const billingModels = [
   InvoiceLineModel,
   PaymentModel,
   RefundModel,
+  UsageRecordModel,
 ];

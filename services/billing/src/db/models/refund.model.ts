@@ -1,7 +1,8 @@
 import { Column, DataType, Model, PrimaryKey, Table } from 'sequelize-typescript';
 import { minorUnits } from './columns';
 
-export type RefundReason = 'VERIFICATION' | 'CANCELLATION';
+/** ABANDONED_CHARGE: a first charge whose subscription was never created (settle-first-charges). */
+export type RefundReason = 'VERIFICATION' | 'CANCELLATION' | 'ABANDONED_CHARGE';
 /** PROCESSING = claimed by one caller that is talking to the provider right now. */
 export type RefundStatus = 'PENDING' | 'PROCESSING' | 'PROCESSED' | 'FAILED';
 

@@ -71,6 +71,14 @@ export class SubscriptionModel extends Model {
   @Column(DataType.TEXT)
   cancelledBy!: CancelledBy | null;
 
+  /** The words given on cancel (migration 0007). */
+  @Column(DataType.TEXT)
+  cancellationReason!: string | null;
+
+  /** When the current pause began; null when not paused (migration 0007). */
+  @Column(DataType.DATE)
+  pausedAt!: Date | null;
+
   @Column(DataType.JSONB)
   metadata!: Record<string, unknown>;
 

@@ -4,6 +4,15 @@ import type { ProviderAuthorization } from '@billing/payments';
 import { PaymentAuthorizationModel } from '../models';
 
 export class PaymentAuthorizationRepository {
+  /** The customer's newest card the provider lets us charge again; null = none saved. */
+  findReusable(customerId: string, transaction?: Transaction): Promise<PaymentAuthorizationModel | null> {
+    return PaymentAuthorizationModel.findOne({
+      where: { customerId, reusable: true },
+      order: [['createdAt', 'DESC']],
+      transaction,
+    });
+  }
+
   /** Keeps a card once per customer: the same authorization seen again is not a new card. */
   async save(
     customerId: string,

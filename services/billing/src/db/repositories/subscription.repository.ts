@@ -1,5 +1,5 @@
-import type { Transaction } from 'sequelize';
-import type { ProjectScope } from '@billing/platform';
+import type { Transaction, WhereOptions } from 'sequelize';
+import { findInScope, findPage, scopeWhere, type PageRequest, type ProjectScope } from '@billing/platform';
 import type { Interval } from '../../domain/periods';
 import type { SubscriptionStatus } from '../../domain/subscription-status';
 import { SubscriptionModel } from '../models';
@@ -25,6 +25,12 @@ export interface NewSubscription {
   createdAt: Date;
 }
 
+export interface SubscriptionFilter {
+  status?: SubscriptionStatus;
+  customerId?: string;
+  planId?: string;
+}
+
 export class SubscriptionRepository {
   create(scope: ProjectScope, subscription: NewSubscription, transaction: Transaction): Promise<SubscriptionModel> {
     return SubscriptionModel.create(
@@ -43,6 +49,25 @@ export class SubscriptionRepository {
 
   findByCheckoutSession(checkoutSessionId: string, transaction?: Transaction): Promise<SubscriptionModel | null> {
     return SubscriptionModel.findOne({ where: { checkoutSessionId }, transaction });
+  }
+
+  /** 404 unknown or of the other mode, 403 another project's (contract section 1). */
+  get(scope: ProjectScope, id: string): Promise<SubscriptionModel> {
+    return findInScope(SubscriptionModel, scope, id, 'Subscription');
+  }
+
+  /** The row locked until commit: status changes of one subscription run one after the other. */
+  lock(id: string, transaction: Transaction): Promise<SubscriptionModel | null> {
+    return SubscriptionModel.findByPk(id, { transaction, lock: transaction.LOCK.UPDATE });
+  }
+
+  /** One page of the scope's subscriptions, newest first. */
+  list(scope: ProjectScope, page: PageRequest, filter: SubscriptionFilter): Promise<SubscriptionModel[]> {
+    const where: Record<string, unknown> = { ...scopeWhere(scope) };
+    if (filter.status) where.status = filter.status;
+    if (filter.customerId) where.customerId = filter.customerId;
+    if (filter.planId) where.planId = filter.planId;
+    return findPage(SubscriptionModel, where as WhereOptions, page);
   }
 
   /** A customer's subscriptions, newest first (the customer-detail view). */

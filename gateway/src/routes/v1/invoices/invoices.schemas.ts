@@ -1,0 +1,85 @@
+import { z } from 'zod';
+import { CURRENCIES, toMajorUnits } from '@billing/platform';
+import type { billingV1 } from '@billing/proto';
+import { idParam, iso, pageQuery, timestamp } from '../common.schemas';
+
+export const INVOICE_STATUSES = ['DRAFT', 'OPEN', 'PAID', 'VOID', 'UNCOLLECTIBLE'] as const;
+type Currency = (typeof CURRENCIES)[number];
+
+export const InvoiceLineSchema = z
+  .object({
+    type: z.enum(['SUBSCRIPTION', 'USAGE', 'FEE']),
+    description: z.string(),
+    quantity: z.string().meta({ description: 'Exact decimal text' }),
+    unit_amount: z.number().meta({ description: 'Major currency unit' }),
+    amount: z.number().meta({ description: 'Major currency unit' }),
+    period_start: timestamp,
+    period_end: timestamp,
+  })
+  .meta({ id: 'InvoiceLine' });
+
+/** Contract section 11; money in major units. */
+export const InvoiceSchema = z
+  .object({
+    id: z.uuid(),
+    number: z.string().meta({ description: 'Per project and mode, e.g. INV-000042' }),
+    subscription_id: z.uuid(),
+    customer_id: z.uuid(),
+    customer_email: z.string(),
+    status: z.enum(INVOICE_STATUSES),
+    currency: z.enum(CURRENCIES),
+    subtotal: z.number(),
+    amount: z.number(),
+    amount_paid: z.number(),
+    amount_refunded: z.number(),
+    lines: z.array(InvoiceLineSchema),
+    period_start: timestamp,
+    period_end: timestamp,
+    due_date: timestamp,
+    paid_at: timestamp.nullable(),
+    attempt_count: z.number().int(),
+    next_payment_attempt: timestamp.nullable(),
+    livemode: z.boolean(),
+    created_at: timestamp,
+  })
+  .meta({ id: 'Invoice' });
+
+export const ListInvoicesQuery = z.object({
+  status: z.enum(INVOICE_STATUSES).optional(),
+  customer_id: z.string().optional(),
+  subscription_id: z.string().optional(),
+  ...pageQuery,
+});
+
+export const InvoiceIdParams = z.object({ invoice_id: idParam('Invoice') });
+
+export const toInvoice = (i: billingV1.Invoice): z.input<typeof InvoiceSchema> => ({
+  id: i.id,
+  number: i.number,
+  subscription_id: i.subscriptionId,
+  customer_id: i.customerId,
+  customer_email: i.customerEmail,
+  status: i.status as (typeof INVOICE_STATUSES)[number],
+  currency: i.currency as Currency,
+  subtotal: toMajorUnits(i.subtotal),
+  amount: toMajorUnits(i.amount),
+  amount_paid: toMajorUnits(i.amountPaid),
+  amount_refunded: toMajorUnits(i.amountRefunded),
+  lines: i.lines.map((l) => ({
+    type: l.type as 'SUBSCRIPTION' | 'USAGE' | 'FEE',
+    description: l.description,
+    quantity: l.quantity,
+    unit_amount: toMajorUnits(l.unitAmount),
+    amount: toMajorUnits(l.amount),
+    period_start: iso(l.periodStart, 'period_start'),
+    period_end: iso(l.periodEnd, 'period_end'),
+  })),
+  period_start: iso(i.periodStart, 'period_start'),
+  period_end: iso(i.periodEnd, 'period_end'),
+  due_date: iso(i.dueDate, 'due_date'),
+  paid_at: i.paidAt ? i.paidAt.toISOString() : null,
+  attempt_count: i.attemptCount,
+  next_payment_attempt: i.nextPaymentAttempt ? i.nextPaymentAttempt.toISOString() : null,
+  livemode: i.livemode,
+  created_at: iso(i.createdAt),
+});

@@ -1,0 +1,121 @@
+import { z } from 'zod';
+import { CURRENCIES, toMajorUnits } from '@billing/platform';
+import type { billingV1 } from '@billing/proto';
+import { idParam, iso, metadata, pageQuery, timestamp } from '../common.schemas';
+
+export const SUBSCRIPTION_STATUSES = ['ACTIVE', 'PAST_DUE', 'CANCELLED', 'PAUSED', 'TRIALING', 'EXPIRED'] as const;
+const status = z.enum(SUBSCRIPTION_STATUSES);
+
+/** service-api.md "Subscription, list view", exactly. */
+const listViewFields = {
+  id: z.uuid(),
+  customer_email: z.string(),
+  plan_name: z.string(),
+  status,
+  amount: z.number().meta({ description: 'Major currency unit' }),
+  currency: z.enum(CURRENCIES),
+  interval: z.string(),
+  current_period_start: timestamp.meta({ description: 'During a trial, the trial window' }),
+  current_period_end: timestamp,
+  cancelled_at: timestamp.nullable(),
+  cancel_at_period_end: z.boolean(),
+  cancelled_by: z.enum(['MERCHANT', 'CUSTOMER', 'SYSTEM']).nullable(),
+  created_at: timestamp,
+};
+
+export const SubscriptionListItemSchema = z.object(listViewFields).meta({ id: 'SubscriptionListItem' });
+
+/** The list view + the detail fields of contract section 8. */
+export const SubscriptionSchema = z
+  .object({
+    ...listViewFields,
+    customer_id: z.uuid(),
+    plan_id: z.uuid(),
+    trial_end: timestamp.nullable(),
+    billing_cycles: z
+      .number()
+      .int()
+      .nullable()
+      .meta({ description: 'Paid periods of a fixed term; null = until cancelled' }),
+    metadata: z.record(z.string(), z.unknown()),
+    livemode: z.boolean(),
+  })
+  .meta({ id: 'Subscription' });
+
+/** Contract 16.4: what a cancel now refunds; null when no cancellation policy applies. */
+export const RefundSchema = z
+  .object({
+    id: z.string().nullable(),
+    amount: z.number(),
+    currency: z.enum(CURRENCIES),
+    status: z.enum(['PENDING', 'PROCESSED', 'FAILED']),
+    policy_id: z.uuid().nullable(),
+    invoice_id: z.uuid().nullable(),
+  })
+  .meta({ id: 'Refund' });
+
+export const CancelledSubscriptionSchema = SubscriptionSchema.extend({ refund: RefundSchema.nullable() }).meta({
+  id: 'CancelledSubscription',
+});
+
+export const CreateSubscriptionBody = z
+  .object({
+    customer_id: z.guid(),
+    plan_id: z.guid(),
+    trial_period_days: z
+      .number()
+      .int()
+      .min(0)
+      .max(730)
+      .optional()
+      .meta({ description: "Overrides the plan's trial; 0 = no trial" }),
+    billing_cycles: z.number().int().min(1).optional().meta({ description: 'Fixed term: number of paid periods' }),
+    metadata: metadata.optional(),
+  })
+  .meta({ id: 'CreateSubscriptionRequest' });
+
+export const CancelSubscriptionBody = z
+  .object({
+    at_period_end: z.boolean().default(false),
+    policy_id: z.guid().optional().meta({ description: 'The cancellation policy to apply (else the default)' }),
+    reason: z.string().max(500).optional(),
+  })
+  .meta({ id: 'CancelSubscriptionRequest' });
+
+export const ListSubscriptionsQuery = z.object({
+  status: status.optional(),
+  status_filter: status.optional().meta({ description: 'Another name for `status`, as earlier clients send it' }),
+  customer_id: z.string().optional(),
+  plan_id: z.string().optional(),
+  ...pageQuery,
+});
+
+export const SubscriptionIdParams = z.object({ subscription_id: idParam('Subscription') });
+
+type Currency = (typeof CURRENCIES)[number];
+
+export const toSubscriptionListItem = (s: billingV1.Subscription): z.input<typeof SubscriptionListItemSchema> => ({
+  id: s.id,
+  customer_email: s.customerEmail,
+  plan_name: s.planName,
+  status: s.status as z.input<typeof status>,
+  amount: toMajorUnits(s.amount),
+  currency: s.currency as Currency,
+  interval: s.interval,
+  current_period_start: iso(s.currentPeriodStart, 'current_period_start'),
+  current_period_end: iso(s.currentPeriodEnd, 'current_period_end'),
+  cancelled_at: s.cancelledAt ? s.cancelledAt.toISOString() : null,
+  cancel_at_period_end: s.cancelAtPeriodEnd,
+  cancelled_by: (s.cancelledBy ?? null) as z.input<typeof SubscriptionSchema>['cancelled_by'],
+  created_at: iso(s.createdAt),
+});
+
+export const toSubscription = (s: billingV1.Subscription): z.input<typeof SubscriptionSchema> => ({
+  ...toSubscriptionListItem(s),
+  customer_id: s.customerId,
+  plan_id: s.planId,
+  trial_end: s.trialEnd ? s.trialEnd.toISOString() : null,
+  billing_cycles: s.billingCycles ?? null,
+  metadata: s.metadata ?? {},
+  livemode: s.livemode,
+});

@@ -1,0 +1,44 @@
+import { z } from 'zod';
+import { defineRoute, type Resource } from '../../../http/route';
+import { iso, scopeOf, timestamp } from '../common.schemas';
+
+const TestClockSchema = z.object({ now: timestamp }).meta({ id: 'TestClock' });
+const AdvanceTestClockBody = z
+  .object({ to: z.iso.datetime({ offset: true }).meta({ description: 'The new test time; never backwards' }) })
+  .meta({ id: 'AdvanceTestClockRequest' });
+
+export const testClockResource: Resource = {
+  tag: 'Test clock',
+  prefixes: ['/test-clock'],
+  routes: ({ billing }) => [
+    defineRoute({
+      method: 'post',
+      path: '/advance',
+      summary: "Move the project's test-mode clock forward",
+      description:
+        'Test keys only (a live key is a 403). Renewals, trial ends and dunning retries due by `to` are all ' +
+        'processed, in order, before the answer. Moving backwards is a 400.',
+      auth: 'apiKey',
+      body: AdvanceTestClockBody,
+      errors: [400, 403],
+      response: { status: 200, description: 'The new test time', schema: TestClockSchema },
+      async handle({ auth: { apiKey }, body }) {
+        const { now } = await billing.advanceTestClock({ scope: scopeOf(apiKey), to: new Date(body.to) });
+        return { now: iso(now, 'now') };
+      },
+    }),
+    defineRoute({
+      method: 'get',
+      path: '',
+      summary: "The project's test-mode time",
+      description: 'Test keys only (a live key is a 403).',
+      auth: 'apiKey',
+      errors: [403],
+      response: { status: 200, description: 'The test time', schema: TestClockSchema },
+      async handle({ auth: { apiKey } }) {
+        const { now } = await billing.getTestClock({ scope: scopeOf(apiKey) });
+        return { now: iso(now, 'now') };
+      },
+    }),
+  ],
+};

@@ -1,0 +1,93 @@
+import { DomainError, requireScope, type UnaryHandlers } from '@billing/platform';
+import { billingV1 } from '@billing/proto';
+import { validatePlanSnapshot } from '../domain/checkout-completion';
+import type { CancelledBy } from '../db/models/subscription.model';
+import type { BillingDeps } from '../usecases/billing-deps';
+import { cancelSubscription } from '../usecases/cancel-subscription.usecase';
+import { createSubscription } from '../usecases/create-subscription.usecase';
+import { getSubscription } from '../usecases/get-subscription.usecase';
+import { listSubscriptions } from '../usecases/list-subscriptions.usecase';
+import { pauseSubscription } from '../usecases/pause-subscription.usecase';
+import { resumeSubscription } from '../usecases/resume-subscription.usecase';
+import type { SubscriptionView } from '../usecases/subscription-views';
+
+type BillingHandlers = UnaryHandlers<billingV1.BillingServiceServer>;
+
+export const toSubscription = ({ subscription: s, customerEmail }: SubscriptionView): billingV1.Subscription => ({
+  id: s.id,
+  customerId: s.customerId,
+  customerEmail,
+  planId: s.planId,
+  planName: s.planName,
+  status: s.status,
+  amount: s.amount,
+  currency: s.currency,
+  interval: s.interval,
+  intervalCount: s.intervalCount,
+  currentPeriodStart: s.currentPeriodStart,
+  currentPeriodEnd: s.currentPeriodEnd,
+  cancelledAt: s.cancelledAt ?? undefined,
+  cancelAtPeriodEnd: s.cancelAtPeriodEnd,
+  cancelledBy: s.cancelledBy ?? undefined,
+  trialEnd: s.trialEnd ?? undefined,
+  billingCycles: s.billingCycles ?? undefined,
+  metadata: s.metadata,
+  livemode: s.livemode,
+  createdAt: s.createdAt,
+});
+
+/** Through the API a merchant cancels; the hosted pages say CUSTOMER; SYSTEM is dunning's alone. */
+function cancelledBy(value: string): CancelledBy {
+  if (!value || value === 'MERCHANT') return 'MERCHANT';
+  if (value === 'CUSTOMER') return 'CUSTOMER';
+  throw DomainError.invalid([
+    { loc: ['cancelled_by'], msg: "Input should be 'MERCHANT' or 'CUSTOMER'", type: 'enum', input: value },
+  ]);
+}
+
+/** Subscriptions (contract section 8). Thin: proto request -> use case -> proto response. */
+export function subscriptionHandlers(deps: BillingDeps): Partial<BillingHandlers> {
+  return {
+    async createSubscription(req) {
+      if (!req.plan) throw DomainError.invalid([{ loc: ['plan'], msg: 'Field required', type: 'missing' }]);
+      const view = await createSubscription(deps, requireScope(req.scope), {
+        customerId: req.customerId,
+        plan: validatePlanSnapshot(req.plan),
+        trialPeriodDays: req.trialPeriodDays,
+        billingCycles: req.billingCycles,
+        metadata: req.metadata ?? {},
+      });
+      return { subscription: toSubscription(view) };
+    },
+    async listSubscriptions(req) {
+      const views = await listSubscriptions(
+        deps,
+        requireScope(req.scope),
+        { limit: req.page?.limit, startingAfter: req.page?.startingAfter || undefined },
+        { status: req.status, customerId: req.customerId, planId: req.planId },
+      );
+      return { subscriptions: views.map(toSubscription) };
+    },
+    async getSubscription(req) {
+      return { subscription: toSubscription(await getSubscription(deps, requireScope(req.scope), req.subscriptionId)) };
+    },
+    async pauseSubscription(req) {
+      const view = await pauseSubscription(deps, requireScope(req.scope), req.subscriptionId);
+      return { subscription: toSubscription(view) };
+    },
+    async resumeSubscription(req) {
+      const view = await resumeSubscription(deps, requireScope(req.scope), req.subscriptionId);
+      return { subscription: toSubscription(view) };
+    },
+    async cancelSubscription(req) {
+      const view = await cancelSubscription(deps, requireScope(req.scope), {
+        subscriptionId: req.subscriptionId,
+        atPeriodEnd: req.atPeriodEnd,
+        cancelledBy: cancelledBy(req.cancelledBy),
+        policyId: req.policyId,
+        reason: req.reason,
+      });
+      return { subscription: toSubscription(view) };
+    },
+  };
+}

@@ -1,0 +1,55 @@
+import type { Transaction } from 'sequelize';
+import { SubscriptionModel } from '../db/models';
+import { nextStatus } from '../domain/subscription-status';
+import type { BillingDeps } from './billing-deps';
+import type { ChargeOutcome } from './charge-invoice.usecase';
+import { recordSubscriptionEvent, viewOf } from './subscription-views';
+
+/**
+ * What an invoice charge's outcome does to its subscription (contract 8), in the transaction
+ * that records the outcome, so the status change and its event commit with the payment:
+ *  - paid: a trial's first charge -> ACTIVE; a retry on PAST_DUE -> ACTIVE; a renewal of an
+ *    ACTIVE subscription keeps it ACTIVE. Each records subscription.renewed (a paid period began).
+ *  - failed: TRIALING/ACTIVE -> PAST_DUE + subscription.past_due; PAST_DUE with the dunning
+ *    schedule used up (no next attempt) -> CANCELLED by SYSTEM, the invoice UNCOLLECTIBLE,
+ *    subscription.cancelled.
+ * A PAUSED subscription (a resume in progress) is its caller's to decide; final ones stay.
+ */
+export async function applyChargeOutcome(
+  deps: BillingDeps,
+  outcome: ChargeOutcome,
+  transaction: Transaction,
+): Promise<void> {
+  const subscription = await SubscriptionModel.findByPk(outcome.invoice.subscriptionId, {
+    transaction,
+    lock: transaction.LOCK.UPDATE,
+  });
+  if (!subscription) return;
+  const scope = { projectId: subscription.projectId, merchantId: '', livemode: subscription.livemode };
+  const { status } = subscription;
+  const at = outcome.at;
+  const emit = async (type: string, extra: Record<string, unknown> = {}) =>
+    recordSubscriptionEvent(deps, scope, await viewOf(subscription, transaction), type, at, transaction, extra);
+
+  if (outcome.paid) {
+    if (status === 'TRIALING') await subscription.update({ status: nextStatus(status, 'trial_ended_paid'), updatedAt: at }, { transaction });
+    else if (status === 'PAST_DUE') await subscription.update({ status: nextStatus(status, 'retry_succeeded'), updatedAt: at }, { transaction });
+    else if (status !== 'ACTIVE') return;
+    await emit('subscription.renewed');
+    return;
+  }
+  if (status === 'TRIALING' || status === 'ACTIVE') {
+    const event = status === 'TRIALING' ? 'trial_ended_payment_failed' : 'renewal_failed';
+    await subscription.update({ status: nextStatus(status, event), updatedAt: at }, { transaction });
+    await emit('subscription.past_due');
+    return;
+  }
+  if (status === 'PAST_DUE' && outcome.invoice.status === 'OPEN' && outcome.invoice.nextPaymentAttempt === null) {
+    await outcome.invoice.update({ status: 'UNCOLLECTIBLE', updatedAt: at }, { transaction });
+    await subscription.update(
+      { status: nextStatus(status, 'dunning_exhausted'), cancelledAt: at, cancelledBy: 'SYSTEM', updatedAt: at },
+      { transaction },
+    );
+    await emit('subscription.cancelled', { refund: null });
+  }
+}

@@ -1,0 +1,24 @@
+import type { BillingDeps } from './billing-deps';
+import { runBillingPass, type BillingPassOptions } from './renew-due-subscriptions.usecase';
+import { settlePendingPayments } from './settle-pending-payments.usecase';
+
+/** Safety bound of one scheduled run; the next interval continues where it stopped. */
+const MAX_PASSES = 1000;
+
+/**
+ * One run of the renewal and dunning scheduler: settles charges a dead process left PENDING,
+ * then repeats billing passes until nothing more is due (a catch-up after a long clock jump
+ * takes one step per subscription per pass, so each subscription's steps run in time order).
+ */
+export async function runDueBilling(
+  deps: BillingDeps,
+  options: BillingPassOptions & { settleAfterMs: number },
+): Promise<number> {
+  let total = await settlePendingPayments(deps, { olderThanMs: options.settleAfterMs, projectId: options.projectId });
+  for (let pass = 0; pass < MAX_PASSES; pass += 1) {
+    const done = await runBillingPass(deps, options);
+    total += done;
+    if (done === 0) break;
+  }
+  return total;
+}

@@ -1,0 +1,275 @@
+import { randomUUID } from 'node:crypto';
+import { QueryTypes, type Transaction } from 'sequelize';
+import { recordEvent } from '@billing/platform';
+import { PaymentProviderError, type VerifiedTransaction } from '@billing/payments';
+import { nextDunningAttempt } from '../domain/dunning';
+import { CustomerModel, InvoiceModel, PaymentModel } from '../db/models';
+import { invoiceEventData } from '../events/event-payloads';
+import type { BillingDeps } from './billing-deps';
+
+export interface ChargeResult {
+  paid: boolean;
+  invoice: InvoiceModel;
+  /** Why the charge did not succeed (the provider's words), when it did not. */
+  failure?: string;
+  /** The outcome is not known yet (provider unreachable, or another charge in flight). */
+  pending?: boolean;
+}
+
+/** What the outcome transaction passes to a caller that must act on it in the same transaction. */
+export interface ChargeOutcome {
+  paid: boolean;
+  invoice: InvoiceModel;
+  failure?: string;
+  /** The business time of the outcome. */
+  at: Date;
+}
+
+export interface ChargeOptions {
+  /** Business time of the attempt (a scheduled step's due time); default the project's now. */
+  at?: Date;
+  /** The scheduler's claim: charge only if the invoice is still due at this time. */
+  onlyIfDueBy?: Date;
+  /** A scheduler sweep: an invoice another caller holds is skipped rather than waited for. */
+  skipLocked?: boolean;
+  /** Runs in the transaction that records the outcome (subscription consequences). */
+  onOutcome?: (outcome: ChargeOutcome, transaction: Transaction) => Promise<void>;
+}
+
+const DEFAULT_DUNNING_DAYS = [1, 3, 5];
+
+/** Paystack allows only [A-Za-z0-9.=-] in a reference: the invoice id without dashes. */
+export const invoiceChargeReference = (invoiceId: string, attempt: number) =>
+  `inv-${invoiceId.replace(/-/g, '')}-${attempt}`;
+
+/**
+ * Charges an OPEN invoice to the customer's saved card: attempt n = attempt_count + 1 under the
+ * idempotent reference inv-<id>-<n>.
+ *  1. One transaction locks the invoice, checks it is OPEN with no charge in flight, and writes
+ *     the payments ledger row (PENDING) before the provider hears anything: a crash after the
+ *     provider charged is then settled by verifying that reference (settlePendingPayments).
+ *  2. The provider charges (idempotent by reference).
+ *  3. One transaction records the outcome: PAID + invoice.paid, or still OPEN with
+ *     attempt_count = n, next_payment_attempt per the dunning schedule + invoice.payment_failed.
+ *     An unreachable provider leaves the payment PENDING for settlement.
+ * It never changes the subscription's status: callers apply nextStatus (via `onOutcome`).
+ */
+export async function chargeInvoice(
+  deps: BillingDeps,
+  invoiceId: string,
+  options: ChargeOptions = {},
+): Promise<ChargeResult> {
+  const claim = await deps.sequelize.transaction(async (transaction) => {
+    const invoice = await InvoiceModel.findOne({
+      where: { id: invoiceId },
+      transaction,
+      lock: transaction.LOCK.UPDATE,
+      skipLocked: options.skipLocked ?? false,
+    });
+    if (!invoice) {
+      if (options.skipLocked) return { skipped: true as const };
+      throw new Error(`invoice ${invoiceId} not found`);
+    }
+    const scope = { projectId: invoice.projectId, livemode: invoice.livemode };
+    const at = options.at ?? (await deps.clocks.now(scope, transaction));
+    if (invoice.status !== 'OPEN') {
+      return { done: { paid: invoice.status === 'PAID', invoice, failure: `The invoice is ${invoice.status}` } };
+    }
+    if (options.onlyIfDueBy) {
+      const due = invoice.nextPaymentAttempt;
+      if (!due || due.getTime() > options.onlyIfDueBy.getTime()) return { done: { paid: false, invoice, pending: true } };
+    }
+    const inFlight = await PaymentModel.findOne({ where: { invoiceId, status: 'PENDING' }, transaction });
+    if (inFlight) {
+      return { done: { paid: false, invoice, pending: true, failure: 'A payment of this invoice is in progress' } };
+    }
+    const attempt = invoice.attemptCount + 1;
+    if (invoice.amount === 0) {
+      // Nothing to collect (a free plan): paid without a provider call.
+      await markPaid(deps, invoice, { attempt, reference: null, at }, transaction);
+      await options.onOutcome?.({ paid: true, invoice, at }, transaction);
+      return { done: { paid: true, invoice } };
+    }
+    const customer = await CustomerModel.findByPk(invoice.customerId, { transaction });
+    const authorization = await deps.authorizations.findReusable(invoice.customerId, transaction);
+    if (!customer || !authorization) {
+      const failure = 'The customer has no saved card';
+      await markFailed(deps, invoice, { attempt, at, failure }, transaction);
+      await options.onOutcome?.({ paid: false, invoice, failure, at }, transaction);
+      return { done: { paid: false, invoice, failure } };
+    }
+    const reference = invoiceChargeReference(invoice.id, attempt);
+    await deps.payments.record(
+      { projectId: invoice.projectId, merchantId: '', livemode: invoice.livemode },
+      {
+        id: randomUUID(),
+        reference,
+        purpose: 'INVOICE',
+        customerId: invoice.customerId,
+        invoiceId: invoice.id,
+        amount: invoice.amount,
+        currency: invoice.currency,
+        status: 'PENDING',
+        gatewayResponse: null,
+        providerResponse: { attempt, at: at.toISOString() },
+        createdAt: at,
+      },
+      transaction,
+    );
+    await deps.sequelize.query('UPDATE payments SET charge_started_at = $2 WHERE reference = $1', {
+      bind: [reference, deps.clock.now()],
+      transaction,
+    });
+    // Not due while in flight: no other sweep picks it up; settlement owns it if we die now.
+    await invoice.update({ nextPaymentAttempt: null }, { transaction });
+    return {
+      charge: {
+        reference,
+        at,
+        input: {
+          authorizationCode: authorization.authorizationCode,
+          email: customer.email,
+          amount: invoice.amount,
+          currency: invoice.currency,
+          reference,
+          metadata: { invoice_id: invoice.id, subscription_id: invoice.subscriptionId, attempt },
+        },
+      },
+    };
+  });
+  if ('skipped' in claim) return { paid: false, invoice: (await InvoiceModel.findByPk(invoiceId))!, pending: true };
+  if ('done' in claim) return claim.done as ChargeResult;
+
+  const { reference, at, input } = claim.charge;
+  const invoice = (await InvoiceModel.findByPk(invoiceId))!;
+  let answer: VerifiedTransaction;
+  try {
+    answer = await deps.providerFor(invoice.livemode).chargeAuthorization(input);
+  } catch (err) {
+    if (err instanceof PaymentProviderError && !err.retryable) {
+      // The provider refused the request itself: nothing was charged.
+      return recordChargeOutcome(deps, reference, { status: 'failed', gatewayResponse: err.message }, at, options);
+    }
+    deps.logger.warn({ err, reference }, 'invoice charge outcome unknown; left PENDING for settlement');
+    return { paid: false, invoice, pending: true, failure: 'The payment provider could not be reached' };
+  }
+  return recordChargeOutcome(deps, reference, answer, at, options);
+}
+
+/**
+ * Records what the provider said about a PENDING invoice payment, once: a payment that is no
+ * longer PENDING (settled by someone else) is left as it is.
+ */
+export async function recordChargeOutcome(
+  deps: BillingDeps,
+  reference: string,
+  answer: Pick<VerifiedTransaction, 'status' | 'gatewayResponse'> | null,
+  at: Date,
+  options: Pick<ChargeOptions, 'onOutcome'> = {},
+): Promise<ChargeResult> {
+  return deps.sequelize.transaction(async (transaction) => {
+    const payment = await PaymentModel.findOne({ where: { reference }, transaction, lock: transaction.LOCK.UPDATE });
+    if (!payment?.invoiceId) throw new Error(`invoice payment ${reference} not found`);
+    const invoice = (await InvoiceModel.findByPk(payment.invoiceId, {
+      transaction,
+      lock: transaction.LOCK.UPDATE,
+    }))!;
+    if (payment.status !== 'PENDING') {
+      return { paid: invoice.status === 'PAID', invoice, failure: payment.gatewayResponse ?? undefined };
+    }
+    const attempt = Number(reference.slice(reference.lastIndexOf('-') + 1));
+    const words = answer?.gatewayResponse || (answer ? `Payment ${answer.status}` : 'Unknown to the payment provider');
+    if (answer?.status === 'success') {
+      await payment.update({ status: 'SUCCEEDED', gatewayResponse: words, updatedAt: at }, { transaction });
+      if (invoice.status !== 'OPEN') {
+        // Money moved for an invoice that was closed meanwhile (voided): keep the record for support.
+        deps.logger.error({ reference, invoice_id: invoice.id, status: invoice.status }, 'charge for a closed invoice');
+        return { paid: false, invoice, failure: `The invoice is ${invoice.status}` };
+      }
+      await markPaid(deps, invoice, { attempt, reference, at }, transaction);
+      await options.onOutcome?.({ paid: true, invoice, at }, transaction);
+      return { paid: true, invoice };
+    }
+    if (answer && answer.status !== 'failed' && answer.status !== 'abandoned') {
+      // Still pending at the provider: settlement asks again later.
+      return { paid: false, invoice, pending: true, failure: words };
+    }
+    await payment.update({ status: 'FAILED', gatewayResponse: words, updatedAt: at }, { transaction });
+    if (invoice.status !== 'OPEN') return { paid: false, invoice, failure: words };
+    if (!answer) {
+      // Never charged: the attempt number is used up, the invoice is due again now.
+      await invoice.update(
+        { attemptCount: Math.max(invoice.attemptCount, attempt), nextPaymentAttempt: at, updatedAt: at },
+        { transaction },
+      );
+      return { paid: false, invoice, failure: words };
+    }
+    await markFailed(deps, invoice, { attempt, at, failure: words }, transaction);
+    await options.onOutcome?.({ paid: false, invoice, failure: words, at }, transaction);
+    return { paid: false, invoice, failure: words };
+  });
+}
+
+async function customerEmail(invoice: InvoiceModel, transaction: Transaction): Promise<string> {
+  const customer = await CustomerModel.findByPk(invoice.customerId, { attributes: ['email'], transaction });
+  return customer?.email ?? '';
+}
+
+async function markPaid(
+  deps: BillingDeps,
+  invoice: InvoiceModel,
+  paid: { attempt: number; reference: string | null; at: Date },
+  transaction: Transaction,
+): Promise<void> {
+  await invoice.update(
+    {
+      status: 'PAID',
+      amountPaid: invoice.amount,
+      paidAt: paid.at,
+      attemptCount: Math.max(invoice.attemptCount, paid.attempt),
+      nextPaymentAttempt: null,
+      transactionReference: paid.reference,
+      updatedAt: paid.at,
+    },
+    { transaction },
+  );
+  await recordEvent(deps.sequelize, transaction, {
+    type: 'invoice.paid',
+    data: invoiceEventData(invoice, await customerEmail(invoice, transaction)),
+    projectId: invoice.projectId,
+    livemode: invoice.livemode,
+    occurredAt: paid.at,
+  });
+}
+
+async function markFailed(
+  deps: BillingDeps,
+  invoice: InvoiceModel,
+  failed: { attempt: number; at: Date; failure: string },
+  transaction: Transaction,
+): Promise<void> {
+  const [row] = await deps.sequelize.query<{ first_failed_at: Date }>(
+    `UPDATE invoices SET first_failed_at = COALESCE(first_failed_at, $2) WHERE id = $1 RETURNING first_failed_at`,
+    { bind: [invoice.id, failed.at], transaction, type: QueryTypes.SELECT },
+  );
+  const next = nextDunningAttempt(
+    new Date(row.first_failed_at),
+    failed.at,
+    deps.dunningRetryDays ?? DEFAULT_DUNNING_DAYS,
+  );
+  await invoice.update(
+    {
+      attemptCount: Math.max(invoice.attemptCount, failed.attempt),
+      nextPaymentAttempt: next,
+      updatedAt: failed.at,
+    },
+    { transaction },
+  );
+  await recordEvent(deps.sequelize, transaction, {
+    type: 'invoice.payment_failed',
+    data: { ...invoiceEventData(invoice, await customerEmail(invoice, transaction)), failure: failed.failure },
+    projectId: invoice.projectId,
+    livemode: invoice.livemode,
+    occurredAt: failed.at,
+  });
+}

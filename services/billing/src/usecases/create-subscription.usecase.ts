@@ -1,0 +1,282 @@
+import { randomUUID } from 'node:crypto';
+import type { Transaction } from 'sequelize';
+import { DomainError, recordEvent, type FieldViolation, type ProjectScope } from '@billing/platform';
+import { PaymentProviderError, type VerifiedTransaction } from '@billing/payments';
+import { subscriptionStart, type PlanSnapshot } from '../domain/checkout-completion';
+import { PaymentModel, type CustomerModel, type PaymentAuthorizationModel } from '../db/models';
+import { invoiceEventData } from '../events/event-payloads';
+import type { BillingDeps } from './billing-deps';
+import { createFirstInvoice } from './complete-checkout.usecase';
+import { recordSubscriptionEvent, type SubscriptionView } from './subscription-views';
+
+/** The ledger reference of a first charge: sub-first-<invoice id> (settle-first-charges reads it). */
+export const FIRST_CHARGE_PREFIX = 'sub-first-';
+
+const MAX_TRIAL_DAYS = 730;
+const MAX_METADATA_KEYS = 50;
+
+export interface CreateSubscriptionCommand {
+  customerId: string;
+  /** The plan as catalog has it now (the gateway refused an inactive one). */
+  plan: PlanSnapshot;
+  /** Overrides the plan's trial (0 = no trial). */
+  trialPeriodDays?: number;
+  /** Fixed term: the number of paid periods; absent = until cancelled. */
+  billingCycles?: number;
+  metadata: Record<string, unknown>;
+}
+
+/**
+ * Subscribes a customer with a saved card to a plan (contract section 8).
+ *
+ * With a trial it starts TRIALING and charges nothing (the card was verified when it was
+ * saved). Without one the first period is charged now and nothing is created unless that charge
+ * succeeds (402 otherwise). The order keeps money and records together:
+ *  1. the ids are chosen up front and the attempt is written to the payments ledger (PENDING)
+ *     under a reference derived from the invoice id, so a charge the provider made is never
+ *     unknown to billing, even if this process dies right after;
+ *  2. the provider charges the saved authorization, idempotently by that reference;
+ *  3. only on success, one transaction creates the ACTIVE subscription, its PAID invoice, settles
+ *     the ledger row and records subscription.created, invoice.created and invoice.paid.
+ * A request that dies between 1 and 3 leaves the row PENDING: settleFirstCharges verifies it
+ * later and refunds a charge that went through (nothing was created for it). The final
+ * transaction locks that row and requires it still PENDING, so the two never both act.
+ */
+export async function createSubscription(
+  deps: BillingDeps,
+  scope: ProjectScope,
+  command: CreateSubscriptionCommand,
+): Promise<SubscriptionView> {
+  assertCommand(command);
+  const customer = await deps.customers.get(scope, command.customerId);
+  const authorization = await deps.authorizations.findReusable(customer.id);
+  if (!authorization) {
+    throw new DomainError(
+      'failed_precondition',
+      'The customer has no saved card; it is saved when the customer pays a checkout',
+    );
+  }
+  const plan: PlanSnapshot = {
+    ...command.plan,
+    trialPeriodDays: command.trialPeriodDays ?? command.plan.trialPeriodDays,
+  };
+  const now = await deps.clocks.now(scope);
+  const start = subscriptionStart(plan, now);
+  const ids = { subscriptionId: randomUUID(), invoiceId: randomUUID() };
+
+  // A trial charges nothing now; a free plan has nothing to charge.
+  if (start.status === 'TRIALING' || plan.amount === 0) {
+    return deps.sequelize.transaction((transaction) =>
+      record(deps, scope, { command, plan, customer, now, ids, charged: null }, transaction),
+    );
+  }
+
+  const reference = `${FIRST_CHARGE_PREFIX}${ids.invoiceId}`;
+  await deps.sequelize.transaction(async (transaction) => {
+    await deps.payments.record(
+      scope,
+      {
+        id: randomUUID(),
+        reference,
+        purpose: 'INVOICE',
+        customerId: customer.id,
+        invoiceId: null,
+        amount: plan.amount,
+        currency: plan.currency,
+        status: 'PENDING',
+        gatewayResponse: null,
+        providerResponse: { subscription_id: ids.subscriptionId, invoice_id: ids.invoiceId },
+        createdAt: now,
+      },
+      transaction,
+    );
+    // Real time: settlement takes over a row this request has held for too long.
+    await deps.sequelize.query('UPDATE payments SET charge_started_at = $2 WHERE reference = $1', {
+      bind: [reference, deps.clock.now()],
+      transaction,
+    });
+  });
+  const charged = await chargeFirstPeriod(deps, scope, { customer, authorization, plan, reference, ids });
+  if (charged.status === 'pending') {
+    throw new DomainError('unavailable', 'The payment provider has not settled the first charge yet; please retry');
+  }
+  if (charged.status !== 'success') {
+    await settlePayment(reference, 'FAILED', charged, null, now);
+    throw new DomainError('payment_required', charged.gatewayResponse || `Payment ${charged.status}`);
+  }
+  return deps.sequelize.transaction((transaction) =>
+    record(deps, scope, { command, plan, customer, now, ids, charged }, transaction),
+  );
+}
+
+function assertCommand(command: CreateSubscriptionCommand): void {
+  const violations: FieldViolation[] = [];
+  const { trialPeriodDays, billingCycles, metadata } = command;
+  if (
+    trialPeriodDays !== undefined &&
+    (!Number.isInteger(trialPeriodDays) || trialPeriodDays < 0 || trialPeriodDays > MAX_TRIAL_DAYS)
+  ) {
+    violations.push({
+      loc: ['body', 'trial_period_days'],
+      msg: `Input should be an integer from 0 to ${MAX_TRIAL_DAYS}`,
+      type: 'value_error',
+      input: trialPeriodDays,
+    });
+  }
+  if (billingCycles !== undefined && (!Number.isInteger(billingCycles) || billingCycles < 1)) {
+    violations.push({
+      loc: ['body', 'billing_cycles'],
+      msg: 'Input should be greater than or equal to 1',
+      type: 'greater_than_equal',
+      input: billingCycles,
+    });
+  }
+  if (Object.keys(metadata).length > MAX_METADATA_KEYS) {
+    violations.push({
+      loc: ['body', 'metadata'],
+      msg: `Metadata can have at most ${MAX_METADATA_KEYS} keys`,
+      type: 'too_long',
+      ctx: { max_length: MAX_METADATA_KEYS },
+    });
+  }
+  if (violations.length) throw DomainError.invalid(violations);
+}
+
+/** What the provider said about the first charge. */
+type ChargeAnswer = Pick<VerifiedTransaction, 'reference' | 'status' | 'gatewayResponse' | 'paidAt'>;
+
+/**
+ * The provider's answer for the first charge. A refused request charged nothing (a failure in
+ * the provider's words). A provider that cannot be reached may still have charged: the same
+ * reference is then asked about (verify); an outcome that stays unknown is a 503 with the ledger
+ * row left PENDING for reconciliation, never a second charge.
+ */
+async function chargeFirstPeriod(
+  deps: BillingDeps,
+  scope: ProjectScope,
+  input: {
+    customer: CustomerModel;
+    authorization: PaymentAuthorizationModel;
+    plan: PlanSnapshot;
+    reference: string;
+    ids: { subscriptionId: string; invoiceId: string };
+  },
+): Promise<ChargeAnswer> {
+  const provider = deps.providerFor(scope.livemode);
+  try {
+    return await provider.chargeAuthorization({
+      authorizationCode: input.authorization.authorizationCode,
+      email: input.customer.email,
+      amount: input.plan.amount,
+      currency: input.plan.currency,
+      reference: input.reference,
+      metadata: { subscription_id: input.ids.subscriptionId, invoice_id: input.ids.invoiceId },
+    });
+  } catch (err) {
+    if (!(err instanceof PaymentProviderError)) throw err;
+    if (!err.retryable) {
+      return { reference: input.reference, status: 'failed', gatewayResponse: err.message, paidAt: null };
+    }
+    const known = await provider.verifyTransaction(input.reference).catch(() => null);
+    if (known && known.status !== 'pending') return known;
+    deps.logger.warn({ err, reference: input.reference }, 'first charge outcome unknown; left PENDING');
+    throw new DomainError(
+      'unavailable',
+      'The payment provider could not be reached to charge the first period; please retry',
+    );
+  }
+}
+
+/** Settles the first charge's ledger row, only while it is still PENDING (settlement may own it). */
+async function settlePayment(
+  reference: string,
+  status: 'SUCCEEDED' | 'FAILED',
+  charged: ChargeAnswer,
+  invoiceId: string | null,
+  at: Date,
+  transaction?: Transaction,
+): Promise<void> {
+  await PaymentModel.update(
+    {
+      status,
+      invoiceId,
+      gatewayResponse: charged.gatewayResponse || null,
+      providerResponse: { status: charged.status, paid_at: charged.paidAt?.toISOString() ?? null },
+      updatedAt: at,
+    },
+    { where: { reference, status: 'PENDING' }, transaction },
+  );
+}
+
+async function record(
+  deps: BillingDeps,
+  scope: ProjectScope,
+  input: {
+    command: CreateSubscriptionCommand;
+    plan: PlanSnapshot;
+    customer: CustomerModel;
+    now: Date;
+    ids: { subscriptionId: string; invoiceId: string };
+    charged: ChargeAnswer | null;
+  },
+  transaction: Transaction,
+): Promise<SubscriptionView> {
+  const { plan, customer, now, charged } = input;
+  if (charged) {
+    // Held until commit; a row no longer PENDING was taken over (and refunded) by settlement.
+    const payment = await PaymentModel.findOne({
+      where: { reference: charged.reference },
+      transaction,
+      lock: transaction.LOCK.UPDATE,
+    });
+    if (payment?.status !== 'PENDING') {
+      throw new DomainError('unavailable', 'The first charge took too long and was refunded; please retry');
+    }
+  }
+  const start = subscriptionStart(plan, now);
+  const subscription = await deps.subscriptions.create(
+    scope,
+    {
+      id: input.ids.subscriptionId,
+      customerId: customer.id,
+      planId: plan.planId,
+      planName: plan.name,
+      amount: plan.amount,
+      currency: plan.currency,
+      interval: plan.interval,
+      intervalCount: plan.intervalCount,
+      usageUnitAmount: plan.usageUnitAmount,
+      status: start.status,
+      billingAnchor: start.billingAnchor,
+      trialEnd: start.trialEnd,
+      billingCycles: input.command.billingCycles ?? null,
+      currentPeriodStart: start.period.start,
+      currentPeriodEnd: start.period.end,
+      metadata: input.command.metadata,
+      checkoutSessionId: null,
+      createdAt: now,
+    },
+    transaction,
+  );
+  const view = { subscription, customerEmail: customer.email };
+  await recordSubscriptionEvent(deps, scope, view, 'subscription.created', now, transaction);
+  if (start.status === 'TRIALING') return view;
+
+  const invoice = await createFirstInvoice(deps, scope, subscription, {
+    transactionReference: charged?.reference ?? null,
+    now,
+    transaction,
+    invoiceId: input.ids.invoiceId,
+  });
+  if (charged) await settlePayment(charged.reference, 'SUCCEEDED', charged, invoice.id, now, transaction);
+  for (const type of ['invoice.created', 'invoice.paid']) {
+    await recordEvent(deps.sequelize, transaction, {
+      type,
+      data: invoiceEventData(invoice, customer.email),
+      projectId: scope.projectId,
+      livemode: scope.livemode,
+      occurredAt: now,
+    });
+  }
+  return view;
+}

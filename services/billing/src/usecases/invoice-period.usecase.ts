@@ -1,0 +1,79 @@
+import { randomUUID } from 'node:crypto';
+import type { Transaction } from 'sequelize';
+import { recordEvent } from '@billing/platform';
+import { CustomerModel, type InvoiceModel, type SubscriptionModel } from '../db/models';
+import { invoiceEventData } from '../events/event-payloads';
+import type { BillingDeps } from './billing-deps';
+import { billUsageForPeriod } from './bill-usage.usecase';
+
+/**
+ * Opens the invoice of a subscription's new `period` (contract 8 and 16.6), in the caller's
+ * transaction: status OPEN, numbered from the project's counter, due `now`, with
+ *  - a SUBSCRIPTION line: the plan price for the new period, billed in advance;
+ *  - for a metered plan, the USAGE line of the period that just ended (billed in arrears,
+ *    usage records marked billed in this same transaction by billUsageForPeriod).
+ * The subscription's current period is still the ended one when this runs. UNIQUE
+ * (subscription_id, period_start) makes a second invoice for the same period impossible.
+ * Records invoice.created. Does not charge: chargeInvoice does, after commit.
+ */
+export async function openPeriodInvoice(
+  deps: BillingDeps,
+  subscription: SubscriptionModel,
+  period: { start: Date; end: Date },
+  now: Date,
+  transaction: Transaction,
+): Promise<InvoiceModel> {
+  const scope = { projectId: subscription.projectId, merchantId: '', livemode: subscription.livemode };
+  const invoice = await deps.invoices.create(
+    scope,
+    {
+      id: randomUUID(),
+      subscriptionId: subscription.id,
+      customerId: subscription.customerId,
+      status: 'OPEN',
+      currency: subscription.currency,
+      subtotal: subscription.amount,
+      amount: subscription.amount,
+      amountPaid: 0,
+      periodStart: period.start,
+      periodEnd: period.end,
+      dueDate: now,
+      paidAt: null,
+      attemptCount: 0,
+      nextPaymentAttempt: null,
+      transactionReference: null,
+      createdAt: now,
+      lines: [
+        {
+          type: 'SUBSCRIPTION',
+          description: subscription.planName,
+          quantity: '1',
+          unitAmount: subscription.amount,
+          amount: subscription.amount,
+          periodStart: period.start,
+          periodEnd: period.end,
+        },
+      ],
+    },
+    transaction,
+  );
+  if (subscription.usageUnitAmount !== null && subscription.usageUnitAmount !== undefined) {
+    const ended = { start: subscription.currentPeriodStart, end: subscription.currentPeriodEnd };
+    const usage = await billUsageForPeriod(deps, subscription, ended, invoice, transaction);
+    if (usage > 0) {
+      await invoice.update(
+        { subtotal: invoice.subtotal + usage, amount: invoice.amount + usage, updatedAt: now },
+        { transaction },
+      );
+    }
+  }
+  const customer = await CustomerModel.findByPk(subscription.customerId, { attributes: ['email'], transaction });
+  await recordEvent(deps.sequelize, transaction, {
+    type: 'invoice.created',
+    data: invoiceEventData(invoice, customer?.email ?? ''),
+    projectId: subscription.projectId,
+    livemode: subscription.livemode,
+    occurredAt: now,
+  });
+  return invoice;
+}

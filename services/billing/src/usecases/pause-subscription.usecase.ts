@@ -1,0 +1,23 @@
+import type { ProjectScope } from '@billing/platform';
+import { nextStatus } from '../domain/subscription-status';
+import type { BillingDeps } from './billing-deps';
+import { changeSubscription, recordSubscriptionEvent, viewOf, type SubscriptionView } from './subscription-views';
+
+/**
+ * ACTIVE/TRIALING -> PAUSED (400 in any other state). Nothing is invoiced while paused: the
+ * renewal scheduler skips PAUSED subscriptions, and resuming starts a new period.
+ */
+export function pauseSubscription(
+  deps: BillingDeps,
+  scope: ProjectScope,
+  subscriptionId: string,
+): Promise<SubscriptionView> {
+  return changeSubscription(deps, scope, subscriptionId, async (subscription, now, transaction) => {
+    await subscription.update(
+      { status: nextStatus(subscription.status, 'pause'), pausedAt: now, updatedAt: now },
+      { transaction },
+    );
+    const view = await viewOf(subscription, transaction);
+    await recordSubscriptionEvent(deps, scope, view, 'subscription.paused', now, transaction);
+  });
+}

@@ -1,0 +1,94 @@
+import { randomUUID } from 'node:crypto';
+import { QueryTypes } from 'sequelize';
+import type { VerifiedTransaction } from '@billing/payments';
+import { PaymentModel, RefundModel } from '../db/models';
+import type { BillingDeps } from './billing-deps';
+import { FIRST_CHARGE_PREFIX } from './create-subscription.usecase';
+import { issueClaimedRefund } from './issue-pending-refunds.usecase';
+
+/**
+ * Crash safety of POST /subscriptions' first charge. Its ledger row is written (PENDING, no
+ * invoice yet) before the provider is asked; a row still PENDING after `olderThanMs` of real
+ * time belongs to a request that died or lost the provider's answer, and since "a failed first
+ * charge creates nothing" the request's subscription will never exist. Its reference is verified:
+ *  - charged -> SUCCEEDED and refunded in full (reason ABANDONED_CHARGE), so no money is kept
+ *    for a subscription that was not created;
+ *  - failed, or unknown to the provider -> FAILED (nothing was charged);
+ *  - still pending at the provider, or unreachable -> left for the next pass.
+ * The request's own final transaction locks the same row and requires it PENDING, so a late
+ * request and this settlement never both act on one charge. Refunds the provider could not take
+ * yet are retried here too.
+ */
+export async function settleFirstCharges(
+  deps: BillingDeps,
+  options: { olderThanMs: number; limit?: number },
+): Promise<number> {
+  const rows = await deps.sequelize.query<{ reference: string; livemode: boolean }>(
+    `SELECT reference, livemode FROM payments
+      WHERE status = 'PENDING' AND invoice_id IS NULL AND reference LIKE $1 AND charge_started_at <= $2
+      ORDER BY charge_started_at LIMIT $3`,
+    {
+      bind: [
+        `${FIRST_CHARGE_PREFIX}%`,
+        new Date(deps.clock.now().getTime() - options.olderThanMs),
+        options.limit ?? 100,
+      ],
+      type: QueryTypes.SELECT,
+    },
+  );
+  let settled = 0;
+  for (const row of rows) {
+    let verified: VerifiedTransaction | null;
+    try {
+      verified = await deps.providerFor(row.livemode).verifyTransaction(row.reference);
+    } catch (err) {
+      deps.logger.warn({ err, reference: row.reference }, 'first charge not settled; will retry');
+      continue;
+    }
+    if (verified && verified.status === 'pending') continue;
+    const refund = await deps.sequelize.transaction(async (transaction) => {
+      const payment = await PaymentModel.findOne({
+        where: { reference: row.reference },
+        transaction,
+        lock: transaction.LOCK.UPDATE,
+      });
+      if (!payment || payment.status !== 'PENDING' || payment.invoiceId) return null;
+      const now = deps.clock.now();
+      const charged = verified?.status === 'success';
+      await payment.update(
+        {
+          status: charged ? 'SUCCEEDED' : 'FAILED',
+          gatewayResponse: verified?.gatewayResponse || (verified ? null : 'Unknown to the payment provider'),
+          providerResponse: { ...payment.providerResponse, settled: verified?.status ?? 'unknown' },
+          updatedAt: now,
+        },
+        { transaction },
+      );
+      settled += 1;
+      if (!charged) return null;
+      return deps.refunds.create(
+        { projectId: payment.projectId, merchantId: '', livemode: payment.livemode },
+        {
+          id: randomUUID(),
+          reference: `abandoned:${payment.reference}`,
+          paymentId: payment.id,
+          transactionReference: payment.reference,
+          invoiceId: null,
+          subscriptionId: null,
+          amount: verified!.amount,
+          currency: payment.currency,
+          reason: 'ABANDONED_CHARGE',
+          createdAt: now,
+        },
+        transaction,
+      );
+    });
+    if (refund) deps.logger.warn({ reference: row.reference }, 'first charge of an uncreated subscription refunded');
+  }
+  // Issues the decided refunds, including ones an earlier pass could not send.
+  const pending = await RefundModel.findAll({ where: { reason: 'ABANDONED_CHARGE', status: 'PENDING' }, limit: 100 });
+  for (const refund of pending) {
+    if (await deps.refunds.claim(refund.id, deps.clock.now())) await issueClaimedRefund(deps, refund);
+  }
+  return settled;
+}

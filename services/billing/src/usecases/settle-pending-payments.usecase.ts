@@ -1,0 +1,49 @@
+import { QueryTypes } from 'sequelize';
+import { applyChargeOutcome } from './apply-charge-outcome';
+import type { BillingDeps } from './billing-deps';
+import { recordChargeOutcome } from './charge-invoice.usecase';
+
+/**
+ * Crash safety of invoice charges (contract 6): a payment still PENDING after `olderThanMs` of
+ * real time (longer than any provider call may take) belongs to a process that died or lost the
+ * answer. Its reference is verified with the provider:
+ *  - success -> recorded as paid exactly as chargeInvoice would (invoice PAID, invoice.paid,
+ *    subscription consequences);
+ *  - failed -> the failure path (dunning schedule, invoice.payment_failed);
+ *  - unknown to the provider -> FAILED, never charged: the next attempt uses the next reference;
+ *  - unreachable -> left PENDING for the next pass.
+ * Never a second charge (the reference was never reused), never a lost one (the ledger row was
+ * written before the provider call).
+ */
+export async function settlePendingPayments(
+  deps: BillingDeps,
+  options: { olderThanMs: number; projectId?: string; limit?: number },
+): Promise<number> {
+  const rows = await deps.sequelize.query<{ reference: string; livemode: boolean; at: string | null }>(
+    `SELECT reference, livemode, provider_response->>'at' AS at
+       FROM payments
+      WHERE status = 'PENDING' AND invoice_id IS NOT NULL AND charge_started_at IS NOT NULL
+        AND charge_started_at <= $1
+        AND ($2::uuid IS NULL OR project_id = $2::uuid)
+      ORDER BY charge_started_at
+      LIMIT $3`,
+    {
+      bind: [new Date(deps.clock.now().getTime() - options.olderThanMs), options.projectId ?? null, options.limit ?? 200],
+      type: QueryTypes.SELECT,
+    },
+  );
+  let settled = 0;
+  for (const row of rows) {
+    try {
+      const verified = await deps.providerFor(row.livemode).verifyTransaction(row.reference);
+      const at = row.at ? new Date(row.at) : deps.clock.now();
+      const result = await recordChargeOutcome(deps, row.reference, verified, at, {
+        onOutcome: (outcome, transaction) => applyChargeOutcome(deps, outcome, transaction),
+      });
+      if (!result.pending) settled += 1;
+    } catch (err) {
+      deps.logger.warn({ err, reference: row.reference }, 'pending payment not settled; will retry');
+    }
+  }
+  return settled;
+}

@@ -1,0 +1,35 @@
+import { DomainError, findInScope, type ProjectScope } from '@billing/platform';
+import { SubscriptionModel } from '../db/models';
+import type { SubscriptionStatus } from '../domain/subscription-status';
+
+/** Usage on a finished subscription is refused (contract section 9). */
+const CLOSED: readonly SubscriptionStatus[] = ['CANCELLED', 'EXPIRED'];
+
+export const MAX_IDEMPOTENCY_KEY_LENGTH = 255;
+export const MAX_DESCRIPTION_LENGTH = 1000;
+
+/** Why a subscription takes no usage, or null when it does. */
+export function usageRefusal(subscription: SubscriptionModel): string | null {
+  return CLOSED.includes(subscription.status) ? `Subscription is ${subscription.status}; usage is not accepted` : null;
+}
+
+/** The subscription a usage request names, in scope (404 / 403). */
+export function findSubscriptionInScope(scope: ProjectScope, subscriptionId: string): Promise<SubscriptionModel> {
+  return findInScope(SubscriptionModel, scope, subscriptionId, 'Subscription');
+}
+
+/** Checks the free-text fields of a record; returns the problem or null. */
+export function textFieldProblem(record: {
+  description?: string | null;
+  idempotencyKey?: string | null;
+}): string | null {
+  if (record.idempotencyKey && record.idempotencyKey.length > MAX_IDEMPOTENCY_KEY_LENGTH) {
+    return `idempotency_key must be at most ${MAX_IDEMPOTENCY_KEY_LENGTH} characters`;
+  }
+  if (record.description && record.description.length > MAX_DESCRIPTION_LENGTH) {
+    return `description must be at most ${MAX_DESCRIPTION_LENGTH} characters`;
+  }
+  return null;
+}
+
+export const refused = (reason: string) => new DomainError('failed_precondition', reason);

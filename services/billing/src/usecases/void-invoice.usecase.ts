@@ -1,0 +1,44 @@
+import { DomainError, findInScope, recordEvent, type ProjectScope } from '@billing/platform';
+import { InvoiceModel, PaymentModel, SubscriptionModel } from '../db/models';
+import { nextStatus } from '../domain/subscription-status';
+import { invoiceEventData } from '../events/event-payloads';
+import type { BillingDeps } from './billing-deps';
+import { invoiceView, type InvoiceView } from './invoice-views';
+
+/**
+ * POST /invoices/{id}/void (contract 11, 16.22): OPEN -> VOID with invoice.voided. Voiding the
+ * open invoice of a PAST_DUE subscription forgives that period: the subscription returns to
+ * ACTIVE (nextStatus 'invoice_voided') and, with no invoice left to retry, its dunning stops.
+ * The catalogue has no event for that return, so invoice.voided (which names the subscription)
+ * is the event of both changes, written in the same transaction.
+ */
+export async function voidInvoice(deps: BillingDeps, scope: ProjectScope, invoiceId: string): Promise<InvoiceView> {
+  const found = await findInScope(InvoiceModel, scope, invoiceId, 'Invoice');
+  return deps.sequelize.transaction(async (transaction) => {
+    const invoice = (await InvoiceModel.findByPk(found.id, { transaction, lock: transaction.LOCK.UPDATE }))!;
+    if (invoice.status !== 'OPEN') {
+      throw new DomainError('failed_precondition', `Only an OPEN invoice can be voided; this one is ${invoice.status}`);
+    }
+    if (await PaymentModel.findOne({ where: { invoiceId: invoice.id, status: 'PENDING' }, transaction })) {
+      throw new DomainError('failed_precondition', 'A payment of this invoice is in progress; retry shortly');
+    }
+    const now = await deps.clocks.now(scope, transaction);
+    await invoice.update({ status: 'VOID', nextPaymentAttempt: null, updatedAt: now }, { transaction });
+    const subscription = await SubscriptionModel.findByPk(invoice.subscriptionId, {
+      transaction,
+      lock: transaction.LOCK.UPDATE,
+    });
+    if (subscription?.status === 'PAST_DUE') {
+      await subscription.update({ status: nextStatus(subscription.status, 'invoice_voided'), updatedAt: now }, { transaction });
+    }
+    const view = await invoiceView(invoice, transaction);
+    await recordEvent(deps.sequelize, transaction, {
+      type: 'invoice.voided',
+      data: invoiceEventData(invoice, view.customerEmail),
+      projectId: scope.projectId,
+      livemode: scope.livemode,
+      occurredAt: now,
+    });
+    return view;
+  });
+}

@@ -1,0 +1,357 @@
+import { randomUUID } from 'node:crypto';
+import type { Sequelize } from 'sequelize-typescript';
+import { createLogger, openDatabase, systemClock, type ProjectScope } from '@billing/platform';
+import { dropDatabases, TEST_DATABASE_URL, uniqueRunId } from '@billing/testing';
+import { billingMigrations } from '../dist/db/migrations';
+import {
+  billingModels,
+  CustomerModel,
+  InvoiceLineModel,
+  UsageRecordModel,
+  type SubscriptionModel,
+} from '../dist/db/models';
+import { InvoiceRepository } from '../dist/db/repositories/invoice.repository';
+import { SubscriptionRepository } from '../dist/db/repositories/subscription.repository';
+import { UsageRecordRepository } from '../dist/db/repositories/usage-record.repository';
+import { canonicalQuantity, parseUsageQuantity, usageAmount } from '../dist/domain/usage-quantity';
+import { billUsageForPeriod } from '../dist/usecases/bill-usage.usecase';
+import type { BillingDeps } from '../dist/usecases/billing-deps';
+import { ProjectClocks } from '../dist/usecases/project-clocks';
+
+// The compiled modules (npx tsc -b services/billing first): sequelize-typescript models need
+// TypeScript's class-field semantics, which the test transform does not reproduce.
+describe('usage quantity (domain)', () => {
+  it.each([
+    ['1.5', '1.5'],
+    ['3', '3'],
+    ['3.000000', '3'],
+    ['-0.25', '-0.25'],
+    ['+2', '2'],
+    ['0', '0'],
+    ['-0', '0'],
+    ['-0.000', '0'],
+    ['00012.500', '12.5'],
+    ['.5', '0.5'],
+    ['5.', '5'],
+    ['1e3', '1000'],
+    ['1.5E-3', '0.0015'],
+    ['1e-6', '0.000001'],
+    ['  7.25 ', '7.25'],
+    ['999999999999999999.999999', '999999999999999999.999999'],
+    ['-999999999999999999.999999', '-999999999999999999.999999'],
+    ['0.1234560', '0.123456'],
+    [String(0.1), '0.1'],
+    [String(123456.789), '123456.789'],
+  ])('%j -> %j', (input, canonical) => {
+    expect(parseUsageQuantity(input)).toEqual({ ok: true, value: canonical });
+  });
+
+  it.each([
+    '',
+    'abc',
+    '1,5',
+    '1.2.3',
+    '0x10',
+    'NaN',
+    'Infinity',
+    '-',
+    '.',
+    '1e',
+    '--1',
+    '1 000',
+    '0.0000001',
+    '1e-7',
+    '1.1234567',
+    '1000000000000000000',
+    '-1000000000000000000',
+    '1e18',
+  ])('refuses %j', (input) => {
+    const result = parseUsageQuantity(input);
+    expect(result.ok).toBe(false);
+  });
+
+  it('canonicalizes NUMERIC text and prices usage rounding once, half away from zero', () => {
+    expect(canonicalQuantity('0.300000')).toBe('0.3');
+    expect(canonicalQuantity('-0.000000')).toBe('0');
+    expect(canonicalQuantity('1200.000000')).toBe('1200');
+    expect(usageAmount('0.5', 5)).toBe(3); // 2.5 -> 3
+    expect(usageAmount('-0.5', 5)).toBe(-3); // -2.5 -> -3
+    expect(usageAmount('0.3', 10)).toBe(3);
+    expect(usageAmount('0.333333', 1000)).toBe(333);
+    expect(usageAmount('0.1234565', 1)).toBe(0);
+    expect(usageAmount('999999999999.999999', 2)).toBe(2000000000000);
+  });
+});
+
+/** Against a real PostgreSQL database with billing's migrations (no gRPC, no other process). */
+describe('usage in PostgreSQL: exact sums and billUsageForPeriod', () => {
+  const runId = uniqueRunId('usage');
+  let sequelize: Sequelize;
+  let deps: BillingDeps;
+  const usage = new UsageRecordRepository();
+  const scope: ProjectScope = { projectId: randomUUID(), merchantId: randomUUID(), livemode: false };
+
+  beforeAll(async () => {
+    sequelize = await openDatabase({
+      url: TEST_DATABASE_URL,
+      database: `${runId}_billing`,
+      models: billingModels,
+      migrations: billingMigrations,
+      logger: createLogger('usage-test', 'error'),
+      poolMax: 4,
+    });
+    deps = {
+      sequelize,
+      usage,
+      clocks: new ProjectClocks(sequelize, systemClock),
+      clock: systemClock,
+    } as unknown as BillingDeps;
+  });
+  afterAll(async () => {
+    await sequelize?.close();
+    await dropDatabases(runId);
+  });
+
+  const periodStart = new Date('2026-01-01T00:00:00.000Z');
+  const periodEnd = new Date('2026-02-01T00:00:00.000Z');
+
+  async function newSubscription(usageUnitAmount: number | null): Promise<SubscriptionModel> {
+    const now = new Date();
+    const customer = await CustomerModel.create({
+      id: randomUUID(),
+      projectId: scope.projectId,
+      livemode: false,
+      email: `${randomUUID()}@example.com`,
+      metadata: {},
+      createdAt: now,
+      updatedAt: now,
+    });
+    return sequelize.transaction((transaction) =>
+      new SubscriptionRepository().create(
+        scope,
+        {
+          id: randomUUID(),
+          customerId: customer.id,
+          planId: randomUUID(),
+          planName: 'Metered',
+          amount: 100000,
+          currency: 'NGN',
+          interval: 'monthly',
+          intervalCount: 1,
+          usageUnitAmount,
+          status: 'ACTIVE',
+          billingAnchor: periodStart,
+          trialEnd: null,
+          billingCycles: null,
+          currentPeriodStart: periodStart,
+          currentPeriodEnd: periodEnd,
+          metadata: {},
+          checkoutSessionId: null,
+          createdAt: now,
+        },
+        transaction,
+      ),
+    );
+  }
+
+  const record = (subscriptionId: string, quantity: string, timestamp: Date, idempotencyKey: string | null = null) => ({
+    subscriptionId,
+    quantity,
+    description: null,
+    idempotencyKey,
+    timestamp,
+  });
+
+  /** A renewal invoice with its subscription line, as the renewal creates it, then the usage line. */
+  async function renew(
+    subscription: SubscriptionModel,
+    invoicePeriodStart = periodEnd,
+  ): Promise<{ amount: number; invoiceId: string }> {
+    return sequelize.transaction(async (transaction) => {
+      const invoice = await new InvoiceRepository().create(
+        scope,
+        {
+          id: randomUUID(),
+          subscriptionId: subscription.id,
+          customerId: subscription.customerId,
+          status: 'OPEN',
+          currency: 'NGN',
+          subtotal: subscription.amount,
+          amount: subscription.amount,
+          amountPaid: 0,
+          periodStart: invoicePeriodStart,
+          periodEnd: new Date(invoicePeriodStart.getTime() + 86_400_000),
+          dueDate: invoicePeriodStart,
+          paidAt: null,
+          attemptCount: 0,
+          nextPaymentAttempt: null,
+          transactionReference: null,
+          createdAt: new Date(),
+          lines: [
+            {
+              type: 'SUBSCRIPTION',
+              description: 'Metered x 1',
+              quantity: '1',
+              unitAmount: subscription.amount,
+              amount: subscription.amount,
+              periodStart: invoicePeriodStart,
+              periodEnd: new Date(invoicePeriodStart.getTime() + 86_400_000),
+            },
+          ],
+        },
+        transaction,
+      );
+      const amount = await billUsageForPeriod(
+        deps,
+        subscription,
+        { start: periodStart, end: periodEnd },
+        invoice,
+        transaction,
+      );
+      return { amount, invoiceId: invoice.id };
+    });
+  }
+
+  it('sums 0.1 + 0.2 exactly (0.3) in NUMERIC', async () => {
+    const subscription = await newSubscription(1000);
+    await usage.insertMany(
+      scope,
+      [record(subscription.id, '0.1', periodStart), record(subscription.id, '0.2', periodStart)],
+      new Date(),
+    );
+    expect(canonicalQuantity(await usage.sumUnbilled(subscription.id, periodEnd))).toBe('0.3');
+  });
+
+  it('skips a repeated idempotency key, also inside one multi-row insert', async () => {
+    const subscription = await newSubscription(1000);
+    const first = await usage.insertMany(
+      scope,
+      [
+        record(subscription.id, '1', periodStart, 'a'),
+        record(subscription.id, '2', periodStart, 'a'),
+        record(subscription.id, '3', periodStart, 'b'),
+      ],
+      new Date(),
+    );
+    expect(first.inserted.map((r) => canonicalQuantity(r.quantity))).toEqual(['1', '3']);
+    expect(first.duplicates).toBe(1);
+    const again = await usage.insertMany(scope, [record(subscription.id, '9', periodStart, 'b')], new Date());
+    expect(again).toMatchObject({ inserted: [], duplicates: 1 });
+    expect((await usage.findByIdempotencyKey(subscription.id, 'b'))?.quantity).toBe('3.000000');
+  });
+
+  it('bills every unbilled record before the period end on ONE usage line and marks exactly those', async () => {
+    const subscription = await newSubscription(250); // 2.50 per unit
+    const other = await newSubscription(250);
+    const before = new Date('2025-12-15T00:00:00.000Z'); // unbilled from earlier: billed too
+    const inside = new Date('2026-01-20T00:00:00.000Z');
+    const atEnd = periodEnd; // belongs to the next period
+    await usage.insertMany(
+      scope,
+      [
+        record(subscription.id, '0.1', before),
+        record(subscription.id, '0.2', inside),
+        record(subscription.id, '10.5', inside),
+        record(subscription.id, '-0.8', inside),
+        record(subscription.id, '7', atEnd),
+        record(other.id, '100', inside),
+      ],
+      new Date(),
+    );
+
+    const { amount, invoiceId } = await renew(subscription);
+    // 0.1 + 0.2 + 10.5 - 0.8 = 10 units x 250 = 2500.
+    expect(amount).toBe(2500);
+    const lines = await InvoiceLineModel.findAll({ where: { invoiceId }, order: [['position', 'ASC']] });
+    expect(lines.map((l) => [l.type, l.position])).toEqual([
+      ['SUBSCRIPTION', 0],
+      ['USAGE', 1],
+    ]);
+    const usageLine = lines[1];
+    expect(canonicalQuantity(usageLine.quantity)).toBe('10');
+    expect(usageLine.unitAmount).toBe(250);
+    expect(usageLine.amount).toBe(2500);
+    expect(usageLine.periodStart.toISOString()).toBe(periodStart.toISOString());
+    expect(usageLine.periodEnd.toISOString()).toBe(periodEnd.toISOString());
+
+    const records = await UsageRecordModel.findAll({ where: { subscriptionId: subscription.id } });
+    const billed = records.filter((r) => r.billed);
+    expect(billed.map((r) => canonicalQuantity(r.quantity)).sort()).toEqual(['-0.8', '0.1', '0.2', '10.5']);
+    expect(billed.every((r) => r.invoiceId === invoiceId && r.billedAt instanceof Date)).toBe(true);
+    const unbilled = records.filter((r) => !r.billed);
+    expect(unbilled.map((r) => [canonicalQuantity(r.quantity), r.invoiceId, r.billedAt])).toEqual([['7', null, null]]);
+    const untouched = await UsageRecordModel.findAll({ where: { subscriptionId: other.id } });
+    expect(untouched.map((r) => r.billed)).toEqual([false]);
+
+    // A second renewal of the same period finds nothing left: no line, 0.
+    const again = await renew(subscription, new Date('2026-03-01T00:00:00.000Z'));
+    expect(again.amount).toBe(0);
+    expect(await InvoiceLineModel.count({ where: { invoiceId: again.invoiceId, type: 'USAGE' } })).toBe(0);
+  });
+
+  it('rounds the line once, half away from zero, and a net negative usage bills 0', async () => {
+    const rounded = await newSubscription(5);
+    await usage.insertMany(
+      scope,
+      [record(rounded.id, '0.3', periodStart), record(rounded.id, '0.2', periodStart)],
+      new Date(),
+    );
+    expect((await renew(rounded)).amount).toBe(3); // 0.5 x 5 = 2.5 -> 3
+
+    const negative = await newSubscription(100);
+    await usage.insertMany(scope, [record(negative.id, '-2', periodStart)], new Date());
+    const { amount, invoiceId } = await renew(negative);
+    expect(amount).toBe(0);
+    const [line] = await InvoiceLineModel.findAll({ where: { invoiceId, type: 'USAGE' } });
+    expect([canonicalQuantity(line.quantity), line.amount]).toEqual(['-2', 0]);
+  });
+
+  it('bills nothing (no line, records stay unbilled) when the plan is not metered or nothing is unbilled', async () => {
+    const flat = await newSubscription(null);
+    await usage.insertMany(scope, [record(flat.id, '4', periodStart)], new Date());
+    const { amount, invoiceId } = await renew(flat);
+    expect(amount).toBe(0);
+    expect(await InvoiceLineModel.count({ where: { invoiceId } })).toBe(1);
+    expect(await UsageRecordModel.count({ where: { subscriptionId: flat.id, billed: false } })).toBe(1);
+
+    const idle = await newSubscription(100);
+    expect((await renew(idle)).amount).toBe(0);
+  });
+
+  it('leaves nothing billed when the renewal transaction rolls back', async () => {
+    const subscription = await newSubscription(100);
+    await usage.insertMany(scope, [record(subscription.id, '1', periodStart)], new Date());
+    await expect(
+      sequelize.transaction(async (transaction) => {
+        const invoice = await new InvoiceRepository().create(
+          scope,
+          {
+            id: randomUUID(),
+            subscriptionId: subscription.id,
+            customerId: subscription.customerId,
+            status: 'OPEN',
+            currency: 'NGN',
+            subtotal: 0,
+            amount: 0,
+            amountPaid: 0,
+            periodStart: periodEnd,
+            periodEnd: new Date('2026-03-01T00:00:00.000Z'),
+            dueDate: periodEnd,
+            paidAt: null,
+            attemptCount: 0,
+            nextPaymentAttempt: null,
+            transactionReference: null,
+            createdAt: new Date(),
+            lines: [],
+          },
+          transaction,
+        );
+        expect(
+          await billUsageForPeriod(deps, subscription, { start: periodStart, end: periodEnd }, invoice, transaction),
+        ).toBe(100);
+        throw new Error('charge failed');
+      }),
+    ).rejects.toThrow('charge failed');
+    expect(await UsageRecordModel.count({ where: { subscriptionId: subscription.id, billed: false } })).toBe(1);
+  });
+});
