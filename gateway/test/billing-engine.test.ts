@@ -128,7 +128,19 @@ describe('billing engine on test clocks (gateway -> billing -> sandbox provider)
     const invoices = await invoicesOf(m, subscriptionId);
     expect(invoices.map((i) => i.period_start)).toEqual(Array.from({ length: 13 }, (_, k) => addMonths(anchor, k)));
     expect(invoices.map((i) => i.period_start.slice(5, 10))).toEqual([
-      '01-31', '02-28', '03-31', '04-30', '05-31', '06-30', '07-31', '08-31', '09-30', '10-31', '11-30', '12-31', '01-31',
+      '01-31',
+      '02-28',
+      '03-31',
+      '04-30',
+      '05-31',
+      '06-30',
+      '07-31',
+      '08-31',
+      '09-30',
+      '10-31',
+      '11-30',
+      '12-31',
+      '01-31',
     ]);
     expect(invoices.every((i) => i.status === 'PAID' && i.amount === 50 && i.amount_paid === 50)).toBe(true);
     const renewal = invoices[12];
@@ -179,13 +191,19 @@ describe('billing engine on test clocks (gateway -> billing -> sandbox provider)
       const trialPlan = await plan(m, { name: 'Trial', interval: 'weekly', trial_period_days: 7 });
       trial = await checkout(m, 'trial', trialPlan);
       const owner = await checkout(m, 'fixed', weekly);
-      const created = await post(m, '/subscriptions', { customer_id: owner.customerId, plan_id: weekly, billing_cycles: 3 });
+      const created = await post(m, '/subscriptions', {
+        customer_id: owner.customerId,
+        plan_id: weekly,
+        billing_cycles: 3,
+      });
       expect(created.status).toBe(201);
       // The checkout's own subscription is not part of this story.
       expect((await post(m, `/subscriptions/${owner.subscriptionId}/cancel`, {})).status).toBe(200);
       fixed = { subscriptionId: created.body.id, email: owner.email };
       cancelling = await checkout(m, 'period-end', weekly);
-      expect((await post(m, `/subscriptions/${cancelling.subscriptionId}/cancel`, { at_period_end: true })).status).toBe(200);
+      expect(
+        (await post(m, `/subscriptions/${cancelling.subscriptionId}/cancel`, { at_period_end: true })).status,
+      ).toBe(200);
       exhausted = await checkout(m, 'exhausted', weekly);
       recovers = await checkout(m, 'recovers', weekly);
       paid = await checkout(m, 'pays', weekly);

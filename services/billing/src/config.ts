@@ -1,7 +1,12 @@
 import { z } from 'zod';
 import {
   baseEnvSchema,
-  commaSeparatedIntegers, databaseEnvSchema, loadConfigOrExit, natsEnvSchema, port } from '@billing/platform';
+  commaSeparatedIntegers,
+  databaseEnvSchema,
+  loadConfigOrExit,
+  natsEnvSchema,
+  port,
+} from '@billing/platform';
 import { paymentsEnvSchema } from '@billing/payments';
 
 const billingEnvSchema = baseEnvSchema

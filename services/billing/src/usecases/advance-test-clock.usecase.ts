@@ -29,7 +29,9 @@ export async function advanceTestClock(
 ): Promise<Date> {
   assertTestMode(scope);
   if (Number.isNaN(to.getTime())) {
-    throw DomainError.invalid([{ loc: ['body', 'to'], msg: 'Input should be a valid datetime', type: 'datetime_parsing' }]);
+    throw DomainError.invalid([
+      { loc: ['body', 'to'], msg: 'Input should be a valid datetime', type: 'datetime_parsing' },
+    ]);
   }
   const now = await deps.sequelize.transaction((transaction) => deps.clocks.advance(scope.projectId, to, transaction));
   const deadline = Date.now() + IN_FLIGHT_WAIT_MS;

@@ -32,8 +32,10 @@ export async function applyChargeOutcome(
     recordSubscriptionEvent(deps, scope, await viewOf(subscription, transaction), type, at, transaction, extra);
 
   if (outcome.paid) {
-    if (status === 'TRIALING') await subscription.update({ status: nextStatus(status, 'trial_ended_paid'), updatedAt: at }, { transaction });
-    else if (status === 'PAST_DUE') await subscription.update({ status: nextStatus(status, 'retry_succeeded'), updatedAt: at }, { transaction });
+    if (status === 'TRIALING')
+      await subscription.update({ status: nextStatus(status, 'trial_ended_paid'), updatedAt: at }, { transaction });
+    else if (status === 'PAST_DUE')
+      await subscription.update({ status: nextStatus(status, 'retry_succeeded'), updatedAt: at }, { transaction });
     else if (status !== 'ACTIVE') return;
     await emit('subscription.renewed');
     return;

@@ -77,7 +77,8 @@ export async function chargeInvoice(
     }
     if (options.onlyIfDueBy) {
       const due = invoice.nextPaymentAttempt;
-      if (!due || due.getTime() > options.onlyIfDueBy.getTime()) return { done: { paid: false, invoice, pending: true } };
+      if (!due || due.getTime() > options.onlyIfDueBy.getTime())
+        return { done: { paid: false, invoice, pending: true } };
     }
     const inFlight = await PaymentModel.findOne({ where: { invoiceId, status: 'PENDING' }, transaction });
     if (inFlight) {

@@ -19,7 +19,12 @@ export async function listInvoices(
 ): Promise<InvoiceView[]> {
   if (filter.status && !STATUSES.includes(filter.status)) {
     throw DomainError.invalid([
-      { loc: ['query', 'status'], msg: `Input should be one of ${STATUSES.join(', ')}`, type: 'enum', input: filter.status },
+      {
+        loc: ['query', 'status'],
+        msg: `Input should be one of ${STATUSES.join(', ')}`,
+        type: 'enum',
+        input: filter.status,
+      },
     ]);
   }
   // An id that cannot exist matches nothing (an empty page, not a database error).

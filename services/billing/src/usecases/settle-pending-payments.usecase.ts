@@ -28,7 +28,11 @@ export async function settlePendingPayments(
       ORDER BY charge_started_at
       LIMIT $3`,
     {
-      bind: [new Date(deps.clock.now().getTime() - options.olderThanMs), options.projectId ?? null, options.limit ?? 200],
+      bind: [
+        new Date(deps.clock.now().getTime() - options.olderThanMs),
+        options.projectId ?? null,
+        options.limit ?? 200,
+      ],
       type: QueryTypes.SELECT,
     },
   );

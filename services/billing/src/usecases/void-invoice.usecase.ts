@@ -29,7 +29,10 @@ export async function voidInvoice(deps: BillingDeps, scope: ProjectScope, invoic
       lock: transaction.LOCK.UPDATE,
     });
     if (subscription?.status === 'PAST_DUE') {
-      await subscription.update({ status: nextStatus(subscription.status, 'invoice_voided'), updatedAt: now }, { transaction });
+      await subscription.update(
+        { status: nextStatus(subscription.status, 'invoice_voided'), updatedAt: now },
+        { transaction },
+      );
     }
     const view = await invoiceView(invoice, transaction);
     await recordEvent(deps.sequelize, transaction, {
