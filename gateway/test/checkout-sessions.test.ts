@@ -175,6 +175,50 @@ describe('checkout sessions', () => {
     expect((await fetch(`${platform.gatewayUrl}/checkout/ZZZZZZZZZZZZZZZZ`)).status).toBe(404);
   });
 
+  it("follows the project's test clock: created in test time, expired by advancing the clock", async () => {
+    const m = await registerMerchant(api, 'clock');
+    const plan = (await api('POST', '/api/v1/plans', { apiKey: m.testKey, body: { name: 'Clocked', amount: 10 } }))
+      .body;
+    const start = new Date(Date.now() + 30 * 24 * 3600_000);
+    const moved = await api('POST', '/api/v1/test-clock/advance', {
+      apiKey: m.testKey,
+      body: { to: start.toISOString() },
+    });
+    expect(moved.status).toBe(200);
+    const session = (await createSession(m.testKey, { plan_id: plan.id, expires_in_minutes: 5 })).body;
+    // Created in the project's test time, not real time.
+    expect(Math.abs(Date.parse(session.created_at) - start.getTime())).toBeLessThan(60_000);
+    const liveSession = (
+      await createSession(m.liveKey, {
+        plan_id: (await api('POST', '/api/v1/plans', { apiKey: m.liveKey, body: { name: 'Live', amount: 10 } })).body
+          .id,
+        expires_in_minutes: 5,
+      })
+    ).body;
+    expect(Math.abs(Date.parse(liveSession.created_at) - Date.now())).toBeLessThan(60_000);
+
+    const fourMinutes = new Date(Date.parse(session.created_at) + 4 * 60_000).toISOString();
+    await api('POST', '/api/v1/test-clock/advance', { apiKey: m.testKey, body: { to: fourMinutes } });
+    expect((await api('GET', `/api/v1/checkout/sessions/${session.code}`, { apiKey: m.testKey })).body.status).toBe(
+      'PENDING',
+    );
+    const sixMinutes = new Date(Date.parse(session.created_at) + 6 * 60_000).toISOString();
+    await api('POST', '/api/v1/test-clock/advance', { apiKey: m.testKey, body: { to: sixMinutes } });
+    // Processed before the advance answered: no waiting for the periodic sweep.
+    const after = await api('GET', `/api/v1/checkout/sessions/${session.code}`, { apiKey: m.testKey });
+    expect(after.body.status).toBe('EXPIRED');
+    const live = await api('GET', `/api/v1/checkout/sessions/${liveSession.code}`, { apiKey: m.liveKey });
+    expect(live.body.status).toBe('PENDING');
+    const events = await queryDatabase<{ created_at: string }>(
+      platform.database('catalog'),
+      `SELECT payload->>'created_at' AS created_at FROM outbox_events
+        WHERE event_type = 'checkout.session.expired' AND payload->'data'->>'code' = $1`,
+      [session.code],
+    );
+    expect(events).toHaveLength(1);
+    expect(Date.parse(events[0].created_at)).toBeGreaterThanOrEqual(Date.parse(sixMinutes) - 1000);
+  });
+
   it('documents the checkout routes in /openapi.json', async () => {
     const doc = (await api('GET', '/openapi.json')).body;
     expect(Object.keys(doc.paths['/api/v1/checkout/sessions'])).toEqual(['post']);

@@ -16,3 +16,4 @@ export * from './scope';
 export * from './service-runtime';
 export * from './polling-loop';
 export * from './http-server';
+export * from './project-clocks';

@@ -1,4 +1,11 @@
-import { openServiceStorage, startGrpcServer, startPollingLoop, systemClock, type Logger } from '@billing/platform';
+import {
+  openServiceStorage,
+  ProjectClocks,
+  startGrpcServer,
+  startPollingLoop,
+  systemClock,
+  type Logger,
+} from '@billing/platform';
 import { providerForMode, SandboxControlsClient } from '@billing/payments';
 import { billingV1 } from '@billing/proto';
 import type { BillingConfig } from './config';
@@ -15,7 +22,6 @@ import { billingHandlers } from './handlers/billing.handlers';
 import type { BillingDeps } from './usecases/billing-deps';
 import { runDueBilling } from './usecases/billing-scheduler';
 import { settleFirstCharges } from './usecases/settle-first-charges.usecase';
-import { ProjectClocks } from './usecases/project-clocks';
 
 export interface RunningBilling {
   port: number;

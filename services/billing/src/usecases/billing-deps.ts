@@ -1,5 +1,5 @@
 import type { Sequelize } from 'sequelize-typescript';
-import type { Clock, Logger } from '@billing/platform';
+import type { Clock, Logger, ProjectClocks } from '@billing/platform';
 import type { PaymentProvider, SandboxControlsClient } from '@billing/payments';
 import type { CustomerRepository } from '../db/repositories/customer.repository';
 import type { InvoiceRepository } from '../db/repositories/invoice.repository';
@@ -8,7 +8,6 @@ import type { PaymentRepository } from '../db/repositories/payment.repository';
 import type { RefundRepository } from '../db/repositories/refund.repository';
 import type { SubscriptionRepository } from '../db/repositories/subscription.repository';
 import type { UsageRecordRepository } from '../db/repositories/usage-record.repository';
-import type { ProjectClocks } from './project-clocks';
 
 /** What billing's use cases depend on; built once in server.ts. */
 export interface BillingDeps {

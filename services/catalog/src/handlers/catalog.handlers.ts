@@ -1,4 +1,4 @@
-import { requireScope, unaryService, type Logger, type UnaryHandlers } from '@billing/platform';
+import { DomainError, requireScope, unaryService, type Logger, type UnaryHandlers } from '@billing/platform';
 import { catalogV1 } from '@billing/proto';
 import type { CheckoutSessionModel } from '../db/models/checkout-session.model';
 import type { PlanModel } from '../db/models/plan.model';
@@ -7,6 +7,7 @@ import { checkoutUrl } from '../usecases/checkout-session-resource';
 import { createCheckoutSession } from '../usecases/create-checkout-session.usecase';
 import { createPlan } from '../usecases/create-plan.usecase';
 import { expireCheckoutSession } from '../usecases/expire-checkout-session.usecase';
+import { advanceTestClock } from '../usecases/advance-test-clock.usecase';
 import { deactivatePlan, updatePlan } from '../usecases/update-plan.usecase';
 
 const toPlan = (p: PlanModel): catalogV1.Plan => ({
@@ -103,6 +104,10 @@ export function catalogHandlers(deps: CatalogDeps, logger: Logger): catalogV1.Ca
     },
     async getCheckoutSession(req) {
       return session(await deps.checkoutSessions.getByCode(requireScope(req.scope), req.code));
+    },
+    async advanceTestClock(req) {
+      if (!req.to) throw new DomainError('invalid_argument', 'to is required');
+      return { expiredSessions: await advanceTestClock(deps, requireScope(req.scope), req.to) };
     },
     async expireCheckoutSession(req) {
       return session(await expireCheckoutSession(deps, requireScope(req.scope), req.code));

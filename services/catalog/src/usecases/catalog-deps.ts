@@ -1,5 +1,5 @@
 import type { Sequelize } from 'sequelize-typescript';
-import type { Clock, PromiseClient } from '@billing/platform';
+import type { Clock, ProjectClocks, PromiseClient } from '@billing/platform';
 import type { PaymentProvider } from '@billing/payments';
 import type { billingV1 } from '@billing/proto';
 import type { CheckoutSessionRepository } from '../db/repositories/checkout-session.repository';
@@ -10,7 +10,10 @@ export interface CatalogDeps {
   sequelize: Sequelize;
   plans: PlanRepository;
   checkoutSessions: CheckoutSessionRepository;
+  /** Real time; `clocks.now(scope)` for anything that belongs to a project and mode. */
   clock: Clock;
+  /** Per-project time: real in live mode, the project's test clock in test mode. */
+  clocks: ProjectClocks;
   billing: PromiseClient<billingV1.BillingServiceClient>;
   /** The sandbox in test mode, the live provider in live mode. */
   paymentsFor(livemode: boolean): PaymentProvider;

@@ -13,7 +13,7 @@ export async function createCheckoutSession(
   const plan = await deps.plans.get(scope, planId);
   if (!plan.isActive) throw new DomainError('failed_precondition', 'The plan is not active');
   const minutes = validateCheckoutDraft(draft);
-  const now = deps.clock.now();
+  const now = await deps.clocks.now(scope);
   return deps.checkoutSessions.create({
     id: randomUUID(),
     projectId: scope.projectId,

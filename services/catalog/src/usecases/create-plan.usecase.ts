@@ -6,7 +6,7 @@ import type { CatalogDeps } from './catalog-deps';
 
 export async function createPlan(deps: CatalogDeps, scope: ProjectScope, draft: PlanDraft): Promise<PlanModel> {
   const plan = validateNewPlan(draft);
-  const now = deps.clock.now();
+  const now = await deps.clocks.now(scope);
   return deps.plans.create({
     id: randomUUID(),
     projectId: scope.projectId,

@@ -29,7 +29,7 @@ export async function moveOutOfPending(
       data: checkoutSessionResource(moved, deps.publicUrl),
       projectId: moved.projectId,
       livemode: moved.livemode,
-      occurredAt: deps.clock.now(),
+      occurredAt: await deps.clocks.now({ projectId: moved.projectId, livemode: moved.livemode }, transaction),
     });
   }
   return moved;

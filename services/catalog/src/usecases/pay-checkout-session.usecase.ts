@@ -20,7 +20,11 @@ export class CheckoutPageError extends Error {
 
 export async function findOpenSession(deps: CatalogDeps, code: string): Promise<CheckoutSessionModel | null> {
   const session = await deps.checkoutSessions.findByCode(code);
-  if (session?.status === 'PENDING' && session.expiresAt.getTime() <= deps.clock.now().getTime()) {
+  if (
+    session?.status === 'PENDING' &&
+    session.expiresAt.getTime() <=
+      (await deps.clocks.now({ projectId: session.projectId, livemode: session.livemode })).getTime()
+  ) {
     // Expired but not swept yet: show it as expired now rather than take a payment.
     await deps.sequelize.transaction((transaction) => moveOutOfPending(deps, session.id, 'EXPIRED', {}, transaction));
     await session.reload();
@@ -107,12 +111,17 @@ export async function completeCheckoutPayment(
     }
     throw err;
   }
+  const completedAt = await deps.clocks.now({ projectId: session.projectId, livemode: session.livemode });
   await deps.sequelize.transaction((transaction) =>
     moveOutOfPending(
       deps,
       session.id,
       'COMPLETED',
-      { customerId: completed.customerId, subscriptionId: completed.subscriptionId, completedAt: deps.clock.now() },
+      {
+        customerId: completed.customerId,
+        subscriptionId: completed.subscriptionId,
+        completedAt,
+      },
       transaction,
     ),
   );

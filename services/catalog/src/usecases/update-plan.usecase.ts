@@ -36,7 +36,7 @@ export async function updatePlan(
     ...(changes.description !== undefined && { description: changes.description }),
     ...(changes.isActive !== undefined && { isActive: changes.isActive }),
     ...(changes.metadata !== undefined && { metadata: changes.metadata }),
-    updatedAt: deps.clock.now(),
+    updatedAt: await deps.clocks.now(scope),
   });
 }
 
@@ -44,5 +44,5 @@ export async function updatePlan(
 export async function deactivatePlan(deps: CatalogDeps, scope: ProjectScope, planId: string): Promise<PlanModel> {
   const plan = await deps.plans.get(scope, planId);
   if (!plan.isActive) return plan;
-  return plan.update({ isActive: false, updatedAt: deps.clock.now() });
+  return plan.update({ isActive: false, updatedAt: await deps.clocks.now(scope) });
 }

@@ -10,20 +10,25 @@ const AdvanceTestClockBody = z
 export const testClockResource: Resource = {
   tag: 'Test clock',
   prefixes: ['/test-clock'],
-  routes: ({ billing }) => [
+  routes: ({ billing, catalog }) => [
     defineRoute({
       method: 'post',
       path: '/advance',
       summary: "Move the project's test-mode clock forward",
       description:
-        'Test keys only (a live key is a 403). Renewals, trial ends and dunning retries due by `to` are all ' +
-        'processed, in order, before the answer. Moving backwards is a 400.',
+        'Test keys only (a live key is a 403). Renewals, trial ends, dunning retries and checkout-session ' +
+        'expiries due by `to` are all processed before the answer. Moving backwards is a 400.',
       auth: 'apiKey',
       body: AdvanceTestClockBody,
       errors: [400, 403],
       response: { status: 200, description: 'The new test time', schema: TestClockSchema },
       async handle({ auth: { apiKey }, body }) {
-        const { now } = await billing.advanceTestClock({ scope: scopeOf(apiKey), to: new Date(body.to) });
+        const scope = scopeOf(apiKey);
+        const { now } = await billing.advanceTestClock({ scope, to: new Date(body.to) });
+        // Billing owns the clock; catalog's copy follows it to billing's time right now (the
+        // advance may have taken a while), so checkout sessions expire on the same clock.
+        const { now: billingNow } = await billing.getTestClock({ scope });
+        await catalog.advanceTestClock({ scope, to: billingNow });
         return { now: iso(now, 'now') };
       },
     }),

@@ -1,9 +1,8 @@
-import { outboxMigrations, type Migration } from '@billing/platform';
+import { outboxMigrations, testClocksMigration, type Migration } from '@billing/platform';
 import { createCustomers } from './0001-create-customers';
 import { createSubscriptions } from './0002-create-subscriptions';
 import { createInvoices } from './0003-create-invoices';
 import { createPaymentsAndRefunds } from './0004-create-payments-and-refunds';
-import { createTestClocks } from './0005-create-test-clocks';
 import { createBillingSchedule } from './0006-create-billing-schedule';
 import { addSubscriptionPauseAndCancelDetails } from './0007-add-subscription-pause-and-cancel-details';
 import { createUsageRecords } from './0008-create-usage-records';
@@ -15,7 +14,7 @@ export const billingMigrations: Migration[] = [
   createSubscriptions,
   createInvoices,
   createPaymentsAndRefunds,
-  createTestClocks,
+  testClocksMigration,
   createBillingSchedule,
   addSubscriptionPauseAndCancelDetails,
   createUsageRecords,

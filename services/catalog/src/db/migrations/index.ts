@@ -1,6 +1,11 @@
-import { outboxMigrations, type Migration } from '@billing/platform';
+import { outboxMigrations, testClocksMigration, type Migration } from '@billing/platform';
 import { createPlans } from './0001-create-plans';
 import { createCheckoutSessions } from './0002-create-checkout-sessions';
 
 /** Every migration of the catalog database, in order. Append; never edit a shipped one. */
-export const catalogMigrations: Migration[] = [...outboxMigrations, createPlans, createCheckoutSessions];
+export const catalogMigrations: Migration[] = [
+  ...outboxMigrations,
+  createPlans,
+  createCheckoutSessions,
+  testClocksMigration,
+];

@@ -26,6 +26,16 @@ export const protobufPackage = "catalog.v1";
 
 export const protobufFileName = "catalog/v1/catalog.proto";
 
+export interface AdvanceTestClockRequest {
+  scope?: ProjectScope | undefined;
+  to?: Date | undefined;
+}
+
+export interface AdvanceTestClockResponse {
+  /** How many sessions this advance expired. */
+  expiredSessions: number;
+}
+
 export interface CheckoutSession {
   id: string;
   projectId: string;
@@ -166,6 +176,166 @@ export interface DeactivatePlanRequest {
 export interface DeactivatePlanResponse {
   plan?: Plan | undefined;
 }
+
+function createBaseAdvanceTestClockRequest(): AdvanceTestClockRequest {
+  return { scope: undefined, to: undefined };
+}
+
+export const AdvanceTestClockRequest: MessageFns<AdvanceTestClockRequest> = {
+  encode(message: AdvanceTestClockRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.scope !== undefined) {
+      ProjectScope.encode(message.scope, writer.uint32(10).fork()).join();
+    }
+    if (message.to !== undefined) {
+      Timestamp.encode(toTimestamp(message.to), writer.uint32(18).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): AdvanceTestClockRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseAdvanceTestClockRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.scope = ProjectScope.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.to = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): AdvanceTestClockRequest {
+    return {
+      scope: isSet(object.scope) ? ProjectScope.fromJSON(object.scope) : undefined,
+      to: isSet(object.to) ? fromJsonTimestamp(object.to) : undefined,
+    };
+  },
+
+  toJSON(message: AdvanceTestClockRequest): unknown {
+    const obj: any = {};
+    if (message.scope !== undefined) {
+      obj.scope = ProjectScope.toJSON(message.scope);
+    }
+    if (message.to !== undefined) {
+      obj.to = message.to.toISOString();
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<AdvanceTestClockRequest>, I>>(base?: I): AdvanceTestClockRequest {
+    return AdvanceTestClockRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<AdvanceTestClockRequest>, I>>(object: I): AdvanceTestClockRequest {
+    const message = createBaseAdvanceTestClockRequest();
+    message.scope = (object.scope !== undefined && object.scope !== null)
+      ? ProjectScope.fromPartial(object.scope)
+      : undefined;
+    message.to = object.to ?? undefined;
+    return message;
+  },
+};
+
+function createBaseAdvanceTestClockResponse(): AdvanceTestClockResponse {
+  return { expiredSessions: 0 };
+}
+
+export const AdvanceTestClockResponse: MessageFns<AdvanceTestClockResponse> = {
+  encode(message: AdvanceTestClockResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.expiredSessions !== 0) {
+      writer.uint32(8).int32(message.expiredSessions);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): AdvanceTestClockResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseAdvanceTestClockResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.expiredSessions = reader.int32();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): AdvanceTestClockResponse {
+    return {
+      expiredSessions: isSet(object.expiredSessions)
+        ? globalThis.Number(object.expiredSessions)
+        : isSet(object.expired_sessions)
+        ? globalThis.Number(object.expired_sessions)
+        : 0,
+    };
+  },
+
+  toJSON(message: AdvanceTestClockResponse): unknown {
+    const obj: any = {};
+    if (message.expiredSessions !== 0) {
+      obj.expiredSessions = Math.round(message.expiredSessions);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<AdvanceTestClockResponse>, I>>(base?: I): AdvanceTestClockResponse {
+    return AdvanceTestClockResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<AdvanceTestClockResponse>, I>>(object: I): AdvanceTestClockResponse {
+    const message = createBaseAdvanceTestClockResponse();
+    message.expiredSessions = object.expiredSessions ?? 0;
+    return message;
+  },
+};
 
 function createBaseCheckoutSession(): CheckoutSession {
   return {
@@ -2642,6 +2812,23 @@ export const CatalogServiceService = {
       Buffer.from(ExpireCheckoutSessionResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): ExpireCheckoutSessionResponse => ExpireCheckoutSessionResponse.decode(value),
   },
+  /**
+   * Test mode only (PERMISSION_DENIED in live mode). Moves catalog's copy of the project's test
+   * clock to `to` (billing owns the clock; the gateway calls billing first, then this) and
+   * expires the project's checkout sessions due by then before answering. Backwards ->
+   * FAILED_PRECONDITION. Idempotent for the same `to`.
+   */
+  advanceTestClock: {
+    path: "/catalog.v1.CatalogService/AdvanceTestClock" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: AdvanceTestClockRequest): Buffer =>
+      Buffer.from(AdvanceTestClockRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): AdvanceTestClockRequest => AdvanceTestClockRequest.decode(value),
+    responseSerialize: (value: AdvanceTestClockResponse): Buffer =>
+      Buffer.from(AdvanceTestClockResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): AdvanceTestClockResponse => AdvanceTestClockResponse.decode(value),
+  },
 } as const;
 
 export interface CatalogServiceServer extends UntypedServiceImplementation {
@@ -2660,6 +2847,13 @@ export interface CatalogServiceServer extends UntypedServiceImplementation {
   getCheckoutSession: handleUnaryCall<GetCheckoutSessionRequest, GetCheckoutSessionResponse>;
   /** PENDING -> EXPIRED; FAILED_PRECONDITION for a session in any other state. */
   expireCheckoutSession: handleUnaryCall<ExpireCheckoutSessionRequest, ExpireCheckoutSessionResponse>;
+  /**
+   * Test mode only (PERMISSION_DENIED in live mode). Moves catalog's copy of the project's test
+   * clock to `to` (billing owns the clock; the gateway calls billing first, then this) and
+   * expires the project's checkout sessions due by then before answering. Backwards ->
+   * FAILED_PRECONDITION. Idempotent for the same `to`.
+   */
+  advanceTestClock: handleUnaryCall<AdvanceTestClockRequest, AdvanceTestClockResponse>;
 }
 
 export interface CatalogServiceClient extends Client {
@@ -2789,6 +2983,27 @@ export interface CatalogServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: ExpireCheckoutSessionResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * Test mode only (PERMISSION_DENIED in live mode). Moves catalog's copy of the project's test
+   * clock to `to` (billing owns the clock; the gateway calls billing first, then this) and
+   * expires the project's checkout sessions due by then before answering. Backwards ->
+   * FAILED_PRECONDITION. Idempotent for the same `to`.
+   */
+  advanceTestClock(
+    request: AdvanceTestClockRequest,
+    callback: (error: ServiceError | null, response: AdvanceTestClockResponse) => void,
+  ): ClientUnaryCall;
+  advanceTestClock(
+    request: AdvanceTestClockRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: AdvanceTestClockResponse) => void,
+  ): ClientUnaryCall;
+  advanceTestClock(
+    request: AdvanceTestClockRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: AdvanceTestClockResponse) => void,
   ): ClientUnaryCall;
 }
 

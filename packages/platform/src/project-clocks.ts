@@ -1,6 +1,25 @@
 import { QueryTypes, type Transaction } from 'sequelize';
 import type { Sequelize } from 'sequelize-typescript';
-import { DomainError, type Clock } from '@billing/platform';
+import type { Clock } from './clock';
+import type { Migration } from './db';
+import { DomainError } from './errors';
+
+/**
+ * The test clocks table. Its name keeps billing's original migration name, under which billing
+ * databases already recorded it; every service that reads project time includes it.
+ */
+export const testClocksMigration: Migration = {
+  name: '0005-create-test-clocks',
+  async up({ sql }) {
+    // A project's test-mode time = real time + offset_ms; the offset only grows (contract 16.1).
+    await sql(`
+      CREATE TABLE test_clocks (
+        project_id uuid PRIMARY KEY,
+        offset_ms bigint NOT NULL DEFAULT 0 CHECK (offset_ms >= 0),
+        updated_at timestamptz NOT NULL
+      )`);
+  },
+};
 
 /**
  * "Now" for a project and mode (contract sections 13 and 16.1): live mode is real time; test
@@ -34,7 +53,9 @@ export class ProjectClocks {
 
   /**
    * Moves a project's test clock to `to` (never backwards: 400). Returns the new test time.
-   * The row lock serializes concurrent advances of one project.
+   * The row lock serializes concurrent advances of one project. Billing owns the test clock;
+   * catalog keeps a copy that the gateway moves right after billing's (same `to`), so that
+   * checkout sessions follow the same time.
    */
   async advance(projectId: string, to: Date, transaction: Transaction): Promise<Date> {
     const real = this.base.now();

@@ -1,0 +1,13 @@
+import { DomainError, type ProjectScope } from '@billing/platform';
+import type { CatalogDeps } from './catalog-deps';
+import { expireDueCheckoutSessions } from './expire-checkout-session.usecase';
+
+/**
+ * Catalog's side of `POST /test-clock/advance` (contract 13): the project's checkout sessions
+ * follow its test clock. Moves catalog's copy of the clock, then expires what is due by then.
+ */
+export async function advanceTestClock(deps: CatalogDeps, scope: ProjectScope, to: Date): Promise<number> {
+  if (scope.livemode) throw new DomainError('permission_denied', 'Test clocks exist in test mode only');
+  await deps.sequelize.transaction((transaction) => deps.clocks.advance(scope.projectId, to, transaction));
+  return expireDueCheckoutSessions(deps);
+}
