@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { SandboxControlsClient } from '@billing/payments';
 import { queryDatabase, startPlatform, type PlatformUnderTest } from '@billing/testing';
 import { gatewayApi, registerMerchant, type Api, type Json, type RegisteredMerchant } from './support/api';
+import { payHostedCheckout } from './support/hosted-checkout';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 const HOUR_MS = 60 * 60 * 1000;
@@ -67,28 +68,8 @@ describe('billing engine on test clocks (gateway -> billing -> sandbox provider)
   }
 
   /** Pays a hosted checkout exactly as a payer does; returns the customer and its subscription. */
-  async function checkout(m: RegisteredMerchant, label: string, planId: string) {
-    const email = `${label}-${randomUUID().slice(0, 8)}@example.com`;
-    const session = (await post(m, '/checkout/sessions', { plan_id: planId })).body;
-    const pay = await fetch(`${platform.gatewayUrl}/checkout/${session.code}/pay`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ email }),
-      redirect: 'manual',
-    });
-    expect(pay.status).toBe(303);
-    const outcome = await fetch(pay.headers.get('location')!, {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ outcome: 'success' }),
-      redirect: 'manual',
-    });
-    expect(outcome.status).toBe(303);
-    await fetch(outcome.headers.get('location')!, { redirect: 'manual' });
-    const completed = (await get(m, `/checkout/sessions/${session.code}`)).body;
-    expect(completed.status).toBe('COMPLETED');
-    return { customerId: completed.customer_id as string, subscriptionId: completed.subscription_id as string, email };
-  }
+  const checkout = (m: RegisteredMerchant, label: string, planId: string) =>
+    payHostedCheckout(api, platform.gatewayUrl, m.testKey, planId, label);
 
   const subscription = async (m: RegisteredMerchant, id: string) => (await get(m, `/subscriptions/${id}`)).body;
   const invoicesOf = async (m: RegisteredMerchant, subscriptionId: string): Promise<Json[]> => {

@@ -10,6 +10,7 @@ import {
   type Json,
   type RegisteredMerchant,
 } from './support/api';
+import { payHostedCheckout } from './support/hosted-checkout';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 const LIST_VIEW_FIELDS = [
@@ -67,26 +68,8 @@ describe('subscriptions API (gateway -> catalog + billing -> sandbox provider)',
     plan = planId,
     apiKey = acme.testKey,
   ): Promise<{ id: string; email: string }> {
-    const email = `${label}-${randomUUID().slice(0, 8)}@example.com`;
-    const session = (await post('/checkout/sessions', { plan_id: plan }, apiKey)).body;
-    const pay = await fetch(`${platform.gatewayUrl}/checkout/${session.code}/pay`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ email }),
-      redirect: 'manual',
-    });
-    expect(pay.status).toBe(303);
-    const outcome = await fetch(pay.headers.get('location')!, {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ outcome: 'success' }),
-      redirect: 'manual',
-    });
-    expect(outcome.status).toBe(303);
-    expect((await fetch(outcome.headers.get('location')!, { redirect: 'manual' })).status).toBe(200);
-    const completed = (await get(`/checkout/sessions/${session.code}`, apiKey)).body;
-    expect(completed.status).toBe('COMPLETED');
-    return { id: completed.customer_id, email };
+    const paid = await payHostedCheckout(api, platform.gatewayUrl, apiKey, plan, label);
+    return { id: paid.customerId, email: paid.email };
   }
 
   async function authorizationCode(customerId: string): Promise<string> {

@@ -9,6 +9,7 @@ import {
   type Json,
   type RegisteredMerchant,
 } from './support/api';
+import { payHostedCheckout } from './support/hosted-checkout';
 
 /**
  * Metered usage (contract section 9) through the real platform: subscriptions are made by paid
@@ -43,29 +44,7 @@ describe('usage: records, idempotency, batch, history, summary', () => {
 
   /** A paid hosted checkout: session, pay on the sandbox page, provider callback -> subscription id. */
   async function subscribe(owner: RegisteredMerchant, planId: string): Promise<string> {
-    const session = await api('POST', '/api/v1/checkout/sessions', {
-      apiKey: owner.testKey,
-      body: { plan_id: planId },
-    });
-    expect(session.status).toBe(201);
-    const pay = await fetch(`${platform.gatewayUrl}/checkout/${session.body.code}/pay`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ email: `payer-${randomUUID().slice(0, 8)}@example.com` }),
-      redirect: 'manual',
-    });
-    expect(pay.status).toBe(303);
-    const outcome = await fetch(pay.headers.get('location')!, {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ outcome: 'success' }),
-      redirect: 'manual',
-    });
-    expect(outcome.status).toBe(303);
-    await fetch(outcome.headers.get('location')!, { redirect: 'manual' });
-    const completed = await api('GET', `/api/v1/checkout/sessions/${session.body.code}`, { apiKey: owner.testKey });
-    expect(completed.body.status).toBe('COMPLETED');
-    return completed.body.subscription_id;
+    return (await payHostedCheckout(api, platform.gatewayUrl, owner.testKey, planId)).subscriptionId;
   }
 
   const record = (subscriptionId: string, body: Json, key = merchant.testKey) =>
