@@ -3,7 +3,7 @@ import { QueryTypes, type Transaction } from 'sequelize';
 import { recordEvent } from '@billing/platform';
 import { PaymentProviderError, type VerifiedTransaction } from '@billing/payments';
 import { nextDunningAttempt } from '../domain/dunning';
-import { CustomerModel, InvoiceModel, PaymentModel } from '../db/models';
+import { InvoiceModel, PaymentModel } from '../db/models';
 import { invoiceEventData } from '../events/event-payloads';
 import type { BillingDeps } from './billing-deps';
 
@@ -80,7 +80,10 @@ export async function chargeInvoice(
       if (!due || due.getTime() > options.onlyIfDueBy.getTime())
         return { done: { paid: false, invoice, pending: true } };
     }
-    const inFlight = await PaymentModel.findOne({ where: { invoiceId, status: 'PENDING' }, transaction });
+    const [inFlight] = await deps.sequelize.query(
+      `SELECT 1 FROM payments WHERE invoice_id = $1 AND status = 'PENDING' LIMIT 1`,
+      { bind: [invoiceId], transaction, type: QueryTypes.SELECT },
+    );
     if (inFlight) {
       return { done: { paid: false, invoice, pending: true, failure: 'A payment of this invoice is in progress' } };
     }
@@ -91,16 +94,16 @@ export async function chargeInvoice(
       await options.onOutcome?.({ paid: true, invoice, at }, transaction);
       return { done: { paid: true, invoice } };
     }
-    const customer = await CustomerModel.findByPk(invoice.customerId, { transaction });
+    const email = await deps.customers.emailOf(invoice.customerId, transaction);
     const authorization = await deps.authorizations.findReusable(invoice.customerId, transaction);
-    if (!customer || !authorization) {
+    if (!email || !authorization) {
       const failure = 'The customer has no saved card';
       await markFailed(deps, invoice, { attempt, at, failure }, transaction);
       await options.onOutcome?.({ paid: false, invoice, failure, at }, transaction);
       return { done: { paid: false, invoice, failure } };
     }
     const reference = invoiceChargeReference(invoice.id, attempt);
-    await deps.payments.record(
+    await deps.payments.recordChargeStarted(
       { projectId: invoice.projectId, merchantId: '', livemode: invoice.livemode },
       {
         id: randomUUID(),
@@ -110,26 +113,22 @@ export async function chargeInvoice(
         invoiceId: invoice.id,
         amount: invoice.amount,
         currency: invoice.currency,
-        status: 'PENDING',
-        gatewayResponse: null,
         providerResponse: { attempt, at: at.toISOString() },
         createdAt: at,
       },
+      deps.clock.now(),
       transaction,
     );
-    await deps.sequelize.query('UPDATE payments SET charge_started_at = $2 WHERE reference = $1', {
-      bind: [reference, deps.clock.now()],
-      transaction,
-    });
     // Not due while in flight: no other sweep picks it up; settlement owns it if we die now.
     await invoice.update({ nextPaymentAttempt: null }, { transaction });
     return {
       charge: {
+        invoice,
         reference,
         at,
         input: {
           authorizationCode: authorization.authorizationCode,
-          email: customer.email,
+          email,
           amount: invoice.amount,
           currency: invoice.currency,
           reference,
@@ -141,8 +140,8 @@ export async function chargeInvoice(
   if ('skipped' in claim) return { paid: false, invoice: (await InvoiceModel.findByPk(invoiceId))!, pending: true };
   if ('done' in claim) return claim.done as ChargeResult;
 
-  const { reference, at, input } = claim.charge;
-  const invoice = (await InvoiceModel.findByPk(invoiceId))!;
+  // The invoice as the claim left it (locked, then committed): no need to read it again.
+  const { invoice, reference, at, input } = claim.charge;
   let answer: VerifiedTransaction;
   try {
     answer = await deps.providerFor(invoice.livemode).chargeAuthorization(input);
@@ -211,11 +210,6 @@ export async function recordChargeOutcome(
   });
 }
 
-async function customerEmail(invoice: InvoiceModel, transaction: Transaction): Promise<string> {
-  const customer = await CustomerModel.findByPk(invoice.customerId, { attributes: ['email'], transaction });
-  return customer?.email ?? '';
-}
-
 async function markPaid(
   deps: BillingDeps,
   invoice: InvoiceModel,
@@ -236,7 +230,7 @@ async function markPaid(
   );
   await recordEvent(deps.sequelize, transaction, {
     type: 'invoice.paid',
-    data: invoiceEventData(invoice, await customerEmail(invoice, transaction)),
+    data: invoiceEventData(invoice, await deps.customers.emailOf(invoice.customerId, transaction)),
     projectId: invoice.projectId,
     livemode: invoice.livemode,
     occurredAt: paid.at,
@@ -268,7 +262,10 @@ async function markFailed(
   );
   await recordEvent(deps.sequelize, transaction, {
     type: 'invoice.payment_failed',
-    data: { ...invoiceEventData(invoice, await customerEmail(invoice, transaction)), failure: failed.failure },
+    data: {
+      ...invoiceEventData(invoice, await deps.customers.emailOf(invoice.customerId, transaction)),
+      failure: failed.failure,
+    },
     projectId: invoice.projectId,
     livemode: invoice.livemode,
     occurredAt: failed.at,

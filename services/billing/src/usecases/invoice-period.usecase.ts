@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Transaction } from 'sequelize';
 import { recordEvent } from '@billing/platform';
-import { CustomerModel, type InvoiceModel, type SubscriptionModel } from '../db/models';
+import type { InvoiceModel, SubscriptionModel } from '../db/models';
 import { invoiceEventData } from '../events/event-payloads';
 import type { BillingDeps } from './billing-deps';
 import { billUsageForPeriod } from './bill-usage.usecase';
@@ -14,7 +14,9 @@ import { billUsageForPeriod } from './bill-usage.usecase';
  *    usage records marked billed in this same transaction by billUsageForPeriod).
  * The subscription's current period is still the ended one when this runs. UNIQUE
  * (subscription_id, period_start) makes a second invoice for the same period impossible.
- * Records invoice.created. Does not charge: chargeInvoice does, after commit.
+ * Records invoice.created. Does not charge: chargeInvoice does, after commit. `chargeAt` sets
+ * next_payment_attempt in the INSERT itself, for a caller whose scheduler charges it (rather
+ * than a second UPDATE of the row just written).
  */
 export async function openPeriodInvoice(
   deps: BillingDeps,
@@ -22,6 +24,7 @@ export async function openPeriodInvoice(
   period: { start: Date; end: Date },
   now: Date,
   transaction: Transaction,
+  chargeAt: Date | null = null,
 ): Promise<InvoiceModel> {
   const scope = { projectId: subscription.projectId, merchantId: '', livemode: subscription.livemode };
   const invoice = await deps.invoices.create(
@@ -40,7 +43,7 @@ export async function openPeriodInvoice(
       dueDate: now,
       paidAt: null,
       attemptCount: 0,
-      nextPaymentAttempt: null,
+      nextPaymentAttempt: chargeAt,
       transactionReference: null,
       createdAt: now,
       lines: [
@@ -67,10 +70,9 @@ export async function openPeriodInvoice(
       );
     }
   }
-  const customer = await CustomerModel.findByPk(subscription.customerId, { attributes: ['email'], transaction });
   await recordEvent(deps.sequelize, transaction, {
     type: 'invoice.created',
-    data: invoiceEventData(invoice, customer?.email ?? ''),
+    data: invoiceEventData(invoice, await deps.customers.emailOf(subscription.customerId, transaction)),
     projectId: subscription.projectId,
     livemode: subscription.livemode,
     occurredAt: now,

@@ -136,16 +136,16 @@ async function stepSubscription(
     });
   };
   const trialEnd = subscription.trialEnd;
-  const notified = await deps.sequelize.query<{ trial_will_end_notified_at: Date | null }>(
-    'SELECT trial_will_end_notified_at FROM subscriptions WHERE id = $1',
-    { bind: [subscription.id], transaction, type: QueryTypes.SELECT },
-  );
-  if (
-    subscription.status === 'TRIALING' &&
-    trialEnd &&
-    !notified[0]?.trial_will_end_notified_at &&
-    trialEnd.getTime() - TRIAL_WILL_END_MS <= now.getTime()
-  ) {
+  // Only a trial's notice needs the flag, so only a trialing subscription reads it.
+  const trialNoticeDue =
+    subscription.status === 'TRIALING' && trialEnd && trialEnd.getTime() - TRIAL_WILL_END_MS <= now.getTime();
+  const notified = trialNoticeDue
+    ? await deps.sequelize.query<{ trial_will_end_notified_at: Date | null }>(
+        'SELECT trial_will_end_notified_at FROM subscriptions WHERE id = $1',
+        { bind: [subscription.id], transaction, type: QueryTypes.SELECT },
+      )
+    : [];
+  if (trialNoticeDue && trialEnd && !notified[0]?.trial_will_end_notified_at) {
     const at = new Date(Math.max(trialEnd.getTime() - TRIAL_WILL_END_MS, subscription.createdAt.getTime()));
     await deps.sequelize.query('UPDATE subscriptions SET trial_will_end_notified_at = $2 WHERE id = $1', {
       bind: [subscription.id, at],
@@ -190,9 +190,8 @@ async function stepSubscription(
 
   // The next period: from this period's end to the next boundary counted from the anchor.
   const period = { start: periodEnd, end: nextBoundary(subscription, periodEnd) };
-  const invoice = await openPeriodInvoice(deps, subscription, period, at, transaction);
   // Due at once: the charge follows in this pass, or (after a crash) in the next one.
-  await invoice.update({ nextPaymentAttempt: at }, { transaction });
+  await openPeriodInvoice(deps, subscription, period, at, transaction, at);
   await subscription.update(
     { currentPeriodStart: period.start, currentPeriodEnd: period.end, updatedAt: at },
     { transaction },

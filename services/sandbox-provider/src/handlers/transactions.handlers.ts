@@ -4,7 +4,6 @@ import { sendData } from '../http/envelope';
 import { parseRequest } from '../http/parse-request';
 import { chargeAuthorization } from '../usecases/charge-authorization.usecase';
 import { initializeTransaction } from '../usecases/initialize-transaction.usecase';
-import { describeTransaction } from '../usecases/paystack-resources';
 import type { SandboxDeps } from '../usecases/sandbox-deps';
 import { verifyTransaction } from '../usecases/verify-transaction.usecase';
 import { amountField, currencyField, emailField, metadataField, referenceField, webUrlField } from './request-fields';
@@ -54,7 +53,7 @@ export function transactionRoutes(deps: SandboxDeps): Router {
 
   router.post('/charge_authorization', async (req, res) => {
     const body = parseRequest(chargeAuthorizationBody, req.body);
-    const transaction = await chargeAuthorization(deps, {
+    const charged = await chargeAuthorization(deps, {
       authorizationCode: body.authorization_code,
       email: body.email,
       amount: body.amount,
@@ -63,7 +62,7 @@ export function transactionRoutes(deps: SandboxDeps): Router {
       metadata: body.metadata,
     });
     // Paystack: a declined card is still a successful API call; the outcome is data.status.
-    sendData(res, 'Charge attempted', await describeTransaction(deps, transaction));
+    sendData(res, 'Charge attempted', charged);
   });
 
   return router;

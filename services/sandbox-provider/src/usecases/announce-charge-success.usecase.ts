@@ -1,5 +1,5 @@
 import type { TransactionModel } from '../db/models';
-import { describeTransaction } from './paystack-resources';
+import { describeTransaction, type TransactionResource } from './paystack-resources';
 import type { SandboxDeps } from './sandbox-deps';
 
 /**
@@ -8,8 +8,17 @@ import type { SandboxDeps } from './sandbox-deps';
  */
 export async function announceChargeSuccess(deps: SandboxDeps, transaction: TransactionModel): Promise<void> {
   try {
-    deps.webhooks.send('charge.success', await describeTransaction(deps, transaction));
+    announceDescribedChargeSuccess(deps, await describeTransaction(deps, transaction));
   } catch (err) {
     deps.logger.error({ err, reference: transaction.reference }, 'charge.success webhook not sent');
+  }
+}
+
+/** The same, for a caller that already built the transaction's resource (no second lookup). */
+export function announceDescribedChargeSuccess(deps: SandboxDeps, resource: TransactionResource): void {
+  try {
+    deps.webhooks.send('charge.success', resource);
+  } catch (err) {
+    deps.logger.error({ err, reference: resource.reference }, 'charge.success webhook not sent');
   }
 }

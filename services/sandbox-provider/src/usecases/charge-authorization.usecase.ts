@@ -2,8 +2,9 @@ import { DomainError } from '@billing/platform';
 import { UniqueConstraintError } from 'sequelize';
 import { newReference } from '../domain/codes';
 import { CHARGE_OUTCOMES } from '../domain/ledger';
-import type { TransactionModel } from '../db/models';
-import { announceChargeSuccess } from './announce-charge-success.usecase';
+import type { AuthorizationModel, TransactionModel } from '../db/models';
+import { announceDescribedChargeSuccess } from './announce-charge-success.usecase';
+import { describeTransaction, transactionResource, type TransactionResource } from './paystack-resources';
 import type { SandboxDeps } from './sandbox-deps';
 
 export interface ChargeAuthorizationCommand {
@@ -19,11 +20,13 @@ export interface ChargeAuthorizationCommand {
  * Charges a saved card as its behavior says. Idempotent per reference: the same charge sent
  * again (a retry after a timeout, a restart before the outcome was recorded) returns the first
  * transaction and never charges twice; a different charge under a used reference is refused.
+ * Returns Paystack's `data` of the charge, built once and shared with the charge.success
+ * webhook (the authorization is already loaded; only the customer is looked up).
  */
 export async function chargeAuthorization(
   deps: SandboxDeps,
   command: ChargeAuthorizationCommand,
-): Promise<TransactionModel> {
+): Promise<TransactionResource> {
   const authorization = await deps.authorizations.findByCode(command.authorizationCode);
   if (!authorization) throw new DomainError('invalid_argument', 'Invalid authorization code');
   if (authorization.email.toLowerCase() !== command.email.toLowerCase()) {
@@ -31,7 +34,7 @@ export async function chargeAuthorization(
   }
   const reference = command.reference ?? newReference();
   const earlier = await deps.transactions.findByReference(reference);
-  if (earlier) return repeatedCharge(earlier, command);
+  if (earlier) return describeTransaction(deps, repeatedCharge(earlier, command));
 
   const outcome = CHARGE_OUTCOMES[authorization.behavior];
   const now = deps.clock.now();
@@ -57,10 +60,21 @@ export async function chargeAuthorization(
     if (!(err instanceof UniqueConstraintError)) throw err;
     const winner = await deps.transactions.findByReference(reference);
     if (!winner) throw err;
-    return repeatedCharge(winner, command);
+    return describeTransaction(deps, repeatedCharge(winner, command));
   }
-  if (charged.status === 'success') await announceChargeSuccess(deps, charged);
-  return charged;
+  const resource = await describeNewCharge(deps, charged, authorization);
+  if (charged.status === 'success') announceDescribedChargeSuccess(deps, resource);
+  return resource;
+}
+
+/** describeTransaction without reading the authorization again: the charge just used it. */
+async function describeNewCharge(
+  deps: SandboxDeps,
+  charged: TransactionModel,
+  authorization: AuthorizationModel,
+): Promise<TransactionResource> {
+  const customer = await deps.customers.findByEmail(charged.email);
+  return transactionResource(charged, customer, authorization);
 }
 
 function repeatedCharge(earlier: TransactionModel, command: ChargeAuthorizationCommand): TransactionModel {

@@ -16,6 +16,19 @@ export interface NewCustomer {
 const emailIs = (email: string) => where(fn('lower', col('email')), normalizeEmail(email));
 
 export class CustomerRepository {
+  /**
+   * Just the e-mail of a customer ('' when there is none): event payloads and provider charges
+   * need only that, on the renewal hot path, so one plain SELECT rather than a model instance.
+   */
+  async emailOf(customerId: string, transaction?: Transaction): Promise<string> {
+    const rows = await CustomerModel.sequelize!.query<{ email: string }>('SELECT email FROM customers WHERE id = $1', {
+      bind: [customerId],
+      transaction,
+      type: QueryTypes.SELECT,
+    });
+    return rows[0]?.email ?? '';
+  }
+
   create(scope: ProjectScope, customer: NewCustomer, transaction: Transaction): Promise<CustomerModel> {
     return CustomerModel.create(
       { ...customer, projectId: scope.projectId, livemode: scope.livemode, updatedAt: customer.createdAt },
