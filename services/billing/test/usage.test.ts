@@ -2,21 +2,21 @@ import { randomUUID } from 'node:crypto';
 import type { Sequelize } from 'sequelize-typescript';
 import { createLogger, openDatabase, systemClock, type ProjectScope } from '@billing/platform';
 import { dropDatabases, TEST_DATABASE_URL, uniqueRunId } from '@billing/testing';
-import { billingMigrations } from '../dist/db/migrations';
+import { billingMigrations } from '../src/db/migrations';
 import {
   billingModels,
   CustomerModel,
   InvoiceLineModel,
   UsageRecordModel,
   type SubscriptionModel,
-} from '../dist/db/models';
-import { InvoiceRepository } from '../dist/db/repositories/invoice.repository';
-import { SubscriptionRepository } from '../dist/db/repositories/subscription.repository';
-import { UsageRecordRepository } from '../dist/db/repositories/usage-record.repository';
-import { canonicalQuantity, parseUsageQuantity, usageAmount } from '../dist/domain/usage-quantity';
-import { billUsageForPeriod } from '../dist/usecases/bill-usage.usecase';
-import type { BillingDeps } from '../dist/usecases/billing-deps';
-import { ProjectClocks } from '../dist/usecases/project-clocks';
+} from '../src/db/models';
+import { InvoiceRepository } from '../src/db/repositories/invoice.repository';
+import { SubscriptionRepository } from '../src/db/repositories/subscription.repository';
+import { UsageRecordRepository } from '../src/db/repositories/usage-record.repository';
+import { canonicalQuantity, parseUsageQuantity, usageAmount } from '../src/domain/usage-quantity';
+import { billUsageForPeriod } from '../src/usecases/bill-usage.usecase';
+import type { BillingDeps } from '../src/usecases/billing-deps';
+import { ProjectClocks } from '@billing/platform';
 
 // The compiled modules (npx tsc -b services/billing first): sequelize-typescript models need
 // TypeScript's class-field semantics, which the test transform does not reproduce.
