@@ -68,25 +68,52 @@ export async function recordEvent<T>(
   transaction: Transaction,
   event: NewEvent<T>,
 ): Promise<EventEnvelope<T>> {
-  const envelope: EventEnvelope<T> = {
+  const [envelope] = await recordEvents(sequelize, transaction, [event]);
+  return envelope;
+}
+
+/**
+ * Writes several events in the caller's transaction with one INSERT (a batch of renewals);
+ * they are published in the order given.
+ */
+export async function recordEvents<T>(
+  sequelize: Sequelize,
+  transaction: Transaction,
+  events: NewEvent<T>[],
+): Promise<EventEnvelope<T>[]> {
+  if (events.length === 0) return [];
+  const traceHeaders: Record<string, string> = {};
+  propagation.inject(context.active(), traceHeaders);
+  const headers = JSON.stringify(traceHeaders);
+  const envelopes: EventEnvelope<T>[] = events.map((event) => ({
     id: randomUUID(),
     event: event.type,
     data: event.data,
     created_at: event.occurredAt.toISOString(),
     project_id: event.projectId ?? null,
     livemode: event.livemode ?? null,
-  };
-  const traceHeaders: Record<string, string> = {};
-  propagation.inject(context.active(), traceHeaders);
-  await sequelize.query(`INSERT INTO outbox_events (id, event_type, payload, headers) VALUES ($1, $2, $3, $4)`, {
-    bind: [envelope.id, event.type, JSON.stringify(envelope), JSON.stringify(traceHeaders)],
-    transaction,
-    type: QueryTypes.INSERT,
-  });
+  }));
+  // WITH ORDINALITY keeps the given order in seq, which is the publish order.
+  await sequelize.query(
+    `INSERT INTO outbox_events (id, event_type, payload, headers)
+     SELECT e.id, e.event_type, e.payload, $4::jsonb
+       FROM unnest($1::uuid[], $2::text[], $3::jsonb[]) WITH ORDINALITY AS e(id, event_type, payload, n)
+      ORDER BY e.n`,
+    {
+      bind: [
+        envelopes.map((e) => e.id),
+        envelopes.map((e) => e.event),
+        envelopes.map((e) => JSON.stringify(e)),
+        headers,
+      ],
+      transaction,
+      type: QueryTypes.INSERT,
+    },
+  );
   transaction.afterCommit(() => {
     committed.emit('event');
   });
-  return envelope;
+  return envelopes;
 }
 
 interface PendingRow {

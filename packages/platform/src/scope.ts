@@ -9,6 +9,9 @@ export interface ProjectScope {
   livemode: boolean;
 }
 
+/** The project and mode a stored row belongs to (a batch of rows may span projects). */
+export type RowScope = Pick<ProjectScope, 'projectId' | 'livemode'>;
+
 /** The tenant filter every query of a project-scoped table starts from. */
 export const scopeWhere = (scope: ProjectScope) => ({ projectId: scope.projectId, livemode: scope.livemode });
 

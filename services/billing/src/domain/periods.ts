@@ -73,3 +73,15 @@ export const trialWindow = (start: Date, trialDays: number): BillingPeriod => ({
   start,
   end: addBillingPeriods(start, 'daily', 1, trialDays),
 });
+
+/**
+ * The first period boundary strictly after `after`, counted from the billing anchor (so month-end
+ * clamping never drifts). Starts near the answer instead of walking from the anchor.
+ */
+export function nextPeriodBoundary(anchor: Date, interval: Interval, intervalCount: number, after: Date): Date {
+  const step = INTERVAL_STEP[interval];
+  const longestPeriodMs = ('days' in step ? step.days : 31 * step.months) * DAY_MS * intervalCount;
+  let n = Math.max(1, Math.floor((after.getTime() - anchor.getTime()) / longestPeriodMs));
+  while (addBillingPeriods(anchor, interval, intervalCount, n).getTime() <= after.getTime()) n += 1;
+  return addBillingPeriods(anchor, interval, intervalCount, n);
+}

@@ -1,5 +1,6 @@
 import type { Transaction } from 'sequelize';
 import { SubscriptionModel } from '../db/models';
+import { afterInvoicePaid } from '../domain/billing-step';
 import { nextStatus } from '../domain/subscription-status';
 import type { BillingDeps } from './billing-deps';
 import type { ChargeOutcome } from './charge-invoice.usecase';
@@ -32,12 +33,9 @@ export async function applyChargeOutcome(
     recordSubscriptionEvent(deps, scope, await viewOf(subscription, transaction), type, at, transaction, extra);
 
   if (outcome.paid) {
-    if (status === 'TRIALING')
-      await subscription.update({ status: nextStatus(status, 'trial_ended_paid'), updatedAt: at }, { transaction });
-    else if (status === 'PAST_DUE')
-      await subscription.update({ status: nextStatus(status, 'retry_succeeded'), updatedAt: at }, { transaction });
-    else if (status !== 'ACTIVE') return;
-    await emit('subscription.renewed');
+    const { event, renewed } = afterInvoicePaid(status);
+    if (event) await subscription.update({ status: nextStatus(status, event), updatedAt: at }, { transaction });
+    if (renewed) await emit('subscription.renewed');
     return;
   }
   if (status === 'TRIALING' || status === 'ACTIVE') {

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { QueryTypes, type Transaction } from 'sequelize';
 import { recordEvent } from '@billing/platform';
-import { PaymentProviderError, type VerifiedTransaction } from '@billing/payments';
+import { PaymentProviderError, type ChargeAuthorizationInput, type VerifiedTransaction } from '@billing/payments';
 import { nextDunningAttempt } from '../domain/dunning';
 import { InvoiceModel, PaymentModel } from '../db/models';
 import { invoiceEventData } from '../events/event-payloads';
@@ -42,16 +42,144 @@ const DEFAULT_DUNNING_DAYS = [1, 3, 5];
 export const invoiceChargeReference = (invoiceId: string, attempt: number) =>
   `inv-${invoiceId.replace(/-/g, '')}-${attempt}`;
 
+/** A charge whose PENDING ledger row is committed: the provider may now be asked. */
+export interface ChargeClaim {
+  invoice: InvoiceModel;
+  reference: string;
+  /** 1 for the first charge of the invoice, then one more per retry. */
+  attempt: number;
+  /** Business time of the attempt. */
+  at: Date;
+  input: ChargeAuthorizationInput;
+}
+
+/** What claiming one invoice's charge came to. */
+export type ClaimedCharge = { claim: ChargeClaim } | { done: ChargeResult };
+
 /**
- * Charges an OPEN invoice to the customer's saved card: attempt n = attempt_count + 1 under the
- * idempotent reference inv-<id>-<n>.
- *  1. One transaction locks the invoice, checks it is OPEN with no charge in flight, and writes
- *     the payments ledger row (PENDING) before the provider hears anything: a crash after the
- *     provider charged is then settled by verifying that reference (settlePendingPayments).
- *  2. The provider charges (idempotent by reference).
- *  3. One transaction records the outcome: PAID + invoice.paid, or still OPEN with
- *     attempt_count = n, next_payment_attempt per the dunning schedule + invoice.payment_failed.
- *     An unreachable provider leaves the payment PENDING for settlement.
+ * Claims the charges of OPEN invoices the caller has locked (or just created), in the caller's
+ * transaction: attempt n = attempt_count + 1 under the idempotent reference inv-<id>-<n>, its
+ * payments row written PENDING before the provider hears anything (a crash after the provider
+ * charged is then settled by verifying that reference: settlePendingPayments), and the invoice
+ * taken off the schedule while in flight. An invoice with a charge already in flight is left
+ * alone; one with nothing to collect is paid, and one without a saved card fails, at once.
+ * Batched: one query each for in-flight charges, e-mails, cards, payment rows and invoices.
+ */
+export async function claimInvoiceCharges(
+  deps: BillingDeps,
+  attempts: { invoice: InvoiceModel; at: Date }[],
+  transaction: Transaction,
+  onOutcome?: ChargeOptions['onOutcome'],
+): Promise<ClaimedCharge[]> {
+  if (attempts.length === 0) return [];
+  const invoiceIds = attempts.map((a) => a.invoice.id);
+  const customerIds = [...new Set(attempts.map((a) => a.invoice.customerId))];
+  const [inFlight, emails, cards] = await Promise.all([
+    deps.payments.invoicesWithPendingCharge(invoiceIds, transaction),
+    deps.customers.emailsOf(customerIds, transaction),
+    deps.authorizations.reusableCodesOf(customerIds, transaction),
+  ]);
+  const results: ClaimedCharge[] = [];
+  const started: ChargeClaim[] = [];
+  for (const { invoice, at } of attempts) {
+    if (inFlight.has(invoice.id)) {
+      results.push({
+        done: { paid: false, invoice, pending: true, failure: 'A payment of this invoice is in progress' },
+      });
+      continue;
+    }
+    const attempt = invoice.attemptCount + 1;
+    if (invoice.amount === 0) {
+      // Nothing to collect (a free plan): paid without a provider call.
+      await markPaid(deps, invoice, { attempt, reference: null, at }, transaction);
+      await onOutcome?.({ paid: true, invoice, at }, transaction);
+      results.push({ done: { paid: true, invoice } });
+      continue;
+    }
+    const email = emails.get(invoice.customerId);
+    const authorizationCode = cards.get(invoice.customerId);
+    if (!email || !authorizationCode) {
+      const failure = 'The customer has no saved card';
+      await markFailed(deps, invoice, { attempt, at, failure }, transaction);
+      await onOutcome?.({ paid: false, invoice, failure, at }, transaction);
+      results.push({ done: { paid: false, invoice, failure } });
+      continue;
+    }
+    const reference = invoiceChargeReference(invoice.id, attempt);
+    const claim: ChargeClaim = {
+      invoice,
+      reference,
+      attempt,
+      at,
+      input: {
+        authorizationCode,
+        email,
+        amount: invoice.amount,
+        currency: invoice.currency,
+        reference,
+        metadata: { invoice_id: invoice.id, subscription_id: invoice.subscriptionId, attempt },
+      },
+    };
+    started.push(claim);
+    results.push({ claim });
+  }
+  if (started.length > 0) {
+    await deps.payments.recordChargesStarted(
+      started.map(({ invoice, reference, attempt, at }) => ({
+        id: randomUUID(),
+        projectId: invoice.projectId,
+        livemode: invoice.livemode,
+        reference,
+        purpose: 'INVOICE' as const,
+        customerId: invoice.customerId,
+        invoiceId: invoice.id,
+        amount: invoice.amount,
+        currency: invoice.currency,
+        providerResponse: { attempt, at: at.toISOString() },
+        createdAt: at,
+      })),
+      deps.clock.now(),
+      transaction,
+    );
+    // Not due while in flight: no other sweep picks it up; settlement owns it if we die now.
+    await deps.invoices.unschedule(
+      started.map((c) => c.invoice.id),
+      transaction,
+    );
+    for (const { invoice } of started) invoice.set('nextPaymentAttempt', null, { raw: true });
+  }
+  return results;
+}
+
+/**
+ * Asks the provider to make a claimed charge. Returns its answer, a refusal of the request
+ * itself (nothing was charged), or null when the outcome is unknown (left PENDING for settlement).
+ */
+export async function sendClaimedCharge(
+  deps: BillingDeps,
+  claim: ChargeClaim,
+): Promise<Pick<VerifiedTransaction, 'status' | 'gatewayResponse'> | null> {
+  try {
+    return await deps.providerFor(claim.invoice.livemode).chargeAuthorization(claim.input);
+  } catch (err) {
+    if (err instanceof PaymentProviderError && !err.retryable)
+      return { status: 'failed', gatewayResponse: err.message };
+    deps.logger.warn(
+      { err, reference: claim.reference },
+      'invoice charge outcome unknown; left PENDING for settlement',
+    );
+    return null;
+  }
+}
+
+/**
+ * Charges an OPEN invoice to the customer's saved card:
+ *  1. one transaction locks the invoice, checks it is OPEN (and still due, for the scheduler),
+ *     and claims the charge (claimInvoiceCharges);
+ *  2. the provider charges (idempotent by reference);
+ *  3. one transaction records the outcome (recordChargeOutcome): PAID + invoice.paid, or still
+ *     OPEN with attempt_count = n, next_payment_attempt per the dunning schedule +
+ *     invoice.payment_failed. An unreachable provider leaves the payment PENDING for settlement.
  * It never changes the subscription's status: callers apply nextStatus (via `onOutcome`).
  */
 export async function chargeInvoice(
@@ -59,7 +187,7 @@ export async function chargeInvoice(
   invoiceId: string,
   options: ChargeOptions = {},
 ): Promise<ChargeResult> {
-  const claim = await deps.sequelize.transaction(async (transaction) => {
+  const claimed = await deps.sequelize.transaction(async (transaction): Promise<ClaimedCharge | { skipped: true }> => {
     const invoice = await InvoiceModel.findOne({
       where: { id: invoiceId },
       transaction,
@@ -67,7 +195,7 @@ export async function chargeInvoice(
       skipLocked: options.skipLocked ?? false,
     });
     if (!invoice) {
-      if (options.skipLocked) return { skipped: true as const };
+      if (options.skipLocked) return { skipped: true };
       throw new Error(`invoice ${invoiceId} not found`);
     }
     const scope = { projectId: invoice.projectId, livemode: invoice.livemode };
@@ -80,80 +208,19 @@ export async function chargeInvoice(
       if (!due || due.getTime() > options.onlyIfDueBy.getTime())
         return { done: { paid: false, invoice, pending: true } };
     }
-    const [inFlight] = await deps.sequelize.query(
-      `SELECT 1 FROM payments WHERE invoice_id = $1 AND status = 'PENDING' LIMIT 1`,
-      { bind: [invoiceId], transaction, type: QueryTypes.SELECT },
-    );
-    if (inFlight) {
-      return { done: { paid: false, invoice, pending: true, failure: 'A payment of this invoice is in progress' } };
-    }
-    const attempt = invoice.attemptCount + 1;
-    if (invoice.amount === 0) {
-      // Nothing to collect (a free plan): paid without a provider call.
-      await markPaid(deps, invoice, { attempt, reference: null, at }, transaction);
-      await options.onOutcome?.({ paid: true, invoice, at }, transaction);
-      return { done: { paid: true, invoice } };
-    }
-    const email = await deps.customers.emailOf(invoice.customerId, transaction);
-    const authorization = await deps.authorizations.findReusable(invoice.customerId, transaction);
-    if (!email || !authorization) {
-      const failure = 'The customer has no saved card';
-      await markFailed(deps, invoice, { attempt, at, failure }, transaction);
-      await options.onOutcome?.({ paid: false, invoice, failure, at }, transaction);
-      return { done: { paid: false, invoice, failure } };
-    }
-    const reference = invoiceChargeReference(invoice.id, attempt);
-    await deps.payments.recordChargeStarted(
-      { projectId: invoice.projectId, merchantId: '', livemode: invoice.livemode },
-      {
-        id: randomUUID(),
-        reference,
-        purpose: 'INVOICE',
-        customerId: invoice.customerId,
-        invoiceId: invoice.id,
-        amount: invoice.amount,
-        currency: invoice.currency,
-        providerResponse: { attempt, at: at.toISOString() },
-        createdAt: at,
-      },
-      deps.clock.now(),
-      transaction,
-    );
-    // Not due while in flight: no other sweep picks it up; settlement owns it if we die now.
-    await invoice.update({ nextPaymentAttempt: null }, { transaction });
-    return {
-      charge: {
-        invoice,
-        reference,
-        at,
-        input: {
-          authorizationCode: authorization.authorizationCode,
-          email,
-          amount: invoice.amount,
-          currency: invoice.currency,
-          reference,
-          metadata: { invoice_id: invoice.id, subscription_id: invoice.subscriptionId, attempt },
-        },
-      },
-    };
+    const [result] = await claimInvoiceCharges(deps, [{ invoice, at }], transaction, options.onOutcome);
+    return result;
   });
-  if ('skipped' in claim) return { paid: false, invoice: (await InvoiceModel.findByPk(invoiceId))!, pending: true };
-  if ('done' in claim) return claim.done as ChargeResult;
+  if ('skipped' in claimed) return { paid: false, invoice: (await InvoiceModel.findByPk(invoiceId))!, pending: true };
+  if ('done' in claimed) return claimed.done;
 
   // The invoice as the claim left it (locked, then committed): no need to read it again.
-  const { invoice, reference, at, input } = claim.charge;
-  let answer: VerifiedTransaction;
-  try {
-    answer = await deps.providerFor(invoice.livemode).chargeAuthorization(input);
-  } catch (err) {
-    if (err instanceof PaymentProviderError && !err.retryable) {
-      // The provider refused the request itself: nothing was charged.
-      return recordChargeOutcome(deps, reference, { status: 'failed', gatewayResponse: err.message }, at, options);
-    }
-    deps.logger.warn({ err, reference }, 'invoice charge outcome unknown; left PENDING for settlement');
-    return { paid: false, invoice, pending: true, failure: 'The payment provider could not be reached' };
+  const { claim } = claimed;
+  const answer = await sendClaimedCharge(deps, claim);
+  if (!answer) {
+    return { paid: false, invoice: claim.invoice, pending: true, failure: 'The payment provider could not be reached' };
   }
-  return recordChargeOutcome(deps, reference, answer, at, options);
+  return recordChargeOutcome(deps, claim.reference, answer, claim.at, options);
 }
 
 /**
@@ -210,7 +277,7 @@ export async function recordChargeOutcome(
   });
 }
 
-async function markPaid(
+export async function markPaid(
   deps: BillingDeps,
   invoice: InvoiceModel,
   paid: { attempt: number; reference: string | null; at: Date },

@@ -2,9 +2,48 @@ import { randomUUID } from 'node:crypto';
 import type { Transaction } from 'sequelize';
 import { recordEvent } from '@billing/platform';
 import type { InvoiceModel, SubscriptionModel } from '../db/models';
+import type { NewInvoice } from '../db/repositories/invoice.repository';
 import { invoiceEventData } from '../events/event-payloads';
 import type { BillingDeps } from './billing-deps';
 import { billUsageForPeriod } from './bill-usage.usecase';
+
+/** A period's invoice before numbering: OPEN, due `now`, with the plan's SUBSCRIPTION line. */
+export function newPeriodInvoice(
+  subscription: SubscriptionModel,
+  period: { start: Date; end: Date },
+  now: Date,
+  chargeAt: Date | null,
+): NewInvoice {
+  return {
+    id: randomUUID(),
+    subscriptionId: subscription.id,
+    customerId: subscription.customerId,
+    status: 'OPEN',
+    currency: subscription.currency,
+    subtotal: subscription.amount,
+    amount: subscription.amount,
+    amountPaid: 0,
+    periodStart: period.start,
+    periodEnd: period.end,
+    dueDate: now,
+    paidAt: null,
+    attemptCount: 0,
+    nextPaymentAttempt: chargeAt,
+    transactionReference: null,
+    createdAt: now,
+    lines: [
+      {
+        type: 'SUBSCRIPTION',
+        description: subscription.planName,
+        quantity: '1',
+        unitAmount: subscription.amount,
+        amount: subscription.amount,
+        periodStart: period.start,
+        periodEnd: period.end,
+      },
+    ],
+  };
+}
 
 /**
  * Opens the invoice of a subscription's new `period` (contract 8 and 16.6), in the caller's
@@ -27,39 +66,7 @@ export async function openPeriodInvoice(
   chargeAt: Date | null = null,
 ): Promise<InvoiceModel> {
   const scope = { projectId: subscription.projectId, merchantId: '', livemode: subscription.livemode };
-  const invoice = await deps.invoices.create(
-    scope,
-    {
-      id: randomUUID(),
-      subscriptionId: subscription.id,
-      customerId: subscription.customerId,
-      status: 'OPEN',
-      currency: subscription.currency,
-      subtotal: subscription.amount,
-      amount: subscription.amount,
-      amountPaid: 0,
-      periodStart: period.start,
-      periodEnd: period.end,
-      dueDate: now,
-      paidAt: null,
-      attemptCount: 0,
-      nextPaymentAttempt: chargeAt,
-      transactionReference: null,
-      createdAt: now,
-      lines: [
-        {
-          type: 'SUBSCRIPTION',
-          description: subscription.planName,
-          quantity: '1',
-          unitAmount: subscription.amount,
-          amount: subscription.amount,
-          periodStart: period.start,
-          periodEnd: period.end,
-        },
-      ],
-    },
-    transaction,
-  );
+  const invoice = await deps.invoices.create(scope, newPeriodInvoice(subscription, period, now, chargeAt), transaction);
   if (subscription.usageUnitAmount !== null && subscription.usageUnitAmount !== undefined) {
     const ended = { start: subscription.currentPeriodStart, end: subscription.currentPeriodEnd };
     const usage = await billUsageForPeriod(deps, subscription, ended, invoice, transaction);

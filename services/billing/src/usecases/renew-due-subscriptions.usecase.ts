@@ -1,18 +1,15 @@
 import { QueryTypes, type Transaction } from 'sequelize';
-import { recordEvent } from '@billing/platform';
-import { SubscriptionModel } from '../db/models';
-import { addBillingPeriods } from '../domain/periods';
+import { recordEvent, recordEvents } from '@billing/platform';
+import { InvoiceModel, SubscriptionModel } from '../db/models';
+import { dueBillingStep, type BillingStep } from '../domain/billing-step';
 import { nextStatus } from '../domain/subscription-status';
-import { subscriptionEventData } from '../events/event-payloads';
+import { invoiceEventData, subscriptionEventData } from '../events/event-payloads';
 import { applyChargeOutcome } from './apply-charge-outcome';
 import type { BillingDeps } from './billing-deps';
-import { chargeInvoice } from './charge-invoice.usecase';
-import { openPeriodInvoice } from './invoice-period.usecase';
+import { claimInvoiceCharges, type ChargeClaim } from './charge-invoice.usecase';
+import { newPeriodInvoice, openPeriodInvoice } from './invoice-period.usecase';
+import { sendScheduledCharges } from './send-scheduled-charges.usecase';
 import { viewOf } from './subscription-views';
-
-const DAY_MS = 24 * 60 * 60 * 1000;
-/** subscription.trial_will_end goes out this long before the trial ends (contract 12). */
-const TRIAL_WILL_END_MS = 3 * DAY_MS;
 
 export interface BillingPassOptions {
   /** Only this project's work (a test clock's advance). */
@@ -72,18 +69,36 @@ export async function dueWorkCount(deps: BillingDeps, projectId: string): Promis
  * period's invoice is UNIQUE, and a charge is claimed under its invoice's row lock.
  */
 export async function runBillingPass(deps: BillingDeps, options: BillingPassOptions = {}): Promise<number> {
-  // Overlapped: charges of invoices opened by earlier steps run while the next batch steps.
-  // A subscription is not stepped again while its invoice is OPEN, so its order holds.
-  const [stepped, charged] = await Promise.all([stepDueSubscriptions(deps, options), chargeDueInvoices(deps, options)]);
+  const concurrency = options.concurrency ?? DEFAULT_CONCURRENCY;
+  // Overlapped: dunning retries are charged while the period ends are stepped. A subscription is
+  // not stepped again while its invoice is OPEN, so its order holds.
+  const [stepped, charged] = await Promise.all([
+    stepDueSubscriptions(deps, options).then(
+      async ({ stepped, claims }) => stepped + (await sendScheduledCharges(deps, claims, concurrency)),
+    ),
+    chargeDueInvoices(deps, options),
+  ]);
   return stepped + charged;
 }
 
-/** Claims a batch of due subscriptions and takes ONE step of each (the earliest due), in one transaction. */
-export async function stepDueSubscriptions(deps: BillingDeps, options: BillingPassOptions = {}): Promise<number> {
-  const batchSize = options.batchSize ?? 200;
+/** Provider calls in flight at once, by default. */
+const DEFAULT_CONCURRENCY = 64;
+const DEFAULT_BATCH_SIZE = 500;
+
+/**
+ * Claims a batch of due subscriptions and takes ONE step of each (the earliest due), in one
+ * transaction. Plain renewals (the bulk of the work) are opened together and their charges
+ * claimed in that same transaction; the caller sends those charges after commit. Other steps
+ * run one by one, each in a savepoint so a failing one does not undo the others.
+ */
+export async function stepDueSubscriptions(
+  deps: BillingDeps,
+  options: BillingPassOptions = {},
+): Promise<{ stepped: number; claims: ChargeClaim[] }> {
+  const batchSize = options.batchSize ?? DEFAULT_BATCH_SIZE;
   return deps.sequelize.transaction(async (transaction) => {
-    const rows = await deps.sequelize.query<{ id: string; now: Date }>(
-      `SELECT s.id, ${projectNow('s')} AS now
+    const rows = await deps.sequelize.query<{ id: string; now: Date; trial_will_end_notified_at: Date | null }>(
+      `SELECT s.id, s.trial_will_end_notified_at, ${projectNow('s')} AS now
          FROM subscriptions s
          LEFT JOIN test_clocks tc ON tc.project_id = s.project_id
         WHERE ${DUE_SUBSCRIPTION}
@@ -96,155 +111,183 @@ export async function stepDueSubscriptions(deps: BillingDeps, options: BillingPa
         type: QueryTypes.SELECT,
       },
     );
-    if (rows.length === 0) return 0;
+    if (rows.length === 0) return { stepped: 0, claims: [] };
     const subscriptions = await SubscriptionModel.findAll({ where: { id: rows.map((r) => r.id) }, transaction });
     const byId = new Map(subscriptions.map((s) => [s.id, s]));
-    let done = 0;
+    const invoiceCounts = await deps.subscriptions.invoiceCounts(
+      subscriptions.filter((s) => s.billingCycles !== null).map((s) => s.id),
+      transaction,
+    );
+    const plainRenewals: { subscription: SubscriptionModel; step: Extract<BillingStep, { kind: 'renew' }> }[] = [];
+    let stepped = 0;
     for (const row of rows) {
       const subscription = byId.get(row.id);
       if (!subscription) continue;
+      const step = dueBillingStep(
+        { ...subscription.get(), trialWillEndNotifiedAt: row.trial_will_end_notified_at },
+        new Date(row.now),
+        invoiceCounts.get(subscription.id) ?? 0,
+      );
+      if (step.kind === 'none') continue;
+      if (step.kind === 'renew' && !isMetered(subscription)) {
+        plainRenewals.push({ subscription, step });
+        continue;
+      }
       try {
-        // A savepoint per subscription: one failing step does not undo the batch's others.
         await deps.sequelize.transaction({ transaction }, (savepoint) =>
-          stepSubscription(deps, subscription, new Date(row.now), savepoint),
+          takeBillingStep(deps, subscription, step, savepoint),
         );
-        done += 1;
+        stepped += 1;
       } catch (err) {
         deps.logger.error({ err, subscription_id: row.id }, 'billing step failed; retrying next pass');
       }
     }
-    return done;
+    let claims: ChargeClaim[] = [];
+    try {
+      claims = await deps.sequelize.transaction({ transaction }, (savepoint) =>
+        renewTogether(deps, plainRenewals, savepoint),
+      );
+      stepped += plainRenewals.length;
+    } catch (err) {
+      deps.logger.error({ err, renewals: plainRenewals.length }, 'renewal batch failed; retrying next pass');
+    }
+    return { stepped, claims };
   });
 }
 
-/** The earliest due step of one (locked) subscription at the project's time `now`. */
-async function stepSubscription(
+const isMetered = (subscription: SubscriptionModel) =>
+  subscription.usageUnitAmount !== null && subscription.usageUnitAmount !== undefined;
+
+/**
+ * Plain renewals (no usage line) of locked subscriptions, together: their period invoices
+ * (numbered, with the plan line and invoice.created), their new periods, and their charges
+ * claimed, in a handful of statements however many there are.
+ */
+async function renewTogether(
+  deps: BillingDeps,
+  renewals: { subscription: SubscriptionModel; step: Extract<BillingStep, { kind: 'renew' }> }[],
+  transaction: Transaction,
+): Promise<ChargeClaim[]> {
+  if (renewals.length === 0) return [];
+  const invoices = await deps.invoices.createMany(
+    renewals.map(({ subscription, step }) => ({
+      ...newPeriodInvoice(subscription, step.period, step.at, step.at),
+      projectId: subscription.projectId,
+      livemode: subscription.livemode,
+    })),
+    transaction,
+  );
+  const emails = await deps.customers.emailsOf([...new Set(invoices.map((i) => i.customerId))], transaction);
+  await recordEvents(
+    deps.sequelize,
+    transaction,
+    invoices.map((invoice) => ({
+      type: 'invoice.created',
+      data: invoiceEventData(invoice, emails.get(invoice.customerId) ?? ''),
+      projectId: invoice.projectId,
+      livemode: invoice.livemode,
+      occurredAt: invoice.createdAt,
+    })),
+  );
+  await deps.subscriptions.startPeriods(
+    renewals.map(({ subscription, step }) => ({ id: subscription.id, ...step.period, at: step.at })),
+    transaction,
+  );
+  const claimed = await claimInvoiceCharges(
+    deps,
+    invoices.map((invoice) => ({ invoice, at: invoice.createdAt })),
+    transaction,
+    (outcome, t) => applyChargeOutcome(deps, outcome, t),
+  );
+  return claimed.flatMap((c) => ('claim' in c ? [c.claim] : []));
+}
+
+/** One step of one (locked) subscription other than a plain renewal. */
+async function takeBillingStep(
   deps: BillingDeps,
   subscription: SubscriptionModel,
-  now: Date,
+  step: Exclude<BillingStep, { kind: 'none' }>,
   transaction: Transaction,
 ): Promise<void> {
-  const scope = { projectId: subscription.projectId, merchantId: '', livemode: subscription.livemode };
   const emit = async (type: string, at: Date, extra: Record<string, unknown> = {}) => {
     const view = await viewOf(subscription, transaction);
     await recordEvent(deps.sequelize, transaction, {
       type,
       data: { ...subscriptionEventData(subscription, view.customerEmail), ...extra },
-      projectId: scope.projectId,
-      livemode: scope.livemode,
+      projectId: subscription.projectId,
+      livemode: subscription.livemode,
       occurredAt: at,
     });
   };
-  const trialEnd = subscription.trialEnd;
-  // Only a trial's notice needs the flag, so only a trialing subscription reads it.
-  const trialNoticeDue =
-    subscription.status === 'TRIALING' && trialEnd && trialEnd.getTime() - TRIAL_WILL_END_MS <= now.getTime();
-  const notified = trialNoticeDue
-    ? await deps.sequelize.query<{ trial_will_end_notified_at: Date | null }>(
-        'SELECT trial_will_end_notified_at FROM subscriptions WHERE id = $1',
-        { bind: [subscription.id], transaction, type: QueryTypes.SELECT },
-      )
-    : [];
-  if (trialNoticeDue && trialEnd && !notified[0]?.trial_will_end_notified_at) {
-    const at = new Date(Math.max(trialEnd.getTime() - TRIAL_WILL_END_MS, subscription.createdAt.getTime()));
-    await deps.sequelize.query('UPDATE subscriptions SET trial_will_end_notified_at = $2 WHERE id = $1', {
-      bind: [subscription.id, at],
-      transaction,
-    });
-    await emit('subscription.trial_will_end', at, { trial_end: trialEnd.toISOString() });
-    return;
-  }
-
-  const periodEnd = subscription.currentPeriodEnd;
-  if (periodEnd.getTime() > now.getTime()) return;
-  const at = periodEnd;
-  if (subscription.cancelAtPeriodEnd) {
-    await subscription.update(
-      {
-        status: nextStatus(subscription.status, 'period_end_cancel'),
-        cancelledAt: at,
-        cancelledBy: subscription.cancelledBy ?? 'MERCHANT',
-        updatedAt: at,
-      },
-      { transaction },
-    );
-    await emit('subscription.cancelled', at, { refund: null });
-    return;
-  }
-  if (subscription.status !== 'ACTIVE' && subscription.status !== 'TRIALING') return;
-
-  if (subscription.status === 'ACTIVE' && subscription.billingCycles !== null) {
-    const [{ count }] = await deps.sequelize.query<{ count: string }>(
-      'SELECT count(*) AS count FROM invoices WHERE subscription_id = $1',
-      { bind: [subscription.id], transaction, type: QueryTypes.SELECT },
-    );
-    if (Number(count) >= subscription.billingCycles) {
+  switch (step.kind) {
+    case 'notify_trial_will_end':
+      await deps.sequelize.query('UPDATE subscriptions SET trial_will_end_notified_at = $2 WHERE id = $1', {
+        bind: [subscription.id, step.at],
+        transaction,
+      });
+      await emit('subscription.trial_will_end', step.at, { trial_end: subscription.trialEnd!.toISOString() });
+      return;
+    case 'cancel_at_period_end':
       await subscription.update(
-        { status: nextStatus(subscription.status, 'fixed_term_ended'), updatedAt: at },
+        {
+          status: nextStatus(subscription.status, 'period_end_cancel'),
+          cancelledAt: step.at,
+          cancelledBy: subscription.cancelledBy ?? 'MERCHANT',
+          updatedAt: step.at,
+        },
         { transaction },
       );
-      await emit('subscription.expired', at);
+      await emit('subscription.cancelled', step.at, { refund: null });
       return;
-    }
+    case 'expire_fixed_term':
+      await subscription.update(
+        { status: nextStatus(subscription.status, 'fixed_term_ended'), updatedAt: step.at },
+        { transaction },
+      );
+      await emit('subscription.expired', step.at);
+      return;
+    case 'renew':
+      // A metered renewal: its usage line is billed with the period's invoice. Due at once: the
+      // charge follows in this pass, or (after a crash) in the next one.
+      await openPeriodInvoice(deps, subscription, step.period, step.at, transaction, step.at);
+      await subscription.update(
+        { currentPeriodStart: step.period.start, currentPeriodEnd: step.period.end, updatedAt: step.at },
+        { transaction },
+      );
   }
-
-  // The next period: from this period's end to the next boundary counted from the anchor.
-  const period = { start: periodEnd, end: nextBoundary(subscription, periodEnd) };
-  // Due at once: the charge follows in this pass, or (after a crash) in the next one.
-  await openPeriodInvoice(deps, subscription, period, at, transaction, at);
-  await subscription.update(
-    { currentPeriodStart: period.start, currentPeriodEnd: period.end, updatedAt: at },
-    { transaction },
-  );
 }
 
-/** The first period boundary after `after`, counted from the billing anchor (month-end clamping). */
-function nextBoundary(subscription: SubscriptionModel, after: Date): Date {
-  const { billingAnchor: anchor, interval, intervalCount } = subscription;
-  const longest =
-    (['daily', 'weekly'].includes(interval) ? (interval === 'daily' ? 1 : 7) : 31 * monthsOf(interval)) *
-    DAY_MS *
-    intervalCount;
-  let n = Math.max(1, Math.floor((after.getTime() - anchor.getTime()) / longest));
-  while (addBillingPeriods(anchor, interval, intervalCount, n).getTime() <= after.getTime()) n += 1;
-  return addBillingPeriods(anchor, interval, intervalCount, n);
-}
-
-const monthsOf = (interval: string) =>
-  ({ monthly: 1, quarterly: 3, biannually: 6, annually: 12 })[interval as 'monthly'] ?? 1;
-
-/** Charges every due OPEN invoice (renewals and dunning retries) of a live subscription. */
+/**
+ * Charges every due OPEN invoice (renewals and dunning retries) of a live subscription: a batch
+ * claimed in one transaction (FOR UPDATE SKIP LOCKED), then sent.
+ */
 export async function chargeDueInvoices(deps: BillingDeps, options: BillingPassOptions = {}): Promise<number> {
-  const batchSize = options.batchSize ?? 200;
-  const concurrency = options.concurrency ?? 24;
-  const due = await deps.sequelize.query<{ id: string; next_payment_attempt: Date; now: Date }>(
-    `SELECT i.id, i.next_payment_attempt, ${projectNow('i')} AS now
-       FROM invoices i
-       JOIN subscriptions s ON s.id = i.subscription_id
-       LEFT JOIN test_clocks tc ON tc.project_id = i.project_id
-      WHERE ${DUE_INVOICE}
-      ORDER BY i.next_payment_attempt
-      LIMIT $3`,
-    { bind: [deps.clock.now(), options.projectId ?? null, batchSize], type: QueryTypes.SELECT },
-  );
-  let done = 0;
-  let next = 0;
-  const worker = async () => {
-    while (next < due.length) {
-      const row = due[next++];
-      try {
-        const result = await chargeInvoice(deps, row.id, {
-          at: new Date(row.next_payment_attempt),
-          onlyIfDueBy: new Date(row.now),
-          skipLocked: true,
-          onOutcome: (outcome, transaction) => applyChargeOutcome(deps, outcome, transaction),
-        });
-        if (!result.pending) done += 1;
-      } catch (err) {
-        deps.logger.error({ err, invoice_id: row.id }, 'invoice charge failed; retrying next pass');
-      }
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(concurrency, due.length) }, worker));
-  return done;
+  const batchSize = options.batchSize ?? DEFAULT_BATCH_SIZE;
+  const { claims, settled } = await deps.sequelize.transaction(async (transaction) => {
+    const due = await deps.sequelize.query<{ id: string; next_payment_attempt: Date }>(
+      `SELECT i.id, i.next_payment_attempt
+         FROM invoices i
+         JOIN subscriptions s ON s.id = i.subscription_id
+         LEFT JOIN test_clocks tc ON tc.project_id = i.project_id
+        WHERE ${DUE_INVOICE}
+        ORDER BY i.next_payment_attempt
+        LIMIT $3
+        FOR UPDATE OF i SKIP LOCKED`,
+      { bind: [deps.clock.now(), options.projectId ?? null, batchSize], transaction, type: QueryTypes.SELECT },
+    );
+    if (due.length === 0) return { claims: [], settled: 0 };
+    const invoices = await InvoiceModel.findAll({ where: { id: due.map((d) => d.id) }, transaction });
+    const byId = new Map(invoices.map((i) => [i.id, i]));
+    const claimed = await claimInvoiceCharges(
+      deps,
+      due.map((d) => ({ invoice: byId.get(d.id)!, at: new Date(d.next_payment_attempt) })),
+      transaction,
+      (outcome, t) => applyChargeOutcome(deps, outcome, t),
+    );
+    return {
+      claims: claimed.flatMap((c) => ('claim' in c ? [c.claim] : [])),
+      settled: claimed.filter((c) => 'done' in c && !c.done.pending).length,
+    };
+  });
+  return settled + (await sendScheduledCharges(deps, claims, options.concurrency ?? DEFAULT_CONCURRENCY));
 }

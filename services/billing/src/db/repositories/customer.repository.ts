@@ -21,12 +21,16 @@ export class CustomerRepository {
    * need only that, on the renewal hot path, so one plain SELECT rather than a model instance.
    */
   async emailOf(customerId: string, transaction?: Transaction): Promise<string> {
-    const rows = await CustomerModel.sequelize!.query<{ email: string }>('SELECT email FROM customers WHERE id = $1', {
-      bind: [customerId],
-      transaction,
-      type: QueryTypes.SELECT,
-    });
-    return rows[0]?.email ?? '';
+    return (await this.emailsOf([customerId], transaction)).get(customerId) ?? '';
+  }
+
+  /** The e-mails of several customers, by id, in one query. */
+  async emailsOf(customerIds: string[], transaction?: Transaction): Promise<Map<string, string>> {
+    const rows = await CustomerModel.sequelize!.query<{ id: string; email: string }>(
+      'SELECT id, email FROM customers WHERE id = ANY($1::uuid[])',
+      { bind: [customerIds], transaction, type: QueryTypes.SELECT },
+    );
+    return new Map(rows.map((r) => [r.id, r.email]));
   }
 
   create(scope: ProjectScope, customer: NewCustomer, transaction: Transaction): Promise<CustomerModel> {

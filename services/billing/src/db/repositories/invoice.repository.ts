@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { QueryTypes, type Transaction } from 'sequelize';
-import type { ProjectScope } from '@billing/platform';
+import type { ProjectScope, RowScope } from '@billing/platform';
 import { formatInvoiceNumber } from '../../domain/invoice-number';
 import { InvoiceLineModel, InvoiceModel } from '../models';
 import type { InvoiceStatus } from '../models/invoice.model';
@@ -39,40 +39,95 @@ export interface NewInvoice {
 
 export class InvoiceRepository {
   /**
-   * The next number of the project and mode, taken inside the invoice's transaction. The
-   * counter row stays locked until commit, so concurrent invoices get consecutive numbers and a
-   * rolled-back invoice gives its number back: no gaps, no duplicates.
+   * Takes `count` consecutive numbers of the project and mode inside the invoices' transaction;
+   * returns the first. The counter row stays locked until commit, so concurrent invoices get
+   * consecutive numbers and a rolled-back invoice gives its number back: no gaps, no duplicates.
    */
-  async nextNumber(scope: ProjectScope, transaction: Transaction): Promise<string> {
+  async takeNumbers(scope: RowScope, count: number, transaction: Transaction): Promise<number> {
     const [row] = await InvoiceModel.sequelize!.query<{ last_number: string }>(
-      `INSERT INTO invoice_counters (project_id, livemode, last_number) VALUES ($1, $2, 1)
-       ON CONFLICT (project_id, livemode) DO UPDATE SET last_number = invoice_counters.last_number + 1
+      `INSERT INTO invoice_counters (project_id, livemode, last_number) VALUES ($1, $2, $3)
+       ON CONFLICT (project_id, livemode) DO UPDATE SET last_number = invoice_counters.last_number + $3
        RETURNING last_number`,
-      { bind: [scope.projectId, scope.livemode], transaction, type: QueryTypes.SELECT },
+      { bind: [scope.projectId, scope.livemode, count], transaction, type: QueryTypes.SELECT },
     );
-    return formatInvoiceNumber(Number(row.last_number));
+    return Number(row.last_number) - count + 1;
   }
 
   /** Numbers the invoice and stores it with its lines. */
   async create(scope: ProjectScope, invoice: NewInvoice, transaction: Transaction): Promise<InvoiceModel> {
-    const number = await this.nextNumber(scope, transaction);
-    const { lines, ...fields } = invoice;
-    const created = await InvoiceModel.create(
-      {
+    const [created] = await this.createMany(
+      [{ ...invoice, projectId: scope.projectId, livemode: scope.livemode }],
+      transaction,
+    );
+    return created;
+  }
+
+  /**
+   * Numbers and stores invoices with their lines: one counter update per project and mode and
+   * one INSERT per table, however many invoices (a batch of renewals). Returned in input order.
+   */
+  async createMany(invoices: (NewInvoice & RowScope)[], transaction: Transaction): Promise<InvoiceModel[]> {
+    const byScope = new Map<string, (NewInvoice & RowScope)[]>();
+    for (const invoice of invoices) {
+      const key = `${invoice.projectId}:${invoice.livemode}`;
+      byScope.set(key, [...(byScope.get(key) ?? []), invoice]);
+    }
+    const numbers = new Map<NewInvoice, string>();
+    // Counter rows in a fixed order, so two batches never wait on each other crosswise.
+    for (const key of [...byScope.keys()].sort()) {
+      const group = byScope.get(key)!;
+      const first = await this.takeNumbers(group[0], group.length, transaction);
+      group.forEach((invoice, k) => numbers.set(invoice, formatInvoiceNumber(first + k)));
+    }
+    const created = await InvoiceModel.bulkCreate(
+      invoices.map(({ lines: _lines, ...fields }, k) => ({
         ...fields,
-        number,
-        projectId: scope.projectId,
-        livemode: scope.livemode,
+        number: numbers.get(invoices[k])!,
         amountRefunded: 0,
-        updatedAt: invoice.createdAt,
-      },
+        updatedAt: fields.createdAt,
+      })),
       { transaction },
     );
     await InvoiceLineModel.bulkCreate(
-      lines.map((line, position) => ({ ...line, id: randomUUID(), invoiceId: created.id, position })),
+      invoices.flatMap((invoice) =>
+        invoice.lines.map((line, position) => ({ ...line, id: randomUUID(), invoiceId: invoice.id, position })),
+      ),
       { transaction },
     );
     return created;
+  }
+
+  /**
+   * Marks OPEN invoices PAID by their charges, in one UPDATE; returns the ids it changed (an
+   * invoice closed meanwhile, e.g. voided, is left as it is).
+   */
+  async markPaidMany(
+    paid: { id: string; reference: string; attempt: number; at: Date }[],
+    transaction: Transaction,
+  ): Promise<Set<string>> {
+    const rows = await InvoiceModel.sequelize!.query<{ id: string }>(
+      `UPDATE invoices i
+          SET status = 'PAID', amount_paid = i.amount, paid_at = p.at,
+              attempt_count = GREATEST(i.attempt_count, p.attempt), next_payment_attempt = NULL,
+              transaction_reference = p.reference, updated_at = p.at
+         FROM unnest($1::uuid[], $2::text[], $3::int[], $4::timestamptz[]) AS p(id, reference, attempt, at)
+        WHERE i.id = p.id AND i.status = 'OPEN'
+        RETURNING i.id`,
+      {
+        bind: [paid.map((p) => p.id), paid.map((p) => p.reference), paid.map((p) => p.attempt), paid.map((p) => p.at)],
+        transaction,
+        type: QueryTypes.SELECT,
+      },
+    );
+    return new Set(rows.map((r) => r.id));
+  }
+
+  /** Takes invoices off the charge schedule (a charge of each is in flight). */
+  async unschedule(invoiceIds: string[], transaction: Transaction): Promise<void> {
+    await InvoiceModel.sequelize!.query('UPDATE invoices SET next_payment_attempt = NULL WHERE id = ANY($1::uuid[])', {
+      bind: [invoiceIds],
+      transaction,
+    });
   }
 
   /** The invoice of a subscription's first period (a checkout's invoice), if it has one. */

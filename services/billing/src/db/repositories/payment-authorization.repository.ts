@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Transaction } from 'sequelize';
+import { QueryTypes, type Transaction } from 'sequelize';
 import type { ProviderAuthorization } from '@billing/payments';
 import { PaymentAuthorizationModel } from '../models';
 
@@ -11,6 +11,18 @@ export class PaymentAuthorizationRepository {
       order: [['createdAt', 'DESC']],
       transaction,
     });
+  }
+
+  /** The newest reusable card's authorization code of each of these customers, in one query. */
+  async reusableCodesOf(customerIds: string[], transaction?: Transaction): Promise<Map<string, string>> {
+    const rows = await PaymentAuthorizationModel.sequelize!.query<{ customer_id: string; authorization_code: string }>(
+      `SELECT DISTINCT ON (customer_id) customer_id, authorization_code
+         FROM payment_authorizations
+        WHERE customer_id = ANY($1::uuid[]) AND reusable
+        ORDER BY customer_id, created_at DESC`,
+      { bind: [customerIds], transaction, type: QueryTypes.SELECT },
+    );
+    return new Map(rows.map((r) => [r.customer_id, r.authorization_code]));
   }
 
   /** Keeps a card once per customer: the same authorization seen again is not a new card. */

@@ -1,5 +1,5 @@
 import { QueryTypes, type Transaction } from 'sequelize';
-import type { ProjectScope } from '@billing/platform';
+import type { ProjectScope, RowScope } from '@billing/platform';
 import { PaymentModel, type PaymentPurpose, type PaymentStatus } from '../models/payment.model';
 
 export interface NewPayment {
@@ -26,39 +26,76 @@ export class PaymentRepository {
   }
 
   /**
-   * The ledger row of a charge about to be sent to the provider: PENDING with charge_started_at
+   * The ledger rows of charges about to be sent to the provider: PENDING with charge_started_at
    * (what settlement looks for after a crash), written in one INSERT of the caller's
-   * transaction. Fails with a unique violation when the reference was already used.
+   * transaction. Fails with a unique violation when a reference was already used.
    */
-  async recordChargeStarted(
-    scope: ProjectScope,
-    payment: Omit<NewPayment, 'status' | 'gatewayResponse'>,
+  async recordChargesStarted(
+    payments: (Omit<NewPayment, 'status' | 'gatewayResponse'> & RowScope)[],
     chargeStartedAt: Date,
     transaction: Transaction,
   ): Promise<void> {
+    if (payments.length === 0) return;
+    const column = <K extends keyof (typeof payments)[number]>(key: K) => payments.map((p) => p[key]);
     await PaymentModel.sequelize!.query(
       `INSERT INTO payments (id, project_id, livemode, reference, purpose, customer_id, invoice_id, amount, currency,
          status, gateway_response, provider_response, created_at, updated_at, charge_started_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, 'PENDING', NULL, $10, $11, $11, $12)`,
+       SELECT p.id, p.project_id, p.livemode, p.reference, p.purpose, p.customer_id, p.invoice_id, p.amount,
+              p.currency, 'PENDING', NULL, p.provider_response, p.created_at, p.created_at, $11
+         FROM unnest($1::uuid[], $2::uuid[], $3::boolean[], $4::text[], $5::text[], $6::uuid[], $7::uuid[],
+                     $8::bigint[], $9::text[], $10::jsonb[], $12::timestamptz[])
+           AS p(id, project_id, livemode, reference, purpose, customer_id, invoice_id, amount, currency,
+                provider_response, created_at)`,
       {
         bind: [
-          payment.id,
-          scope.projectId,
-          scope.livemode,
-          payment.reference,
-          payment.purpose,
-          payment.customerId,
-          payment.invoiceId,
-          payment.amount,
-          payment.currency,
-          JSON.stringify(payment.providerResponse ?? {}),
-          payment.createdAt,
+          column('id'),
+          column('projectId'),
+          column('livemode'),
+          column('reference'),
+          column('purpose'),
+          column('customerId'),
+          column('invoiceId'),
+          column('amount'),
+          column('currency'),
+          payments.map((p) => JSON.stringify(p.providerResponse ?? {})),
           chargeStartedAt,
+          column('createdAt'),
         ],
         transaction,
         type: QueryTypes.INSERT,
       },
     );
+  }
+
+  /** Which of these invoices have a charge in flight (a PENDING payment). */
+  async invoicesWithPendingCharge(invoiceIds: string[], transaction?: Transaction): Promise<Set<string>> {
+    const rows = await PaymentModel.sequelize!.query<{ invoice_id: string }>(
+      `SELECT DISTINCT invoice_id FROM payments WHERE invoice_id = ANY($1::uuid[]) AND status = 'PENDING'`,
+      { bind: [invoiceIds], transaction, type: QueryTypes.SELECT },
+    );
+    return new Set(rows.map((r) => r.invoice_id));
+  }
+
+  /**
+   * Records the provider's success of PENDING charges in one UPDATE; returns the references it
+   * changed (a payment someone else settled meanwhile is left as it is).
+   */
+  async markSucceeded(
+    outcomes: { reference: string; gatewayResponse: string; at: Date }[],
+    transaction: Transaction,
+  ): Promise<Set<string>> {
+    const rows = await PaymentModel.sequelize!.query<{ reference: string }>(
+      `UPDATE payments p SET status = 'SUCCEEDED', gateway_response = o.words, updated_at = o.at
+         FROM unnest($1::text[], $2::text[], $3::timestamptz[]) AS o(reference, words, at)
+        WHERE p.reference = o.reference AND p.status = 'PENDING'
+        RETURNING p.reference`,
+      {
+        bind: [outcomes.map((o) => o.reference), outcomes.map((o) => o.gatewayResponse), outcomes.map((o) => o.at)],
+        transaction,
+        type: QueryTypes.SELECT,
+      },
+    );
+    return new Set(rows.map((r) => r.reference));
   }
 
   findByReference(reference: string, transaction?: Transaction): Promise<PaymentModel | null> {

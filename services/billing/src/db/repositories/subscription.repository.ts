@@ -1,4 +1,4 @@
-import type { Transaction, WhereOptions } from 'sequelize';
+import { QueryTypes, type Transaction, type WhereOptions } from 'sequelize';
 import { findInScope, findPage, scopeWhere, type PageRequest, type ProjectScope } from '@billing/platform';
 import type { Interval } from '../../domain/periods';
 import type { SubscriptionStatus } from '../../domain/subscription-status';
@@ -59,6 +59,46 @@ export class SubscriptionRepository {
   /** The row locked until commit: status changes of one subscription run one after the other. */
   lock(id: string, transaction: Transaction): Promise<SubscriptionModel | null> {
     return SubscriptionModel.findByPk(id, { transaction, lock: transaction.LOCK.UPDATE });
+  }
+
+  /** Several subscriptions locked FOR UPDATE, in id order (two batches never lock crosswise). */
+  lockMany(ids: string[], transaction: Transaction): Promise<SubscriptionModel[]> {
+    return SubscriptionModel.findAll({
+      where: { id: ids },
+      order: [['id', 'ASC']],
+      transaction,
+      lock: transaction.LOCK.UPDATE,
+    });
+  }
+
+  /** Moves subscriptions into their next periods, in one UPDATE (a batch of renewals). */
+  async startPeriods(periods: { id: string; start: Date; end: Date; at: Date }[], transaction: Transaction) {
+    if (periods.length === 0) return;
+    await SubscriptionModel.sequelize!.query(
+      `UPDATE subscriptions s
+          SET current_period_start = p.start_at, current_period_end = p.end_at, updated_at = p.at
+         FROM unnest($1::uuid[], $2::timestamptz[], $3::timestamptz[], $4::timestamptz[]) AS p(id, start_at, end_at, at)
+        WHERE s.id = p.id`,
+      {
+        bind: [
+          periods.map((p) => p.id),
+          periods.map((p) => p.start),
+          periods.map((p) => p.end),
+          periods.map((p) => p.at),
+        ],
+        transaction,
+      },
+    );
+  }
+
+  /** How many invoices each of these subscriptions has had (billing_cycles counts them). */
+  async invoiceCounts(ids: string[], transaction: Transaction): Promise<Map<string, number>> {
+    if (ids.length === 0) return new Map();
+    const rows = await SubscriptionModel.sequelize!.query<{ subscription_id: string; count: string }>(
+      `SELECT subscription_id, count(*) AS count FROM invoices WHERE subscription_id = ANY($1::uuid[]) GROUP BY 1`,
+      { bind: [ids], transaction, type: QueryTypes.SELECT },
+    );
+    return new Map(rows.map((r) => [r.subscription_id, Number(r.count)]));
   }
 
   /** One page of the scope's subscriptions, newest first. */

@@ -1,0 +1,74 @@
+import { nextPeriodBoundary, type BillingPeriod, type Interval } from './periods';
+import type { SubscriptionEvent, SubscriptionStatus } from './subscription-status';
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+/** subscription.trial_will_end goes out this long before the trial ends (contract 12). */
+export const TRIAL_WILL_END_MS = 3 * DAY_MS;
+
+/** What the scheduler needs to know of a subscription to choose its next step. */
+export interface SchedulableSubscription {
+  status: SubscriptionStatus;
+  createdAt: Date;
+  trialEnd: Date | null;
+  trialWillEndNotifiedAt: Date | null;
+  currentPeriodEnd: Date;
+  cancelAtPeriodEnd: boolean;
+  billingCycles: number | null;
+  billingAnchor: Date;
+  interval: Interval;
+  intervalCount: number;
+}
+
+/** The one step the scheduler takes next, at its business time `at`. */
+export type BillingStep =
+  | { kind: 'none' }
+  | { kind: 'notify_trial_will_end'; at: Date }
+  | { kind: 'cancel_at_period_end'; at: Date }
+  | { kind: 'expire_fixed_term'; at: Date }
+  | { kind: 'renew'; at: Date; period: BillingPeriod };
+
+/**
+ * The earliest due step of a subscription at the project's time `now` (contract 8): first the
+ * trial's notice three days before it ends, then, once the period has ended, a requested cancel,
+ * the end of a fixed term (`invoicesSoFar` periods billed of `billing_cycles`), or the next
+ * period's invoice. Paused and past-due subscriptions do not renew (their own steps handle them).
+ */
+export function dueBillingStep(subscription: SchedulableSubscription, now: Date, invoicesSoFar: number): BillingStep {
+  const { trialEnd, currentPeriodEnd: periodEnd } = subscription;
+  if (
+    subscription.status === 'TRIALING' &&
+    trialEnd &&
+    !subscription.trialWillEndNotifiedAt &&
+    trialEnd.getTime() - TRIAL_WILL_END_MS <= now.getTime()
+  ) {
+    const at = new Date(Math.max(trialEnd.getTime() - TRIAL_WILL_END_MS, subscription.createdAt.getTime()));
+    return { kind: 'notify_trial_will_end', at };
+  }
+  if (periodEnd.getTime() > now.getTime()) return { kind: 'none' };
+  if (subscription.cancelAtPeriodEnd) return { kind: 'cancel_at_period_end', at: periodEnd };
+  if (subscription.status !== 'ACTIVE' && subscription.status !== 'TRIALING') return { kind: 'none' };
+  if (
+    subscription.status === 'ACTIVE' &&
+    subscription.billingCycles !== null &&
+    invoicesSoFar >= subscription.billingCycles
+  ) {
+    return { kind: 'expire_fixed_term', at: periodEnd };
+  }
+  const { billingAnchor, interval, intervalCount } = subscription;
+  return {
+    kind: 'renew',
+    at: periodEnd,
+    period: { start: periodEnd, end: nextPeriodBoundary(billingAnchor, interval, intervalCount, periodEnd) },
+  };
+}
+
+/**
+ * What a paid invoice does to its subscription: the state-table event to apply (if any) and
+ * whether a paid period began (subscription.renewed). Paused and final subscriptions are left
+ * to their callers.
+ */
+export function afterInvoicePaid(status: SubscriptionStatus): { event?: SubscriptionEvent; renewed: boolean } {
+  if (status === 'TRIALING') return { event: 'trial_ended_paid', renewed: true };
+  if (status === 'PAST_DUE') return { event: 'retry_succeeded', renewed: true };
+  return { renewed: status === 'ACTIVE' };
+}
