@@ -1,4 +1,4 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import { Agent, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { RequestHandler } from 'express';
 import { createProxyMiddleware } from 'http-proxy-middleware';
 import type { Logger } from '@billing/platform';
@@ -14,6 +14,9 @@ export const PROVIDER_WEBHOOK_PATH = '/api/v1/payments/paystack/webhook';
 export function checkoutProxy(catalogHttpUrl: string, logger: Logger): RequestHandler {
   return createProxyMiddleware<IncomingMessage, ServerResponse>({
     target: catalogHttpUrl,
+    // Reused connections: without them each request opens a socket to catalog and passes its
+    // `connection: close` back, so the provider must reconnect for every webhook too.
+    agent: new Agent({ keepAlive: true, maxSockets: 64 }),
     pathFilter: (path, req) =>
       /^\/checkout\/[^/]+/.test(path) || (req.method === 'POST' && path === PROVIDER_WEBHOOK_PATH),
     pathRewrite: { [`^${PROVIDER_WEBHOOK_PATH}`]: '/payments/paystack/webhook' },

@@ -1,9 +1,13 @@
+import { Pool } from 'undici';
 import { PaymentProviderError } from './payment-provider';
 
 export interface ProviderHttpOptions {
   baseUrl: string;
   secretKey: string;
-  /** Per request; a provider that does not answer in time is treated like a 5xx (retryable). */
+  /**
+   * Per request; a provider that does not answer in time is treated like a 5xx (retryable).
+   * Checked about twice a second, so meant in seconds, not milliseconds.
+   */
   timeoutMs?: number;
 }
 
@@ -16,12 +20,31 @@ export const DEFAULT_PROVIDER_TIMEOUT_MS = 15_000;
  * The secret goes only into the Authorization header, never into a message.
  */
 export class ProviderHttp {
-  private readonly baseUrl: string;
+  /** The base URL's path ("" for https://api.paystack.co), put before every request path. */
+  private readonly basePath: string;
   private readonly timeoutMs: number;
+  /**
+   * Kept-alive connections to the provider, shared by every call: a renewal run sends thousands
+   * of charges, and undici's request API costs far less per call than fetch.
+   */
+  private readonly pool: Pool;
 
   constructor(private readonly options: ProviderHttpOptions) {
-    this.baseUrl = options.baseUrl.replace(/\/+$/, '');
+    const base = new URL(options.baseUrl);
+    this.basePath = base.pathname.replace(/\/+$/, '');
     this.timeoutMs = options.timeoutMs ?? DEFAULT_PROVIDER_TIMEOUT_MS;
+    this.pool = new Pool(base.origin, {
+      connections: 128,
+      keepAliveTimeout: 10_000,
+      headersTimeout: this.timeoutMs,
+      bodyTimeout: this.timeoutMs,
+      connectTimeout: this.timeoutMs,
+    });
+  }
+
+  /** Closes the kept-alive connections (at shutdown). */
+  close(): Promise<void> {
+    return this.pool.close();
   }
 
   /** Resolves with the parsed JSON body of a 2xx answer. */
@@ -29,50 +52,48 @@ export class ProviderHttp {
     const response = await this.send(method, path, body);
     let text: string;
     try {
-      text = await response.text();
+      text = await response.body.text();
     } catch {
-      throw this.error(`Payment provider's answer to ${method} ${path} was cut off`, response.status, true);
+      throw this.error(`Payment provider's answer to ${method} ${path} was cut off`, response.statusCode, true);
     }
     const json = parseJson(text);
-    if (response.ok) {
+    if (response.statusCode >= 200 && response.statusCode < 300) {
       // A 2xx we cannot read leaves the outcome unknown: retryable, the reference settles it.
       if (json === undefined) {
-        throw this.error(`Payment provider answered ${method} ${path} with invalid JSON`, response.status, true);
+        throw this.error(`Payment provider answered ${method} ${path} with invalid JSON`, response.statusCode, true);
       }
       return json;
     }
     const providerMessage = messageOf(json);
-    if (response.status >= 500) {
+    if (response.statusCode >= 500) {
       const detail = providerMessage ? `: ${providerMessage}` : '';
-      throw this.error(`Payment provider failed (HTTP ${response.status})${detail}`, response.status, true);
+      throw this.error(`Payment provider failed (HTTP ${response.statusCode})${detail}`, response.statusCode, true);
     }
     throw this.error(
-      providerMessage ?? `Payment provider refused the request (HTTP ${response.status})`,
-      response.status,
+      providerMessage ?? `Payment provider refused the request (HTTP ${response.statusCode})`,
+      response.statusCode,
       false,
     );
   }
 
-  private async send(method: string, path: string, body: unknown): Promise<Response> {
+  private async send(method: 'GET' | 'POST', path: string, body: unknown) {
     try {
-      return await fetch(`${this.baseUrl}${path}`, {
+      return await this.pool.request({
         method,
+        path: `${this.basePath}${path}`,
         headers: {
-          Authorization: `Bearer ${this.options.secretKey}`,
-          Accept: 'application/json',
-          ...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
+          authorization: `Bearer ${this.options.secretKey}`,
+          accept: 'application/json',
+          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
         },
         body: body === undefined ? undefined : JSON.stringify(body),
-        signal: AbortSignal.timeout(this.timeoutMs),
       });
     } catch (err) {
-      const name = (err as { name?: string }).name;
-      if (name === 'TimeoutError' || name === 'AbortError') {
+      const code = (err as { code?: string }).code;
+      if (code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT' || code === 'UND_ERR_CONNECT_TIMEOUT') {
         throw this.error(`Payment provider did not answer ${method} ${path} within ${this.timeoutMs} ms`, null, true);
       }
-      // fetch hides the reason (ECONNREFUSED, ENOTFOUND, ...) in `cause`.
-      const cause = (err as { cause?: { code?: string; message?: string } }).cause;
-      const reason = cause?.code ?? cause?.message ?? (err as Error).message;
+      const reason = code ?? (err as Error).message;
       throw this.error(`Payment provider unreachable for ${method} ${path}: ${reason}`, null, true);
     }
   }

@@ -24,7 +24,8 @@ export class PlatformProcess {
 
   async start(timeoutMs = 30_000): Promise<void> {
     this.output = '';
-    const child = spawn(process.execPath, [this.entry], {
+    const profile = process.env.CPU_PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${process.env.CPU_PROFILE_DIR}`] : [];
+    const child = spawn(process.execPath, [...profile, this.entry], {
       env: { ...process.env, ...this.env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
