@@ -1,0 +1,11 @@
+import { z } from 'zod';
+import { baseEnvSchema, databaseEnvSchema, loadConfigOrExit, port } from '@billing/platform';
+
+// No NATS settings: policy emits no events (contract 12 names none) and consumes none.
+const policyEnvSchema = baseEnvSchema.extend(databaseEnvSchema.shape).extend({
+  POLICY_GRPC_PORT: port(50054),
+});
+
+export type PolicyConfig = z.infer<typeof policyEnvSchema>;
+
+export const loadPolicyConfig = (): PolicyConfig => loadConfigOrExit(policyEnvSchema);
