@@ -16,7 +16,7 @@ export interface ProcessSpec {
   http?: { portVariable: string; defaultPort: number; urlVariable: string };
 }
 
-export type ServiceName = 'identity' | 'sandbox-provider' | 'billing' | 'catalog' | 'gateway';
+export type ServiceName = 'identity' | 'sandbox-provider' | 'policy' | 'billing' | 'catalog' | 'gateway';
 
 const grpcService = (name: ServiceName, defaultPort: number, http?: ProcessSpec['http']): ProcessSpec => ({
   name,
@@ -42,6 +42,8 @@ export const PLATFORM_PROCESSES: ProcessSpec[] = [
     defaultPort: 8090,
     urlVariable: 'SANDBOX_PROVIDER_URL',
   },
+  // Before billing, which is to ask it for the refund of a cancel-now.
+  grpcService('policy', 50054),
   grpcService('billing', 50053),
   grpcService('catalog', 50052, {
     portVariable: 'CATALOG_HTTP_PORT',
