@@ -6,6 +6,7 @@ import { listenForKeyRevocations } from './auth/key-revocation-listener';
 import { createBillingClient, type BillingClient } from './clients/billing.client';
 import { createCatalogClient, type CatalogClient } from './clients/catalog.client';
 import { createIdentityClient, type IdentityClient } from './clients/identity.client';
+import { createPolicyClient, type PolicyClient } from './clients/policy.client';
 import type { GatewayConfig } from './config';
 import { readJsonBody } from './http/body';
 import { API_PREFIX, mountRoutes, resolveRoutes, type AuthScheme } from './http/route';
@@ -21,6 +22,7 @@ export interface AppDeps {
   identity: IdentityClient;
   catalog: CatalogClient;
   billing: BillingClient;
+  policy: PolicyClient;
   apiKeyCache: ApiKeyCache;
   logger: Logger;
 }
@@ -75,8 +77,9 @@ export async function startGateway(config: GatewayConfig, logger: Logger): Promi
   const identity = createIdentityClient(config.IDENTITY_GRPC_URL, config.GRPC_DEADLINE_MS);
   const catalog = createCatalogClient(config.CATALOG_GRPC_URL, config.GRPC_DEADLINE_MS);
   const billing = createBillingClient(config.BILLING_GRPC_URL, config.GRPC_DEADLINE_MS);
+  const policy = createPolicyClient(config.POLICY_GRPC_URL, config.GRPC_DEADLINE_MS);
   const apiKeyCache = new ApiKeyCache(config.API_KEY_CACHE_TTL_MS);
-  const app = createApp({ config, identity, catalog, billing, apiKeyCache, logger });
+  const app = createApp({ config, identity, catalog, billing, policy, apiKeyCache, logger });
   const nats = await connectNats(config.NATS_URL, 'gateway');
   const stopListening = listenForKeyRevocations(nats, config.EVENTS_SUBJECT_PREFIX, apiKeyCache, logger);
 
@@ -92,6 +95,7 @@ export async function startGateway(config: GatewayConfig, logger: Logger): Promi
       identity.close();
       catalog.close();
       billing.close();
+      policy.close();
       stopListening();
       await nats.close();
     },

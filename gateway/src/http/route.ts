@@ -5,6 +5,7 @@ import { PUBLIC_ROUTES } from '../auth/public-routes';
 import type { BillingClient } from '../clients/billing.client';
 import type { CatalogClient } from '../clients/catalog.client';
 import type { IdentityClient } from '../clients/identity.client';
+import type { PolicyClient } from '../clients/policy.client';
 import type { AuthenticatedMerchant } from '../middleware/auth';
 import { parsePath, parseRequest } from './validation';
 
@@ -13,6 +14,7 @@ export interface RouteDeps {
   identity: IdentityClient;
   catalog: CatalogClient;
   billing: BillingClient;
+  policy: PolicyClient;
   apiKeyCache: ApiKeyCache;
 }
 

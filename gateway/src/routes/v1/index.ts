@@ -1,6 +1,7 @@
 import type { Resource } from '../../http/route';
 import { apiKeysResource } from './api-keys/api-keys.routes';
 import { authResource } from './auth/auth.routes';
+import { cancellationPoliciesResource } from './cancellation-policies/cancellation-policies.routes';
 import { checkoutResource } from './checkout/checkout.routes';
 import { customersResource } from './customers/customers.routes';
 import { invoicesResource } from './invoices/invoices.routes';
@@ -22,6 +23,7 @@ export const v1Resources: Resource[] = [
   checkoutResource,
   customersResource,
   invoicesResource,
+  cancellationPoliciesResource,
   testClockResource,
   testHelpersResource,
   subscriptionUsageResource,

@@ -10,7 +10,7 @@ const AdvanceTestClockBody = z
 export const testClockResource: Resource = {
   tag: 'Test clock',
   prefixes: ['/test-clock'],
-  routes: ({ billing, catalog }) => [
+  routes: ({ billing, catalog, policy }) => [
     defineRoute({
       method: 'post',
       path: '/advance',
@@ -25,10 +25,14 @@ export const testClockResource: Resource = {
       async handle({ auth: { apiKey }, body }) {
         const scope = scopeOf(apiKey);
         const { now } = await billing.advanceTestClock({ scope, to: new Date(body.to) });
-        // Billing owns the clock; catalog's copy follows it to billing's time right now (the
-        // advance may have taken a while), so checkout sessions expire on the same clock.
+        // Billing owns the clock; catalog's and policy's copies follow it to billing's time right
+        // now (the advance may have taken a while), so checkout sessions expire and policies are
+        // created on the same clock.
         const { now: billingNow } = await billing.getTestClock({ scope });
-        await catalog.advanceTestClock({ scope, to: billingNow });
+        await Promise.all([
+          catalog.advanceTestClock({ scope, to: billingNow }),
+          policy.advanceTestClock({ scope, to: billingNow }),
+        ]);
         return { now: iso(now, 'now') };
       },
     }),
