@@ -42,8 +42,9 @@ function withInput(violation: FieldViolation, path: PropertyKey[], input: unknow
 function toViolation(issue: Issue, location: Location, root: unknown): FieldViolation {
   const loc = [location, ...issue.path.map((p) => (typeof p === 'symbol' ? String(p) : p))];
   const { present, value } = lookup(root, issue.path);
-  // An absent field fails its type check, or every branch of its union (string | number fields).
-  if (!present && (issue.code === 'invalid_type' || issue.code === 'invalid_union')) {
+  // An absent field fails its type check, every branch of its union (string | number fields), or
+  // its enum (zod reports that as invalid_value).
+  if (!present && (issue.code === 'invalid_type' || issue.code === 'invalid_union' || issue.code === 'invalid_value')) {
     return { loc, msg: 'Field required', type: 'missing' };
   }
   const item = (type: string, msg: string, ctx?: Record<string, unknown>) =>

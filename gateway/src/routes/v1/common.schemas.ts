@@ -18,10 +18,14 @@ export function required<T>(value: T | undefined, what: string): T {
 
 export const iso = (date: Date | undefined, what = 'created_at'): string => required(date, what).toISOString();
 
+/** Above this, minor units would no longer be exact integers: a 422, not a 500 later. */
+const MAX_MONEY = Math.floor(Number.MAX_SAFE_INTEGER / 100);
+
 /** Money in the currency's major unit, at most two decimals (contract section 1). */
 export const money = z
   .number()
   .min(0)
+  .max(MAX_MONEY)
   .refine(hasAtMostMinorDigits, { message: 'Input should have at most 2 decimal places' })
   .meta({ description: 'Major currency unit (e.g. 5000.5 NGN), at most 2 decimals' });
 
