@@ -380,6 +380,38 @@ describe('sandbox provider: the Paystack protocol through PaystackClient', () =>
     expect(refunded).toBe(4_000);
   });
 
+  it('charges many saved cards at once, each once with its own webhook; a charge that cannot be stored fails alone', async () => {
+    const email = 'many-at-once@example.com';
+    const card = (await paidCustomer(email)).authorization!;
+    const refs = Array.from({ length: 24 }, (_, i) => reference(`many-${i}`));
+    const bad = 7;
+    const results = await Promise.allSettled(
+      refs.map((ref, i) =>
+        client.chargeAuthorization({
+          authorizationCode: card.authorizationCode,
+          email,
+          amount: 1_000 + i,
+          currency: 'NGN',
+          reference: ref,
+          // PostgreSQL's jsonb refuses \u0000, so this charge cannot be recorded.
+          metadata: i === bad ? { note: 'nul \u0000' } : { i },
+        }),
+      ),
+    );
+    results.forEach((result, i) => {
+      if (i === bad) expect(result).toMatchObject({ status: 'rejected', reason: { httpStatus: 500 } });
+      else
+        expect(result).toMatchObject({
+          status: 'fulfilled',
+          value: { reference: refs[i], amount: 1_000 + i, status: 'success', metadata: { i } },
+        });
+    });
+    const charged = (await controls.ledger({ email })).transactions.filter((t) => t.channel === 'authorization');
+    expect(charged.map((t) => t.reference).sort()).toEqual(refs.filter((_, i) => i !== bad).sort());
+    for (const ref of refs.filter((_, i) => i !== bad)) expect(await receiver.waitFor(ref)).toHaveLength(1);
+    expect(receiver.deliveriesFor(refs[bad])).toHaveLength(0);
+  });
+
   it('refuses every API call made with another secret key (401), on Paystack routes and sandbox controls', async () => {
     const intruder = { baseUrl: platform.env.SANDBOX_PROVIDER_URL, secretKey: 'sk_test_not_the_sandbox_key' };
     await expectProviderError(new PaystackClient(intruder).verifyTransaction('anything'), 401, /Invalid key/);

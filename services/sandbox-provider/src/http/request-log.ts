@@ -8,9 +8,14 @@ import type { Logger } from '@billing/platform';
 export const loggablePath = (originalUrl: string) =>
   originalUrl.split('?')[0].replace(/^\/pay\/[^/]+/, '/pay/:accessCode');
 
-/** One line per request. */
+/**
+ * One line per request, at info. Below that level (LOG_LEVEL=warn under load) a request costs
+ * one level check: no clock read, no listener; checked per request so a level changed at
+ * runtime takes effect.
+ */
 export function requestLog(logger: Logger): RequestHandler {
   return (req, res, next) => {
+    if (!logger.isLevelEnabled('info')) return next();
     const started = process.hrtime.bigint();
     res.on('finish', () => {
       logger.info(

@@ -1,10 +1,10 @@
 import { DomainError } from '@billing/platform';
-import { UniqueConstraintError } from 'sequelize';
 import { newReference } from '../domain/codes';
-import { CHARGE_OUTCOMES } from '../domain/ledger';
-import type { AuthorizationModel, TransactionModel } from '../db/models';
+import { CARD_BEHAVIORS, CHARGE_OUTCOMES, type CardBehavior } from '../domain/ledger';
+import type { TransactionRow } from '../db/models';
+import type { RecordedOutcome } from '../db/repositories/transaction.repository';
 import { announceDescribedChargeSuccess } from './announce-charge-success.usecase';
-import { describeTransaction, transactionResource, type TransactionResource } from './paystack-resources';
+import { transactionResource, type TransactionResource } from './paystack-resources';
 import type { SandboxDeps } from './sandbox-deps';
 
 export interface ChargeAuthorizationCommand {
@@ -20,64 +20,50 @@ export interface ChargeAuthorizationCommand {
  * Charges a saved card as its behavior says. Idempotent per reference: the same charge sent
  * again (a retry after a timeout, a restart before the outcome was recorded) returns the first
  * transaction and never charges twice; a different charge under a used reference is refused.
- * Returns Paystack's `data` of the charge, built once and shared with the charge.success
- * webhook (the authorization is already loaded; only the customer is looked up).
+ * Returns Paystack's `data` of the charge, built once and shared with the charge.success webhook.
+ *
+ * The hot path of every renewal, so one round trip: the repository reads the card and its
+ * customer and records the charge in a single statement, applying the outcomes decided here.
  */
 export async function chargeAuthorization(
   deps: SandboxDeps,
   command: ChargeAuthorizationCommand,
 ): Promise<TransactionResource> {
-  const authorization = await deps.authorizations.findByCode(command.authorizationCode);
-  if (!authorization) throw new DomainError('invalid_argument', 'Invalid authorization code');
-  if (authorization.email.toLowerCase() !== command.email.toLowerCase()) {
-    throw new DomainError('invalid_argument', 'Email does not match Authorization code');
-  }
-  const reference = command.reference ?? newReference();
-  const earlier = await deps.transactions.findByReference(reference);
-  if (earlier) return describeTransaction(deps, repeatedCharge(earlier, command));
-
-  const outcome = CHARGE_OUTCOMES[authorization.behavior];
   const now = deps.clock.now();
-  let charged: TransactionModel;
-  try {
-    charged = await deps.transactions.create({
-      reference,
-      amount: command.amount,
-      currency: command.currency,
-      email: authorization.email,
-      status: outcome.status,
-      gatewayResponse: outcome.gatewayResponse,
-      accessCode: null,
-      callbackUrl: null,
-      metadata: command.metadata,
-      authorizationCode: authorization.authorizationCode,
-      channel: 'authorization',
-      paidAt: outcome.status === 'success' ? now : null,
-      createdAt: now,
-    });
-  } catch (err) {
-    // The same charge raced itself: the unique reference let one in; answer with that one.
-    if (!(err instanceof UniqueConstraintError)) throw err;
-    const winner = await deps.transactions.findByReference(reference);
-    if (!winner) throw err;
-    return describeTransaction(deps, repeatedCharge(winner, command));
+  const attempt = await deps.transactions.chargeAuthorization({
+    authorizationCode: command.authorizationCode,
+    email: command.email,
+    reference: command.reference ?? newReference(),
+    amount: command.amount,
+    currency: command.currency,
+    metadata: command.metadata,
+    createdAt: now,
+    outcomes: recordedOutcomes(now),
+  });
+  const { authorization, customer } = attempt;
+  if (!authorization) throw new DomainError('invalid_argument', 'Invalid authorization code');
+  if (!attempt.emailMatches) throw new DomainError('invalid_argument', 'Email does not match Authorization code');
+  if (attempt.charged) {
+    const resource = transactionResource(attempt.charged, customer, authorization);
+    if (attempt.charged.status === 'success') announceDescribedChargeSuccess(deps, resource);
+    return resource;
   }
-  const resource = await describeNewCharge(deps, charged, authorization);
-  if (charged.status === 'success') announceDescribedChargeSuccess(deps, resource);
-  return resource;
+  // A repeat is on this very card (repeatedCharge checks the code), and a saved-card charge
+  // records its card's email: the card and customer just read are the earlier charge's too.
+  return transactionResource(repeatedCharge(attempt.earlier!, command), customer, authorization);
 }
 
-/** describeTransaction without reading the authorization again: the charge just used it. */
-async function describeNewCharge(
-  deps: SandboxDeps,
-  charged: TransactionModel,
-  authorization: AuthorizationModel,
-): Promise<TransactionResource> {
-  const customer = await deps.customers.findByEmail(charged.email);
-  return transactionResource(charged, customer, authorization);
+/** What a charge made now records for each card behavior; only a success is paid. */
+function recordedOutcomes(now: Date): Record<CardBehavior, RecordedOutcome> {
+  const recorded = {} as Record<CardBehavior, RecordedOutcome>;
+  for (const behavior of CARD_BEHAVIORS) {
+    const outcome = CHARGE_OUTCOMES[behavior];
+    recorded[behavior] = { ...outcome, paidAt: outcome.status === 'success' ? now : null };
+  }
+  return recorded;
 }
 
-function repeatedCharge(earlier: TransactionModel, command: ChargeAuthorizationCommand): TransactionModel {
+function repeatedCharge(earlier: TransactionRow, command: ChargeAuthorizationCommand): TransactionRow {
   const sameCharge =
     earlier.channel === 'authorization' &&
     earlier.authorizationCode === command.authorizationCode &&

@@ -1,12 +1,15 @@
 import { SANDBOX_CARD } from '../domain/ledger';
-import type { AuthorizationModel, CustomerModel, RefundModel, TransactionModel } from '../db/models';
+import type { AuthorizationRow, CustomerRow, RefundModel, TransactionModel, TransactionRow } from '../db/models';
 import type { SandboxDeps } from './sandbox-deps';
 
-/** Paystack's JSON shapes, built in one place so verify, charge and webhooks never drift apart. */
+/**
+ * Paystack's JSON shapes, built in one place so verify, charge and webhooks never drift apart.
+ * They read plain rows: a model instance is one, and so is what a raw query reads back.
+ */
 
 const iso = (date: Date | null) => (date ? date.toISOString() : null);
 
-export function customerResource(customer: CustomerModel) {
+export function customerResource(customer: CustomerRow) {
   return {
     id: customer.id,
     customer_code: customer.customerCode,
@@ -21,7 +24,7 @@ export function customerResource(customer: CustomerModel) {
   };
 }
 
-export function authorizationResource(authorization: AuthorizationModel) {
+export function authorizationResource(authorization: AuthorizationRow) {
   return {
     authorization_code: authorization.authorizationCode,
     bin: SANDBOX_CARD.bin,
@@ -42,9 +45,9 @@ export type TransactionResource = ReturnType<typeof transactionResource>;
 
 /** The `data` of GET /transaction/verify, of charge_authorization and of `charge.success`. */
 export function transactionResource(
-  transaction: TransactionModel,
-  customer: CustomerModel | null,
-  authorization: AuthorizationModel | null,
+  transaction: TransactionRow,
+  customer: CustomerRow | null,
+  authorization: AuthorizationRow | null,
 ) {
   return {
     id: transaction.id,
@@ -67,7 +70,7 @@ export function transactionResource(
   };
 }
 
-export async function describeTransaction(deps: SandboxDeps, transaction: TransactionModel) {
+export async function describeTransaction(deps: SandboxDeps, transaction: TransactionRow) {
   const [customer, authorization] = await Promise.all([
     deps.customers.findByEmail(transaction.email),
     transaction.authorizationCode ? deps.authorizations.findByCode(transaction.authorizationCode) : null,

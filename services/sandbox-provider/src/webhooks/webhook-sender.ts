@@ -1,3 +1,5 @@
+import { Agent as HttpAgent, request as httpRequest, type ClientRequest } from 'node:http';
+import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { PAYSTACK_SIGNATURE_HEADER, signPaystackWebhook } from '@billing/payments';
 import type { Logger } from '@billing/platform';
 
@@ -27,17 +29,28 @@ const DEFAULT_RETRY_DELAYS_MS = [1_000, 5_000, 25_000];
  * retried a few times with growing waits, then logged and dropped; nothing here can crash the
  * process. In memory only: the sandbox promises what Paystack promises, namely that the
  * merchant can always verify a reference instead.
+ *
+ * Every successful charge sends one, so each costs little: node:http over kept-alive connections
+ * rather than fetch, whose WHATWG layer (and AbortSignal.any per attempt) cost several times the
+ * CPU of the request itself. Like Paystack, it does not follow redirects: a 3xx is a failure.
  */
 export class WebhookSender {
   private readonly retryDelaysMs: number[];
   private readonly attemptTimeoutMs: number;
   private readonly timers = new Set<NodeJS.Timeout>();
   private readonly inFlight = new Set<Promise<void>>();
+  /** The requests of the attempts under way, destroyed by stop(). */
+  private readonly requests = new Set<ClientRequest>();
   private readonly stopping = new AbortController();
+  private readonly agent: HttpAgent;
+  private readonly request: typeof httpRequest;
 
   constructor(private readonly options: WebhookSenderOptions) {
     this.retryDelaysMs = options.retryDelaysMs ?? DEFAULT_RETRY_DELAYS_MS;
     this.attemptTimeoutMs = options.attemptTimeoutMs ?? 10_000;
+    const https = options.url?.startsWith('https:') ?? false;
+    this.agent = https ? new HttpsAgent({ keepAlive: true }) : new HttpAgent({ keepAlive: true });
+    this.request = https ? httpsRequest : httpRequest;
   }
 
   send(event: string, data: { reference?: unknown }): void {
@@ -58,7 +71,9 @@ export class WebhookSender {
       this.options.logger.warn({ pending: this.timers.size }, 'webhook retries dropped at shutdown');
     for (const timer of this.timers) clearTimeout(timer);
     this.timers.clear();
+    for (const request of this.requests) request.destroy();
     await Promise.allSettled([...this.inFlight]);
+    this.agent.destroy();
   }
 
   private schedule(delivery: Delivery, attempt: number, delayMs: number): void {
@@ -74,23 +89,15 @@ export class WebhookSender {
     const log = { event: delivery.event, reference: delivery.reference, attempt };
     let failure: string;
     try {
-      const response = await fetch(this.options.url!, {
-        method: 'POST',
-        headers: { 'Content-Type': 'application/json', [PAYSTACK_SIGNATURE_HEADER]: delivery.signature },
-        body: delivery.body,
-        signal: AbortSignal.any([this.stopping.signal, AbortSignal.timeout(this.attemptTimeoutMs)]),
-      });
-      // Drain the body so the connection can be reused; its content does not matter.
-      await response.arrayBuffer().catch(() => undefined);
-      if (response.ok) {
+      const status = await this.post(delivery);
+      if (status >= 200 && status < 300) {
         this.options.logger.debug(log, 'webhook delivered');
         return;
       }
-      failure = `HTTP ${response.status}`;
+      failure = `HTTP ${status}`;
     } catch (err) {
       if (this.stopping.signal.aborted) return;
-      const cause = (err as { cause?: { code?: string } }).cause;
-      failure = cause?.code ?? (err as Error).message;
+      failure = (err as NodeJS.ErrnoException).code ?? (err as Error).message;
     }
     const delayMs = this.retryDelaysMs[attempt - 1];
     if (delayMs === undefined || this.stopping.signal.aborted) {
@@ -99,5 +106,50 @@ export class WebhookSender {
     }
     this.options.logger.warn({ ...log, failure, retry_in_ms: delayMs }, 'webhook attempt failed; will retry');
     this.schedule(delivery, attempt + 1, delayMs);
+  }
+
+  /**
+   * One POST; resolves with the status once the answer is read, rejects on a network failure, on
+   * the deadline, or when stop() destroys it. Settles once: a connection closed with no answer
+   * read rejects too, so no attempt is left hanging.
+   */
+  private post(delivery: Delivery): Promise<number> {
+    return new Promise((resolve, reject) => {
+      let answered = false;
+      const req = this.request(
+        this.options.url!,
+        {
+          method: 'POST',
+          agent: this.agent,
+          headers: {
+            'Content-Type': 'application/json',
+            'Content-Length': Buffer.byteLength(delivery.body),
+            [PAYSTACK_SIGNATURE_HEADER]: delivery.signature,
+          },
+        },
+        (response) => {
+          // Drain the body so the connection can be reused; its content does not matter.
+          response.resume();
+          response.on('end', () => {
+            answered = true;
+            resolve(response.statusCode ?? 0);
+          });
+          response.on('error', reject);
+        },
+      );
+      this.requests.add(req);
+      // The whole attempt, answer included, has attemptTimeoutMs (an idle-socket timeout would not bound it).
+      const deadline = setTimeout(
+        () => req.destroy(new Error(`no answer within ${this.attemptTimeoutMs} ms`)),
+        this.attemptTimeoutMs,
+      );
+      req.on('error', reject);
+      req.on('close', () => {
+        clearTimeout(deadline);
+        this.requests.delete(req);
+        if (!answered) reject(new Error('connection closed before the answer'));
+      });
+      req.end(delivery.body);
+    });
   }
 }

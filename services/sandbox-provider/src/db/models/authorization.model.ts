@@ -37,3 +37,18 @@ export class AuthorizationModel extends Model {
   @Column(DataType.DATE)
   override createdAt!: Date;
 }
+
+/** The columns as plain data: what a raw query reads back without building a model instance. */
+export type AuthorizationRow = Pick<
+  AuthorizationModel,
+  | 'id'
+  | 'authorizationCode'
+  | 'email'
+  | 'customerCode'
+  | 'last4'
+  | 'brand'
+  | 'expMonth'
+  | 'expYear'
+  | 'behavior'
+  | 'createdAt'
+>;

@@ -23,3 +23,6 @@ export class CustomerModel extends Model {
   @Column(DataType.DATE)
   override createdAt!: Date;
 }
+
+/** The columns as plain data: what a raw query reads back without building a model instance. */
+export type CustomerRow = Pick<CustomerModel, 'id' | 'customerCode' | 'email' | 'firstName' | 'lastName' | 'createdAt'>;

@@ -50,3 +50,22 @@ export class TransactionModel extends Model {
   @Column(DataType.DATE)
   override createdAt!: Date;
 }
+
+/** The columns as plain data: what a raw query reads back without building a model instance. */
+export type TransactionRow = Pick<
+  TransactionModel,
+  | 'id'
+  | 'reference'
+  | 'amount'
+  | 'currency'
+  | 'email'
+  | 'status'
+  | 'gatewayResponse'
+  | 'accessCode'
+  | 'callbackUrl'
+  | 'metadata'
+  | 'authorizationCode'
+  | 'channel'
+  | 'paidAt'
+  | 'createdAt'
+>;
