@@ -14,6 +14,7 @@ import { apiKeyAuth, dualAuth, jwtAuth } from './middleware/auth';
 import { errorHandler, notFoundHandler } from './middleware/errors';
 import { requestId } from './middleware/request-id';
 import { buildOpenApiDocument } from './openapi/document';
+import { providerWebhookForwarder, PROVIDER_WEBHOOK_PATH, type ProviderWebhookForwarder } from './proxy/provider-webhook.proxy';
 import { checkoutProxy } from './proxy/service-pages.proxy';
 import { v1Resources } from './routes/v1';
 
@@ -24,6 +25,7 @@ export interface AppDeps {
   billing: BillingClient;
   policy: PolicyClient;
   apiKeyCache: ApiKeyCache;
+  providerWebhooks: ProviderWebhookForwarder;
   logger: Logger;
 }
 
@@ -48,7 +50,8 @@ export function createApp(deps: AppDeps): Express {
   // swagger-ui-express serves its assets from the swagger-ui-dist package: no CDN.
   app.use('/docs', swaggerUi.serve, swaggerUi.setup(document, { customSiteTitle: 'Subscription Billing API' }));
 
-  // Before any body parser: the proxied bodies must reach catalog byte for byte.
+  // Before any body parser: the forwarded bodies must reach catalog byte for byte.
+  app.post(PROVIDER_WEBHOOK_PATH, deps.providerWebhooks.handler);
   app.use(checkoutProxy(deps.config.CATALOG_HTTP_URL, logger));
 
   const authFor: Record<AuthScheme, RequestHandler[]> = {
@@ -79,7 +82,8 @@ export async function startGateway(config: GatewayConfig, logger: Logger): Promi
   const billing = createBillingClient(config.BILLING_GRPC_URL, config.GRPC_DEADLINE_MS);
   const policy = createPolicyClient(config.POLICY_GRPC_URL, config.GRPC_DEADLINE_MS);
   const apiKeyCache = new ApiKeyCache(config.API_KEY_CACHE_TTL_MS);
-  const app = createApp({ config, identity, catalog, billing, policy, apiKeyCache, logger });
+  const providerWebhooks = providerWebhookForwarder(config.CATALOG_HTTP_URL, logger);
+  const app = createApp({ config, identity, catalog, billing, policy, apiKeyCache, providerWebhooks, logger });
   const nats = await connectNats(config.NATS_URL, 'gateway');
   const stopListening = listenForKeyRevocations(nats, config.EVENTS_SUBJECT_PREFIX, apiKeyCache, logger);
 
@@ -96,6 +100,7 @@ export async function startGateway(config: GatewayConfig, logger: Logger): Promi
       catalog.close();
       billing.close();
       policy.close();
+      await providerWebhooks.close();
       stopListening();
       await nats.close();
     },

@@ -3,23 +3,14 @@ import type { RequestHandler } from 'express';
 import { createProxyMiddleware } from 'http-proxy-middleware';
 import type { Logger } from '@billing/platform';
 
-/** The provider's inbound webhook as merchants configure it at Paystack (contract section 6). */
-export const PROVIDER_WEBHOOK_PATH = '/api/v1/payments/paystack/webhook';
-
-/**
- * Pages and callbacks owned by a service, passed through untouched: the hosted checkout
- * (`/checkout/{code}...`) and the provider webhook, whose signature covers the exact raw body,
- * so nothing here may parse it.
- */
+/** The hosted checkout pages (`/checkout/{code}...`), owned by catalog, passed through untouched. */
 export function checkoutProxy(catalogHttpUrl: string, logger: Logger): RequestHandler {
   return createProxyMiddleware<IncomingMessage, ServerResponse>({
     target: catalogHttpUrl,
     // Reused connections: without them each request opens a socket to catalog and passes its
-    // `connection: close` back, so the provider must reconnect for every webhook too.
+    // `connection: close` back to the browser.
     agent: new Agent({ keepAlive: true, maxSockets: 64 }),
-    pathFilter: (path, req) =>
-      /^\/checkout\/[^/]+/.test(path) || (req.method === 'POST' && path === PROVIDER_WEBHOOK_PATH),
-    pathRewrite: { [`^${PROVIDER_WEBHOOK_PATH}`]: '/payments/paystack/webhook' },
+    pathFilter: (path) => /^\/checkout\/[^/]+/.test(path),
     xfwd: true,
     proxyTimeout: 30_000,
     on: {

@@ -23,14 +23,39 @@ export const paymentsEnvSchema = z.object({
 
 export type PaymentsConfig = z.infer<typeof paymentsEnvSchema>;
 
-/** The provider for a record's mode: the sandbox for test mode, Paystack for live mode. */
-export function providerForMode(config: PaymentsConfig, livemode: boolean): PaymentProvider {
-  if (!livemode)
-    return new PaystackClient({ baseUrl: config.SANDBOX_PROVIDER_URL, secretKey: config.SANDBOX_SECRET_KEY });
-  if (!config.PAYSTACK_SECRET_KEY) {
-    throw new DomainError('failed_precondition', 'Live payments are not configured (PAYSTACK_SECRET_KEY)');
+/**
+ * The providers by mode: the sandbox for test mode, Paystack for live mode. Built once per
+ * process and shared, so every call reuses the client's kept-alive connections.
+ */
+export class PaymentProviders {
+  private sandbox?: PaystackClient;
+  private live?: PaystackClient;
+
+  constructor(private readonly config: PaymentsConfig) {}
+
+  /** The provider for a record's mode. */
+  forMode(livemode: boolean): PaymentProvider {
+    if (!livemode) {
+      this.sandbox ??= new PaystackClient({
+        baseUrl: this.config.SANDBOX_PROVIDER_URL,
+        secretKey: this.config.SANDBOX_SECRET_KEY,
+      });
+      return this.sandbox;
+    }
+    if (!this.config.PAYSTACK_SECRET_KEY) {
+      throw new DomainError('failed_precondition', 'Live payments are not configured (PAYSTACK_SECRET_KEY)');
+    }
+    this.live ??= new PaystackClient({
+      baseUrl: this.config.PAYSTACK_BASE_URL,
+      secretKey: this.config.PAYSTACK_SECRET_KEY,
+    });
+    return this.live;
   }
-  return new PaystackClient({ baseUrl: config.PAYSTACK_BASE_URL, secretKey: config.PAYSTACK_SECRET_KEY });
+
+  /** Closes the clients' connections (at shutdown). */
+  async close(): Promise<void> {
+    await Promise.all([this.sandbox?.close(), this.live?.close()]);
+  }
 }
 
 export interface WebhookSecret {

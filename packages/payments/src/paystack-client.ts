@@ -80,6 +80,11 @@ export class PaystackClient implements PaymentProvider {
     this.http = new ProviderHttp(options);
   }
 
+  /** Closes the kept-alive connections (at shutdown). */
+  close(): Promise<void> {
+    return this.http.close();
+  }
+
   async createCustomer(input: { email: string; name?: string }): Promise<ProviderCustomer> {
     const [firstName, ...rest] = (input.name ?? '').trim().split(/\s+/).filter(Boolean);
     const data = await this.call('POST', '/customer', customerData, {

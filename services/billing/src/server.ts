@@ -6,7 +6,7 @@ import {
   systemClock,
   type Logger,
 } from '@billing/platform';
-import { providerForMode, SandboxControlsClient } from '@billing/payments';
+import { PaymentProviders, SandboxControlsClient } from '@billing/payments';
 import { billingV1 } from '@billing/proto';
 import type { BillingConfig } from './config';
 import { billingMigrations } from './db/migrations';
@@ -38,6 +38,7 @@ export async function startBilling(config: BillingConfig, logger: Logger): Promi
     logger,
   });
 
+  const providers = new PaymentProviders(config);
   const deps: BillingDeps = {
     sequelize: storage.sequelize,
     customers: new CustomerRepository(),
@@ -47,7 +48,7 @@ export async function startBilling(config: BillingConfig, logger: Logger): Promi
     payments: new PaymentRepository(),
     refunds: new RefundRepository(),
     usage: new UsageRecordRepository(),
-    providerFor: (livemode) => providerForMode(config, livemode),
+    providerFor: (livemode) => providers.forMode(livemode),
     clock: systemClock,
     clocks: new ProjectClocks(storage.sequelize, systemClock),
     logger,
@@ -89,6 +90,7 @@ export async function startBilling(config: BillingConfig, logger: Logger): Promi
       await firstCharges.stop();
       await scheduler.stop();
       await grpc.shutdown();
+      await providers.close();
       await storage.close();
     },
   };

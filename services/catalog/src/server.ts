@@ -8,7 +8,7 @@ import {
   systemClock,
   type Logger,
 } from '@billing/platform';
-import { providerForMode, webhookSecretsFor } from '@billing/payments';
+import { PaymentProviders, webhookSecretsFor } from '@billing/payments';
 import { billingV1, catalogV1 } from '@billing/proto';
 import type { CatalogConfig } from './config';
 import { catalogMigrations } from './db/migrations';
@@ -36,6 +36,7 @@ export async function startCatalog(config: CatalogConfig, logger: Logger): Promi
     logger,
   });
   const billing = createPromiseClient(billingV1.BillingServiceClient, config.BILLING_GRPC_URL, config.GRPC_DEADLINE_MS);
+  const providers = new PaymentProviders(config);
   const deps: CatalogDeps = {
     sequelize: storage.sequelize,
     plans: new PlanRepository(),
@@ -43,7 +44,7 @@ export async function startCatalog(config: CatalogConfig, logger: Logger): Promi
     clock: systemClock,
     clocks: new ProjectClocks(storage.sequelize, systemClock),
     billing,
-    paymentsFor: (livemode) => providerForMode(config, livemode),
+    paymentsFor: (livemode) => providers.forMode(livemode),
     webhookSecrets: webhookSecretsFor(config),
     publicUrl: config.PUBLIC_URL,
   };
@@ -72,6 +73,7 @@ export async function startCatalog(config: CatalogConfig, logger: Logger): Promi
       await expirySweep.stop();
       await Promise.all([grpc.shutdown(), pages.close()]);
       billing.close();
+      await providers.close();
       await storage.close();
     },
   };
