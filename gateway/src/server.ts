@@ -14,7 +14,11 @@ import { apiKeyAuth, dualAuth, jwtAuth } from './middleware/auth';
 import { errorHandler, notFoundHandler } from './middleware/errors';
 import { requestId } from './middleware/request-id';
 import { buildOpenApiDocument } from './openapi/document';
-import { providerWebhookForwarder, PROVIDER_WEBHOOK_PATH, type ProviderWebhookForwarder } from './proxy/provider-webhook.proxy';
+import {
+  providerWebhookForwarder,
+  PROVIDER_WEBHOOK_PATH,
+  type ProviderWebhookForwarder,
+} from './proxy/provider-webhook.proxy';
 import { checkoutProxy } from './proxy/service-pages.proxy';
 import { v1Resources } from './routes/v1';
 
