@@ -58,9 +58,9 @@ export interface AuthorizationChargeResult {
  * Charges on saved cards, several per round trip: reads each charge's card (and its customer) and
  * records the transaction only if the card exists and is the charge's email's. The outcome comes
  * from the charge's own table, indexed by the card's behavior as read here. A taken reference is
- * left alone: NOT EXISTS skips the insert (so a repeat draws no id from the sequence, and ids stay
- * dense as with a read then an insert), and ON CONFLICT DO NOTHING covers a charge that took it
- * concurrently. `earlier` is that reference's row as the statement's snapshot saw it (a
+ * left alone by ON CONFLICT DO NOTHING (no NOT EXISTS: the planner turns it into an anti join that,
+ * with statistics lagging a fast-growing ledger, scans the whole table per statement; the
+ * correlated lookups below always use the reference index). `earlier` is that reference's row as the statement's snapshot saw it (a
  * data-modifying CTE's rows are invisible to the rest of its statement, so `earlier` is never a
  * row just inserted). References are unique within one call (StatementBatches' key sees to it),
  * so a `charged` row belongs to exactly one input. Rows come back as jsonb: bigints as exact JSON
@@ -83,7 +83,6 @@ const CHARGE_AUTHORIZATIONS_SQL = `
     CROSS JOIN LATERAL jsonb_to_record(input.outcomes -> card.behavior)
       AS outcome(status text, "gatewayResponse" text, "paidAt" timestamptz)
     WHERE lower(card.email) = lower(input.email)
-      AND NOT EXISTS (SELECT FROM transactions WHERE reference = input.reference)
     ORDER BY input.position
     ON CONFLICT (reference) DO NOTHING
     RETURNING *
