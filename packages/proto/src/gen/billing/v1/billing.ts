@@ -167,6 +167,35 @@ export interface CancelSubscriptionRequest {
 
 export interface CancelSubscriptionResponse {
   subscription?: Subscription | undefined;
+  refund?: Refund | undefined;
+}
+
+export interface PreviewCancellationRequest {
+  scope?: ProjectScope | undefined;
+  subscriptionId: string;
+  atPeriodEnd: boolean;
+  policyId?: string | undefined;
+}
+
+export interface PreviewCancellationResponse {
+  refund?: Refund | undefined;
+}
+
+/** The refund of a cancel-now (contract 16.4). */
+export interface Refund {
+  /** Empty in a preview, and when the amount is 0 (nothing is sent to the provider). */
+  id: string;
+  /** Minor units. */
+  amount: number;
+  currency: string;
+  /** PENDING (a preview, or not yet taken by the provider: retried), PROCESSED or FAILED. */
+  status: string;
+  /** The cancellation policy that applied. */
+  policyId: string;
+  /** The invoice of the period refunded; empty when the period has none (a trial). */
+  invoiceId: string;
+  subscriptionId: string;
+  livemode: boolean;
 }
 
 export interface ListInvoicesRequest {
@@ -2861,13 +2890,16 @@ export const CancelSubscriptionRequest: MessageFns<CancelSubscriptionRequest> = 
 };
 
 function createBaseCancelSubscriptionResponse(): CancelSubscriptionResponse {
-  return { subscription: undefined };
+  return { subscription: undefined, refund: undefined };
 }
 
 export const CancelSubscriptionResponse: MessageFns<CancelSubscriptionResponse> = {
   encode(message: CancelSubscriptionResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.subscription !== undefined) {
       Subscription.encode(message.subscription, writer.uint32(10).fork()).join();
+    }
+    if (message.refund !== undefined) {
+      Refund.encode(message.refund, writer.uint32(18).fork()).join();
     }
     return writer;
   },
@@ -2893,6 +2925,14 @@ export const CancelSubscriptionResponse: MessageFns<CancelSubscriptionResponse> 
             message.subscription = Subscription.decode(reader, reader.uint32());
             continue;
           }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.refund = Refund.decode(reader, reader.uint32());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -2906,13 +2946,19 @@ export const CancelSubscriptionResponse: MessageFns<CancelSubscriptionResponse> 
   },
 
   fromJSON(object: any): CancelSubscriptionResponse {
-    return { subscription: isSet(object.subscription) ? Subscription.fromJSON(object.subscription) : undefined };
+    return {
+      subscription: isSet(object.subscription) ? Subscription.fromJSON(object.subscription) : undefined,
+      refund: isSet(object.refund) ? Refund.fromJSON(object.refund) : undefined,
+    };
   },
 
   toJSON(message: CancelSubscriptionResponse): unknown {
     const obj: any = {};
     if (message.subscription !== undefined) {
       obj.subscription = Subscription.toJSON(message.subscription);
+    }
+    if (message.refund !== undefined) {
+      obj.refund = Refund.toJSON(message.refund);
     }
     return obj;
   },
@@ -2925,6 +2971,411 @@ export const CancelSubscriptionResponse: MessageFns<CancelSubscriptionResponse> 
     message.subscription = (object.subscription !== undefined && object.subscription !== null)
       ? Subscription.fromPartial(object.subscription)
       : undefined;
+    message.refund = (object.refund !== undefined && object.refund !== null)
+      ? Refund.fromPartial(object.refund)
+      : undefined;
+    return message;
+  },
+};
+
+function createBasePreviewCancellationRequest(): PreviewCancellationRequest {
+  return { scope: undefined, subscriptionId: "", atPeriodEnd: false, policyId: undefined };
+}
+
+export const PreviewCancellationRequest: MessageFns<PreviewCancellationRequest> = {
+  encode(message: PreviewCancellationRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.scope !== undefined) {
+      ProjectScope.encode(message.scope, writer.uint32(10).fork()).join();
+    }
+    if (message.subscriptionId !== "") {
+      writer.uint32(18).string(message.subscriptionId);
+    }
+    if (message.atPeriodEnd !== false) {
+      writer.uint32(24).bool(message.atPeriodEnd);
+    }
+    if (message.policyId !== undefined) {
+      writer.uint32(34).string(message.policyId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): PreviewCancellationRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBasePreviewCancellationRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.scope = ProjectScope.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.subscriptionId = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.atPeriodEnd = reader.bool();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.policyId = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): PreviewCancellationRequest {
+    return {
+      scope: isSet(object.scope) ? ProjectScope.fromJSON(object.scope) : undefined,
+      subscriptionId: isSet(object.subscriptionId)
+        ? globalThis.String(object.subscriptionId)
+        : isSet(object.subscription_id)
+        ? globalThis.String(object.subscription_id)
+        : "",
+      atPeriodEnd: isSet(object.atPeriodEnd)
+        ? globalThis.Boolean(object.atPeriodEnd)
+        : isSet(object.at_period_end)
+        ? globalThis.Boolean(object.at_period_end)
+        : false,
+      policyId: isSet(object.policyId)
+        ? globalThis.String(object.policyId)
+        : isSet(object.policy_id)
+        ? globalThis.String(object.policy_id)
+        : undefined,
+    };
+  },
+
+  toJSON(message: PreviewCancellationRequest): unknown {
+    const obj: any = {};
+    if (message.scope !== undefined) {
+      obj.scope = ProjectScope.toJSON(message.scope);
+    }
+    if (message.subscriptionId !== "") {
+      obj.subscriptionId = message.subscriptionId;
+    }
+    if (message.atPeriodEnd !== false) {
+      obj.atPeriodEnd = message.atPeriodEnd;
+    }
+    if (message.policyId !== undefined) {
+      obj.policyId = message.policyId;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<PreviewCancellationRequest>, I>>(base?: I): PreviewCancellationRequest {
+    return PreviewCancellationRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<PreviewCancellationRequest>, I>>(object: I): PreviewCancellationRequest {
+    const message = createBasePreviewCancellationRequest();
+    message.scope = (object.scope !== undefined && object.scope !== null)
+      ? ProjectScope.fromPartial(object.scope)
+      : undefined;
+    message.subscriptionId = object.subscriptionId ?? "";
+    message.atPeriodEnd = object.atPeriodEnd ?? false;
+    message.policyId = object.policyId ?? undefined;
+    return message;
+  },
+};
+
+function createBasePreviewCancellationResponse(): PreviewCancellationResponse {
+  return { refund: undefined };
+}
+
+export const PreviewCancellationResponse: MessageFns<PreviewCancellationResponse> = {
+  encode(message: PreviewCancellationResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.refund !== undefined) {
+      Refund.encode(message.refund, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): PreviewCancellationResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBasePreviewCancellationResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.refund = Refund.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): PreviewCancellationResponse {
+    return { refund: isSet(object.refund) ? Refund.fromJSON(object.refund) : undefined };
+  },
+
+  toJSON(message: PreviewCancellationResponse): unknown {
+    const obj: any = {};
+    if (message.refund !== undefined) {
+      obj.refund = Refund.toJSON(message.refund);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<PreviewCancellationResponse>, I>>(base?: I): PreviewCancellationResponse {
+    return PreviewCancellationResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<PreviewCancellationResponse>, I>>(object: I): PreviewCancellationResponse {
+    const message = createBasePreviewCancellationResponse();
+    message.refund = (object.refund !== undefined && object.refund !== null)
+      ? Refund.fromPartial(object.refund)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseRefund(): Refund {
+  return {
+    id: "",
+    amount: 0,
+    currency: "",
+    status: "",
+    policyId: "",
+    invoiceId: "",
+    subscriptionId: "",
+    livemode: false,
+  };
+}
+
+export const Refund: MessageFns<Refund> = {
+  encode(message: Refund, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.id !== "") {
+      writer.uint32(10).string(message.id);
+    }
+    if (message.amount !== 0) {
+      writer.uint32(16).int64(message.amount);
+    }
+    if (message.currency !== "") {
+      writer.uint32(26).string(message.currency);
+    }
+    if (message.status !== "") {
+      writer.uint32(34).string(message.status);
+    }
+    if (message.policyId !== "") {
+      writer.uint32(42).string(message.policyId);
+    }
+    if (message.invoiceId !== "") {
+      writer.uint32(50).string(message.invoiceId);
+    }
+    if (message.subscriptionId !== "") {
+      writer.uint32(58).string(message.subscriptionId);
+    }
+    if (message.livemode !== false) {
+      writer.uint32(64).bool(message.livemode);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): Refund {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseRefund();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.id = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.amount = longToNumber(reader.int64());
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.currency = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.status = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.policyId = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.invoiceId = reader.string();
+            continue;
+          }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.subscriptionId = reader.string();
+            continue;
+          }
+          case 8: {
+            if (tag !== 64) {
+              break;
+            }
+
+            message.livemode = reader.bool();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): Refund {
+    return {
+      id: isSet(object.id) ? globalThis.String(object.id) : "",
+      amount: isSet(object.amount) ? globalThis.Number(object.amount) : 0,
+      currency: isSet(object.currency) ? globalThis.String(object.currency) : "",
+      status: isSet(object.status) ? globalThis.String(object.status) : "",
+      policyId: isSet(object.policyId)
+        ? globalThis.String(object.policyId)
+        : isSet(object.policy_id)
+        ? globalThis.String(object.policy_id)
+        : "",
+      invoiceId: isSet(object.invoiceId)
+        ? globalThis.String(object.invoiceId)
+        : isSet(object.invoice_id)
+        ? globalThis.String(object.invoice_id)
+        : "",
+      subscriptionId: isSet(object.subscriptionId)
+        ? globalThis.String(object.subscriptionId)
+        : isSet(object.subscription_id)
+        ? globalThis.String(object.subscription_id)
+        : "",
+      livemode: isSet(object.livemode) ? globalThis.Boolean(object.livemode) : false,
+    };
+  },
+
+  toJSON(message: Refund): unknown {
+    const obj: any = {};
+    if (message.id !== "") {
+      obj.id = message.id;
+    }
+    if (message.amount !== 0) {
+      obj.amount = Math.round(message.amount);
+    }
+    if (message.currency !== "") {
+      obj.currency = message.currency;
+    }
+    if (message.status !== "") {
+      obj.status = message.status;
+    }
+    if (message.policyId !== "") {
+      obj.policyId = message.policyId;
+    }
+    if (message.invoiceId !== "") {
+      obj.invoiceId = message.invoiceId;
+    }
+    if (message.subscriptionId !== "") {
+      obj.subscriptionId = message.subscriptionId;
+    }
+    if (message.livemode !== false) {
+      obj.livemode = message.livemode;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<Refund>, I>>(base?: I): Refund {
+    return Refund.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<Refund>, I>>(object: I): Refund {
+    const message = createBaseRefund();
+    message.id = object.id ?? "";
+    message.amount = object.amount ?? 0;
+    message.currency = object.currency ?? "";
+    message.status = object.status ?? "";
+    message.policyId = object.policyId ?? "";
+    message.invoiceId = object.invoiceId ?? "";
+    message.subscriptionId = object.subscriptionId ?? "";
+    message.livemode = object.livemode ?? false;
     return message;
   },
 };
@@ -7131,12 +7582,12 @@ export const UpdateCustomerResponse: MessageFns<UpdateCustomerResponse> = {
 };
 
 /**
- * BillingService owns customers, subscriptions, invoices (and, later, usage, refunds and test
- * clocks). Money is in minor units (int64). Errors: INVALID_ARGUMENT (field violations),
- * NOT_FOUND (no such id in this project and mode, or a malformed id), PERMISSION_DENIED (the id
- * belongs to another project), ALREADY_EXISTS (duplicate customer email in the project+mode),
- * FAILED_PRECONDITION (a business rule refuses; reason `payment_required` when a payment did not
- * succeed), UNAVAILABLE (the payment provider could not be reached; safe to retry).
+ * BillingService owns customers, subscriptions, invoices, usage, refunds and test clocks. Money
+ * is in minor units (int64). Errors: INVALID_ARGUMENT (field violations), NOT_FOUND (no such id
+ * in this project and mode, or a malformed id), PERMISSION_DENIED (the id belongs to another
+ * project), ALREADY_EXISTS (duplicate customer email in the project+mode), FAILED_PRECONDITION
+ * (a business rule refuses; reason `payment_required` when a payment did not succeed),
+ * UNAVAILABLE (the payment provider or the policy service could not be reached; safe to retry).
  */
 export type BillingServiceService = typeof BillingServiceService;
 export const BillingServiceService = {
@@ -7271,7 +7722,12 @@ export const BillingServiceService = {
   },
   /**
    * Now, or at the end of the current period. Idempotent for an already cancelled subscription
-   * at period end; FAILED_PRECONDITION for a final one.
+   * at period end; FAILED_PRECONDITION for a final one, so a subscription is cancelled (and
+   * refunded) once. Cancel now asks policy.v1 QuoteRefund for the applicable policy (`policy_id`,
+   * else the default) and refunds through the payment provider after commit, with an idempotent
+   * reference per subscription; `refund` is unset when no policy applies and at period end.
+   * NOT_FOUND/PERMISSION_DENIED for `policy_id` as policy answers them; UNAVAILABLE when policy
+   * cannot be reached (nothing is cancelled then; safe to retry).
    */
   cancelSubscription: {
     path: "/billing.v1.BillingService/CancelSubscription" as const,
@@ -7283,6 +7739,22 @@ export const BillingServiceService = {
     responseSerialize: (value: CancelSubscriptionResponse): Buffer =>
       Buffer.from(CancelSubscriptionResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): CancelSubscriptionResponse => CancelSubscriptionResponse.decode(value),
+  },
+  /**
+   * What CancelSubscription with the same arguments would refund right now, changing nothing
+   * (read-only, safe to retry): `refund` with an empty id and status PENDING, unset when no policy
+   * applies and at period end. Errors as CancelSubscription.
+   */
+  previewCancellation: {
+    path: "/billing.v1.BillingService/PreviewCancellation" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: PreviewCancellationRequest): Buffer =>
+      Buffer.from(PreviewCancellationRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): PreviewCancellationRequest => PreviewCancellationRequest.decode(value),
+    responseSerialize: (value: PreviewCancellationResponse): Buffer =>
+      Buffer.from(PreviewCancellationResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): PreviewCancellationResponse => PreviewCancellationResponse.decode(value),
   },
   listInvoices: {
     path: "/billing.v1.BillingService/ListInvoices" as const,
@@ -7439,9 +7911,20 @@ export interface BillingServiceServer extends UntypedServiceImplementation {
   resumeSubscription: handleUnaryCall<ResumeSubscriptionRequest, ResumeSubscriptionResponse>;
   /**
    * Now, or at the end of the current period. Idempotent for an already cancelled subscription
-   * at period end; FAILED_PRECONDITION for a final one.
+   * at period end; FAILED_PRECONDITION for a final one, so a subscription is cancelled (and
+   * refunded) once. Cancel now asks policy.v1 QuoteRefund for the applicable policy (`policy_id`,
+   * else the default) and refunds through the payment provider after commit, with an idempotent
+   * reference per subscription; `refund` is unset when no policy applies and at period end.
+   * NOT_FOUND/PERMISSION_DENIED for `policy_id` as policy answers them; UNAVAILABLE when policy
+   * cannot be reached (nothing is cancelled then; safe to retry).
    */
   cancelSubscription: handleUnaryCall<CancelSubscriptionRequest, CancelSubscriptionResponse>;
+  /**
+   * What CancelSubscription with the same arguments would refund right now, changing nothing
+   * (read-only, safe to retry): `refund` with an empty id and status PENDING, unset when no policy
+   * applies and at period end. Errors as CancelSubscription.
+   */
+  previewCancellation: handleUnaryCall<PreviewCancellationRequest, PreviewCancellationResponse>;
   listInvoices: handleUnaryCall<ListInvoicesRequest, ListInvoicesResponse>;
   getInvoice: handleUnaryCall<GetInvoiceRequest, GetInvoiceResponse>;
   /** Charges an OPEN invoice now; reason payment_required when the charge fails (attempt_count + 1). */
@@ -7639,7 +8122,12 @@ export interface BillingServiceClient extends Client {
   ): ClientUnaryCall;
   /**
    * Now, or at the end of the current period. Idempotent for an already cancelled subscription
-   * at period end; FAILED_PRECONDITION for a final one.
+   * at period end; FAILED_PRECONDITION for a final one, so a subscription is cancelled (and
+   * refunded) once. Cancel now asks policy.v1 QuoteRefund for the applicable policy (`policy_id`,
+   * else the default) and refunds through the payment provider after commit, with an idempotent
+   * reference per subscription; `refund` is unset when no policy applies and at period end.
+   * NOT_FOUND/PERMISSION_DENIED for `policy_id` as policy answers them; UNAVAILABLE when policy
+   * cannot be reached (nothing is cancelled then; safe to retry).
    */
   cancelSubscription(
     request: CancelSubscriptionRequest,
@@ -7655,6 +8143,26 @@ export interface BillingServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: CancelSubscriptionResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * What CancelSubscription with the same arguments would refund right now, changing nothing
+   * (read-only, safe to retry): `refund` with an empty id and status PENDING, unset when no policy
+   * applies and at period end. Errors as CancelSubscription.
+   */
+  previewCancellation(
+    request: PreviewCancellationRequest,
+    callback: (error: ServiceError | null, response: PreviewCancellationResponse) => void,
+  ): ClientUnaryCall;
+  previewCancellation(
+    request: PreviewCancellationRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: PreviewCancellationResponse) => void,
+  ): ClientUnaryCall;
+  previewCancellation(
+    request: PreviewCancellationRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: PreviewCancellationResponse) => void,
   ): ClientUnaryCall;
   listInvoices(
     request: ListInvoicesRequest,
