@@ -38,6 +38,10 @@ export const natsEnvSchema = z.object({
 
 export const port = (fallback: number) => z.coerce.number().int().min(0).max(65535).default(fallback);
 
+/** Where a client reaches a gRPC service: host:port, or e.g. dns:///policy:50054 to balance over replicas. */
+export const grpcTarget = (fallback: string) =>
+  z.string().regex(/^\S+$/, `must be a gRPC target such as ${fallback}`).default(fallback);
+
 export class ConfigError extends Error {}
 
 /**

@@ -3,6 +3,7 @@ import {
   baseEnvSchema,
   commaSeparatedIntegers,
   databaseEnvSchema,
+  grpcTarget,
   loadConfigOrExit,
   natsEnvSchema,
   port,
@@ -21,6 +22,10 @@ const billingEnvSchema = baseEnvSchema
     DUNNING_RETRY_DAYS: commaSeparatedIntegers().default([1, 3, 5]),
     /** A PENDING charge older than this (real time) is settled by verifying its reference. */
     PAYMENT_SETTLE_AFTER_MS: z.coerce.number().int().min(0).default(30000),
+    /** The policy service, asked for the refund of every cancel-now (contract 10). */
+    POLICY_GRPC_URL: grpcTarget('127.0.0.1:50054'),
+    /** Deadline of every gRPC call billing makes (DEADLINE_EXCEEDED, a 503 at the gateway). */
+    GRPC_DEADLINE_MS: z.coerce.number().int().min(1).max(120_000).default(5000),
   });
 
 export type BillingConfig = z.infer<typeof billingEnvSchema>;

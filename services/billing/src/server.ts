@@ -1,4 +1,5 @@
 import {
+  createPromiseClient,
   openServiceStorage,
   ProjectClocks,
   startGrpcServer,
@@ -7,7 +8,7 @@ import {
   type Logger,
 } from '@billing/platform';
 import { PaymentProviders, SandboxControlsClient } from '@billing/payments';
-import { billingV1 } from '@billing/proto';
+import { billingV1, policyV1 } from '@billing/proto';
 import type { BillingConfig } from './config';
 import { billingMigrations } from './db/migrations';
 import { billingModels } from './db/models';
@@ -21,6 +22,7 @@ import { UsageRecordRepository } from './db/repositories/usage-record.repository
 import { billingHandlers } from './handlers/billing.handlers';
 import type { BillingDeps } from './usecases/billing-deps';
 import { runDueBilling } from './usecases/billing-scheduler';
+import { issueDueRefunds } from './usecases/issue-pending-refunds.usecase';
 import { settleFirstCharges } from './usecases/settle-first-charges.usecase';
 
 export interface RunningBilling {
@@ -39,6 +41,7 @@ export async function startBilling(config: BillingConfig, logger: Logger): Promi
   });
 
   const providers = new PaymentProviders(config);
+  const policy = createPromiseClient(policyV1.PolicyServiceClient, config.POLICY_GRPC_URL, config.GRPC_DEADLINE_MS);
   const deps: BillingDeps = {
     sequelize: storage.sequelize,
     customers: new CustomerRepository(),
@@ -48,6 +51,7 @@ export async function startBilling(config: BillingConfig, logger: Logger): Promi
     payments: new PaymentRepository(),
     refunds: new RefundRepository(),
     usage: new UsageRecordRepository(),
+    policy,
     providerFor: (livemode) => providers.forMode(livemode),
     clock: systemClock,
     clocks: new ProjectClocks(storage.sequelize, systemClock),
@@ -84,12 +88,21 @@ export async function startBilling(config: BillingConfig, logger: Logger): Promi
     () => settleFirstCharges(deps, { olderThanMs: config.PAYMENT_SETTLE_AFTER_MS }),
     logger,
   );
+  // Refunds the provider could not take (or whose request died before issuing them), retried.
+  const refundRetries = startPollingLoop(
+    'refund-retry',
+    config.RENEWAL_POLL_MS,
+    () => issueDueRefunds(deps, { olderThanMs: config.PAYMENT_SETTLE_AFTER_MS }),
+    logger,
+  );
   return {
     port: grpc.port,
     async stop() {
+      await refundRetries.stop();
       await firstCharges.stop();
       await scheduler.stop();
       await grpc.shutdown();
+      policy.close();
       await providers.close();
       await storage.close();
     },

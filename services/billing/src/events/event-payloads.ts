@@ -1,5 +1,6 @@
 import { toMajorUnits } from '@billing/platform';
 import type { CustomerModel, InvoiceModel, SubscriptionModel } from '../db/models';
+import type { RefundView } from '../domain/cancellation-refund';
 
 /**
  * The `data` of billing's events (contract section 12), as merchants receive it in webhooks:
@@ -48,4 +49,21 @@ export const invoiceEventData = (invoice: InvoiceModel, customerEmail: string) =
   paid_at: iso(invoice.paidAt),
   subscription_id: invoice.subscriptionId,
   customer_id: invoice.customerId,
+});
+
+/** The refund object of contract 16.4 (+ livemode): `refund` of subscription.cancelled. */
+export const refundEventData = (refund: RefundView) => ({
+  id: refund.id,
+  amount: toMajorUnits(refund.amount),
+  currency: refund.currency,
+  status: refund.status,
+  policy_id: refund.policyId,
+  invoice_id: refund.invoiceId,
+  livemode: refund.livemode,
+});
+
+/** refund.processed: the refund resource, with the subscription it belongs to. */
+export const refundProcessedEventData = (refund: RefundView) => ({
+  ...refundEventData(refund),
+  subscription_id: refund.subscriptionId,
 });

@@ -2,12 +2,14 @@ import { DomainError, requireScope, type UnaryHandlers } from '@billing/platform
 import { billingV1 } from '@billing/proto';
 import { validatePlanSnapshot } from '../domain/checkout-completion';
 import type { CancelledBy } from '../db/models/subscription.model';
+import type { RefundView } from '../domain/cancellation-refund';
 import type { BillingDeps } from '../usecases/billing-deps';
 import { cancelSubscription } from '../usecases/cancel-subscription.usecase';
 import { createSubscription } from '../usecases/create-subscription.usecase';
 import { getSubscription } from '../usecases/get-subscription.usecase';
 import { listSubscriptions } from '../usecases/list-subscriptions.usecase';
 import { pauseSubscription } from '../usecases/pause-subscription.usecase';
+import { previewCancellation } from '../usecases/preview-cancellation.usecase';
 import { resumeSubscription } from '../usecases/resume-subscription.usecase';
 import type { SubscriptionView } from '../usecases/subscription-views';
 
@@ -35,6 +37,20 @@ export const toSubscription = ({ subscription: s, customerEmail }: SubscriptionV
   livemode: s.livemode,
   createdAt: s.createdAt,
 });
+
+const toRefund = (r: RefundView | null): billingV1.Refund | undefined =>
+  r
+    ? {
+        id: r.id ?? '',
+        amount: r.amount,
+        currency: r.currency,
+        status: r.status,
+        policyId: r.policyId,
+        invoiceId: r.invoiceId ?? '',
+        subscriptionId: r.subscriptionId,
+        livemode: r.livemode,
+      }
+    : undefined;
 
 /** Through the API a merchant cancels; the hosted pages say CUSTOMER; SYSTEM is dunning's alone. */
 function cancelledBy(value: string): CancelledBy {
@@ -80,14 +96,22 @@ export function subscriptionHandlers(deps: BillingDeps): Partial<BillingHandlers
       return { subscription: toSubscription(view) };
     },
     async cancelSubscription(req) {
-      const view = await cancelSubscription(deps, requireScope(req.scope), {
+      const { view, refund } = await cancelSubscription(deps, requireScope(req.scope), {
         subscriptionId: req.subscriptionId,
         atPeriodEnd: req.atPeriodEnd,
         cancelledBy: cancelledBy(req.cancelledBy),
-        policyId: req.policyId,
+        policyId: req.policyId || undefined,
         reason: req.reason,
       });
-      return { subscription: toSubscription(view) };
+      return { subscription: toSubscription(view), refund: toRefund(refund) };
+    },
+    async previewCancellation(req) {
+      const refund = await previewCancellation(deps, requireScope(req.scope), {
+        subscriptionId: req.subscriptionId,
+        atPeriodEnd: req.atPeriodEnd,
+        policyId: req.policyId || undefined,
+      });
+      return { refund: toRefund(refund) };
     },
   };
 }

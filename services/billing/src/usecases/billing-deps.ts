@@ -1,6 +1,7 @@
 import type { Sequelize } from 'sequelize-typescript';
-import type { Clock, Logger, ProjectClocks } from '@billing/platform';
+import type { Clock, Logger, ProjectClocks, PromiseClient } from '@billing/platform';
 import type { PaymentProvider, SandboxControlsClient } from '@billing/payments';
+import type { policyV1 } from '@billing/proto';
 import type { CustomerRepository } from '../db/repositories/customer.repository';
 import type { InvoiceRepository } from '../db/repositories/invoice.repository';
 import type { PaymentAuthorizationRepository } from '../db/repositories/payment-authorization.repository';
@@ -19,6 +20,8 @@ export interface BillingDeps {
   payments: PaymentRepository;
   refunds: RefundRepository;
   usage: UsageRecordRepository;
+  /** The policy service: which cancellation policy applies to a cancel-now, and its refund. */
+  policy: Pick<PromiseClient<policyV1.PolicyServiceClient>, 'quoteRefund'>;
   /** The payment provider of a mode: the sandbox in test mode, Paystack in live mode. */
   providerFor(livemode: boolean): PaymentProvider;
   /** Real time; use `clocks.now(scope)` for anything that belongs to a project. */

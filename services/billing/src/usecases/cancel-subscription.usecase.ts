@@ -1,7 +1,15 @@
+import { randomUUID } from 'node:crypto';
+import type { Transaction } from 'sequelize';
 import type { ProjectScope } from '@billing/platform';
+import type { SubscriptionModel } from '../db/models';
 import type { CancelledBy } from '../db/models/subscription.model';
+import { cancellationRefundReference, type RefundView } from '../domain/cancellation-refund';
 import { nextStatus } from '../domain/subscription-status';
+import { refundEventData } from '../events/event-payloads';
 import type { BillingDeps } from './billing-deps';
+import { issuePendingRefunds } from './issue-pending-refunds.usecase';
+import { quoteCancellationRefund } from './quote-cancellation-refund';
+import { refundViewOf } from './refund-views';
 import { changeSubscription, recordSubscriptionEvent, viewOf, type SubscriptionView } from './subscription-views';
 
 export interface CancelSubscriptionCommand {
@@ -9,23 +17,39 @@ export interface CancelSubscriptionCommand {
   atPeriodEnd: boolean;
   /** MERCHANT (API) or CUSTOMER (hosted pages); SYSTEM is dunning's. */
   cancelledBy: CancelledBy;
+  /** The cancellation policy to apply; absent = the default (contract 10). */
   policyId?: string;
   reason?: string;
+}
+
+export interface Cancellation {
+  view: SubscriptionView;
+  /** What the cancel refunded; null when no policy applies, and always at period end. */
+  refund: RefundView | null;
 }
 
 /**
  * Cancels now (any non-final status -> CANCELLED) or at the end of the current period
  * (`cancel_at_period_end`; the renewal scheduler finishes it and emits subscription.cancelled
- * then). A final subscription -> 400. Refunds of a cancel now come with cancellation policies
- * (contract section 10); until then no refund is issued and `refund` is null.
+ * then, refunding nothing). A final subscription -> 400, so a subscription is cancelled, and
+ * refunded, once.
+ *
+ * Cancel now applies the cancellation policy (contract 10): in the transaction that holds the
+ * subscription's lock, the policy service quotes the refund for this moment; a refund above 0 is
+ * written as a PENDING refund row (unique reference per subscription) together with the
+ * cancellation and its subscription.cancelled event, then issued after commit through the
+ * provider (issuePendingRefunds), which records PROCESSED, the invoice's amount_refunded and
+ * refund.processed. A refund of 0 makes no provider call (16.18). If policy cannot be reached
+ * nothing is cancelled (UNAVAILABLE, safe to retry).
  */
-export function cancelSubscription(
+export async function cancelSubscription(
   deps: BillingDeps,
   scope: ProjectScope,
   command: CancelSubscriptionCommand,
-): Promise<SubscriptionView> {
+): Promise<Cancellation> {
   const reason = command.reason?.trim() || null;
-  return changeSubscription(deps, scope, command.subscriptionId, async (subscription, now, transaction) => {
+  const decided: { refund: RefundView | null } = { refund: null };
+  const view = await changeSubscription(deps, scope, command.subscriptionId, async (subscription, now, transaction) => {
     if (command.atPeriodEnd) {
       // Checks the status is not final; the change itself happens at the period's end.
       nextStatus(subscription.status, 'period_end_cancel');
@@ -36,9 +60,12 @@ export function cancelSubscription(
       );
       return;
     }
+    // A final subscription is refused before any refund is considered.
+    const status = nextStatus(subscription.status, 'cancel');
+    decided.refund = await decideRefund(deps, scope, subscription, command.policyId, now, transaction);
     await subscription.update(
       {
-        status: nextStatus(subscription.status, 'cancel'),
+        status,
         cancelledAt: now,
         cancelledBy: command.cancelledBy,
         cancelAtPeriodEnd: false,
@@ -48,6 +75,51 @@ export function cancelSubscription(
       { transaction },
     );
     const view = await viewOf(subscription, transaction);
-    await recordSubscriptionEvent(deps, scope, view, 'subscription.cancelled', now, transaction, { refund: null });
+    await recordSubscriptionEvent(deps, scope, view, 'subscription.cancelled', now, transaction, {
+      refund: decided.refund && refundEventData(decided.refund),
+    });
   });
+
+  const refundId = decided.refund?.id;
+  if (!refundId) return { view, refund: decided.refund };
+  // After commit: a provider call cannot be rolled back with a transaction.
+  await issuePendingRefunds(deps, view.subscription.id);
+  const issued = await deps.refunds.findById(refundId);
+  return { view, refund: issued ? refundViewOf(issued) : decided.refund };
+}
+
+/**
+ * The refund of this cancel-now: none (no policy applies), 0 (PROCESSED, nothing to send), or
+ * a PENDING refund row of the charge that paid the current period.
+ */
+async function decideRefund(
+  deps: BillingDeps,
+  scope: ProjectScope,
+  subscription: SubscriptionModel,
+  policyId: string | undefined,
+  now: Date,
+  transaction: Transaction,
+): Promise<RefundView | null> {
+  const { refund, payment } = await quoteCancellationRefund(deps, scope, subscription, { policyId, now, transaction });
+  if (!refund) return null;
+  if (!payment) return { ...refund, status: 'PROCESSED' };
+  const row = await deps.refunds.create(
+    scope,
+    {
+      id: randomUUID(),
+      reference: cancellationRefundReference(subscription.id),
+      paymentId: payment.id,
+      transactionReference: payment.reference,
+      invoiceId: refund.invoiceId,
+      subscriptionId: subscription.id,
+      amount: refund.amount,
+      currency: refund.currency,
+      reason: 'CANCELLATION',
+      policyId: refund.policyId,
+      createdAt: now,
+      updatedAt: deps.clock.now(),
+    },
+    transaction,
+  );
+  return refundViewOf(row);
 }

@@ -220,6 +220,7 @@ async function recordCompletion(
         currency: payment.currency,
         reason: 'VERIFICATION',
         createdAt: now,
+        updatedAt: deps.clock.now(),
       },
       transaction,
     );

@@ -79,6 +79,7 @@ export async function settleFirstCharges(
           currency: payment.currency,
           reason: 'ABANDONED_CHARGE',
           createdAt: now,
+          updatedAt: now,
         },
         transaction,
       );

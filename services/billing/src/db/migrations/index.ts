@@ -6,6 +6,7 @@ import { createPaymentsAndRefunds } from './0004-create-payments-and-refunds';
 import { createBillingSchedule } from './0006-create-billing-schedule';
 import { addSubscriptionPauseAndCancelDetails } from './0007-add-subscription-pause-and-cancel-details';
 import { createUsageRecords } from './0008-create-usage-records';
+import { addRefundPolicy } from './0009-add-refund-policy';
 
 /** Every migration of the billing database, in order. Append; never edit a shipped one. */
 export const billingMigrations: Migration[] = [
@@ -18,4 +19,5 @@ export const billingMigrations: Migration[] = [
   createBillingSchedule,
   addSubscriptionPauseAndCancelDetails,
   createUsageRecords,
+  addRefundPolicy,
 ];

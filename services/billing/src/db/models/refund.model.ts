@@ -35,6 +35,10 @@ export class RefundModel extends Model {
   @Column(DataType.UUID)
   subscriptionId!: string | null;
 
+  /** The cancellation policy that decided a CANCELLATION refund; null for the others. */
+  @Column(DataType.UUID)
+  policyId!: string | null;
+
   @Column(minorUnits('amount'))
   amount!: number;
 
@@ -56,6 +60,7 @@ export class RefundModel extends Model {
   @Column(DataType.DATE)
   override createdAt!: Date;
 
+  /** Real time of the last status change (createdAt is the project's time, a test clock's in test mode). */
   @Column(DataType.DATE)
   override updatedAt!: Date;
 

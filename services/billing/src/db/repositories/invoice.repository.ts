@@ -130,6 +130,23 @@ export class InvoiceRepository {
     });
   }
 
+  /** The invoice of one period of a subscription (at most one: UNIQUE (subscription_id, period_start)). */
+  findForPeriod(subscriptionId: string, periodStart: Date, transaction?: Transaction): Promise<InvoiceModel | null> {
+    return InvoiceModel.findOne({ where: { subscriptionId, periodStart }, transaction });
+  }
+
+  linesOf(invoiceId: string, transaction?: Transaction): Promise<InvoiceLineModel[]> {
+    return InvoiceLineModel.findAll({ where: { invoiceId }, order: [['position', 'ASC']], transaction });
+  }
+
+  /** Records money given back on an invoice (the table's CHECK keeps it within amount_paid). */
+  async addRefunded(invoiceId: string, amount: number, now: Date, transaction: Transaction): Promise<void> {
+    await InvoiceModel.sequelize!.query(
+      'UPDATE invoices SET amount_refunded = amount_refunded + $2, updated_at = $3 WHERE id = $1',
+      { bind: [invoiceId, amount, now], transaction },
+    );
+  }
+
   /** The invoice of a subscription's first period (a checkout's invoice), if it has one. */
   findFirstOfSubscription(subscriptionId: string, transaction?: Transaction): Promise<InvoiceModel | null> {
     return InvoiceModel.findOne({ where: { subscriptionId }, order: [['periodStart', 'ASC']], transaction });

@@ -98,6 +98,11 @@ export class PaymentRepository {
     return new Set(rows.map((r) => r.reference));
   }
 
+  /** The charge that paid an invoice (a refund of the invoice gives back part of it). */
+  findSucceededForInvoice(invoiceId: string, transaction?: Transaction): Promise<PaymentModel | null> {
+    return PaymentModel.findOne({ where: { invoiceId, status: 'SUCCEEDED' }, transaction });
+  }
+
   findByReference(reference: string, transaction?: Transaction): Promise<PaymentModel | null> {
     return PaymentModel.findOne({ where: { reference }, transaction });
   }

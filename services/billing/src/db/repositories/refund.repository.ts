@@ -1,4 +1,4 @@
-import type { Transaction } from 'sequelize';
+import { Op, QueryTypes, type Transaction } from 'sequelize';
 import type { ProjectScope } from '@billing/platform';
 import { RefundModel, type RefundReason } from '../models/refund.model';
 
@@ -12,7 +12,12 @@ export interface NewRefund {
   amount: number;
   currency: string;
   reason: RefundReason;
+  /** The cancellation policy that decided it (CANCELLATION refunds). */
+  policyId?: string | null;
+  /** The project's time (test clock in test mode). */
   createdAt: Date;
+  /** Real time: when a refund the provider could not take is retried is counted from it. */
+  updatedAt: Date;
 }
 
 export class RefundRepository {
@@ -21,13 +26,13 @@ export class RefundRepository {
     return RefundModel.create(
       {
         ...refund,
+        policyId: refund.policyId ?? null,
         projectId: scope.projectId,
         livemode: scope.livemode,
         status: 'PENDING',
         providerRefundId: null,
         failureReason: null,
         processedAt: null,
-        updatedAt: refund.createdAt,
       },
       { transaction },
     );
@@ -36,6 +41,32 @@ export class RefundRepository {
   /** Refunds of a subscription still waiting to be issued. */
   listPendingForSubscription(subscriptionId: string): Promise<RefundModel[]> {
     return RefundModel.findAll({ where: { subscriptionId, status: 'PENDING' }, order: [['createdAt', 'ASC']] });
+  }
+
+  findById(id: string, transaction?: Transaction): Promise<RefundModel | null> {
+    return RefundModel.findByPk(id, { transaction });
+  }
+
+  /**
+   * Refunds left PENDING since before `notAfter` (real time): the provider could not take them,
+   * or the caller that decided them died before issuing. Oldest first.
+   */
+  listPendingSince(notAfter: Date, limit: number): Promise<RefundModel[]> {
+    return RefundModel.findAll({
+      where: { status: 'PENDING', updatedAt: { [Op.lte]: notAfter } },
+      order: [['updatedAt', 'ASC']],
+      limit,
+    });
+  }
+
+  /** What is being refunded of an invoice and not yet recorded on it (PENDING or PROCESSING). */
+  async amountInFlightForInvoice(invoiceId: string, transaction?: Transaction): Promise<number> {
+    const [row] = await RefundModel.sequelize!.query<{ total: string }>(
+      `SELECT COALESCE(SUM(amount), 0) AS total FROM refunds
+        WHERE invoice_id = $1 AND status IN ('PENDING', 'PROCESSING')`,
+      { bind: [invoiceId], transaction, type: QueryTypes.SELECT },
+    );
+    return Number(row.total);
   }
 
   /**
@@ -50,11 +81,13 @@ export class RefundRepository {
     return count === 1;
   }
 
-  async markProcessed(id: string, providerRefundId: string, now: Date): Promise<void> {
-    await RefundModel.update(
+  /** False when the refund was not PROCESSING (someone else recorded its outcome). */
+  async markProcessed(id: string, providerRefundId: string, now: Date, transaction?: Transaction): Promise<boolean> {
+    const [count] = await RefundModel.update(
       { status: 'PROCESSED', providerRefundId, processedAt: now, updatedAt: now },
-      { where: { id, status: 'PROCESSING' } },
+      { where: { id, status: 'PROCESSING' }, transaction },
     );
+    return count === 1;
   }
 
   async markFailed(id: string, reason: string, now: Date): Promise<void> {
