@@ -3,13 +3,16 @@ import { HttpError } from '../../../http/http-error';
 import { defineRoute, type Resource } from '../../../http/route';
 import { required, scopeOf } from '../common.schemas';
 import {
+  CancellationPreviewSchema,
   CancelledSubscriptionSchema,
   CancelSubscriptionBody,
   CreateSubscriptionBody,
   ListSubscriptionsQuery,
   SubscriptionIdParams,
   SubscriptionListItemSchema,
+  PreviewCancellationBody,
   SubscriptionSchema,
+  toRefund,
   toSubscription,
   toSubscriptionListItem,
 } from './subscriptions.schemas';
@@ -134,17 +137,20 @@ export const subscriptionsResource: Resource = {
       path: '/:subscription_id/cancel',
       summary: 'Cancel a subscription now or at the end of its period',
       description:
-        'Now: any non-final state -> `CANCELLED` (`cancelled_by` `MERCHANT`). With `at_period_end`: ' +
+        'Now: any non-final state -> `CANCELLED` (`cancelled_by` `MERCHANT`), and the cancellation policy ' +
+        '(`policy_id`, else the default one) refunds part of the current period through the payment provider; ' +
+        "the refund is recorded on the period's invoice (`amount_refunded`). With `at_period_end`: " +
         '`cancel_at_period_end` becomes true and the subscription ends with its current period. ' +
-        '`refund` is what the cancellation refunded (null when no policy applies, and always at period end). ' +
-        'A cancelled or expired subscription -> 400.',
+        '`refund` is what the cancellation refunded (null when no policy applies, and always at period end; ' +
+        'amount 0 with `id` null when the policy gives nothing back). A cancelled or expired subscription ' +
+        "-> 400, so a subscription is refunded once. An unknown `policy_id` -> 404, another project's -> 403.",
       auth: 'apiKey',
       params: SubscriptionIdParams,
       body: CancelSubscriptionBody,
       errors: [400, 403, 404],
       response: { status: 200, description: 'The subscription and its refund', schema: CancelledSubscriptionSchema },
       async handle({ auth: { apiKey }, params, body }) {
-        const { subscription } = await billing.cancelSubscription({
+        const { subscription, refund } = await billing.cancelSubscription({
           scope: scopeOf(apiKey),
           subscriptionId: params.subscription_id,
           atPeriodEnd: body.at_period_end,
@@ -152,7 +158,30 @@ export const subscriptionsResource: Resource = {
           reason: body.reason,
           cancelledBy: 'MERCHANT',
         });
-        return { ...toSubscription(required(subscription, 'subscription')), refund: null };
+        return { ...toSubscription(required(subscription, 'subscription')), refund: toRefund(refund) };
+      },
+    }),
+    defineRoute({
+      method: 'post',
+      path: '/:subscription_id/cancel/preview',
+      summary: 'Preview the refund of cancelling a subscription',
+      description:
+        'What `POST /subscriptions/{id}/cancel` with the same `at_period_end` and `policy_id` would refund right ' +
+        'now, changing nothing: `refund` has `id` null and `status` `PENDING`; null when no policy applies and ' +
+        'at period end. Errors as the cancel.',
+      auth: 'apiKey',
+      params: SubscriptionIdParams,
+      body: PreviewCancellationBody,
+      errors: [400, 403, 404],
+      response: { status: 200, description: 'The refund the cancel would give', schema: CancellationPreviewSchema },
+      async handle({ auth: { apiKey }, params, body }) {
+        const { refund } = await billing.previewCancellation({
+          scope: scopeOf(apiKey),
+          subscriptionId: params.subscription_id,
+          atPeriodEnd: body.at_period_end,
+          policyId: body.policy_id,
+        });
+        return { refund: toRefund(refund) };
       },
     }),
   ],

@@ -42,15 +42,18 @@ export const SubscriptionSchema = z
   })
   .meta({ id: 'Subscription' });
 
-/** Contract 16.4: what a cancel now refunds; null when no cancellation policy applies. */
+/** Contract 16.4 (+ livemode, 16.23): what a cancel now refunds; null when no cancellation policy applies. */
 export const RefundSchema = z
   .object({
-    id: z.string().nullable(),
-    amount: z.number(),
+    id: z.uuid().nullable().meta({ description: 'Null in a preview, and when the amount is 0 (nothing was sent)' }),
+    amount: z.number().meta({ description: 'Major currency unit' }),
     currency: z.enum(CURRENCIES),
-    status: z.enum(['PENDING', 'PROCESSED', 'FAILED']),
-    policy_id: z.uuid().nullable(),
-    invoice_id: z.uuid().nullable(),
+    status: z.enum(['PENDING', 'PROCESSED', 'FAILED']).meta({
+      description: 'PENDING in a preview, or while the provider has not taken it yet (it is retried)',
+    }),
+    policy_id: z.uuid().nullable().meta({ description: 'The cancellation policy that applied' }),
+    invoice_id: z.uuid().nullable().meta({ description: 'The invoice of the period refunded (its amount_refunded)' }),
+    livemode: z.boolean(),
   })
   .meta({ id: 'Refund' });
 
@@ -74,13 +77,22 @@ export const CreateSubscriptionBody = z
   })
   .meta({ id: 'CreateSubscriptionRequest' });
 
+const cancelFields = {
+  at_period_end: z.boolean().default(false),
+  policy_id: z.guid().optional().meta({
+    description: 'The cancellation policy to apply, whatever its apply_to_existing (else the default policy)',
+  }),
+};
+
 export const CancelSubscriptionBody = z
-  .object({
-    at_period_end: z.boolean().default(false),
-    policy_id: z.guid().optional().meta({ description: 'The cancellation policy to apply (else the default)' }),
-    reason: z.string().max(500).optional(),
-  })
+  .object({ ...cancelFields, reason: z.string().max(500).optional() })
   .meta({ id: 'CancelSubscriptionRequest' });
+
+export const PreviewCancellationBody = z.object(cancelFields).meta({ id: 'CancellationPreviewRequest' });
+
+export const CancellationPreviewSchema = z
+  .object({ refund: RefundSchema.nullable() })
+  .meta({ id: 'CancellationPreview' });
 
 export const ListSubscriptionsQuery = z.object({
   status: status.optional(),
@@ -119,3 +131,16 @@ export const toSubscription = (s: billingV1.Subscription): z.input<typeof Subscr
   metadata: s.metadata ?? {},
   livemode: s.livemode,
 });
+
+export const toRefund = (r: billingV1.Refund | undefined): z.input<typeof RefundSchema> | null =>
+  r
+    ? {
+        id: r.id || null,
+        amount: toMajorUnits(r.amount),
+        currency: r.currency as Currency,
+        status: r.status as z.input<typeof RefundSchema>['status'],
+        policy_id: r.policyId || null,
+        invoice_id: r.invoiceId || null,
+        livemode: r.livemode,
+      }
+    : null;
