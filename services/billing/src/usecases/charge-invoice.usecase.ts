@@ -142,11 +142,12 @@ export async function claimInvoiceCharges(
       transaction,
     );
     // Not due while in flight: no other sweep picks it up; settlement owns it if we die now.
+    const scheduled = started.filter((c) => c.invoice.nextPaymentAttempt !== null).map((c) => c.invoice);
     await deps.invoices.unschedule(
-      started.map((c) => c.invoice.id),
+      scheduled.map((invoice) => invoice.id),
       transaction,
     );
-    for (const { invoice } of started) invoice.set('nextPaymentAttempt', null, { raw: true });
+    for (const invoice of scheduled) invoice.set('nextPaymentAttempt', null, { raw: true });
   }
   return results;
 }

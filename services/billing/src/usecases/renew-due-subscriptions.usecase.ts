@@ -169,9 +169,11 @@ async function renewTogether(
   transaction: Transaction,
 ): Promise<ChargeClaim[]> {
   if (renewals.length === 0) return [];
+  // Created off the schedule: their charges are claimed below in this same transaction, and a
+  // claim takes its invoice off the schedule anyway (one UPDATE saved per renewal).
   const invoices = await deps.invoices.createMany(
     renewals.map(({ subscription, step }) => ({
-      ...newPeriodInvoice(subscription, step.period, step.at, step.at),
+      ...newPeriodInvoice(subscription, step.period, step.at, null),
       projectId: subscription.projectId,
       livemode: subscription.livemode,
     })),

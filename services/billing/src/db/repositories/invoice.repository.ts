@@ -124,6 +124,7 @@ export class InvoiceRepository {
 
   /** Takes invoices off the charge schedule (a charge of each is in flight). */
   async unschedule(invoiceIds: string[], transaction: Transaction): Promise<void> {
+    if (invoiceIds.length === 0) return;
     await InvoiceModel.sequelize!.query('UPDATE invoices SET next_payment_attempt = NULL WHERE id = ANY($1::uuid[])', {
       bind: [invoiceIds],
       transaction,
