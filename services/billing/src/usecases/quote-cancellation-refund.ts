@@ -32,7 +32,13 @@ export async function quoteCancellationRefund(
   const refundable =
     invoice && payment
       ? refundableAmount(
-          { ...invoice.get({ plain: true }), lines: await deps.invoices.linesOf(invoice.id, transaction) },
+          {
+            status: invoice.status,
+            periodStart: invoice.periodStart,
+            amountPaid: invoice.amountPaid,
+            amountRefunded: invoice.amountRefunded,
+            lines: await deps.invoices.linesOf(invoice.id, transaction),
+          },
           await deps.refunds.amountInFlightForInvoice(invoice.id, transaction),
         )
       : 0;
