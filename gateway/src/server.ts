@@ -14,11 +14,7 @@ import { apiKeyAuth, dualAuth, jwtAuth } from './middleware/auth';
 import { errorHandler, notFoundHandler } from './middleware/errors';
 import { requestId } from './middleware/request-id';
 import { buildOpenApiDocument } from './openapi/document';
-import {
-  providerWebhookForwarder,
-  PROVIDER_WEBHOOK_PATH,
-  type ProviderWebhookForwarder,
-} from './proxy/provider-webhook.proxy';
+import { providerWebhookForwarder } from './proxy/provider-webhook.proxy';
 import { checkoutProxy } from './proxy/service-pages.proxy';
 import { v1Resources } from './routes/v1';
 
@@ -29,11 +25,10 @@ export interface AppDeps {
   billing: BillingClient;
   policy: PolicyClient;
   apiKeyCache: ApiKeyCache;
-  providerWebhooks: ProviderWebhookForwarder;
   logger: Logger;
 }
 
-/** The whole HTTP surface; no sockets, so tests can also drive it in-process. */
+/** The HTTP surface but the provider webhook (see startGateway); no sockets, so tests can also drive it in-process. */
 export function createApp(deps: AppDeps): Express {
   const { logger } = deps;
   const app = express();
@@ -54,8 +49,7 @@ export function createApp(deps: AppDeps): Express {
   // swagger-ui-express serves its assets from the swagger-ui-dist package: no CDN.
   app.use('/docs', swaggerUi.serve, swaggerUi.setup(document, { customSiteTitle: 'Subscription Billing API' }));
 
-  // Before any body parser: the forwarded bodies must reach catalog byte for byte.
-  app.post(PROVIDER_WEBHOOK_PATH, deps.providerWebhooks.handler);
+  // Before any body parser: the proxied bodies must reach catalog byte for byte.
   app.use(checkoutProxy(deps.config.CATALOG_HTTP_URL, logger));
 
   const authFor: Record<AuthScheme, RequestHandler[]> = {
@@ -87,11 +81,15 @@ export async function startGateway(config: GatewayConfig, logger: Logger): Promi
   const policy = createPolicyClient(config.POLICY_GRPC_URL, config.GRPC_DEADLINE_MS);
   const apiKeyCache = new ApiKeyCache(config.API_KEY_CACHE_TTL_MS);
   const providerWebhooks = providerWebhookForwarder(config.CATALOG_HTTP_URL, logger);
-  const app = createApp({ config, identity, catalog, billing, policy, apiKeyCache, providerWebhooks, logger });
+  const app = createApp({ config, identity, catalog, billing, policy, apiKeyCache, logger });
   const nats = await connectNats(config.NATS_URL, 'gateway');
   const stopListening = listenForKeyRevocations(nats, config.EVENTS_SUBJECT_PREFIX, apiKeyCache, logger);
 
-  const server = await listenHttp(app, config.PORT);
+  // The provider's webhook (one per charge) is answered before the app: see providerWebhookForwarder.
+  const server = await listenHttp(
+    (req, res) => (providerWebhooks.matches(req) ? providerWebhooks.forward(req, res) : app(req, res)),
+    config.PORT,
+  );
   const port = server.port;
   logger.info({ port, public_url: config.PUBLIC_URL }, 'gateway listening');
 

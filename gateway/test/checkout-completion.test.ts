@@ -90,6 +90,25 @@ describe('checkout completion: callback and provider webhook racing, forged webh
     expect((await getSession(code)).status).toBe('COMPLETED');
   });
 
+  it('answers a webhook that is not one with a 4xx and a JSON detail: over 1 MiB 413, signed non-JSON 422', async () => {
+    const huge = Buffer.alloc(1024 * 1024 + 1, 'a');
+    const tooLarge = await deliverWebhook(huge, 'x');
+    expect(tooLarge.status).toBe(413);
+    expect(await tooLarge.json()).toEqual({ detail: 'Webhook body too large' });
+
+    const notJson = Buffer.from('charge.success but not JSON');
+    const signed = createHmac('sha512', platform.env.SANDBOX_SECRET_KEY).update(notJson).digest('hex');
+    const unreadable = await deliverWebhook(notJson, signed);
+    expect(unreadable.status).toBe(422);
+    expect(await unreadable.json()).toEqual({
+      detail: [expect.objectContaining({ loc: ['body'], type: 'json_invalid' })],
+    });
+
+    const answered = await deliverWebhook(Buffer.from(JSON.stringify({ event: 'transfer.success', data: {} })), '');
+    expect(answered.status).toBe(401);
+    expect(answered.headers.get('x-request-id')).toEqual(expect.any(String));
+  });
+
   it('20 times, callback and webhook fired together complete the session once: one customer, subscription, invoice, charge', async () => {
     const codes: string[] = [];
     for (let round = 0; round < 20; round++) {

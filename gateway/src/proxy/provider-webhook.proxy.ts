@@ -1,6 +1,7 @@
-import type { RequestHandler } from 'express';
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage, RequestListener } from 'node:http';
 import { Pool } from 'undici';
-import type { Logger } from '@billing/platform';
+import { BodyTooLargeError, isPostTo, readRawBody, sendJson, type Logger } from '@billing/platform';
 
 /** The provider's inbound webhook as merchants configure it at Paystack (contract section 6). */
 export const PROVIDER_WEBHOOK_PATH = '/api/v1/payments/paystack/webhook';
@@ -8,9 +9,12 @@ export const PROVIDER_WEBHOOK_PATH = '/api/v1/payments/paystack/webhook';
 const CATALOG_WEBHOOK_PATH = '/payments/paystack/webhook';
 /** Paystack's bodies are a few kilobytes; anything far larger is not a webhook. */
 const MAX_BODY_BYTES = 1024 * 1024;
+const ACCEPTABLE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
 export interface ProviderWebhookForwarder {
-  handler: RequestHandler;
+  /** Whether a request is the provider's webhook, which `forward` answers instead of the app. */
+  matches(req: IncomingMessage): boolean;
+  forward: RequestListener;
   close(): Promise<void>;
 }
 
@@ -18,7 +22,8 @@ export interface ProviderWebhookForwarder {
  * Passes the provider's webhook to catalog byte for byte (its signature covers the exact raw
  * body, so nothing here parses it) and answers with catalog's answer. The provider sends one for
  * every successful charge, renewals included, so this is a lean buffered forward over kept-alive
- * connections rather than the streaming proxy the hosted pages use.
+ * connections rather than the streaming proxy the hosted pages use, and it is answered before
+ * the Express app (no auth, no JSON parsing, no routing apply to it).
  */
 export function providerWebhookForwarder(catalogHttpUrl: string, logger: Logger): ProviderWebhookForwarder {
   const catalog = new Pool(new URL(catalogHttpUrl).origin, {
@@ -27,55 +32,48 @@ export function providerWebhookForwarder(catalogHttpUrl: string, logger: Logger)
     headersTimeout: 30_000,
     bodyTimeout: 30_000,
   });
-  const handler: RequestHandler = (req, res) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    let refused = false;
-    req.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > MAX_BODY_BYTES) {
-        if (!refused) answer(res, 413, { detail: 'Webhook body too large' });
-        refused = true;
-        return;
-      }
-      chunks.push(chunk);
-    });
-    req.on('end', () => {
-      if (refused) return;
-      const signature = req.headers['x-paystack-signature'];
-      catalog
-        .request({
-          method: 'POST',
-          path: CATALOG_WEBHOOK_PATH,
-          headers: {
-            'content-type': req.headers['content-type'] ?? 'application/json',
-            ...(typeof signature === 'string' ? { 'x-paystack-signature': signature } : {}),
-            'x-forwarded-for': req.socket.remoteAddress ?? '',
-            'x-request-id': String(res.getHeader('x-request-id') ?? ''),
-          },
-          body: Buffer.concat(chunks),
-        })
-        .then(async (response) => {
-          const body = await response.body.text();
-          res.writeHead(response.statusCode, {
-            'content-type': String(response.headers['content-type'] ?? 'application/json'),
-          });
-          res.end(body);
-        })
-        .catch((err: unknown) => {
-          logger.warn({ err }, 'catalog unreachable for a provider webhook');
-          // The provider retries a non-2xx webhook later; nothing is lost.
-          if (!res.headersSent) {
-            res.setHeader('retry-after', '1');
-            answer(res, 503, { detail: 'The checkout service is temporarily unavailable' });
-          }
-        });
-    });
-  };
-  return { handler, close: () => catalog.close() };
-}
 
-function answer(res: Parameters<RequestHandler>[1], status: number, body: object): void {
-  res.writeHead(status, { 'content-type': 'application/json' });
-  res.end(JSON.stringify(body));
+  const forward = async (req: IncomingMessage, res: Parameters<RequestListener>[1]) => {
+    const incomingId = req.headers['x-request-id'];
+    const requestId =
+      typeof incomingId === 'string' && ACCEPTABLE_REQUEST_ID.test(incomingId) ? incomingId : randomUUID();
+    res.setHeader('x-request-id', requestId);
+    let body: Buffer;
+    try {
+      body = await readRawBody(req, MAX_BODY_BYTES);
+    } catch (err) {
+      if (err instanceof BodyTooLargeError) return sendJson(res, 413, { detail: 'Webhook body too large' });
+      return sendJson(res, 400, { detail: 'Webhook body could not be read' });
+    }
+    const signature = req.headers['x-paystack-signature'];
+    try {
+      const response = await catalog.request({
+        method: 'POST',
+        path: CATALOG_WEBHOOK_PATH,
+        headers: {
+          'content-type': req.headers['content-type'] ?? 'application/json',
+          ...(typeof signature === 'string' ? { 'x-paystack-signature': signature } : {}),
+          'x-forwarded-for': req.socket.remoteAddress ?? '',
+          'x-request-id': requestId,
+        },
+        body,
+      });
+      const answer = await response.body.text();
+      res.writeHead(response.statusCode, {
+        'content-type': String(response.headers['content-type'] ?? 'application/json'),
+      });
+      res.end(answer);
+    } catch (err) {
+      logger.warn({ err, request_id: requestId }, 'catalog unreachable for a provider webhook');
+      // The provider retries a non-2xx webhook later; nothing is lost.
+      res.setHeader('retry-after', '1');
+      sendJson(res, 503, { detail: 'The checkout service is temporarily unavailable' });
+    }
+  };
+
+  return {
+    matches: (req) => isPostTo(req, PROVIDER_WEBHOOK_PATH),
+    forward: (req, res) => void forward(req, res),
+    close: () => catalog.close(),
+  };
 }

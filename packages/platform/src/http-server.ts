@@ -1,4 +1,4 @@
-import { createServer, type RequestListener } from 'node:http';
+import { createServer, type IncomingMessage, type RequestListener, type ServerResponse } from 'node:http';
 
 export interface RunningHttpServer {
   port: number;
@@ -22,4 +22,47 @@ export async function listenHttp(app: RequestListener, port: number): Promise<Ru
       await closed;
     },
   };
+}
+
+/** A request body larger than readRawBody's limit. */
+export class BodyTooLargeError extends Error {
+  constructor(readonly limitBytes: number) {
+    super(`Request body larger than ${limitBytes} bytes`);
+  }
+}
+
+/**
+ * The exact bytes of a request body, for handlers answered before any framework (the payment
+ * provider's webhooks, whose signature covers the raw body). Rejects with BodyTooLargeError past
+ * `limitBytes`, without buffering the rest.
+ */
+export function readRawBody(req: IncomingMessage, limitBytes: number): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > limitBytes) {
+        req.off('data', onData);
+        req.resume();
+        reject(new BodyTooLargeError(limitBytes));
+        return;
+      }
+      chunks.push(chunk);
+    };
+    req.on('data', onData);
+    req.on('end', () => resolve(Buffer.concat(chunks)));
+    req.on('error', reject);
+  });
+}
+
+/** A JSON answer on a bare node:http response. */
+export function sendJson(res: ServerResponse, status: number, body: unknown): void {
+  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8' });
+  res.end(JSON.stringify(body));
+}
+
+/** Whether a bare node:http request is a POST to exactly `path` (a query string allowed). */
+export function isPostTo(req: IncomingMessage, path: string): boolean {
+  return req.method === 'POST' && (req.url === path || req.url?.startsWith(`${path}?`) === true);
 }

@@ -18,6 +18,7 @@ import { CheckoutSessionRepository } from './db/repositories/checkout-session.re
 import { PlanRepository } from './db/repositories/plan.repository';
 import { catalogHandlers } from './handlers/catalog.handlers';
 import { createCheckoutPagesApp } from './http/checkout-pages';
+import { isProviderWebhook, providerWebhookListener } from './http/provider-webhook';
 import type { CatalogDeps } from './usecases/catalog-deps';
 import { expireDueCheckoutSessions } from './usecases/expire-checkout-session.usecase';
 
@@ -59,7 +60,12 @@ export async function startCatalog(config: CatalogConfig, logger: Logger): Promi
       },
     ],
   });
-  const pages = await listenHttp(createCheckoutPagesApp(deps, logger), config.CATALOG_HTTP_PORT);
+  const pagesApp = createCheckoutPagesApp(deps, logger);
+  const providerWebhook = providerWebhookListener(deps, logger);
+  const pages = await listenHttp(
+    (req, res) => (isProviderWebhook(req) ? providerWebhook(req, res) : pagesApp(req, res)),
+    config.CATALOG_HTTP_PORT,
+  );
   const expirySweep = startPollingLoop(
     'checkout-expiry',
     config.CHECKOUT_EXPIRY_SWEEP_MS,

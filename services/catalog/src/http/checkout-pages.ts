@@ -10,7 +10,6 @@ import {
   findOpenSession,
   startCheckoutPayment,
 } from '../usecases/pay-checkout-session.usecase';
-import { receiveProviderWebhook } from '../usecases/receive-provider-webhook.usecase';
 import { checkoutPage, checkoutStatusPage } from './checkout-views';
 
 /** Where the customer goes after a session ends, with the merchant's URL when it set one. */
@@ -56,7 +55,8 @@ const notFound = (res: Response) =>
 
 /**
  * Catalog's HTTP side, reached through the gateway's proxy: the hosted checkout pages (server
- * rendered, no JavaScript needed) and the payment provider's inbound webhook.
+ * rendered, no JavaScript needed). The provider's webhook is answered before it
+ * (providerWebhookListener).
  */
 export function createCheckoutPagesApp(deps: CatalogDeps, logger: Logger): Express {
   const app = express();
@@ -118,24 +118,6 @@ export function createCheckoutPagesApp(deps: CatalogDeps, logger: Logger): Expre
       endPage(res, await cancelCheckout(deps, req.params.code));
     } catch (err) {
       if (err instanceof DomainError && err.kind === 'not_found') return notFound(res);
-      throw err;
-    }
-  });
-
-  app.post('/payments/paystack/webhook', express.raw({ type: () => true, limit: '1mb' }), async (req, res) => {
-    const rawBody = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
-    try {
-      await receiveProviderWebhook(deps, rawBody, req.get('x-paystack-signature'), logger);
-      res.json({ received: true });
-    } catch (err) {
-      if (err instanceof DomainError && err.kind === 'unauthenticated') {
-        res.status(401).json({ detail: err.message });
-        return;
-      }
-      if (err instanceof DomainError && err.kind === 'invalid_argument') {
-        res.status(422).json({ detail: err.violations });
-        return;
-      }
       throw err;
     }
   });
