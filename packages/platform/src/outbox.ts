@@ -34,8 +34,20 @@ const outboxPublishOrderMigration: Migration = {
   },
 };
 
+/** The relay reads pending rows by seq: the created_at index only cost an entry per event. */
+const outboxRetireCreatedAtIndexMigration: Migration = {
+  name: '0000-outbox-retire-created-at-index',
+  async up({ sql }) {
+    await sql(`DROP INDEX IF EXISTS outbox_events_pending`);
+  },
+};
+
 /** Every service that emits events starts its migration list with these. */
-export const outboxMigrations: Migration[] = [outboxMigration, outboxPublishOrderMigration];
+export const outboxMigrations: Migration[] = [
+  outboxMigration,
+  outboxPublishOrderMigration,
+  outboxRetireCreatedAtIndexMigration,
+];
 
 /** The envelope every consumer receives (notification turns it into the webhook body). */
 export interface EventEnvelope<T = unknown> {

@@ -69,16 +69,33 @@ export async function dueWorkCount(deps: BillingDeps, projectId: string): Promis
  * period's invoice is UNIQUE, and a charge is claimed under its invoice's row lock.
  */
 export async function runBillingPass(deps: BillingDeps, options: BillingPassOptions = {}): Promise<number> {
-  const concurrency = options.concurrency ?? DEFAULT_CONCURRENCY;
   // Overlapped: dunning retries are charged while the period ends are stepped. A subscription is
   // not stepped again while its invoice is OPEN, so its order holds.
-  const [stepped, charged] = await Promise.all([
-    stepDueSubscriptions(deps, options).then(
-      async ({ stepped, claims }) => stepped + (await sendScheduledCharges(deps, claims, concurrency)),
-    ),
-    chargeDueInvoices(deps, options),
-  ]);
+  const [stepped, charged] = await Promise.all([stepAndChargeDue(deps, options), chargeDueInvoices(deps, options)]);
   return stepped + charged;
+}
+
+/**
+ * Steps due subscriptions batch after batch until none is due, one batch ahead of the charges:
+ * batch k+1 is stepped while batch k's charges are with the provider, so neither the database
+ * work nor the provider calls wait for the other. Batch k's charges are all answered before
+ * batch k+1's are sent.
+ */
+async function stepAndChargeDue(deps: BillingDeps, options: BillingPassOptions): Promise<number> {
+  const concurrency = options.concurrency ?? DEFAULT_CONCURRENCY;
+  let done = 0;
+  let charging: Promise<number> = Promise.resolve(0);
+  for (;;) {
+    let batch: Awaited<ReturnType<typeof stepDueSubscriptions>>;
+    try {
+      batch = await stepDueSubscriptions(deps, options);
+    } finally {
+      done += await charging;
+    }
+    done += batch.stepped;
+    if (batch.stepped === 0 && batch.claims.length === 0) return done;
+    charging = sendScheduledCharges(deps, batch.claims, concurrency);
+  }
 }
 
 /** Provider calls in flight at once, by default. */

@@ -70,7 +70,9 @@ export class InvoiceRepository {
     const byScope = new Map<string, (NewInvoice & RowScope)[]>();
     for (const invoice of invoices) {
       const key = `${invoice.projectId}:${invoice.livemode}`;
-      byScope.set(key, [...(byScope.get(key) ?? []), invoice]);
+      const group = byScope.get(key);
+      if (group) group.push(invoice);
+      else byScope.set(key, [invoice]);
     }
     const numbers = new Map<NewInvoice, string>();
     // Counter rows in a fixed order, so two batches never wait on each other crosswise.
