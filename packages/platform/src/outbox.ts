@@ -131,7 +131,8 @@ export async function recordEvents<T>(
 interface PendingRow {
   id: string;
   event_type: string;
-  payload: unknown;
+  /** The envelope's JSON as stored, sent as it is (no parse and re-serialise per event). */
+  payload: string;
   headers: Record<string, string>;
 }
 
@@ -184,7 +185,7 @@ export class OutboxRelay {
     const { sequelize } = this.options;
     return sequelize.transaction(async (transaction) => {
       const rows = await sequelize.query<PendingRow>(
-        `SELECT id, event_type, payload, headers FROM outbox_events
+        `SELECT id, event_type, payload::text AS payload, headers FROM outbox_events
           WHERE published_at IS NULL ORDER BY seq
           LIMIT $1 FOR UPDATE SKIP LOCKED`,
         { bind: [this.options.batchSize ?? 500], transaction, type: QueryTypes.SELECT },
@@ -197,7 +198,7 @@ export class OutboxRelay {
           for (const [k, v] of Object.entries(row.headers ?? {})) h.set(k, v);
           return this.js.publish(
             `${this.options.subjectPrefix}.${row.event_type}`,
-            Buffer.from(JSON.stringify(row.payload)),
+            Buffer.from(row.payload),
             { msgID: row.id, headers: h },
           );
         }),
