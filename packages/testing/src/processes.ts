@@ -10,6 +10,13 @@ import { dropDatabases, TEST_DATABASE_URL, TEST_NATS_URL, uniqueRunId } from './
 
 const REPO_ROOT = resolve(__dirname, '../../..');
 
+/**
+ * V8 flags of every platform process (the Dockerfile sets the same in NODE_OPTIONS). A larger
+ * young generation: a renewal run allocates many short-lived rows and requests, and fewer
+ * scavenges were measured at about 5% more renewals/s.
+ */
+export const PLATFORM_NODE_FLAGS = ['--max-semi-space-size=32'];
+
 /** A real OS process of the platform, started from its built entry point. */
 export class PlatformProcess {
   private child?: ChildProcess;
@@ -25,7 +32,7 @@ export class PlatformProcess {
   async start(timeoutMs = 30_000): Promise<void> {
     this.output = '';
     const profile = process.env.CPU_PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${process.env.CPU_PROFILE_DIR}`] : [];
-    const child = spawn(process.execPath, [...profile, this.entry], {
+    const child = spawn(process.execPath, [...PLATFORM_NODE_FLAGS, ...profile, this.entry], {
       env: { ...process.env, ...this.env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
