@@ -26,20 +26,37 @@ export interface BillingPassOptions {
 const projectNow = (table: string) =>
   `($1::timestamptz + (CASE WHEN ${table}.livemode THEN 0 ELSE COALESCE(tc.offset_ms, 0) END) * interval '1 millisecond')`;
 
-/** A subscription with a step due ($1 real now, $2 an optional project filter). */
+/**
+ * The latest "now" of any row of a mode, for index range scans: projectNow depends on each row's
+ * project, which no index can use, but test clocks only move forward, so no test row's now is
+ * later than real time + the largest offset, and no live row's later than real time.
+ */
+const LATEST_TEST_NOW = `($1::timestamptz + (SELECT COALESCE(max(offset_ms), 0) FROM test_clocks) * interval '1 millisecond')`;
+const dueBy = (column: string, table: string, ahead = '') =>
+  `((${table}.livemode AND ${column} <= $1::timestamptz${ahead})
+    OR (NOT ${table}.livemode AND ${column} <= ${LATEST_TEST_NOW}${ahead}))`;
+
+/**
+ * A subscription with a step due ($1 real now, $2 an optional project filter). The dueBy bounds
+ * restate the exact conditions in a form the subscriptions_due and subscriptions_trial_notice
+ * indexes serve, so a poll reads the due rows, not the table.
+ */
 const DUE_SUBSCRIPTION = `s.status IN ('ACTIVE', 'TRIALING', 'PAST_DUE', 'PAUSED')
   AND ($2::uuid IS NULL OR s.project_id = $2::uuid)
   AND (
-    (s.current_period_end <= ${projectNow('s')}
+    (${dueBy('s.current_period_end', 's')}
+      AND s.current_period_end <= ${projectNow('s')}
       AND (s.cancel_at_period_end
            OR (s.status IN ('ACTIVE', 'TRIALING')
                AND NOT EXISTS (SELECT 1 FROM invoices oi WHERE oi.subscription_id = s.id AND oi.status = 'OPEN'))))
     OR (s.status = 'TRIALING' AND s.trial_will_end_notified_at IS NULL
+        AND ${dueBy('s.trial_end', 's', " + interval '3 days'")}
         AND s.trial_end - interval '3 days' <= ${projectNow('s')})
   )`;
 
 /** An invoice whose charge (renewal or dunning retry) is due, of a subscription still billed. */
 const DUE_INVOICE = `i.status = 'OPEN' AND i.next_payment_attempt IS NOT NULL
+  AND ${dueBy('i.next_payment_attempt', 'i')}
   AND i.next_payment_attempt <= ${projectNow('i')}
   AND s.status IN ('ACTIVE', 'TRIALING', 'PAST_DUE')
   AND ($2::uuid IS NULL OR i.project_id = $2::uuid)`;

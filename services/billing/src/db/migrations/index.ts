@@ -7,7 +7,7 @@ import { createBillingSchedule } from './0006-create-billing-schedule';
 import { addSubscriptionPauseAndCancelDetails } from './0007-add-subscription-pause-and-cancel-details';
 import { createUsageRecords } from './0008-create-usage-records';
 import { addRefundPolicy } from './0009-add-refund-policy';
-import { narrowInvoicesDueIndex } from './0010-narrow-invoices-due-index';
+import { indexDueWorkByMode } from './0010-index-due-work-by-mode';
 
 /** Every migration of the billing database, in order. Append; never edit a shipped one. */
 export const billingMigrations: Migration[] = [
@@ -21,5 +21,5 @@ export const billingMigrations: Migration[] = [
   addSubscriptionPauseAndCancelDetails,
   createUsageRecords,
   addRefundPolicy,
-  narrowInvoicesDueIndex,
+  indexDueWorkByMode,
 ];
