@@ -115,8 +115,11 @@ async function stepAndChargeDue(deps: BillingDeps, options: BillingPassOptions):
   }
 }
 
-/** Provider calls in flight at once, by default. */
-const DEFAULT_CONCURRENCY = 64;
+/**
+ * Provider calls in flight at once, by default: as many as the provider client keeps connections
+ * (ProviderHttp). Measured with the renewals benchmark: 64 -> 128 took it from ~1,000 to ~1,050/s.
+ */
+const DEFAULT_CONCURRENCY = 128;
 const DEFAULT_BATCH_SIZE = 500;
 
 /**

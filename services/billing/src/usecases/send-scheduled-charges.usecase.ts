@@ -6,8 +6,11 @@ import { applyChargeOutcome } from './apply-charge-outcome';
 import type { BillingDeps } from './billing-deps';
 import { recordChargeOutcome, sendClaimedCharge, type ChargeClaim } from './charge-invoice.usecase';
 
-/** Successful charges recorded together, in one transaction. */
-const PAID_BATCH_SIZE = 100;
+/**
+ * Successful charges recorded together, in one transaction. Measured with the renewals
+ * benchmark (128 in flight): 100 -> ~1,050/s, 250 -> ~1,200/s, 500 -> ~1,120/s.
+ */
+const PAID_BATCH_SIZE = 250;
 
 interface PaidCharge {
   claim: ChargeClaim;
