@@ -3,22 +3,8 @@ import type { CardBehavior, TransactionStatus } from '../../domain/ledger';
 import { TransactionModel, type AuthorizationRow, type CustomerRow, type TransactionRow } from '../models';
 import { StatementBatches } from '../statement-batches';
 
-export type NewTransaction = Pick<
-  TransactionModel,
-  | 'reference'
-  | 'amount'
-  | 'currency'
-  | 'email'
-  | 'status'
-  | 'gatewayResponse'
-  | 'accessCode'
-  | 'callbackUrl'
-  | 'metadata'
-  | 'authorizationCode'
-  | 'channel'
-  | 'paidAt'
-  | 'createdAt'
->;
+/** A transaction to record: every column but the id the database assigns. */
+export type NewTransaction = Omit<TransactionRow, 'id'>;
 
 /** What a charge records, given the behavior of the card it is made on. */
 export interface RecordedOutcome {
