@@ -15,8 +15,9 @@ import {
 } from './support/api';
 
 /**
- * No endpoint of this issue takes both credentials yet, so the real dualAuth middleware is
- * mounted on an app of this test, talking to the real identity service of the platform.
+ * The dualAuth middleware on its own, mounted on an app of this test and talking to the real
+ * identity service: every combination of credentials, apart from any route. The dual-auth
+ * routes themselves are tested with their resources (cancellation-policies.test.ts).
  */
 let platform: PlatformUnderTest;
 let identity: IdentityClient;
