@@ -27,6 +27,10 @@ const gatewayEnvSchema = baseEnvSchema
       .string()
       .regex(/^\S+$/, 'must be a gRPC target such as 127.0.0.1:50054')
       .default('127.0.0.1:50054'),
+    NOTIFICATION_GRPC_URL: z
+      .string()
+      .regex(/^\S+$/, 'must be a gRPC target such as 127.0.0.1:50055')
+      .default('127.0.0.1:50055'),
     /** catalog's HTTP side (hosted checkout pages, provider webhook), proxied as is. */
     CATALOG_HTTP_URL: z.url({ protocol: /^https?$/ }).default('http://127.0.0.1:8082'),
     /** Deadline of every gRPC call; past it the request is answered 503. */

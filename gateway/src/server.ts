@@ -6,6 +6,7 @@ import { listenForKeyRevocations } from './auth/key-revocation-listener';
 import { createBillingClient, type BillingClient } from './clients/billing.client';
 import { createCatalogClient, type CatalogClient } from './clients/catalog.client';
 import { createIdentityClient, type IdentityClient } from './clients/identity.client';
+import { createNotificationClient, type NotificationClient } from './clients/notification.client';
 import { createPolicyClient, type PolicyClient } from './clients/policy.client';
 import type { GatewayConfig } from './config';
 import { readJsonBody } from './http/body';
@@ -24,6 +25,7 @@ export interface AppDeps {
   catalog: CatalogClient;
   billing: BillingClient;
   policy: PolicyClient;
+  notification: NotificationClient;
   apiKeyCache: ApiKeyCache;
   logger: Logger;
 }
@@ -79,9 +81,10 @@ export async function startGateway(config: GatewayConfig, logger: Logger): Promi
   const catalog = createCatalogClient(config.CATALOG_GRPC_URL, config.GRPC_DEADLINE_MS);
   const billing = createBillingClient(config.BILLING_GRPC_URL, config.GRPC_DEADLINE_MS);
   const policy = createPolicyClient(config.POLICY_GRPC_URL, config.GRPC_DEADLINE_MS);
+  const notification = createNotificationClient(config.NOTIFICATION_GRPC_URL, config.GRPC_DEADLINE_MS);
   const apiKeyCache = new ApiKeyCache(config.API_KEY_CACHE_TTL_MS);
   const providerWebhooks = providerWebhookForwarder(config.CATALOG_HTTP_URL, logger);
-  const app = createApp({ config, identity, catalog, billing, policy, apiKeyCache, logger });
+  const app = createApp({ config, identity, catalog, billing, policy, notification, apiKeyCache, logger });
   const nats = await connectNats(config.NATS_URL, 'gateway');
   const stopListening = listenForKeyRevocations(nats, config.EVENTS_SUBJECT_PREFIX, apiKeyCache, logger);
 
@@ -102,6 +105,7 @@ export async function startGateway(config: GatewayConfig, logger: Logger): Promi
       catalog.close();
       billing.close();
       policy.close();
+      notification.close();
       await providerWebhooks.close();
       stopListening();
       await nats.close();

@@ -5,6 +5,7 @@ import { PUBLIC_ROUTES } from '../auth/public-routes';
 import type { BillingClient } from '../clients/billing.client';
 import type { CatalogClient } from '../clients/catalog.client';
 import type { IdentityClient } from '../clients/identity.client';
+import type { NotificationClient } from '../clients/notification.client';
 import type { PolicyClient } from '../clients/policy.client';
 import type { AuthenticatedMerchant } from '../middleware/auth';
 import { parsePath, parseRequest } from './validation';
@@ -15,6 +16,7 @@ export interface RouteDeps {
   catalog: CatalogClient;
   billing: BillingClient;
   policy: PolicyClient;
+  notification: NotificationClient;
   apiKeyCache: ApiKeyCache;
 }
 

@@ -3,3 +3,4 @@ export * as catalogV1 from './gen/catalog/v1/catalog';
 export * as commonV1 from './gen/common/v1/scope';
 export * as billingV1 from './gen/billing/v1/billing';
 export * as policyV1 from './gen/policy/v1/policy';
+export * as notificationV1 from './gen/notification/v1/notification';

@@ -16,7 +16,8 @@ export interface ProcessSpec {
   http?: { portVariable: string; defaultPort: number; urlVariable: string };
 }
 
-export type ServiceName = 'identity' | 'sandbox-provider' | 'policy' | 'billing' | 'catalog' | 'gateway';
+export type ServiceName =
+  'identity' | 'sandbox-provider' | 'policy' | 'billing' | 'catalog' | 'notification' | 'gateway';
 
 const grpcService = (name: ServiceName, defaultPort: number, http?: ProcessSpec['http']): ProcessSpec => ({
   name,
@@ -50,6 +51,7 @@ export const PLATFORM_PROCESSES: ProcessSpec[] = [
     defaultPort: 8082,
     urlVariable: 'CATALOG_HTTP_URL',
   }),
+  grpcService('notification', 50055),
   { name: 'gateway', entry: 'gateway/dist/main.js', kind: 'http', portVariable: 'PORT', defaultPort: 8080 },
 ];
 

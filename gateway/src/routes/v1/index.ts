@@ -12,6 +12,7 @@ import { plansResource } from './plans/plans.routes';
 import { projectsResource } from './projects/projects.routes';
 import { subscriptionUsageResource, usageBatchResource } from './usage/usage.routes';
 import { subscriptionsResource } from './subscriptions/subscriptions.routes';
+import { webhooksResource } from './webhooks/webhooks.routes';
 
 /** Every resource under /api/v1; a new resource folder adds one line here. */
 export const v1Resources: Resource[] = [
@@ -29,4 +30,5 @@ export const v1Resources: Resource[] = [
   subscriptionUsageResource,
   usageBatchResource,
   subscriptionsResource,
+  webhooksResource,
 ];

@@ -1,0 +1,9 @@
+import { createPromiseClient, type PromiseClient } from '@billing/platform';
+import { notificationV1 } from '@billing/proto';
+
+/** notification.v1 as promises; every call carries the configured deadline (DEADLINE_EXCEEDED -> 503). */
+export type NotificationClient = PromiseClient<notificationV1.NotificationServiceClient>;
+
+export function createNotificationClient(target: string, deadlineMs: number): NotificationClient {
+  return createPromiseClient(notificationV1.NotificationServiceClient, target, deadlineMs);
+}

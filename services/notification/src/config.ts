@@ -1,0 +1,38 @@
+import { z } from 'zod';
+import { baseEnvSchema, booleanFlag, databaseEnvSchema, loadConfigOrExit, port } from '@billing/platform';
+
+/** Known to everyone, so refused in production: only for local development and tests. */
+export const DEVELOPMENT_WEBHOOK_SECRETS_KEY = Buffer.alloc(32, 'development-webhook-secrets-key').toString('base64');
+
+const notificationEnvSchema = baseEnvSchema
+  .extend(databaseEnvSchema.shape)
+  .extend({
+    NOTIFICATION_GRPC_PORT: port(50055),
+    /** Development only: http URLs and loopback/private addresses are allowed (contract 12). */
+    ALLOW_INSECURE_WEBHOOKS: booleanFlag,
+    /** Base64 of 32 bytes: encrypts the webhook signing secrets at rest (AES-256-GCM). */
+    WEBHOOK_SECRETS_KEY: z
+      .string()
+      .default(DEVELOPMENT_WEBHOOK_SECRETS_KEY)
+      .refine((value) => Buffer.from(value, 'base64').length === 32, 'must be base64 of 32 bytes'),
+  })
+  .superRefine((env, ctx) => {
+    if (env.NODE_ENV === 'production' && env.WEBHOOK_SECRETS_KEY === DEVELOPMENT_WEBHOOK_SECRETS_KEY) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['WEBHOOK_SECRETS_KEY'],
+        message: 'the development key cannot be used in production',
+      });
+    }
+    if (env.NODE_ENV === 'production' && env.ALLOW_INSECURE_WEBHOOKS) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['ALLOW_INSECURE_WEBHOOKS'],
+        message: 'insecure webhooks are for development only',
+      });
+    }
+  });
+
+export type NotificationConfig = z.infer<typeof notificationEnvSchema>;
+
+export const loadNotificationConfig = (): NotificationConfig => loadConfigOrExit(notificationEnvSchema);

@@ -1,0 +1,5 @@
+import type { Migration } from '@billing/platform';
+import { createWebhooks } from './0001-create-webhooks';
+
+/** Every migration of the notification database, in order. Append; never edit a shipped one. */
+export const notificationMigrations: Migration[] = [createWebhooks];

@@ -1,0 +1,15 @@
+import type { Clock, Logger } from '@billing/platform';
+import type { WebhookRepository } from '../db/repositories/webhook.repository';
+import type { SecretBox } from '../domain/webhook-secret';
+import type { WebhookUrlPolicy } from '../domain/webhook-url';
+
+export interface NotificationDeps {
+  webhooks: WebhookRepository;
+  secrets: SecretBox;
+  urlPolicy: WebhookUrlPolicy;
+  /** Resolves a host name to every address it has (node:dns lookup with all: true). */
+  resolveHost(host: string): Promise<string[]>;
+  /** Webhooks and deliveries run on real time in both modes (contract 16.1). */
+  clock: Clock;
+  logger: Logger;
+}
