@@ -1,12 +1,24 @@
 import { lookup } from 'node:dns/promises';
-import { openDatabase, startGrpcServer, systemClock, type Logger } from '@billing/platform';
+import {
+  connectNats,
+  openDatabase,
+  startGrpcServer,
+  startPollingLoop,
+  systemClock,
+  type Logger,
+} from '@billing/platform';
 import { notificationV1 } from '@billing/proto';
 import type { NotificationConfig } from './config';
 import { notificationMigrations } from './db/migrations';
 import { WebhookModel } from './db/models/webhook.model';
+import { DeliveryRepository } from './db/repositories/delivery.repository';
 import { WebhookRepository } from './db/repositories/webhook.repository';
+import { DeliveryWorker } from './delivery/delivery-worker';
+import { WebhookHttp } from './delivery/webhook-http';
 import { SecretBox } from './domain/webhook-secret';
+import { EventConsumer } from './events/event-consumer';
 import { notificationHandlers } from './handlers/notification.handlers';
+import { fanOutEvents } from './usecases/fan-out-events.usecase';
 import type { NotificationDeps } from './usecases/notification-deps';
 
 export interface RunningNotification {
@@ -14,7 +26,7 @@ export interface RunningNotification {
   stop(): Promise<void>;
 }
 
-/** Wiring: database, secret box, DNS, gRPC server. */
+/** Wiring: database, secret box, DNS, webhook HTTP, gRPC server, event consumer, delivery worker. */
 export async function startNotification(config: NotificationConfig, logger: Logger): Promise<RunningNotification> {
   const sequelize = await openDatabase({
     url: config.DATABASE_URL,
@@ -23,8 +35,12 @@ export async function startNotification(config: NotificationConfig, logger: Logg
     migrations: notificationMigrations,
     logger,
   });
+  const http = new WebhookHttp({ timeoutMs: config.WEBHOOK_TIMEOUT_MS, allowInsecure: config.ALLOW_INSECURE_WEBHOOKS });
   const deps: NotificationDeps = {
     webhooks: new WebhookRepository(),
+    deliveries: new DeliveryRepository(sequelize),
+    http,
+    delivery: { retryDelaysMs: config.WEBHOOK_RETRY_DELAYS_MS, timeoutMs: config.WEBHOOK_TIMEOUT_MS },
     secrets: new SecretBox(config.WEBHOOK_SECRETS_KEY),
     urlPolicy: { allowInsecure: config.ALLOW_INSECURE_WEBHOOKS },
     resolveHost: async (host) => (await lookup(host, { all: true, verbatim: true })).map((a) => a.address),
@@ -42,11 +58,31 @@ export async function startNotification(config: NotificationConfig, logger: Logg
       },
     ],
   });
+  // Due deliveries: every DELIVERY_POLL_MS, and at once when the consumer has made new ones.
+  const deliveries = new DeliveryWorker(deps, logger);
+  const worker = startPollingLoop('webhook-deliveries', config.DELIVERY_POLL_MS, () => deliveries.pass(), logger);
+  const nats = await connectNats(config.NATS_URL, 'notification');
+  const consumer = new EventConsumer({
+    nats,
+    stream: config.EVENTS_STREAM,
+    subjectPrefix: config.EVENTS_SUBJECT_PREFIX,
+    durableName: 'notification',
+    logger,
+    handle: async (events) => {
+      if ((await fanOutEvents(deps, events)) > 0) void worker.runNow();
+    },
+  });
+  await consumer.start();
   logger.info({ grpc_port: grpc.port }, 'notification listening');
   return {
     port: grpc.port,
     async stop() {
+      await consumer.stop();
       await grpc.shutdown();
+      await worker.stop();
+      await deliveries.drain();
+      await nats.drain();
+      await http.close();
       await sequelize.close();
     },
   };

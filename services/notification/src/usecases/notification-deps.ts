@@ -1,10 +1,16 @@
 import type { Clock, Logger } from '@billing/platform';
+import type { DeliveryRepository } from '../db/repositories/delivery.repository';
 import type { WebhookRepository } from '../db/repositories/webhook.repository';
+import type { WebhookHttp } from '../delivery/webhook-http';
 import type { SecretBox } from '../domain/webhook-secret';
 import type { WebhookUrlPolicy } from '../domain/webhook-url';
 
 export interface NotificationDeps {
   webhooks: WebhookRepository;
+  deliveries: DeliveryRepository;
+  http: WebhookHttp;
+  /** WEBHOOK_RETRY_DELAYS_MS and WEBHOOK_TIMEOUT_MS. */
+  delivery: { retryDelaysMs: number[]; timeoutMs: number };
   secrets: SecretBox;
   urlPolicy: WebhookUrlPolicy;
   /** Resolves a host name to every address it has (node:dns lookup with all: true). */

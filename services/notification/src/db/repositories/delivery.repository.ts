@@ -1,0 +1,156 @@
+import { randomUUID } from 'node:crypto';
+import { QueryTypes, type Sequelize } from 'sequelize';
+import type { DeliveryStatus } from '../../domain/delivery-status';
+
+/** An event as the fan-out needs it, with the body every attempt will send. */
+export interface EventToDeliver {
+  id: string;
+  event: string;
+  projectId: string;
+  livemode: boolean;
+  body: string;
+  createdAt: Date;
+}
+
+/** A claimed delivery with what sending it takes. */
+export interface ClaimedDelivery {
+  id: string;
+  webhookId: string;
+  url: string;
+  secretSealed: string;
+  body: string;
+  status: DeliveryStatus;
+  /** This attempt's number. */
+  attempt: number;
+}
+
+export interface AttemptRecord {
+  deliveryId: string;
+  attempt: number;
+  at: Date;
+  statusCode: number | null;
+  durationMs: number;
+  error: string | null;
+  status: DeliveryStatus;
+  nextAttemptAt: Date | null;
+}
+
+export class DeliveryRepository {
+  constructor(private readonly sequelize: Sequelize) {}
+
+  /**
+   * One delivery per event and matching active webhook of its project and mode, all in one
+   * statement; an event seen before (redelivered, duplicated) adds nothing. Returns how many rows
+   * it created.
+   */
+  async createForEvents(events: EventToDeliver[], now: Date): Promise<number> {
+    if (events.length === 0) return 0;
+    const [, count] = await this.sequelize.query(
+      `INSERT INTO deliveries (id, event_id, webhook_id, project_id, livemode, event, body, status,
+                               next_attempt_at, created_at)
+       SELECT gen_random_uuid(), e.id, w.id, e.project_id, e.livemode, e.event, e.body, 'PENDING', $7, $7
+         FROM unnest($1::uuid[], $2::text[], $3::uuid[], $4::boolean[], $5::text[], $6::timestamptz[])
+              AS e(id, event, project_id, livemode, body, created_at)
+         JOIN webhooks w ON w.project_id = e.project_id AND w.livemode = e.livemode AND w.is_active
+                        AND (e.event = ANY (w.events) OR '*' = ANY (w.events))
+       ON CONFLICT (event_id, webhook_id) DO NOTHING`,
+      {
+        bind: [
+          events.map((e) => e.id),
+          events.map((e) => e.event),
+          events.map((e) => e.projectId),
+          events.map((e) => e.livemode),
+          events.map((e) => e.body),
+          events.map((e) => e.createdAt),
+          now,
+        ],
+        type: QueryTypes.INSERT,
+      },
+    );
+    return count ?? 0;
+  }
+
+  /** A delivery of one webhook, made now for a test send; the caller sends it at once. */
+  async createTestDelivery(webhookId: string, event: string, body: string, now: Date): Promise<string> {
+    const id = randomUUID();
+    await this.sequelize.query(
+      `INSERT INTO deliveries (id, event_id, webhook_id, project_id, livemode, event, body, status, next_attempt_at, created_at)
+       SELECT $1, $2, w.id, w.project_id, w.livemode, $3, $4, 'PENDING', $5, $5 FROM webhooks w WHERE w.id = $6`,
+      { bind: [id, randomUUID(), event, body, now, webhookId] },
+    );
+    return id;
+  }
+
+  /**
+   * Claims due deliveries with a lease (another claimer skips them until it runs out, so a
+   * worker that dies mid-attempt only delays its deliveries), at most `perWebhook` of any one
+   * webhook, so a slow or dead receiver's backlog cannot take every slot.
+   */
+  async claimDue(now: Date, limit: number, perWebhook: number, leaseMs: number): Promise<ClaimedDelivery[]> {
+    return this.sequelize.query<ClaimedDelivery>(
+      `WITH due AS (
+         SELECT d.id FROM deliveries d
+          WHERE d.status IN ('PENDING', 'RETRYING') AND d.next_attempt_at <= $1
+            AND (d.lease_until IS NULL OR d.lease_until <= $1)
+          ORDER BY d.next_attempt_at
+          LIMIT $2 * 4
+          FOR UPDATE SKIP LOCKED
+       ), fair AS (
+         SELECT d.id, row_number() OVER (PARTITION BY d.webhook_id ORDER BY d.next_attempt_at) AS n
+           FROM deliveries d JOIN due USING (id)
+       )
+       UPDATE deliveries d SET lease_until = $1::timestamptz + $4 * interval '1 millisecond'
+         FROM fair, webhooks w
+        WHERE d.id = fair.id AND fair.n <= $3 AND w.id = d.webhook_id
+        RETURNING d.id, d.webhook_id AS "webhookId", w.url, w.secret_sealed AS "secretSealed", d.body,
+                  d.status, d.attempts + 1 AS attempt`,
+      { bind: [now, limit, perWebhook, leaseMs], type: QueryTypes.SELECT },
+    );
+  }
+
+  /** Claims one delivery for a manual retry (FAILED only); null when it is not FAILED. */
+  async claimFailed(deliveryId: string, now: Date, leaseMs: number): Promise<ClaimedDelivery | null> {
+    const rows = await this.sequelize.query<ClaimedDelivery>(
+      `UPDATE deliveries d SET lease_until = $2::timestamptz + $3 * interval '1 millisecond'
+         FROM webhooks w
+        WHERE d.id = $1 AND d.status = 'FAILED' AND w.id = d.webhook_id
+          AND (d.lease_until IS NULL OR d.lease_until <= $2)
+        RETURNING d.id, d.webhook_id AS "webhookId", w.url, w.secret_sealed AS "secretSealed", d.body,
+                  d.status, d.attempts + 1 AS attempt`,
+      { bind: [deliveryId, now, leaseMs], type: QueryTypes.SELECT },
+    );
+    return rows[0] ?? null;
+  }
+
+  /** Records an attempt and the delivery's next state, in one transaction; releases the lease. */
+  async recordAttempt(record: AttemptRecord): Promise<void> {
+    await this.sequelize.transaction(async (transaction) => {
+      await this.sequelize.query(
+        `INSERT INTO delivery_attempts (delivery_id, attempt, at, status_code, duration_ms, error)
+         VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT DO NOTHING`,
+        {
+          bind: [record.deliveryId, record.attempt, record.at, record.statusCode, record.durationMs, record.error],
+          transaction,
+        },
+      );
+      await this.sequelize.query(
+        `UPDATE deliveries SET status = $2, attempts = $3, next_attempt_at = $4, lease_until = NULL,
+                last_status_code = $5, last_error = $6,
+                delivered_at = CASE WHEN $2 = 'SUCCEEDED' THEN $7::timestamptz ELSE delivered_at END
+          WHERE id = $1`,
+        {
+          bind: [
+            record.deliveryId,
+            record.status,
+            record.attempt,
+            record.nextAttemptAt,
+            record.statusCode,
+            record.error,
+            record.at,
+          ],
+          transaction,
+        },
+      );
+    });
+  }
+}

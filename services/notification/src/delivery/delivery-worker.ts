@@ -1,0 +1,33 @@
+import type { Logger } from '@billing/platform';
+import { startDueDeliveries } from '../usecases/deliver-webhooks.usecase';
+import type { NotificationDeps } from '../usecases/notification-deps';
+
+/** Attempts in flight in one process at most; the rest wait in the table, due. */
+const MAX_IN_FLIGHT = 2_000;
+
+/**
+ * Keeps the attempts a process has started, so a pass never waits for a receiver and stop()
+ * lets the ones under way finish (an attempt cut off would be repeated after its lease anyway).
+ */
+export class DeliveryWorker {
+  private readonly inFlight = new Set<Promise<unknown>>();
+
+  constructor(
+    private readonly deps: NotificationDeps,
+    private readonly logger: Logger,
+  ) {}
+
+  /** One pass: starts as many due deliveries as there is room for. */
+  pass(): Promise<number> {
+    return startDueDeliveries(this.deps, MAX_IN_FLIGHT - this.inFlight.size, (attempt) => {
+      const tracked = attempt
+        .catch((err: unknown) => this.logger.error({ err }, 'delivery attempt not recorded; retried after its lease'))
+        .finally(() => this.inFlight.delete(tracked));
+      this.inFlight.add(tracked);
+    });
+  }
+
+  async drain(): Promise<void> {
+    await Promise.all([...this.inFlight]);
+  }
+}

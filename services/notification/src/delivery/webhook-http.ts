@@ -1,0 +1,97 @@
+import { lookup } from 'node:dns';
+import { isIP } from 'node:net';
+import { Agent, request } from 'undici';
+import { isForbiddenAddress } from '../domain/webhook-url';
+
+export interface PostOutcome {
+  statusCode: number | null;
+  durationMs: number;
+  error: string | null;
+}
+
+export interface WebhookHttpOptions {
+  timeoutMs: number;
+  /** ALLOW_INSECURE_WEBHOOKS: no address check. */
+  allowInsecure: boolean;
+}
+
+/** Only an excerpt of an error goes to the delivery log. */
+const MAX_ERROR_LENGTH = 500;
+
+/**
+ * POSTs deliveries to merchants' endpoints. The SSRF guard runs where the connection is made:
+ * the agent's DNS lookup drops forbidden addresses (so the address checked is the address
+ * connected to, with no window for a DNS answer to change in between), and an IP-literal host,
+ * which skips the lookup, is checked before the request. No redirects are followed; a 3xx is a
+ * failed attempt. The whole attempt, answer included, has `timeoutMs`.
+ */
+export class WebhookHttp {
+  private readonly agent: Agent;
+
+  constructor(private readonly options: WebhookHttpOptions) {
+    this.agent = new Agent({
+      keepAliveTimeout: 10_000,
+      connect: {
+        timeout: options.timeoutMs,
+        lookup: options.allowInsecure ? undefined : guardedLookup,
+      },
+    });
+  }
+
+  async post(url: string, body: string, headers: Record<string, string>): Promise<PostOutcome> {
+    const started = process.hrtime.bigint();
+    const elapsed = () => Math.round(Number(process.hrtime.bigint() - started) / 1e6);
+    try {
+      const host = new URL(url).hostname.replace(/^\[|\]$/g, '');
+      if (!this.options.allowInsecure && isIP(host) && isForbiddenAddress(host)) {
+        return { statusCode: null, durationMs: elapsed(), error: `forbidden address ${host}` };
+      }
+      const response = await request(url, {
+        method: 'POST',
+        dispatcher: this.agent,
+        headers: { 'content-type': 'application/json', 'user-agent': 'billing-platform-webhooks/1', ...headers },
+        body,
+        headersTimeout: this.options.timeoutMs,
+        bodyTimeout: this.options.timeoutMs,
+        signal: AbortSignal.timeout(this.options.timeoutMs),
+      });
+      // Drain the answer so the connection can be reused; its content does not matter.
+      await response.body.dump({ limit: 64 * 1024 }).catch(() => undefined);
+      return { statusCode: response.statusCode, durationMs: elapsed(), error: null };
+    } catch (err) {
+      const name = (err as Error).name;
+      const message =
+        name === 'TimeoutError' || name === 'AbortError'
+          ? `no answer within ${this.options.timeoutMs} ms`
+          : ((err as NodeJS.ErrnoException).code ?? (err as Error).message);
+      return { statusCode: null, durationMs: elapsed(), error: String(message).slice(0, MAX_ERROR_LENGTH) };
+    }
+  }
+
+  close(): Promise<void> {
+    return this.agent.close();
+  }
+}
+
+type LookupCallback = (
+  err: NodeJS.ErrnoException | null,
+  address: string | { address: string; family: number }[],
+  family?: number,
+) => void;
+
+/** dns.lookup that answers only public addresses, and fails when the host has none. */
+function guardedLookup(hostname: string, options: object, callback: LookupCallback): void {
+  lookup(hostname, { ...options, all: true }, (err, addresses) => {
+    if (err) return callback(err, []);
+    const allowed = addresses.filter((a) => !isForbiddenAddress(a.address));
+    if (allowed.length === 0) {
+      const refused = Object.assign(new Error(`${hostname} resolves only to forbidden addresses`), {
+        code: 'EFORBIDDENADDRESS',
+      });
+      return callback(refused, []);
+    }
+    const wantsAll = (options as { all?: boolean }).all;
+    if (wantsAll) return callback(null, allowed);
+    callback(null, allowed[0].address, allowed[0].family);
+  });
+}

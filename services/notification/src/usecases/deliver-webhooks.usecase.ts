@@ -1,0 +1,69 @@
+import { afterAttempt } from '../domain/delivery-status';
+import { signedHeaders } from '../domain/delivery-signature';
+import type { ClaimedDelivery } from '../db/repositories/delivery.repository';
+import type { NotificationDeps } from './notification-deps';
+
+/** Deliveries claimed per pass, and of one webhook at most, so one receiver cannot take them all. */
+const CLAIM_LIMIT = 500;
+const PER_WEBHOOK = 50;
+
+/**
+ * One pass of a delivery worker: claims due deliveries (lease = the attempt timeout + a margin)
+ * and starts sending each, signed afresh. It does not wait for the answers: `track` receives each
+ * attempt, so a slow or dead receiver holds only its own deliveries, never the next pass.
+ * `room` bounds how many the caller will take. Returns how many it started.
+ */
+export async function startDueDeliveries(
+  deps: NotificationDeps,
+  room: number,
+  track: (attempt: Promise<unknown>) => void,
+): Promise<number> {
+  if (room <= 0) return 0;
+  const claimed = await deps.deliveries.claimDue(
+    deps.clock.now(),
+    Math.min(CLAIM_LIMIT, room),
+    PER_WEBHOOK,
+    deps.delivery.timeoutMs + LEASE_MARGIN_MS,
+  );
+  for (const delivery of claimed) track(attemptDelivery(deps, delivery, false));
+  return claimed.length;
+}
+
+/** Past the attempt's own timeout, so a lease never runs out under a live attempt. */
+export const LEASE_MARGIN_MS = 5_000;
+
+/** Sends one claimed delivery and records the attempt; `manual` = a merchant's retry of a FAILED one. */
+export async function attemptDelivery(deps: NotificationDeps, delivery: ClaimedDelivery, manual: boolean) {
+  const at = deps.clock.now();
+  let secret: string;
+  try {
+    secret = deps.secrets.open(delivery.secretSealed);
+  } catch (err) {
+    deps.logger.error({ err, delivery_id: delivery.id }, 'webhook secret could not be opened');
+    return;
+  }
+  const outcome = await deps.http.post(
+    delivery.url,
+    delivery.body,
+    signedHeaders(delivery.body, secret, delivery.id, at),
+  );
+  const next = afterAttempt(
+    delivery.status,
+    delivery.attempt,
+    { statusCode: outcome.statusCode },
+    deps.clock.now(),
+    deps.delivery.retryDelaysMs,
+    manual,
+  );
+  await deps.deliveries.recordAttempt({
+    deliveryId: delivery.id,
+    attempt: delivery.attempt,
+    at,
+    statusCode: outcome.statusCode,
+    durationMs: outcome.durationMs,
+    error: outcome.error ?? (next.status === 'SUCCEEDED' ? null : `HTTP ${outcome.statusCode}`),
+    status: next.status,
+    nextAttemptAt: next.nextAttemptAt,
+  });
+  return next.status;
+}

@@ -1,0 +1,23 @@
+import type { EventEnvelope } from '@billing/platform';
+import { deliveryBody } from '../domain/delivery-signature';
+import type { EventToDeliver } from '../db/repositories/delivery.repository';
+import type { NotificationDeps } from './notification-deps';
+
+/**
+ * Turns events into deliveries: one per matching active webhook of the event's project and
+ * mode. Events of no project (none so far) go nowhere. Idempotent: an event seen before adds
+ * nothing, so the consumer may ack only after this returns and a redelivery is harmless.
+ */
+export async function fanOutEvents(deps: NotificationDeps, envelopes: EventEnvelope[]): Promise<number> {
+  const events: EventToDeliver[] = envelopes
+    .filter((e) => e.project_id && e.livemode !== null)
+    .map((e) => ({
+      id: e.id,
+      event: e.event,
+      projectId: e.project_id!,
+      livemode: e.livemode!,
+      body: deliveryBody(e),
+      createdAt: new Date(e.created_at),
+    }));
+  return deps.deliveries.createForEvents(events, deps.clock.now());
+}
