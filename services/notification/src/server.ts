@@ -10,6 +10,7 @@ import {
 import { notificationV1 } from '@billing/proto';
 import type { NotificationConfig } from './config';
 import { notificationMigrations } from './db/migrations';
+import { DeliveryAttemptModel, DeliveryModel } from './db/models/delivery.model';
 import { WebhookModel } from './db/models/webhook.model';
 import { DeliveryRepository } from './db/repositories/delivery.repository';
 import { WebhookRepository } from './db/repositories/webhook.repository';
@@ -31,10 +32,12 @@ export async function startNotification(config: NotificationConfig, logger: Logg
   const sequelize = await openDatabase({
     url: config.DATABASE_URL,
     database: `${config.DATABASE_NAME_PREFIX}_notification`,
-    models: [WebhookModel],
+    models: [WebhookModel, DeliveryModel, DeliveryAttemptModel],
     migrations: notificationMigrations,
     logger,
   });
+  // Set once the worker exists; a test send or a retry wakes it.
+  let wakeWorkers = () => {};
   const http = new WebhookHttp({ timeoutMs: config.WEBHOOK_TIMEOUT_MS, allowInsecure: config.ALLOW_INSECURE_WEBHOOKS });
   const deps: NotificationDeps = {
     webhooks: new WebhookRepository(),
@@ -45,6 +48,7 @@ export async function startNotification(config: NotificationConfig, logger: Logg
     urlPolicy: { allowInsecure: config.ALLOW_INSECURE_WEBHOOKS },
     resolveHost: async (host) => (await lookup(host, { all: true, verbatim: true })).map((a) => a.address),
     clock: systemClock,
+    wakeWorkers: () => wakeWorkers(),
     logger,
   };
 
@@ -61,6 +65,7 @@ export async function startNotification(config: NotificationConfig, logger: Logg
   // Due deliveries: every DELIVERY_POLL_MS, and at once when the consumer has made new ones.
   const deliveries = new DeliveryWorker(deps, logger);
   const worker = startPollingLoop('webhook-deliveries', config.DELIVERY_POLL_MS, () => deliveries.pass(), logger);
+  wakeWorkers = () => void worker.runNow();
   const nats = await connectNats(config.NATS_URL, 'notification');
   const consumer = new EventConsumer({
     nats,
@@ -69,7 +74,7 @@ export async function startNotification(config: NotificationConfig, logger: Logg
     durableName: 'notification',
     logger,
     handle: async (events) => {
-      if ((await fanOutEvents(deps, events)) > 0) void worker.runNow();
+      if ((await fanOutEvents(deps, events)) > 0) wakeWorkers();
     },
   });
   await consumer.start();

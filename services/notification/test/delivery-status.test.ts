@@ -1,4 +1,4 @@
-import { afterAttempt, DELIVERY_TRANSITIONS, type DeliveryStatus } from '../src/domain/delivery-status';
+import { afterAttempt, DELIVERY_TRANSITIONS, transition, type DeliveryStatus } from '../src/domain/delivery-status';
 
 const DELAYS = [60_000, 300_000, 1_800_000, 7_200_000];
 const AT = new Date('2026-01-01T00:00:00Z');
@@ -6,11 +6,17 @@ const later = (ms: number) => new Date(AT.getTime() + ms);
 
 describe('delivery state table (exhaustive)', () => {
   it('has exactly these transitions', () => {
+    const after = (delivered: string | null, left: string | null, last: string | null, retry: string | null) => ({
+      delivered,
+      failed_with_attempts_left: left,
+      failed_finally: last,
+      retry_requested: retry,
+    });
     expect(DELIVERY_TRANSITIONS).toEqual({
-      PENDING: { delivered: 'SUCCEEDED', failed_with_attempts_left: 'RETRYING', failed_finally: 'FAILED' },
-      RETRYING: { delivered: 'SUCCEEDED', failed_with_attempts_left: 'RETRYING', failed_finally: 'FAILED' },
-      FAILED: { delivered: 'SUCCEEDED', failed_with_attempts_left: null, failed_finally: 'FAILED' },
-      SUCCEEDED: { delivered: null, failed_with_attempts_left: null, failed_finally: null },
+      PENDING: after('SUCCEEDED', 'RETRYING', 'FAILED', null),
+      RETRYING: after('SUCCEEDED', 'RETRYING', 'FAILED', null),
+      FAILED: after(null, null, null, 'RETRYING'),
+      SUCCEEDED: after(null, null, null, null),
     });
   });
 
@@ -31,15 +37,19 @@ describe('delivery state table (exhaustive)', () => {
     },
   );
 
-  it('a manual retry of a FAILED delivery is one attempt: SUCCEEDED or FAILED again, nothing scheduled', () => {
-    expect(afterAttempt('FAILED', 6, { statusCode: 200 }, AT, DELAYS, true)).toEqual({
+  it('a manual retry makes a FAILED delivery due once: its attempt 6 has no delay after it', () => {
+    expect(transition('FAILED', 'retry_requested')).toBe('RETRYING');
+    expect(afterAttempt('RETRYING', 6, { statusCode: 200 }, AT, DELAYS)).toEqual({
       status: 'SUCCEEDED',
       nextAttemptAt: null,
     });
-    expect(afterAttempt('FAILED', 6, { statusCode: 500 }, AT, DELAYS, true)).toEqual({
+    expect(afterAttempt('RETRYING', 6, { statusCode: 500 }, AT, DELAYS)).toEqual({
       status: 'FAILED',
       nextAttemptAt: null,
     });
+    for (const status of ['PENDING', 'RETRYING', 'SUCCEEDED'] as DeliveryStatus[]) {
+      expect(() => transition(status, 'retry_requested')).toThrow(/no delivery transition/);
+    }
   });
 
   it('refuses an attempt on a SUCCEEDED delivery', () => {

@@ -1,29 +1,38 @@
 /** Delivery states (contract 12): due (PENDING, RETRYING) until SUCCEEDED or FAILED. */
 export type DeliveryStatus = 'PENDING' | 'RETRYING' | 'SUCCEEDED' | 'FAILED';
 
-/** What one attempt came to, as the transition table reads it. */
-export type AttemptOutcome =
-  /** 2xx. */
+/** What happens to a delivery, as the transition table reads it. */
+export type DeliveryEvent =
+  /** An attempt got a 2xx. */
   | 'delivered'
-  /** Non-2xx, timeout or connection failure, with scheduled attempts left. */
+  /** An attempt failed (non-2xx, timeout, no connection) with a retry delay left after it. */
   | 'failed_with_attempts_left'
-  /** Non-2xx, timeout or connection failure on the last scheduled attempt, or on a manual retry. */
-  | 'failed_finally';
+  /** An attempt failed with no retry delay left (the fifth, or a manual retry's). */
+  | 'failed_finally'
+  /** The merchant asked to re-send a FAILED delivery (POST /webhooks/deliveries/{id}/retry). */
+  | 'retry_requested';
 
 /**
- * Every state x outcome -> next state. A FAILED delivery is attempted again only by a manual
- * retry, which is one attempt (contract 16.22); SUCCEEDED is final. null: no attempt is made in
- * that state, so the outcome cannot happen.
+ * Every state x event -> next state; null: not allowed. A manual retry makes a FAILED delivery
+ * due once more: its attempt has no retry delay after it, so failing again is FAILED again with
+ * nothing scheduled (contract 16.22).
  */
-export const DELIVERY_TRANSITIONS: Record<DeliveryStatus, Record<AttemptOutcome, DeliveryStatus | null>> = {
-  PENDING: { delivered: 'SUCCEEDED', failed_with_attempts_left: 'RETRYING', failed_finally: 'FAILED' },
-  RETRYING: { delivered: 'SUCCEEDED', failed_with_attempts_left: 'RETRYING', failed_finally: 'FAILED' },
-  FAILED: { delivered: 'SUCCEEDED', failed_with_attempts_left: null, failed_finally: 'FAILED' },
-  SUCCEEDED: { delivered: null, failed_with_attempts_left: null, failed_finally: null },
+export const DELIVERY_TRANSITIONS: Record<DeliveryStatus, Record<DeliveryEvent, DeliveryStatus | null>> = {
+  PENDING: {
+    delivered: 'SUCCEEDED',
+    failed_with_attempts_left: 'RETRYING',
+    failed_finally: 'FAILED',
+    retry_requested: null,
+  },
+  RETRYING: {
+    delivered: 'SUCCEEDED',
+    failed_with_attempts_left: 'RETRYING',
+    failed_finally: 'FAILED',
+    retry_requested: null,
+  },
+  FAILED: { delivered: null, failed_with_attempts_left: null, failed_finally: null, retry_requested: 'RETRYING' },
+  SUCCEEDED: { delivered: null, failed_with_attempts_left: null, failed_finally: null, retry_requested: null },
 };
-
-/** Attempts in all on the schedule: the first, then one after each retry delay. */
-export const scheduledAttempts = (retryDelaysMs: number[]) => retryDelaysMs.length + 1;
 
 export interface AttemptResult {
   /** HTTP status, or null when no answer came (timeout, refused connection, forbidden address). */
@@ -37,8 +46,8 @@ export interface NextDeliveryState {
 }
 
 /**
- * The state after attempt number `attempt` (1-based) of a delivery in `status`. A manual retry
- * schedules nothing after itself. Throws for a transition the table does not have.
+ * The state after attempt number `attempt` (1-based) of a delivery in `status`: the retry delay
+ * after attempt n is retryDelaysMs[n - 1]. Throws for a transition the table does not have.
  */
 export function afterAttempt(
   status: DeliveryStatus,
@@ -46,16 +55,21 @@ export function afterAttempt(
   result: AttemptResult,
   at: Date,
   retryDelaysMs: number[],
-  manual = false,
 ): NextDeliveryState {
   const delivered = result.statusCode !== null && result.statusCode >= 200 && result.statusCode < 300;
-  const delayMs = manual ? undefined : retryDelaysMs[attempt - 1];
-  const outcome: AttemptOutcome = delivered
+  const delayMs = retryDelaysMs[attempt - 1];
+  const event: DeliveryEvent = delivered
     ? 'delivered'
     : delayMs !== undefined
       ? 'failed_with_attempts_left'
       : 'failed_finally';
-  const next = DELIVERY_TRANSITIONS[status][outcome];
-  if (!next) throw new Error(`no delivery transition from ${status} on ${outcome}`);
-  return { status: next, nextAttemptAt: next === 'RETRYING' ? new Date(at.getTime() + delayMs!) : null };
+  const next = transition(status, event);
+  return { status: next, nextAttemptAt: next === 'RETRYING' ? new Date(at.getTime() + delayMs) : null };
+}
+
+/** The next state, or an error for a transition the table does not have. */
+export function transition(status: DeliveryStatus, event: DeliveryEvent): DeliveryStatus {
+  const next = DELIVERY_TRANSITIONS[status][event];
+  if (!next) throw new Error(`no delivery transition from ${status} on ${event}`);
+  return next;
 }

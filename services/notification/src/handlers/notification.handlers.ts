@@ -1,10 +1,14 @@
-import { requireScope, unaryService, type Logger, type UnaryHandlers } from '@billing/platform';
+import { DomainError, requireScope, unaryService, type Logger, type UnaryHandlers } from '@billing/platform';
 import { notificationV1 } from '@billing/proto';
+import type { DeliveryAttemptModel, DeliveryModel } from '../db/models/delivery.model';
 import type { WebhookModel } from '../db/models/webhook.model';
+import type { DeliveryStatus } from '../domain/delivery-status';
 import { createWebhook } from '../usecases/create-webhook.usecase';
 import { deleteWebhook } from '../usecases/delete-webhook.usecase';
 import type { NotificationDeps } from '../usecases/notification-deps';
+import { retryDelivery } from '../usecases/retry-delivery.usecase';
 import { rotateWebhookSecret } from '../usecases/rotate-webhook-secret.usecase';
+import { sendTestEvent } from '../usecases/send-test-event.usecase';
 
 const toWebhook = (w: WebhookModel): notificationV1.Webhook => ({
   id: w.id,
@@ -16,6 +20,30 @@ const toWebhook = (w: WebhookModel): notificationV1.Webhook => ({
   isActive: w.isActive,
   createdAt: w.createdAt,
 });
+
+const toDelivery = (d: DeliveryModel): notificationV1.Delivery => ({
+  id: d.id,
+  webhookId: d.webhookId,
+  event: d.event,
+  status: d.status,
+  attempts: d.attempts,
+  lastStatusCode: d.lastStatusCode ?? undefined,
+  lastError: d.lastError ?? undefined,
+  nextAttemptAt: d.nextAttemptAt ?? undefined,
+  createdAt: d.createdAt,
+  deliveredAt: d.deliveredAt ?? undefined,
+  livemode: d.livemode,
+});
+
+const toAttempt = (a: DeliveryAttemptModel): notificationV1.DeliveryAttempt => ({
+  attempt: a.attempt,
+  at: a.at,
+  statusCode: a.statusCode ?? undefined,
+  durationMs: a.durationMs,
+  error: a.error ?? undefined,
+});
+
+const DELIVERY_STATUSES: DeliveryStatus[] = ['PENDING', 'RETRYING', 'SUCCEEDED', 'FAILED'];
 
 /** Thin: proto request -> use case -> proto response. */
 export function notificationHandlers(deps: NotificationDeps, logger: Logger): notificationV1.NotificationServiceServer {
@@ -37,6 +65,41 @@ export function notificationHandlers(deps: NotificationDeps, logger: Logger): no
     },
     async rotateSecret(req) {
       return rotateWebhookSecret(deps, requireScope(req.scope), req.webhookId);
+    },
+    async sendTestEvent(req) {
+      return { delivery: toDelivery(await sendTestEvent(deps, requireScope(req.scope), req.webhookId, req.event)) };
+    },
+    async listDeliveries(req) {
+      const scope = requireScope(req.scope);
+      if (req.status && !DELIVERY_STATUSES.includes(req.status as DeliveryStatus)) {
+        throw DomainError.invalid([
+          {
+            loc: ['query', 'status'],
+            msg: `Input should be one of ${DELIVERY_STATUSES.join(', ')}`,
+            type: 'enum',
+            input: req.status,
+          },
+        ]);
+      }
+      const webhook = await deps.webhooks.get(scope, req.webhookId);
+      const deliveries = await deps.deliveries.list(
+        scope,
+        webhook.id,
+        (req.status || undefined) as DeliveryStatus | undefined,
+        {
+          limit: req.page?.limit,
+          startingAfter: req.page?.startingAfter || undefined,
+        },
+      );
+      return { deliveries: deliveries.map(toDelivery) };
+    },
+    async getDelivery(req) {
+      const delivery = await deps.deliveries.get(requireScope(req.scope), req.deliveryId);
+      const attempts = await deps.deliveries.attemptsOf(delivery.id);
+      return { delivery: toDelivery(delivery), payload: delivery.body, attempts: attempts.map(toAttempt) };
+    },
+    async retryDelivery(req) {
+      return { delivery: toDelivery(await retryDelivery(deps, requireScope(req.scope), req.deliveryId)) };
     },
   };
   return unaryService(handlers, logger);

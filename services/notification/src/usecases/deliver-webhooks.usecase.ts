@@ -25,15 +25,15 @@ export async function startDueDeliveries(
     PER_WEBHOOK,
     deps.delivery.timeoutMs + LEASE_MARGIN_MS,
   );
-  for (const delivery of claimed) track(attemptDelivery(deps, delivery, false));
+  for (const delivery of claimed) track(attemptDelivery(deps, delivery));
   return claimed.length;
 }
 
 /** Past the attempt's own timeout, so a lease never runs out under a live attempt. */
-export const LEASE_MARGIN_MS = 5_000;
+const LEASE_MARGIN_MS = 5_000;
 
-/** Sends one claimed delivery and records the attempt; `manual` = a merchant's retry of a FAILED one. */
-export async function attemptDelivery(deps: NotificationDeps, delivery: ClaimedDelivery, manual: boolean) {
+/** Sends one claimed delivery and records the attempt. */
+async function attemptDelivery(deps: NotificationDeps, delivery: ClaimedDelivery) {
   const at = deps.clock.now();
   let secret: string;
   try {
@@ -53,7 +53,6 @@ export async function attemptDelivery(deps: NotificationDeps, delivery: ClaimedD
     { statusCode: outcome.statusCode },
     deps.clock.now(),
     deps.delivery.retryDelaysMs,
-    manual,
   );
   await deps.deliveries.recordAttempt({
     deliveryId: delivery.id,

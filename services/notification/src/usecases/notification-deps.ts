@@ -17,5 +17,7 @@ export interface NotificationDeps {
   resolveHost(host: string): Promise<string[]>;
   /** Webhooks and deliveries run on real time in both modes (contract 16.1). */
   clock: Clock;
+  /** Runs a delivery pass now (a test send is due at once). */
+  wakeWorkers(): void;
   logger: Logger;
 }

@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { QueryTypes, type Sequelize } from 'sequelize';
+import { findInScope, findPage, scopeWhere, type PageRequest, type ProjectScope } from '@billing/platform';
 import type { DeliveryStatus } from '../../domain/delivery-status';
+import { DeliveryAttemptModel, DeliveryModel } from '../models/delivery.model';
 
 /** An event as the fan-out needs it, with the body every attempt will send. */
 export interface EventToDeliver {
@@ -37,6 +39,20 @@ export interface AttemptRecord {
 
 export class DeliveryRepository {
   constructor(private readonly sequelize: Sequelize) {}
+
+  /** Another project's id -> PERMISSION_DENIED; unknown, malformed or the other mode -> NOT_FOUND. */
+  get(scope: ProjectScope, id: string): Promise<DeliveryModel> {
+    return findInScope(DeliveryModel, scope, id, 'Delivery');
+  }
+
+  /** A webhook's deliveries, newest first (the caller checked the webhook is the scope's). */
+  list(scope: ProjectScope, webhookId: string, status: DeliveryStatus | undefined, page: PageRequest) {
+    return findPage(DeliveryModel, { ...scopeWhere(scope), webhookId, ...(status ? { status } : {}) }, page);
+  }
+
+  attemptsOf(deliveryId: string): Promise<DeliveryAttemptModel[]> {
+    return DeliveryAttemptModel.findAll({ where: { deliveryId }, order: [['attempt', 'ASC']] });
+  }
 
   /**
    * One delivery per event and matching active webhook of its project and mode, all in one
@@ -108,18 +124,13 @@ export class DeliveryRepository {
     );
   }
 
-  /** Claims one delivery for a manual retry (FAILED only); null when it is not FAILED. */
-  async claimFailed(deliveryId: string, now: Date, leaseMs: number): Promise<ClaimedDelivery | null> {
-    const rows = await this.sequelize.query<ClaimedDelivery>(
-      `UPDATE deliveries d SET lease_until = $2::timestamptz + $3 * interval '1 millisecond'
-         FROM webhooks w
-        WHERE d.id = $1 AND d.status = 'FAILED' AND w.id = d.webhook_id
-          AND (d.lease_until IS NULL OR d.lease_until <= $2)
-        RETURNING d.id, d.webhook_id AS "webhookId", w.url, w.secret_sealed AS "secretSealed", d.body,
-                  d.status, d.attempts + 1 AS attempt`,
-      { bind: [deliveryId, now, leaseMs], type: QueryTypes.SELECT },
+  /** A FAILED delivery due again now; false when it is no longer FAILED (a concurrent retry). */
+  async requestRetry(deliveryId: string, now: Date): Promise<boolean> {
+    const [, count] = await this.sequelize.query(
+      `UPDATE deliveries SET status = 'RETRYING', next_attempt_at = $2 WHERE id = $1 AND status = 'FAILED'`,
+      { bind: [deliveryId, now], type: QueryTypes.UPDATE },
     );
-    return rows[0] ?? null;
+    return count > 0;
   }
 
   /** Records an attempt and the delivery's next state, in one transaction; releases the lease. */

@@ -18,12 +18,80 @@ import {
   type ServiceError,
   type UntypedServiceImplementation,
 } from "@grpc/grpc-js";
-import { ProjectScope } from "../../common/v1/scope";
+import { PageRequest, ProjectScope } from "../../common/v1/scope";
 import { Timestamp } from "../../google/protobuf/timestamp";
 
 export const protobufPackage = "notification.v1";
 
 export const protobufFileName = "notification/v1/notification.proto";
+
+export interface Delivery {
+  id: string;
+  webhookId: string;
+  event: string;
+  /** PENDING, RETRYING, SUCCEEDED or FAILED. */
+  status: string;
+  attempts: number;
+  lastStatusCode?: number | undefined;
+  lastError?: string | undefined;
+  nextAttemptAt?: Date | undefined;
+  createdAt?: Date | undefined;
+  deliveredAt?: Date | undefined;
+  livemode: boolean;
+}
+
+export interface DeliveryAttempt {
+  attempt: number;
+  at?: Date | undefined;
+  statusCode?: number | undefined;
+  durationMs: number;
+  error?: string | undefined;
+}
+
+export interface SendTestEventRequest {
+  scope?: ProjectScope | undefined;
+  webhookId: string;
+  event: string;
+}
+
+export interface SendTestEventResponse {
+  delivery?: Delivery | undefined;
+}
+
+export interface ListDeliveriesRequest {
+  scope?: ProjectScope | undefined;
+  webhookId: string;
+  /** Empty: every status. */
+  status: string;
+  page?: PageRequest | undefined;
+}
+
+export interface ListDeliveriesResponse {
+  deliveries: Delivery[];
+}
+
+export interface GetDeliveryRequest {
+  scope?: ProjectScope | undefined;
+  deliveryId: string;
+}
+
+export interface GetDeliveryResponse {
+  delivery?:
+    | Delivery
+    | undefined;
+  /** The exact body every attempt sends. */
+  payload: string;
+  attempts: DeliveryAttempt[];
+}
+
+export interface RetryDeliveryRequest {
+  scope?: ProjectScope | undefined;
+  deliveryId: string;
+}
+
+export interface RetryDeliveryResponse {
+  delivery?: Delivery | undefined;
+}
 
 export interface Webhook {
   id: string;
@@ -74,6 +142,1140 @@ export interface RotateSecretResponse {
   webhookId: string;
   secret: string;
 }
+
+function createBaseDelivery(): Delivery {
+  return {
+    id: "",
+    webhookId: "",
+    event: "",
+    status: "",
+    attempts: 0,
+    lastStatusCode: undefined,
+    lastError: undefined,
+    nextAttemptAt: undefined,
+    createdAt: undefined,
+    deliveredAt: undefined,
+    livemode: false,
+  };
+}
+
+export const Delivery: MessageFns<Delivery> = {
+  encode(message: Delivery, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.id !== "") {
+      writer.uint32(10).string(message.id);
+    }
+    if (message.webhookId !== "") {
+      writer.uint32(18).string(message.webhookId);
+    }
+    if (message.event !== "") {
+      writer.uint32(26).string(message.event);
+    }
+    if (message.status !== "") {
+      writer.uint32(34).string(message.status);
+    }
+    if (message.attempts !== 0) {
+      writer.uint32(40).int32(message.attempts);
+    }
+    if (message.lastStatusCode !== undefined) {
+      writer.uint32(48).int32(message.lastStatusCode);
+    }
+    if (message.lastError !== undefined) {
+      writer.uint32(58).string(message.lastError);
+    }
+    if (message.nextAttemptAt !== undefined) {
+      Timestamp.encode(toTimestamp(message.nextAttemptAt), writer.uint32(66).fork()).join();
+    }
+    if (message.createdAt !== undefined) {
+      Timestamp.encode(toTimestamp(message.createdAt), writer.uint32(74).fork()).join();
+    }
+    if (message.deliveredAt !== undefined) {
+      Timestamp.encode(toTimestamp(message.deliveredAt), writer.uint32(82).fork()).join();
+    }
+    if (message.livemode !== false) {
+      writer.uint32(88).bool(message.livemode);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): Delivery {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseDelivery();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.id = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.webhookId = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.event = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.status = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.attempts = reader.int32();
+            continue;
+          }
+          case 6: {
+            if (tag !== 48) {
+              break;
+            }
+
+            message.lastStatusCode = reader.int32();
+            continue;
+          }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.lastError = reader.string();
+            continue;
+          }
+          case 8: {
+            if (tag !== 66) {
+              break;
+            }
+
+            message.nextAttemptAt = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 9: {
+            if (tag !== 74) {
+              break;
+            }
+
+            message.createdAt = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 10: {
+            if (tag !== 82) {
+              break;
+            }
+
+            message.deliveredAt = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 11: {
+            if (tag !== 88) {
+              break;
+            }
+
+            message.livemode = reader.bool();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): Delivery {
+    return {
+      id: isSet(object.id) ? globalThis.String(object.id) : "",
+      webhookId: isSet(object.webhookId)
+        ? globalThis.String(object.webhookId)
+        : isSet(object.webhook_id)
+        ? globalThis.String(object.webhook_id)
+        : "",
+      event: isSet(object.event) ? globalThis.String(object.event) : "",
+      status: isSet(object.status) ? globalThis.String(object.status) : "",
+      attempts: isSet(object.attempts) ? globalThis.Number(object.attempts) : 0,
+      lastStatusCode: isSet(object.lastStatusCode)
+        ? globalThis.Number(object.lastStatusCode)
+        : isSet(object.last_status_code)
+        ? globalThis.Number(object.last_status_code)
+        : undefined,
+      lastError: isSet(object.lastError)
+        ? globalThis.String(object.lastError)
+        : isSet(object.last_error)
+        ? globalThis.String(object.last_error)
+        : undefined,
+      nextAttemptAt: isSet(object.nextAttemptAt)
+        ? fromJsonTimestamp(object.nextAttemptAt)
+        : isSet(object.next_attempt_at)
+        ? fromJsonTimestamp(object.next_attempt_at)
+        : undefined,
+      createdAt: isSet(object.createdAt)
+        ? fromJsonTimestamp(object.createdAt)
+        : isSet(object.created_at)
+        ? fromJsonTimestamp(object.created_at)
+        : undefined,
+      deliveredAt: isSet(object.deliveredAt)
+        ? fromJsonTimestamp(object.deliveredAt)
+        : isSet(object.delivered_at)
+        ? fromJsonTimestamp(object.delivered_at)
+        : undefined,
+      livemode: isSet(object.livemode) ? globalThis.Boolean(object.livemode) : false,
+    };
+  },
+
+  toJSON(message: Delivery): unknown {
+    const obj: any = {};
+    if (message.id !== "") {
+      obj.id = message.id;
+    }
+    if (message.webhookId !== "") {
+      obj.webhookId = message.webhookId;
+    }
+    if (message.event !== "") {
+      obj.event = message.event;
+    }
+    if (message.status !== "") {
+      obj.status = message.status;
+    }
+    if (message.attempts !== 0) {
+      obj.attempts = Math.round(message.attempts);
+    }
+    if (message.lastStatusCode !== undefined) {
+      obj.lastStatusCode = Math.round(message.lastStatusCode);
+    }
+    if (message.lastError !== undefined) {
+      obj.lastError = message.lastError;
+    }
+    if (message.nextAttemptAt !== undefined) {
+      obj.nextAttemptAt = message.nextAttemptAt.toISOString();
+    }
+    if (message.createdAt !== undefined) {
+      obj.createdAt = message.createdAt.toISOString();
+    }
+    if (message.deliveredAt !== undefined) {
+      obj.deliveredAt = message.deliveredAt.toISOString();
+    }
+    if (message.livemode !== false) {
+      obj.livemode = message.livemode;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<Delivery>, I>>(base?: I): Delivery {
+    return Delivery.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<Delivery>, I>>(object: I): Delivery {
+    const message = createBaseDelivery();
+    message.id = object.id ?? "";
+    message.webhookId = object.webhookId ?? "";
+    message.event = object.event ?? "";
+    message.status = object.status ?? "";
+    message.attempts = object.attempts ?? 0;
+    message.lastStatusCode = object.lastStatusCode ?? undefined;
+    message.lastError = object.lastError ?? undefined;
+    message.nextAttemptAt = object.nextAttemptAt ?? undefined;
+    message.createdAt = object.createdAt ?? undefined;
+    message.deliveredAt = object.deliveredAt ?? undefined;
+    message.livemode = object.livemode ?? false;
+    return message;
+  },
+};
+
+function createBaseDeliveryAttempt(): DeliveryAttempt {
+  return { attempt: 0, at: undefined, statusCode: undefined, durationMs: 0, error: undefined };
+}
+
+export const DeliveryAttempt: MessageFns<DeliveryAttempt> = {
+  encode(message: DeliveryAttempt, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.attempt !== 0) {
+      writer.uint32(8).int32(message.attempt);
+    }
+    if (message.at !== undefined) {
+      Timestamp.encode(toTimestamp(message.at), writer.uint32(18).fork()).join();
+    }
+    if (message.statusCode !== undefined) {
+      writer.uint32(24).int32(message.statusCode);
+    }
+    if (message.durationMs !== 0) {
+      writer.uint32(32).int32(message.durationMs);
+    }
+    if (message.error !== undefined) {
+      writer.uint32(42).string(message.error);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): DeliveryAttempt {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseDeliveryAttempt();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.attempt = reader.int32();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.at = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.statusCode = reader.int32();
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.durationMs = reader.int32();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.error = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): DeliveryAttempt {
+    return {
+      attempt: isSet(object.attempt) ? globalThis.Number(object.attempt) : 0,
+      at: isSet(object.at) ? fromJsonTimestamp(object.at) : undefined,
+      statusCode: isSet(object.statusCode)
+        ? globalThis.Number(object.statusCode)
+        : isSet(object.status_code)
+        ? globalThis.Number(object.status_code)
+        : undefined,
+      durationMs: isSet(object.durationMs)
+        ? globalThis.Number(object.durationMs)
+        : isSet(object.duration_ms)
+        ? globalThis.Number(object.duration_ms)
+        : 0,
+      error: isSet(object.error) ? globalThis.String(object.error) : undefined,
+    };
+  },
+
+  toJSON(message: DeliveryAttempt): unknown {
+    const obj: any = {};
+    if (message.attempt !== 0) {
+      obj.attempt = Math.round(message.attempt);
+    }
+    if (message.at !== undefined) {
+      obj.at = message.at.toISOString();
+    }
+    if (message.statusCode !== undefined) {
+      obj.statusCode = Math.round(message.statusCode);
+    }
+    if (message.durationMs !== 0) {
+      obj.durationMs = Math.round(message.durationMs);
+    }
+    if (message.error !== undefined) {
+      obj.error = message.error;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<DeliveryAttempt>, I>>(base?: I): DeliveryAttempt {
+    return DeliveryAttempt.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<DeliveryAttempt>, I>>(object: I): DeliveryAttempt {
+    const message = createBaseDeliveryAttempt();
+    message.attempt = object.attempt ?? 0;
+    message.at = object.at ?? undefined;
+    message.statusCode = object.statusCode ?? undefined;
+    message.durationMs = object.durationMs ?? 0;
+    message.error = object.error ?? undefined;
+    return message;
+  },
+};
+
+function createBaseSendTestEventRequest(): SendTestEventRequest {
+  return { scope: undefined, webhookId: "", event: "" };
+}
+
+export const SendTestEventRequest: MessageFns<SendTestEventRequest> = {
+  encode(message: SendTestEventRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.scope !== undefined) {
+      ProjectScope.encode(message.scope, writer.uint32(10).fork()).join();
+    }
+    if (message.webhookId !== "") {
+      writer.uint32(18).string(message.webhookId);
+    }
+    if (message.event !== "") {
+      writer.uint32(26).string(message.event);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): SendTestEventRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseSendTestEventRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.scope = ProjectScope.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.webhookId = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.event = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): SendTestEventRequest {
+    return {
+      scope: isSet(object.scope) ? ProjectScope.fromJSON(object.scope) : undefined,
+      webhookId: isSet(object.webhookId)
+        ? globalThis.String(object.webhookId)
+        : isSet(object.webhook_id)
+        ? globalThis.String(object.webhook_id)
+        : "",
+      event: isSet(object.event) ? globalThis.String(object.event) : "",
+    };
+  },
+
+  toJSON(message: SendTestEventRequest): unknown {
+    const obj: any = {};
+    if (message.scope !== undefined) {
+      obj.scope = ProjectScope.toJSON(message.scope);
+    }
+    if (message.webhookId !== "") {
+      obj.webhookId = message.webhookId;
+    }
+    if (message.event !== "") {
+      obj.event = message.event;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<SendTestEventRequest>, I>>(base?: I): SendTestEventRequest {
+    return SendTestEventRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<SendTestEventRequest>, I>>(object: I): SendTestEventRequest {
+    const message = createBaseSendTestEventRequest();
+    message.scope = (object.scope !== undefined && object.scope !== null)
+      ? ProjectScope.fromPartial(object.scope)
+      : undefined;
+    message.webhookId = object.webhookId ?? "";
+    message.event = object.event ?? "";
+    return message;
+  },
+};
+
+function createBaseSendTestEventResponse(): SendTestEventResponse {
+  return { delivery: undefined };
+}
+
+export const SendTestEventResponse: MessageFns<SendTestEventResponse> = {
+  encode(message: SendTestEventResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.delivery !== undefined) {
+      Delivery.encode(message.delivery, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): SendTestEventResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseSendTestEventResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.delivery = Delivery.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): SendTestEventResponse {
+    return { delivery: isSet(object.delivery) ? Delivery.fromJSON(object.delivery) : undefined };
+  },
+
+  toJSON(message: SendTestEventResponse): unknown {
+    const obj: any = {};
+    if (message.delivery !== undefined) {
+      obj.delivery = Delivery.toJSON(message.delivery);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<SendTestEventResponse>, I>>(base?: I): SendTestEventResponse {
+    return SendTestEventResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<SendTestEventResponse>, I>>(object: I): SendTestEventResponse {
+    const message = createBaseSendTestEventResponse();
+    message.delivery = (object.delivery !== undefined && object.delivery !== null)
+      ? Delivery.fromPartial(object.delivery)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseListDeliveriesRequest(): ListDeliveriesRequest {
+  return { scope: undefined, webhookId: "", status: "", page: undefined };
+}
+
+export const ListDeliveriesRequest: MessageFns<ListDeliveriesRequest> = {
+  encode(message: ListDeliveriesRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.scope !== undefined) {
+      ProjectScope.encode(message.scope, writer.uint32(10).fork()).join();
+    }
+    if (message.webhookId !== "") {
+      writer.uint32(18).string(message.webhookId);
+    }
+    if (message.status !== "") {
+      writer.uint32(26).string(message.status);
+    }
+    if (message.page !== undefined) {
+      PageRequest.encode(message.page, writer.uint32(34).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListDeliveriesRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListDeliveriesRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.scope = ProjectScope.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.webhookId = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.status = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.page = PageRequest.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListDeliveriesRequest {
+    return {
+      scope: isSet(object.scope) ? ProjectScope.fromJSON(object.scope) : undefined,
+      webhookId: isSet(object.webhookId)
+        ? globalThis.String(object.webhookId)
+        : isSet(object.webhook_id)
+        ? globalThis.String(object.webhook_id)
+        : "",
+      status: isSet(object.status) ? globalThis.String(object.status) : "",
+      page: isSet(object.page) ? PageRequest.fromJSON(object.page) : undefined,
+    };
+  },
+
+  toJSON(message: ListDeliveriesRequest): unknown {
+    const obj: any = {};
+    if (message.scope !== undefined) {
+      obj.scope = ProjectScope.toJSON(message.scope);
+    }
+    if (message.webhookId !== "") {
+      obj.webhookId = message.webhookId;
+    }
+    if (message.status !== "") {
+      obj.status = message.status;
+    }
+    if (message.page !== undefined) {
+      obj.page = PageRequest.toJSON(message.page);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ListDeliveriesRequest>, I>>(base?: I): ListDeliveriesRequest {
+    return ListDeliveriesRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ListDeliveriesRequest>, I>>(object: I): ListDeliveriesRequest {
+    const message = createBaseListDeliveriesRequest();
+    message.scope = (object.scope !== undefined && object.scope !== null)
+      ? ProjectScope.fromPartial(object.scope)
+      : undefined;
+    message.webhookId = object.webhookId ?? "";
+    message.status = object.status ?? "";
+    message.page = (object.page !== undefined && object.page !== null)
+      ? PageRequest.fromPartial(object.page)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseListDeliveriesResponse(): ListDeliveriesResponse {
+  return { deliveries: [] };
+}
+
+export const ListDeliveriesResponse: MessageFns<ListDeliveriesResponse> = {
+  encode(message: ListDeliveriesResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.deliveries) {
+      Delivery.encode(v!, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListDeliveriesResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListDeliveriesResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.deliveries.push(Delivery.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListDeliveriesResponse {
+    return {
+      deliveries: globalThis.Array.isArray(object?.deliveries)
+        ? object.deliveries.map((e: any) => Delivery.fromJSON(e))
+        : [],
+    };
+  },
+
+  toJSON(message: ListDeliveriesResponse): unknown {
+    const obj: any = {};
+    if (message.deliveries?.length) {
+      obj.deliveries = message.deliveries.map((e) => Delivery.toJSON(e));
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ListDeliveriesResponse>, I>>(base?: I): ListDeliveriesResponse {
+    return ListDeliveriesResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ListDeliveriesResponse>, I>>(object: I): ListDeliveriesResponse {
+    const message = createBaseListDeliveriesResponse();
+    message.deliveries = object.deliveries?.map((e) => Delivery.fromPartial(e)) || [];
+    return message;
+  },
+};
+
+function createBaseGetDeliveryRequest(): GetDeliveryRequest {
+  return { scope: undefined, deliveryId: "" };
+}
+
+export const GetDeliveryRequest: MessageFns<GetDeliveryRequest> = {
+  encode(message: GetDeliveryRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.scope !== undefined) {
+      ProjectScope.encode(message.scope, writer.uint32(10).fork()).join();
+    }
+    if (message.deliveryId !== "") {
+      writer.uint32(18).string(message.deliveryId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetDeliveryRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetDeliveryRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.scope = ProjectScope.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.deliveryId = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetDeliveryRequest {
+    return {
+      scope: isSet(object.scope) ? ProjectScope.fromJSON(object.scope) : undefined,
+      deliveryId: isSet(object.deliveryId)
+        ? globalThis.String(object.deliveryId)
+        : isSet(object.delivery_id)
+        ? globalThis.String(object.delivery_id)
+        : "",
+    };
+  },
+
+  toJSON(message: GetDeliveryRequest): unknown {
+    const obj: any = {};
+    if (message.scope !== undefined) {
+      obj.scope = ProjectScope.toJSON(message.scope);
+    }
+    if (message.deliveryId !== "") {
+      obj.deliveryId = message.deliveryId;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetDeliveryRequest>, I>>(base?: I): GetDeliveryRequest {
+    return GetDeliveryRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetDeliveryRequest>, I>>(object: I): GetDeliveryRequest {
+    const message = createBaseGetDeliveryRequest();
+    message.scope = (object.scope !== undefined && object.scope !== null)
+      ? ProjectScope.fromPartial(object.scope)
+      : undefined;
+    message.deliveryId = object.deliveryId ?? "";
+    return message;
+  },
+};
+
+function createBaseGetDeliveryResponse(): GetDeliveryResponse {
+  return { delivery: undefined, payload: "", attempts: [] };
+}
+
+export const GetDeliveryResponse: MessageFns<GetDeliveryResponse> = {
+  encode(message: GetDeliveryResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.delivery !== undefined) {
+      Delivery.encode(message.delivery, writer.uint32(10).fork()).join();
+    }
+    if (message.payload !== "") {
+      writer.uint32(18).string(message.payload);
+    }
+    for (const v of message.attempts) {
+      DeliveryAttempt.encode(v!, writer.uint32(26).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetDeliveryResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetDeliveryResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.delivery = Delivery.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.payload = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.attempts.push(DeliveryAttempt.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetDeliveryResponse {
+    return {
+      delivery: isSet(object.delivery) ? Delivery.fromJSON(object.delivery) : undefined,
+      payload: isSet(object.payload) ? globalThis.String(object.payload) : "",
+      attempts: globalThis.Array.isArray(object?.attempts)
+        ? object.attempts.map((e: any) => DeliveryAttempt.fromJSON(e))
+        : [],
+    };
+  },
+
+  toJSON(message: GetDeliveryResponse): unknown {
+    const obj: any = {};
+    if (message.delivery !== undefined) {
+      obj.delivery = Delivery.toJSON(message.delivery);
+    }
+    if (message.payload !== "") {
+      obj.payload = message.payload;
+    }
+    if (message.attempts?.length) {
+      obj.attempts = message.attempts.map((e) => DeliveryAttempt.toJSON(e));
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetDeliveryResponse>, I>>(base?: I): GetDeliveryResponse {
+    return GetDeliveryResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetDeliveryResponse>, I>>(object: I): GetDeliveryResponse {
+    const message = createBaseGetDeliveryResponse();
+    message.delivery = (object.delivery !== undefined && object.delivery !== null)
+      ? Delivery.fromPartial(object.delivery)
+      : undefined;
+    message.payload = object.payload ?? "";
+    message.attempts = object.attempts?.map((e) => DeliveryAttempt.fromPartial(e)) || [];
+    return message;
+  },
+};
+
+function createBaseRetryDeliveryRequest(): RetryDeliveryRequest {
+  return { scope: undefined, deliveryId: "" };
+}
+
+export const RetryDeliveryRequest: MessageFns<RetryDeliveryRequest> = {
+  encode(message: RetryDeliveryRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.scope !== undefined) {
+      ProjectScope.encode(message.scope, writer.uint32(10).fork()).join();
+    }
+    if (message.deliveryId !== "") {
+      writer.uint32(18).string(message.deliveryId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): RetryDeliveryRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseRetryDeliveryRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.scope = ProjectScope.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.deliveryId = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): RetryDeliveryRequest {
+    return {
+      scope: isSet(object.scope) ? ProjectScope.fromJSON(object.scope) : undefined,
+      deliveryId: isSet(object.deliveryId)
+        ? globalThis.String(object.deliveryId)
+        : isSet(object.delivery_id)
+        ? globalThis.String(object.delivery_id)
+        : "",
+    };
+  },
+
+  toJSON(message: RetryDeliveryRequest): unknown {
+    const obj: any = {};
+    if (message.scope !== undefined) {
+      obj.scope = ProjectScope.toJSON(message.scope);
+    }
+    if (message.deliveryId !== "") {
+      obj.deliveryId = message.deliveryId;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<RetryDeliveryRequest>, I>>(base?: I): RetryDeliveryRequest {
+    return RetryDeliveryRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<RetryDeliveryRequest>, I>>(object: I): RetryDeliveryRequest {
+    const message = createBaseRetryDeliveryRequest();
+    message.scope = (object.scope !== undefined && object.scope !== null)
+      ? ProjectScope.fromPartial(object.scope)
+      : undefined;
+    message.deliveryId = object.deliveryId ?? "";
+    return message;
+  },
+};
+
+function createBaseRetryDeliveryResponse(): RetryDeliveryResponse {
+  return { delivery: undefined };
+}
+
+export const RetryDeliveryResponse: MessageFns<RetryDeliveryResponse> = {
+  encode(message: RetryDeliveryResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.delivery !== undefined) {
+      Delivery.encode(message.delivery, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): RetryDeliveryResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseRetryDeliveryResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.delivery = Delivery.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): RetryDeliveryResponse {
+    return { delivery: isSet(object.delivery) ? Delivery.fromJSON(object.delivery) : undefined };
+  },
+
+  toJSON(message: RetryDeliveryResponse): unknown {
+    const obj: any = {};
+    if (message.delivery !== undefined) {
+      obj.delivery = Delivery.toJSON(message.delivery);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<RetryDeliveryResponse>, I>>(base?: I): RetryDeliveryResponse {
+    return RetryDeliveryResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<RetryDeliveryResponse>, I>>(object: I): RetryDeliveryResponse {
+    const message = createBaseRetryDeliveryResponse();
+    message.delivery = (object.delivery !== undefined && object.delivery !== null)
+      ? Delivery.fromPartial(object.delivery)
+      : undefined;
+    return message;
+  },
+};
 
 function createBaseWebhook(): Webhook {
   return {
@@ -1001,6 +2203,59 @@ export const NotificationServiceService = {
       Buffer.from(RotateSecretResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): RotateSecretResponse => RotateSecretResponse.decode(value),
   },
+  /**
+   * Sends a mock event of a catalogue kind to one webhook now (a delivery like any other, with
+   * its retries). INVALID_ARGUMENT for an event outside the catalogue.
+   */
+  sendTestEvent: {
+    path: "/notification.v1.NotificationService/SendTestEvent" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: SendTestEventRequest): Buffer => Buffer.from(SendTestEventRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): SendTestEventRequest => SendTestEventRequest.decode(value),
+    responseSerialize: (value: SendTestEventResponse): Buffer =>
+      Buffer.from(SendTestEventResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): SendTestEventResponse => SendTestEventResponse.decode(value),
+  },
+  /**
+   * A webhook's deliveries, newest first; optional status filter; FAILED_PRECONDITION when
+   * starting_after names no delivery of this list.
+   */
+  listDeliveries: {
+    path: "/notification.v1.NotificationService/ListDeliveries" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ListDeliveriesRequest): Buffer =>
+      Buffer.from(ListDeliveriesRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ListDeliveriesRequest => ListDeliveriesRequest.decode(value),
+    responseSerialize: (value: ListDeliveriesResponse): Buffer =>
+      Buffer.from(ListDeliveriesResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ListDeliveriesResponse => ListDeliveriesResponse.decode(value),
+  },
+  /** One delivery with its body and every attempt. */
+  getDelivery: {
+    path: "/notification.v1.NotificationService/GetDelivery" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: GetDeliveryRequest): Buffer => Buffer.from(GetDeliveryRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): GetDeliveryRequest => GetDeliveryRequest.decode(value),
+    responseSerialize: (value: GetDeliveryResponse): Buffer => Buffer.from(GetDeliveryResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): GetDeliveryResponse => GetDeliveryResponse.decode(value),
+  },
+  /**
+   * Re-sends a FAILED delivery now: one attempt (FAILED again if it fails, nothing scheduled).
+   * FAILED_PRECONDITION when the delivery is not FAILED.
+   */
+  retryDelivery: {
+    path: "/notification.v1.NotificationService/RetryDelivery" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: RetryDeliveryRequest): Buffer => Buffer.from(RetryDeliveryRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): RetryDeliveryRequest => RetryDeliveryRequest.decode(value),
+    responseSerialize: (value: RetryDeliveryResponse): Buffer =>
+      Buffer.from(RetryDeliveryResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): RetryDeliveryResponse => RetryDeliveryResponse.decode(value),
+  },
 } as const;
 
 export interface NotificationServiceServer extends UntypedServiceImplementation {
@@ -1015,6 +2270,23 @@ export interface NotificationServiceServer extends UntypedServiceImplementation 
   deleteWebhook: handleUnaryCall<DeleteWebhookRequest, DeleteWebhookResponse>;
   /** Issues a new signing secret; the old one stops signing at once. */
   rotateSecret: handleUnaryCall<RotateSecretRequest, RotateSecretResponse>;
+  /**
+   * Sends a mock event of a catalogue kind to one webhook now (a delivery like any other, with
+   * its retries). INVALID_ARGUMENT for an event outside the catalogue.
+   */
+  sendTestEvent: handleUnaryCall<SendTestEventRequest, SendTestEventResponse>;
+  /**
+   * A webhook's deliveries, newest first; optional status filter; FAILED_PRECONDITION when
+   * starting_after names no delivery of this list.
+   */
+  listDeliveries: handleUnaryCall<ListDeliveriesRequest, ListDeliveriesResponse>;
+  /** One delivery with its body and every attempt. */
+  getDelivery: handleUnaryCall<GetDeliveryRequest, GetDeliveryResponse>;
+  /**
+   * Re-sends a FAILED delivery now: one attempt (FAILED again if it fails, nothing scheduled).
+   * FAILED_PRECONDITION when the delivery is not FAILED.
+   */
+  retryDelivery: handleUnaryCall<RetryDeliveryRequest, RetryDeliveryResponse>;
 }
 
 export interface NotificationServiceClient extends Client {
@@ -1084,6 +2356,79 @@ export interface NotificationServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: RotateSecretResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * Sends a mock event of a catalogue kind to one webhook now (a delivery like any other, with
+   * its retries). INVALID_ARGUMENT for an event outside the catalogue.
+   */
+  sendTestEvent(
+    request: SendTestEventRequest,
+    callback: (error: ServiceError | null, response: SendTestEventResponse) => void,
+  ): ClientUnaryCall;
+  sendTestEvent(
+    request: SendTestEventRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: SendTestEventResponse) => void,
+  ): ClientUnaryCall;
+  sendTestEvent(
+    request: SendTestEventRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: SendTestEventResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * A webhook's deliveries, newest first; optional status filter; FAILED_PRECONDITION when
+   * starting_after names no delivery of this list.
+   */
+  listDeliveries(
+    request: ListDeliveriesRequest,
+    callback: (error: ServiceError | null, response: ListDeliveriesResponse) => void,
+  ): ClientUnaryCall;
+  listDeliveries(
+    request: ListDeliveriesRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ListDeliveriesResponse) => void,
+  ): ClientUnaryCall;
+  listDeliveries(
+    request: ListDeliveriesRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ListDeliveriesResponse) => void,
+  ): ClientUnaryCall;
+  /** One delivery with its body and every attempt. */
+  getDelivery(
+    request: GetDeliveryRequest,
+    callback: (error: ServiceError | null, response: GetDeliveryResponse) => void,
+  ): ClientUnaryCall;
+  getDelivery(
+    request: GetDeliveryRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: GetDeliveryResponse) => void,
+  ): ClientUnaryCall;
+  getDelivery(
+    request: GetDeliveryRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: GetDeliveryResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * Re-sends a FAILED delivery now: one attempt (FAILED again if it fails, nothing scheduled).
+   * FAILED_PRECONDITION when the delivery is not FAILED.
+   */
+  retryDelivery(
+    request: RetryDeliveryRequest,
+    callback: (error: ServiceError | null, response: RetryDeliveryResponse) => void,
+  ): ClientUnaryCall;
+  retryDelivery(
+    request: RetryDeliveryRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: RetryDeliveryResponse) => void,
+  ): ClientUnaryCall;
+  retryDelivery(
+    request: RetryDeliveryRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: RetryDeliveryResponse) => void,
   ): ClientUnaryCall;
 }
 
