@@ -37,6 +37,8 @@ interface Receipt {
 /** A merchant's endpoint: each path behaves as its name says, and every request is kept. */
 class Receiver {
   readonly receipts: Receipt[] = [];
+  /** Paths that answer 500 until removed from here. */
+  readonly down = new Set<string>();
   private server?: Server;
   private readonly hanging: ServerResponse[] = [];
   url = '';
@@ -56,7 +58,8 @@ class Receiver {
         });
         const seen = this.receipts.filter((r) => r.path === path).length;
         if (path.startsWith('/hang') && seen === 1) return void this.hanging.push(res);
-        const status = path.startsWith('/always-500') ? 500 : path.startsWith('/flaky') && seen <= 2 ? 503 : 200;
+        const failing = path.startsWith('/always-500') || this.down.has(path);
+        const status = failing ? 500 : path.startsWith('/flaky') && seen <= 2 ? 503 : 200;
         res.writeHead(status).end();
       });
     });
@@ -262,5 +265,105 @@ describe('webhook deliveries (JetStream -> notification -> a merchant endpoint)'
     await publish('invoice.paid');
     await new Promise((r) => setTimeout(r, 800));
     expect(receiver.at('/deleted')).toHaveLength(1);
+  });
+
+  it('POST /webhooks/test delivers a signed mock of the kind asked for: 202 {delivery_id, event, status}', async () => {
+    const hook = await register('/test-send', ['subscription.cancelled']);
+    const sent = await api('POST', '/api/v1/webhooks/test', {
+      ...as(acme),
+      body: { webhook_id: hook.id, event: 'invoice.paid' },
+    });
+    expect(sent.status).toBe(202);
+    expect(sent.body).toEqual({ delivery_id: expect.any(String), event: 'invoice.paid', status: 'PENDING' });
+    const [receipt] = await receiver.waitFor('/test-send', 1);
+    expect(receipt.headers['x-webhook-id']).toBe(sent.body.delivery_id);
+    expect(seedSignatureValid(receipt, hook.secret)).toBe(true);
+    const body = new Webhook(hook.secret).verify(receipt.body, {
+      'webhook-id': String(receipt.headers['webhook-id']),
+      'webhook-timestamp': String(receipt.headers['webhook-timestamp']),
+      'webhook-signature': String(receipt.headers['webhook-signature']),
+    }) as { event: string; data: Record<string, unknown> };
+    expect(body.event).toBe('invoice.paid');
+    expect(body.data).toMatchObject({
+      test: true,
+      status: 'PAID',
+      currency: 'NGN',
+      customer_email: expect.any(String),
+    });
+
+    const unknown = await api('POST', '/api/v1/webhooks/test', {
+      ...as(acme),
+      body: { webhook_id: hook.id, event: 'invoice.exploded' },
+    });
+    expect(unknown.status).toBe(422);
+    expect(unknown.body.detail[0]).toMatchObject({ loc: ['body', 'event'], type: 'enum' });
+    const other = await registerMerchant(api, 'deliveries-other');
+    const foreign = await api('POST', '/api/v1/webhooks/test', {
+      apiKey: other.testKey,
+      token: other.token,
+      body: { webhook_id: hook.id, event: 'invoice.paid' },
+    });
+    expect(foreign.status).toBe(403);
+  });
+
+  it('delivery logs list a FAILED delivery with its attempts; a manual retry sends it once more and it succeeds', async () => {
+    receiver.down.add('/recovering');
+    const hook = await register('/recovering', ['invoice.paid']);
+    const event = await publish('invoice.paid', { amount: 50 });
+    const [failed] = await waitForStatus(hook.id, 'FAILED');
+
+    const listed = await api('GET', `/api/v1/webhooks/${hook.id}/deliveries?status=FAILED`, as(acme));
+    expect(listed.status).toBe(200);
+    expect(listed.body).toEqual([
+      {
+        id: failed.id,
+        webhook_id: hook.id,
+        event: 'invoice.paid',
+        status: 'FAILED',
+        attempts: 5,
+        last_status_code: 500,
+        last_error: 'HTTP 500',
+        next_attempt_at: null,
+        created_at: expect.any(String),
+        delivered_at: null,
+        livemode: false,
+      },
+    ]);
+    expect((await api('GET', `/api/v1/webhooks/${hook.id}/deliveries?status=SUCCEEDED`, as(acme))).body).toEqual([]);
+    expect((await api('GET', `/api/v1/webhooks/${hook.id}/deliveries?status=LOST`, as(acme))).status).toBe(422);
+    expect(
+      (await api('GET', `/api/v1/webhooks/${hook.id}/deliveries?starting_after=${randomUUID()}`, as(acme))).status,
+    ).toBe(400);
+
+    const detail = await api('GET', `/api/v1/webhooks/deliveries/${failed.id}`, as(acme));
+    expect(detail.status).toBe(200);
+    expect(detail.body.payload).toEqual({
+      id: event.id,
+      event: 'invoice.paid',
+      data: { amount: 50 },
+      created_at: event.created_at,
+    });
+    expect(
+      detail.body.attempt_log.map((a: { attempt: number; status_code: number }) => [a.attempt, a.status_code]),
+    ).toEqual([
+      [1, 500],
+      [2, 500],
+      [3, 500],
+      [4, 500],
+      [5, 500],
+    ]);
+
+    receiver.down.delete('/recovering');
+    const retried = await api('POST', `/api/v1/webhooks/deliveries/${failed.id}/retry`, as(acme));
+    expect(retried.status).toBe(202);
+    expect(retried.body).toMatchObject({ id: failed.id, status: 'RETRYING', attempts: 5 });
+    const [done] = await waitForStatus(hook.id, 'SUCCEEDED');
+    expect(done.attempts).toBe(6);
+    const receipts = receiver.at('/recovering');
+    expect(receipts).toHaveLength(6);
+    expect(new Set(receipts.map((r) => r.headers['x-webhook-id']))).toEqual(new Set([failed.id]));
+    // Only a FAILED delivery can be retried.
+    expect((await api('POST', `/api/v1/webhooks/deliveries/${failed.id}/retry`, as(acme))).status).toBe(400);
+    expect((await api('GET', `/api/v1/webhooks/deliveries/${randomUUID()}`, as(acme))).status).toBe(404);
   });
 });

@@ -67,7 +67,7 @@ export interface RouteSpec<
   query?: Q;
   body?: B;
   errors?: ErrorStatus[];
-  response: { status: 200 | 201 | 204; description: string; schema?: R };
+  response: { status: 200 | 201 | 202 | 204; description: string; schema?: R };
   handle(ctx: HandlerContext<A, P, Q, B>): Promise<R extends z.ZodType ? z.input<R> : void>;
 }
 
@@ -82,7 +82,7 @@ export interface Route {
   query?: z.ZodObject;
   body?: z.ZodType;
   errors?: ErrorStatus[];
-  response: { status: 200 | 201 | 204; description: string; schema?: z.ZodType };
+  response: { status: 200 | 201 | 202 | 204; description: string; schema?: z.ZodType };
   handle(ctx: {
     auth: Principal<AuthScheme>;
     params: unknown;

@@ -4,7 +4,15 @@ import { required, scopeOf } from '../common.schemas';
 import {
   CreatedWebhookSchema,
   CreateWebhookBody,
+  DeliveryDetailSchema,
+  DeliveryIdParams,
+  DeliverySchema,
+  ListDeliveriesQuery,
   RotatedSecretSchema,
+  TestSendBody,
+  TestSendSchema,
+  toDelivery,
+  toDeliveryDetail,
   toWebhook,
   WebhookIdParams,
   WebhookSchema,
@@ -73,6 +81,80 @@ export const webhooksResource: Resource = {
       async handle({ auth: { apiKey }, params }) {
         const rotated = await notification.rotateSecret({ scope: scopeOf(apiKey), webhookId: params.webhook_id });
         return { id: rotated.webhookId, secret: rotated.secret };
+      },
+    }),
+    defineRoute({
+      method: 'post',
+      path: '/test',
+      summary: 'Send a mock event to a webhook',
+      description:
+        `${DUAL_AUTH_NOTE} A delivery like any other (signed, retried, in the logs) whose data has the ` +
+        'shape of the event with sample values and `"test": true`.',
+      auth: 'dual',
+      body: TestSendBody,
+      errors: [403, 404],
+      response: { status: 202, description: 'The delivery, under way', schema: TestSendSchema },
+      async handle({ auth: { apiKey }, body }) {
+        const { delivery } = await notification.sendTestEvent({
+          scope: scopeOf(apiKey),
+          webhookId: body.webhook_id,
+          event: body.event,
+        });
+        const sent = toDelivery(required(delivery, 'delivery'));
+        return { delivery_id: sent.id, event: sent.event, status: sent.status };
+      },
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/:webhook_id/deliveries',
+      summary: "A webhook's delivery log, newest first",
+      description: DUAL_AUTH_NOTE,
+      auth: 'dual',
+      params: WebhookIdParams,
+      query: ListDeliveriesQuery,
+      errors: [400, 403, 404],
+      response: { status: 200, description: 'One page of deliveries', schema: z.array(DeliverySchema) },
+      async handle({ auth: { apiKey }, params, query }) {
+        const { deliveries } = await notification.listDeliveries({
+          scope: scopeOf(apiKey),
+          webhookId: params.webhook_id,
+          status: query.status ?? '',
+          page: { limit: query.limit ?? 0, startingAfter: query.starting_after ?? '' },
+        });
+        return deliveries.map(toDelivery);
+      },
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/deliveries/:delivery_id',
+      summary: 'One delivery with its body and every attempt',
+      description: DUAL_AUTH_NOTE,
+      auth: 'dual',
+      params: DeliveryIdParams,
+      errors: [403, 404],
+      response: { status: 200, description: 'The delivery', schema: DeliveryDetailSchema },
+      async handle({ auth: { apiKey }, params }) {
+        const reply = await notification.getDelivery({ scope: scopeOf(apiKey), deliveryId: params.delivery_id });
+        return toDeliveryDetail(reply, required(reply.delivery, 'delivery'));
+      },
+    }),
+    defineRoute({
+      method: 'post',
+      path: '/deliveries/:delivery_id/retry',
+      summary: 'Re-send a FAILED delivery now',
+      description:
+        `${DUAL_AUTH_NOTE} One attempt, numbered on from the last; failing again leaves it FAILED with ` +
+        'nothing scheduled. A delivery that is not FAILED is a 400.',
+      auth: 'dual',
+      params: DeliveryIdParams,
+      errors: [400, 403, 404],
+      response: { status: 202, description: 'The delivery, due now', schema: DeliverySchema },
+      async handle({ auth: { apiKey }, params }) {
+        const { delivery } = await notification.retryDelivery({
+          scope: scopeOf(apiKey),
+          deliveryId: params.delivery_id,
+        });
+        return toDelivery(required(delivery, 'delivery'));
       },
     }),
   ],

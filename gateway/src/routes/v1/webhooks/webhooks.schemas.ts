@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { notificationV1 } from '@billing/proto';
-import { idParam, iso, timestamp } from '../common.schemas';
+import { idParam, iso, pageQuery, timestamp } from '../common.schemas';
 
 export const WebhookSchema = z
   .object({
@@ -46,4 +46,81 @@ export const toWebhook = (webhook: notificationV1.Webhook): z.input<typeof Webho
   is_active: webhook.isActive,
   livemode: webhook.livemode,
   created_at: iso(webhook.createdAt),
+});
+
+const DELIVERY_STATUSES = ['PENDING', 'RETRYING', 'SUCCEEDED', 'FAILED'] as const;
+
+export const DeliverySchema = z
+  .object({
+    id: z.uuid().meta({ description: 'Also the X-Webhook-Id and webhook-id of every attempt' }),
+    webhook_id: z.uuid(),
+    event: z.string(),
+    status: z.enum(DELIVERY_STATUSES),
+    attempts: z.int(),
+    last_status_code: z.int().nullable(),
+    last_error: z.string().nullable(),
+    next_attempt_at: timestamp.nullable(),
+    created_at: timestamp,
+    delivered_at: timestamp.nullable(),
+    livemode: z.boolean(),
+  })
+  .meta({ id: 'WebhookDelivery' });
+
+export const DeliveryDetailSchema = DeliverySchema.extend({
+  payload: z.record(z.string(), z.unknown()).meta({ description: 'The body every attempt sends' }),
+  attempt_log: z.array(
+    z.object({
+      attempt: z.int(),
+      at: timestamp,
+      status_code: z.int().nullable(),
+      duration_ms: z.int(),
+      error: z.string().nullable(),
+    }),
+  ),
+}).meta({ id: 'WebhookDeliveryDetail' });
+
+export const TestSendSchema = z
+  .object({ delivery_id: z.uuid(), event: z.string(), status: z.enum(DELIVERY_STATUSES) })
+  .meta({ id: 'WebhookTestSend' });
+
+export const TestSendBody = z
+  .object({
+    webhook_id: z.string().min(1),
+    event: z.string().min(1).max(100).meta({ description: 'An event name of the catalogue' }),
+  })
+  .meta({ id: 'WebhookTestSendRequest' });
+
+export const ListDeliveriesQuery = z.object({ status: z.enum(DELIVERY_STATUSES).optional(), ...pageQuery });
+
+export const DeliveryIdParams = z.object({ delivery_id: idParam('Delivery') });
+
+const isoOrNull = (date: Date | undefined) => (date ? date.toISOString() : null);
+
+export const toDelivery = (d: notificationV1.Delivery): z.input<typeof DeliverySchema> => ({
+  id: d.id,
+  webhook_id: d.webhookId,
+  event: d.event,
+  status: d.status as (typeof DELIVERY_STATUSES)[number],
+  attempts: d.attempts,
+  last_status_code: d.lastStatusCode ?? null,
+  last_error: d.lastError ?? null,
+  next_attempt_at: isoOrNull(d.nextAttemptAt),
+  created_at: iso(d.createdAt),
+  delivered_at: isoOrNull(d.deliveredAt),
+  livemode: d.livemode,
+});
+
+export const toDeliveryDetail = (
+  reply: notificationV1.GetDeliveryResponse,
+  delivery: notificationV1.Delivery,
+): z.input<typeof DeliveryDetailSchema> => ({
+  ...toDelivery(delivery),
+  payload: JSON.parse(reply.payload) as Record<string, unknown>,
+  attempt_log: reply.attempts.map((a) => ({
+    attempt: a.attempt,
+    at: iso(a.at, 'at'),
+    status_code: a.statusCode ?? null,
+    duration_ms: a.durationMs,
+    error: a.error ?? null,
+  })),
 });
