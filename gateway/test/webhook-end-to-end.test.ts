@@ -1,0 +1,121 @@
+import { createHmac } from 'node:crypto';
+import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import { Webhook } from 'standardwebhooks';
+import { freePort, startPlatform, type PlatformUnderTest } from '@billing/testing';
+import { gatewayApi, ISO_UTC, registerMerchant, type Api, type RegisteredMerchant } from './support/api';
+
+interface Delivery {
+  headers: IncomingHttpHeaders;
+  raw: string;
+  body: { id: string; event: string; data: Record<string, unknown>; created_at: string };
+}
+
+describe('webhooks end to end: platform events reach a merchant endpoint, signed', () => {
+  let platform: PlatformUnderTest;
+  let api: Api;
+  let merchant: RegisteredMerchant;
+  let server: Server;
+  let secret = '';
+  const deliveries: Delivery[] = [];
+
+  const waitForEvent = async (event: string, match: (d: Delivery) => boolean = () => true, ms = 20_000) => {
+    const deadline = Date.now() + ms;
+    for (;;) {
+      const found = deliveries.find((d) => d.body.event === event && match(d));
+      if (found) return found;
+      if (Date.now() > deadline) throw new Error(`${event} was not delivered`);
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  };
+  const verified = (d: Delivery) => {
+    const standard = new Webhook(secret).verify(d.raw, {
+      'webhook-id': String(d.headers['webhook-id']),
+      'webhook-timestamp': String(d.headers['webhook-timestamp']),
+      'webhook-signature': String(d.headers['webhook-signature']),
+    });
+    const seed = createHmac('sha256', secret).update(d.raw).digest('hex') === d.headers['x-signature'];
+    return standard !== undefined && seed;
+  };
+
+  beforeAll(async () => {
+    platform = await startPlatform({ env: { ALLOW_INSECURE_WEBHOOKS: 'true', DELIVERY_POLL_MS: '50' } });
+    api = gatewayApi(platform.gatewayUrl);
+    merchant = await registerMerchant(api, 'e2e-hooks');
+    const port = await freePort();
+    server = createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (c: Buffer) => chunks.push(c));
+      req.on('end', () => {
+        const raw = Buffer.concat(chunks).toString('utf8');
+        deliveries.push({ headers: req.headers, raw, body: JSON.parse(raw) as Delivery['body'] });
+        res.writeHead(204).end();
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
+    const hook = await api('POST', '/api/v1/webhooks', {
+      apiKey: merchant.testKey,
+      token: merchant.token,
+      body: { url: `http://127.0.0.1:${port}/hooks`, events: ['invoice.paid', 'subscription.cancelled'] },
+    });
+    expect(hook.status).toBe(201);
+    secret = hook.body.secret;
+  });
+  afterAll(async () => {
+    await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
+    await platform?.stop();
+  });
+
+  it("paying a checkout delivers invoice.paid with the seed's data fields; cancelling delivers subscription.cancelled", async () => {
+    const plan = await api('POST', '/api/v1/plans', { apiKey: merchant.testKey, body: { name: 'Pro', amount: 49.5 } });
+    const session = (
+      await api('POST', '/api/v1/checkout/sessions', { apiKey: merchant.testKey, body: { plan_id: plan.body.id } })
+    ).body;
+    const pay = await fetch(`${platform.gatewayUrl}/checkout/${session.code}/pay`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ email: 'payer@example.com' }),
+      redirect: 'manual',
+    });
+    const outcome = await fetch(pay.headers.get('location')!, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ outcome: 'success' }),
+      redirect: 'manual',
+    });
+    await fetch(outcome.headers.get('location')!, { redirect: 'manual' });
+    const completed = (await api('GET', `/api/v1/checkout/sessions/${session.code}`, { apiKey: merchant.testKey }))
+      .body;
+    expect(completed.status).toBe('COMPLETED');
+
+    const paid = await waitForEvent('invoice.paid');
+    expect(verified(paid)).toBe(true);
+    expect(paid.body.data).toMatchObject({
+      id: expect.any(String),
+      amount: 49.5,
+      currency: 'NGN',
+      customer_email: 'payer@example.com',
+      status: 'PAID',
+      paid_at: expect.stringMatching(ISO_UTC),
+      subscription_id: completed.subscription_id,
+      customer_id: completed.customer_id,
+    });
+    expect(paid.body.created_at).toMatch(ISO_UTC);
+
+    const cancelled = await api('POST', `/api/v1/subscriptions/${completed.subscription_id}/cancel`, {
+      apiKey: merchant.testKey,
+      body: {},
+    });
+    expect(cancelled.status).toBe(200);
+    const event = await waitForEvent('subscription.cancelled');
+    expect(verified(event)).toBe(true);
+    expect(event.body.data).toMatchObject({
+      id: completed.subscription_id,
+      status: 'CANCELLED',
+      customer_id: completed.customer_id,
+      plan_id: plan.body.id,
+    });
+    expect(event.body.data).toHaveProperty('refund');
+    // Exactly one delivery of each: the webhook asked for these two events only.
+    expect(deliveries.map((d) => d.body.event).sort()).toEqual(['invoice.paid', 'subscription.cancelled']);
+  });
+});
