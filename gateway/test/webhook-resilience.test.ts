@@ -1,0 +1,195 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import { connect } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { freePort, queryDatabase, startPlatform, type PlatformUnderTest } from '@billing/testing';
+import { gatewayApi, registerMerchant, type Api, type RegisteredMerchant } from './support/api';
+
+/** A merchant endpoint that answers 500 while `healthy` is false and counts what it accepted. */
+class CountingReceiver {
+  healthy = false;
+  /** Event id -> how many times it was accepted (answered 2xx). */
+  readonly accepted = new Map<string, number>();
+  private server?: Server;
+  url = '';
+
+  async start(): Promise<this> {
+    const port = await freePort();
+    this.server = createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (c: Buffer) => chunks.push(c));
+      req.on('end', () => {
+        if (!this.healthy) return void res.writeHead(500).end();
+        const { id } = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { id: string };
+        this.accepted.set(id, (this.accepted.get(id) ?? 0) + 1);
+        res.writeHead(200).end();
+      });
+    });
+    await new Promise<void>((resolve) => this.server!.listen(port, '127.0.0.1', resolve));
+    this.url = `http://127.0.0.1:${port}/hooks`;
+    return this;
+  }
+
+  async waitForEvents(ids: string[], ms = 30_000): Promise<void> {
+    const deadline = Date.now() + ms;
+    while (!ids.every((id) => this.accepted.has(id))) {
+      if (Date.now() > deadline) {
+        const missing = ids.filter((id) => !this.accepted.has(id)).length;
+        throw new Error(`${missing} of ${ids.length} events not delivered`);
+      }
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+
+  stop(): Promise<void> {
+    return new Promise((resolve) => (this.server ? this.server.close(() => resolve()) : resolve()));
+  }
+}
+
+/** A NATS server of this test alone (JetStream on disk), so restarting it disturbs no other suite. */
+class PrivateNats {
+  private child?: ChildProcess;
+  private readonly dir = mkdtempSync(join(tmpdir(), 'nats-'));
+  port = 0;
+
+  get url(): string {
+    return `nats://127.0.0.1:${this.port}`;
+  }
+
+  async start(): Promise<void> {
+    if (!this.port) this.port = await freePort();
+    this.child = spawn('/usr/sbin/nats-server', ['-a', '127.0.0.1', '-p', String(this.port), '-js', '-sd', this.dir], {
+      stdio: 'ignore',
+    });
+    const deadline = Date.now() + 10_000;
+    for (;;) {
+      const up = await new Promise<boolean>((resolve) => {
+        const socket = connect(this.port, '127.0.0.1');
+        socket.once('connect', () => (socket.destroy(), resolve(true)));
+        socket.once('error', () => resolve(false));
+      });
+      if (up) return;
+      if (Date.now() > deadline) throw new Error('nats-server did not start');
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+
+  async stop(): Promise<void> {
+    const child = this.child;
+    if (!child || child.exitCode !== null) return;
+    child.kill('SIGTERM');
+    await new Promise((resolve) => child.once('exit', resolve));
+  }
+
+  async remove(): Promise<void> {
+    await this.stop();
+    rmSync(this.dir, { recursive: true, force: true });
+  }
+}
+
+const DELAYS = [200, 300, 400, 500];
+
+describe('webhook deliveries survive a killed notification service and a restarted NATS', () => {
+  let nats: PrivateNats;
+  let platform: PlatformUnderTest;
+  let api: Api;
+  let merchant: RegisteredMerchant;
+  let receiver: CountingReceiver;
+
+  beforeAll(async () => {
+    nats = new PrivateNats();
+    await nats.start();
+    platform = await startPlatform({
+      only: ['identity', 'sandbox-provider', 'policy', 'billing', 'notification', 'gateway'],
+      env: {
+        NATS_URL: nats.url,
+        ALLOW_INSECURE_WEBHOOKS: 'true',
+        WEBHOOK_RETRY_DELAYS_MS: DELAYS.join(','),
+        WEBHOOK_TIMEOUT_MS: '1000',
+        DELIVERY_POLL_MS: '50',
+      },
+    });
+    api = gatewayApi(platform.gatewayUrl);
+    merchant = await registerMerchant(api, 'resilience');
+    receiver = await new CountingReceiver().start();
+    const hook = await api('POST', '/api/v1/webhooks', {
+      apiKey: merchant.testKey,
+      token: merchant.token,
+      body: { url: receiver.url, events: ['customer.created'] },
+    });
+    expect(hook.status).toBe(201);
+  });
+  afterAll(async () => {
+    await receiver?.stop();
+    await platform?.stop();
+    await nats?.remove();
+  });
+
+  /** customer.created events, produced by billing's outbox relay as in production. */
+  const createCustomers = async (count: number): Promise<string[]> => {
+    const ids: string[] = [];
+    for (let k = 0; k < count; k++) {
+      const res = await api('POST', '/api/v1/customers', {
+        apiKey: merchant.testKey,
+        body: { email: `c-${randomUUID().slice(0, 8)}@example.com` },
+      });
+      expect(res.status).toBe(201);
+      ids.push(res.body.id);
+    }
+    return ids;
+  };
+  /** The event ids of those customers' customer.created events, from billing's outbox. */
+  const eventIdsOf = async (customerIds: string[]): Promise<string[]> =>
+    (
+      await queryDatabase<{ id: string }>(
+        platform.database('billing'),
+        `SELECT id FROM outbox_events WHERE event_type = 'customer.created' AND payload -> 'data' ->> 'id' = ANY($1)`,
+        [customerIds],
+      )
+    ).map((r) => r.id);
+
+  it('SIGKILL of notification with deliveries pending: every event delivered exactly once after restart', async () => {
+    receiver.healthy = false;
+    const before = await createCustomers(30);
+    // Wait until every delivery exists and has failed at least once (pending, retrying).
+    const deadline = Date.now() + 20_000;
+    for (;;) {
+      const [row] = await queryDatabase<{ n: number }>(
+        platform.database('notification'),
+        `SELECT count(*)::int AS n FROM deliveries WHERE status = 'RETRYING'`,
+      );
+      if (row.n >= 30) break;
+      if (Date.now() > deadline) throw new Error(`only ${row.n} deliveries retrying`);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    await platform.processes.notification.stop('SIGKILL');
+    const whileDead = await createCustomers(30);
+    receiver.healthy = true;
+    await platform.processes.notification.start();
+
+    const events = await eventIdsOf([...before, ...whileDead]);
+    expect(events).toHaveLength(60);
+    await receiver.waitForEvents(events);
+    await new Promise((r) => setTimeout(r, 1500));
+    expect(events.map((id) => receiver.accepted.get(id))).toEqual(events.map(() => 1));
+  });
+
+  it('NATS restarted while events are produced: every event delivered exactly once', async () => {
+    receiver.healthy = true;
+    const producing = createCustomers(60);
+    await new Promise((r) => setTimeout(r, 300));
+    await nats.stop();
+    await new Promise((r) => setTimeout(r, 1000));
+    await nats.start();
+    const customers = await producing;
+
+    const events = await eventIdsOf(customers);
+    expect(events).toHaveLength(60);
+    await receiver.waitForEvents(events, 45_000);
+    await new Promise((r) => setTimeout(r, 1500));
+    expect(events.map((id) => receiver.accepted.get(id))).toEqual(events.map(() => 1));
+  });
+});
