@@ -17,3 +17,4 @@ export * from './service-runtime';
 export * from './polling-loop';
 export * from './http-server';
 export * from './project-clocks';
+export * from './statement-batches';

@@ -2,6 +2,7 @@ import { lookup } from 'node:dns/promises';
 import {
   connectNats,
   openDatabase,
+  StatementBatches,
   startGrpcServer,
   startPollingLoop,
   systemClock,
@@ -12,7 +13,7 @@ import type { NotificationConfig } from './config';
 import { notificationMigrations } from './db/migrations';
 import { DeliveryAttemptModel, DeliveryModel } from './db/models/delivery.model';
 import { WebhookModel } from './db/models/webhook.model';
-import { DeliveryRepository } from './db/repositories/delivery.repository';
+import { DeliveryRepository, type AttemptRecord } from './db/repositories/delivery.repository';
 import { WebhookRepository } from './db/repositories/webhook.repository';
 import { DeliveryWorker } from './delivery/delivery-worker';
 import { WebhookHttp } from './delivery/webhook-http';
@@ -39,9 +40,17 @@ export async function startNotification(config: NotificationConfig, logger: Logg
   // Set once the worker exists; a test send or a retry wakes it.
   let wakeWorkers = () => {};
   const http = new WebhookHttp({ timeoutMs: config.WEBHOOK_TIMEOUT_MS, allowInsecure: config.ALLOW_INSECURE_WEBHOOKS });
+  const deliveryRows = new DeliveryRepository(sequelize);
+  const attempts = new StatementBatches({
+    run: (records: AttemptRecord[]) => deliveryRows.recordAttempts(records),
+    key: (record: AttemptRecord) => record.deliveryId,
+    maxInFlight: 2,
+    maxItems: 500,
+  });
   const deps: NotificationDeps = {
     webhooks: new WebhookRepository(),
-    deliveries: new DeliveryRepository(sequelize),
+    deliveries: deliveryRows,
+    recordAttempt: (record) => attempts.run(record),
     http,
     delivery: { retryDelaysMs: config.WEBHOOK_RETRY_DELAYS_MS, timeoutMs: config.WEBHOOK_TIMEOUT_MS },
     secrets: new SecretBox(config.WEBHOOK_SECRETS_KEY),

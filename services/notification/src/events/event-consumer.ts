@@ -1,4 +1,4 @@
-import { AckPolicy, DeliverPolicy, nanos, type JsMsg, type NatsConnection } from 'nats';
+import { AckPolicy, DeliverPolicy, nanos, type ConsumerMessages, type JsMsg, type NatsConnection } from 'nats';
 import { ensureEventStream, type EventEnvelope, type Logger } from '@billing/platform';
 
 export interface EventConsumerOptions {
@@ -17,14 +17,18 @@ const BATCH = 256;
 const ACK_WAIT_MS = 30_000;
 
 /**
- * The durable JetStream pull consumer of every domain event. Each batch is handed to `handle`
- * and acked only after it returned, so a crash in between redelivers it; the handler's
- * idempotence makes that harmless. A message that is not an event envelope is logged and acked
+ * The durable JetStream pull consumer of every domain event, shared by the replicas. Each batch
+ * is handed to `handle` and acked only after it returned, so a crash in between redelivers it;
+ * the handler's idempotence makes that harmless. The nats client re-pulls by itself after a
+ * NATS restart. A message that is not an event envelope is logged and acked
  * (it would never become one).
  */
 export class EventConsumer {
-  private running = false;
-  private loop?: Promise<void>;
+  private messages?: ConsumerMessages;
+  /** Messages received and not yet handled; flushed as one batch whenever the handler is free. */
+  private buffer: JsMsg[] = [];
+  private flushing?: Promise<void>;
+  private stopped = false;
 
   constructor(private readonly options: EventConsumerOptions) {}
 
@@ -40,35 +44,39 @@ export class EventConsumer {
       ack_wait: nanos(ACK_WAIT_MS),
       max_ack_pending: BATCH * 8,
     });
-    this.running = true;
-    this.loop = this.run();
+    const consumer = await nats.jetstream().consumers.get(stream, durableName);
+    // Continuous pull: each message is handed over as it arrives (a fetch would wait for a full
+    // batch or its expiry, which is latency at low rates); batching happens in flush().
+    this.messages = await consumer.consume({
+      max_messages: BATCH * 2,
+      callback: (message) => {
+        this.buffer.push(message);
+        this.flushing ??= this.flush();
+      },
+    });
   }
 
   async stop(): Promise<void> {
-    this.running = false;
-    await this.loop;
+    this.stopped = true;
+    await this.messages?.close();
+    await this.flushing;
   }
 
-  private async run(): Promise<void> {
-    const { nats, stream, durableName, logger } = this.options;
-    while (this.running) {
+  /** Handles what has arrived, batch after batch, until nothing is waiting. */
+  private async flush(): Promise<void> {
+    const { logger } = this.options;
+    while (this.buffer.length > 0 && !this.stopped) {
+      const batch = this.buffer.splice(0, BATCH);
       try {
-        const consumer = await nats.jetstream().consumers.get(stream, durableName);
-        while (this.running) {
-          const batch = await consumer.fetch({ max_messages: BATCH, expires: 1000 });
-          const messages: JsMsg[] = [];
-          for await (const message of batch) messages.push(message);
-          if (messages.length === 0) continue;
-          await this.options.handle(envelopesOf(messages, logger));
-          for (const message of messages) message.ack();
-        }
+        await this.options.handle(envelopesOf(batch, logger));
+        for (const message of batch) message.ack();
       } catch (err) {
-        if (!this.running) return;
-        // NATS restarting, the database away: the unacked batch comes again; try again shortly.
-        logger.warn({ err }, 'event consumer interrupted; resuming');
-        await new Promise((resolve) => setTimeout(resolve, 500));
+        // The database away: no ack, so JetStream hands the batch over again after ACK_WAIT_MS.
+        logger.warn({ err, events: batch.length }, 'events not turned into deliveries; they will come again');
+        for (const message of batch) message.nak(1000);
       }
     }
+    this.flushing = undefined;
   }
 }
 

@@ -5,7 +5,7 @@ import type { NotificationDeps } from './notification-deps';
 
 /** Deliveries claimed per pass, and of one webhook at most, so one receiver cannot take them all. */
 const CLAIM_LIMIT = 500;
-const PER_WEBHOOK = 50;
+const PER_WEBHOOK = 200;
 
 /**
  * One pass of a delivery worker: claims due deliveries (lease = the attempt timeout + a margin)
@@ -54,7 +54,7 @@ async function attemptDelivery(deps: NotificationDeps, delivery: ClaimedDelivery
     deps.clock.now(),
     deps.delivery.retryDelaysMs,
   );
-  await deps.deliveries.recordAttempt({
+  await deps.recordAttempt({
     deliveryId: delivery.id,
     attempt: delivery.attempt,
     at,

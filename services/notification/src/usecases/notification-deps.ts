@@ -1,5 +1,5 @@
 import type { Clock, Logger } from '@billing/platform';
-import type { DeliveryRepository } from '../db/repositories/delivery.repository';
+import type { AttemptRecord, DeliveryRepository } from '../db/repositories/delivery.repository';
 import type { WebhookRepository } from '../db/repositories/webhook.repository';
 import type { WebhookHttp } from '../delivery/webhook-http';
 import type { SecretBox } from '../domain/webhook-secret';
@@ -8,6 +8,8 @@ import type { WebhookUrlPolicy } from '../domain/webhook-url';
 export interface NotificationDeps {
   webhooks: WebhookRepository;
   deliveries: DeliveryRepository;
+  /** Records an attempt; concurrent ones share a transaction (DeliveryRepository.recordAttempts). */
+  recordAttempt(record: AttemptRecord): Promise<void>;
   http: WebhookHttp;
   /** WEBHOOK_RETRY_DELAYS_MS and WEBHOOK_TIMEOUT_MS. */
   delivery: { retryDelaysMs: number[]; timeoutMs: number };

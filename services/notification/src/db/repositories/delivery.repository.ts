@@ -133,35 +133,50 @@ export class DeliveryRepository {
     return count > 0;
   }
 
-  /** Records an attempt and the delivery's next state, in one transaction; releases the lease. */
-  async recordAttempt(record: AttemptRecord): Promise<void> {
+  /**
+   * Records attempts and their deliveries' next states, many in one transaction (two
+   * statements however many); releases the leases. Answers one result per record, in order.
+   */
+  async recordAttempts(records: AttemptRecord[]): Promise<void[]> {
     await this.sequelize.transaction(async (transaction) => {
+      const column = <T>(pick: (r: AttemptRecord) => T) => records.map(pick);
       await this.sequelize.query(
         `INSERT INTO delivery_attempts (delivery_id, attempt, at, status_code, duration_ms, error)
-         VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT DO NOTHING`,
+         SELECT * FROM unnest($1::uuid[], $2::int[], $3::timestamptz[], $4::int[], $5::int[], $6::text[])
+         ON CONFLICT DO NOTHING`,
         {
-          bind: [record.deliveryId, record.attempt, record.at, record.statusCode, record.durationMs, record.error],
+          bind: [
+            column((r) => r.deliveryId),
+            column((r) => r.attempt),
+            column((r) => r.at),
+            column((r) => r.statusCode),
+            column((r) => r.durationMs),
+            column((r) => r.error),
+          ],
           transaction,
         },
       );
       await this.sequelize.query(
-        `UPDATE deliveries SET status = $2, attempts = $3, next_attempt_at = $4, lease_until = NULL,
-                last_status_code = $5, last_error = $6,
-                delivered_at = CASE WHEN $2 = 'SUCCEEDED' THEN $7::timestamptz ELSE delivered_at END
-          WHERE id = $1`,
+        `UPDATE deliveries d SET status = r.status, attempts = r.attempt, next_attempt_at = r.next_attempt_at,
+                lease_until = NULL, last_status_code = r.status_code, last_error = r.error,
+                delivered_at = CASE WHEN r.status = 'SUCCEEDED' THEN r.at ELSE d.delivered_at END
+           FROM unnest($1::uuid[], $2::text[], $3::int[], $4::timestamptz[], $5::int[], $6::text[], $7::timestamptz[])
+                AS r(id, status, attempt, next_attempt_at, status_code, error, at)
+          WHERE d.id = r.id`,
         {
           bind: [
-            record.deliveryId,
-            record.status,
-            record.attempt,
-            record.nextAttemptAt,
-            record.statusCode,
-            record.error,
-            record.at,
+            column((r) => r.deliveryId),
+            column((r) => r.status),
+            column((r) => r.attempt),
+            column((r) => r.nextAttemptAt),
+            column((r) => r.statusCode),
+            column((r) => r.error),
+            column((r) => r.at),
           ],
           transaction,
         },
       );
     });
+    return records.map(() => undefined);
   }
 }

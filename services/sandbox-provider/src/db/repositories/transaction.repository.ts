@@ -1,7 +1,7 @@
 import { Op, col, fn, where, type Transaction, type WhereOptions } from 'sequelize';
 import type { CardBehavior, TransactionStatus } from '../../domain/ledger';
 import { TransactionModel, type AuthorizationRow, type CustomerRow, type TransactionRow } from '../models';
-import { StatementBatches } from '../statement-batches';
+import { StatementBatches } from '@billing/platform';
 
 /** A transaction to record: every column but the id the database assigns. */
 export type NewTransaction = Omit<TransactionRow, 'id'>;
