@@ -57,7 +57,7 @@ class Receiver {
           at: Date.now(),
         });
         const seen = this.receipts.filter((r) => r.path === path).length;
-        if (path.startsWith('/hang') && seen === 1) return void this.hanging.push(res);
+        if ((path.startsWith('/hang') && seen === 1) || path.startsWith('/slow')) return void this.hanging.push(res);
         const failing = path.startsWith('/always-500') || this.down.has(path);
         const status = failing ? 500 : path.startsWith('/flaky') && seen <= 2 ? 503 : 200;
         res.writeHead(status).end();
@@ -102,19 +102,27 @@ describe('webhook deliveries (JetStream -> notification -> a merchant endpoint)'
   let receiver: Receiver;
 
   const as = (m: RegisteredMerchant) => ({ apiKey: m.testKey, token: m.token });
-  const register = async (path: string, events: string[]) => {
-    const res = await api('POST', '/api/v1/webhooks', { ...as(acme), body: { url: `${receiver.url}${path}`, events } });
+  const register = async (path: string, events: string[], merchant: RegisteredMerchant = acme) => {
+    const res = await api('POST', '/api/v1/webhooks', {
+      ...as(merchant),
+      body: { url: `${receiver.url}${path}`, events },
+    });
     expect(res.status).toBe(201);
     return res.body as { id: string; secret: string };
   };
   /** An event as the platform's outbox relays publish it. */
-  const publish = async (event: string, data: Record<string, unknown> = {}, id = randomUUID()) => {
+  const publish = async (
+    event: string,
+    data: Record<string, unknown> = {},
+    id = randomUUID(),
+    projectId = acme.projectId,
+  ) => {
     const envelope = {
       id,
       event,
       data,
       created_at: new Date().toISOString(),
-      project_id: acme.projectId,
+      project_id: projectId,
       livemode: false,
     };
     await nats.jetstream().publish(`${platform.eventsSubjectPrefix}.${event}`, JSON.stringify(envelope));
@@ -365,5 +373,18 @@ describe('webhook deliveries (JetStream -> notification -> a merchant endpoint)'
     // Only a FAILED delivery can be retried.
     expect((await api('POST', `/api/v1/webhooks/deliveries/${failed.id}/retry`, as(acme))).status).toBe(400);
     expect((await api('GET', `/api/v1/webhooks/deliveries/${randomUUID()}`, as(acme))).status).toBe(404);
+  });
+
+  it("a receiver that never answers does not delay another merchant's deliveries", async () => {
+    await register('/slow', ['invoice.paid']);
+    for (let k = 0; k < 40; k++) await publish('invoice.paid', { k });
+    await receiver.waitFor('/slow', 40);
+    const firstSlow = receiver.at('/slow')[0].at;
+    const other = await registerMerchant(api, 'deliveries-fast');
+    await register('/fast', ['invoice.paid'], other);
+    await publish('invoice.paid', {}, randomUUID(), other.projectId);
+    const [fast] = await receiver.waitFor('/fast', 1);
+    // Delivered while all 40 slow attempts were still waiting for their answers.
+    expect(fast.at).toBeLessThan(firstSlow + TIMEOUT_MS);
   });
 });

@@ -30,14 +30,25 @@ export function mockEventData(event: EventName, at: Date): Record<string, unknow
       'subscription.expired': 'EXPIRED',
       'subscription.trial_will_end': 'TRIALING',
     };
+    const cancelled = event === 'subscription.cancelled';
     return {
       test: true,
       id: randomUUID(),
+      customer_email: 'customer@example.com',
+      plan_name: 'Sample plan',
       status: status[event] ?? 'ACTIVE',
+      amount: 50,
+      currency: 'NGN',
+      interval: 'monthly',
+      current_period_start: created,
+      current_period_end: new Date(at.getTime() + 30 * 24 * 3600 * 1000).toISOString(),
+      cancelled_at: cancelled ? created : null,
+      cancel_at_period_end: false,
+      cancelled_by: cancelled ? 'MERCHANT' : null,
+      created_at: created,
       customer_id: customerId,
       plan_id: randomUUID(),
-      created_at: created,
-      ...(event === 'subscription.cancelled' ? { refund: null } : {}),
+      ...(cancelled ? { refund: null } : {}),
     };
   }
   return { test: true, id: randomUUID(), created_at: created };
