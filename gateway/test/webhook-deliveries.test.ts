@@ -370,6 +370,20 @@ describe('webhook deliveries (JetStream -> notification -> a merchant endpoint)'
     const receipts = receiver.at('/recovering');
     expect(receipts).toHaveLength(6);
     expect(new Set(receipts.map((r) => r.headers['x-webhook-id']))).toEqual(new Set([failed.id]));
+    // Both credentials of the webhook's own merchant on every delivery route.
+    const stranger = await registerMerchant(api, 'deliveries-stranger');
+    const routes: [string, string, unknown?][] = [
+      ['GET', `/api/v1/webhooks/${hook.id}/deliveries`],
+      ['GET', `/api/v1/webhooks/deliveries/${failed.id}`],
+      ['POST', `/api/v1/webhooks/deliveries/${failed.id}/retry`],
+      ['POST', '/api/v1/webhooks/test', { webhook_id: hook.id, event: 'invoice.paid' }],
+    ];
+    for (const [method, path, body] of routes) {
+      const keyOnly = await api(method, path, { apiKey: acme.testKey, body });
+      const tokenOnly = await api(method, path, { token: acme.token, body });
+      const foreign = await api(method, path, { apiKey: stranger.testKey, token: stranger.token, body });
+      expect([path, keyOnly.status, tokenOnly.status, foreign.status]).toEqual([path, 401, 401, 403]);
+    }
     // Only a FAILED delivery can be retried.
     expect((await api('POST', `/api/v1/webhooks/deliveries/${failed.id}/retry`, as(acme))).status).toBe(400);
     expect((await api('GET', `/api/v1/webhooks/deliveries/${randomUUID()}`, as(acme))).status).toBe(404);
