@@ -196,11 +196,10 @@ export class OutboxRelay {
         rows.map((row) => {
           const h = natsHeaders();
           for (const [k, v] of Object.entries(row.headers ?? {})) h.set(k, v);
-          return this.js.publish(
-            `${this.options.subjectPrefix}.${row.event_type}`,
-            Buffer.from(row.payload),
-            { msgID: row.id, headers: h },
-          );
+          return this.js.publish(`${this.options.subjectPrefix}.${row.event_type}`, Buffer.from(row.payload), {
+            msgID: row.id,
+            headers: h,
+          });
         }),
       );
       await sequelize.query(`UPDATE outbox_events SET published_at = now() WHERE id = ANY($1::uuid[])`, {
