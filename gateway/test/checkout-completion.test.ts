@@ -94,7 +94,7 @@ describe('checkout completion: callback and provider webhook racing, forged webh
     const huge = Buffer.alloc(1024 * 1024 + 1, 'a');
     const tooLarge = await deliverWebhook(huge, 'x');
     expect(tooLarge.status).toBe(413);
-    expect(await tooLarge.json()).toEqual({ detail: 'Webhook body too large' });
+    expect(await tooLarge.json()).toEqual({ detail: 'Request body too large' });
 
     const notJson = Buffer.from('charge.success but not JSON');
     const signed = createHmac('sha512', platform.env.SANDBOX_SECRET_KEY).update(notJson).digest('hex');

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, RequestListener } from 'node:http';
 import { Pool } from 'undici';
-import { BodyTooLargeError, isPostTo, readRawBody, sendJson, type Logger } from '@billing/platform';
+import { isPostTo, readRawBodyOrRefuse, sendJson, type Logger } from '@billing/platform';
 
 /** The provider's inbound webhook as merchants configure it at Paystack (contract section 6). */
 export const PROVIDER_WEBHOOK_PATH = '/api/v1/payments/paystack/webhook';
@@ -38,13 +38,8 @@ export function providerWebhookForwarder(catalogHttpUrl: string, logger: Logger)
     const requestId =
       typeof incomingId === 'string' && ACCEPTABLE_REQUEST_ID.test(incomingId) ? incomingId : randomUUID();
     res.setHeader('x-request-id', requestId);
-    let body: Buffer;
-    try {
-      body = await readRawBody(req, MAX_BODY_BYTES);
-    } catch (err) {
-      if (err instanceof BodyTooLargeError) return sendJson(res, 413, { detail: 'Webhook body too large' });
-      return sendJson(res, 400, { detail: 'Webhook body could not be read' });
-    }
+    const body = await readRawBodyOrRefuse(req, res, MAX_BODY_BYTES);
+    if (!body) return;
     const signature = req.headers['x-paystack-signature'];
     try {
       const response = await catalog.request({

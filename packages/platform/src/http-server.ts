@@ -56,6 +56,24 @@ export function readRawBody(req: IncomingMessage, limitBytes: number): Promise<B
   });
 }
 
+/**
+ * readRawBody for a handler that answers itself: the body, or undefined once it has answered
+ * 413 (past the limit) or 400 (the body could not be read) with a JSON detail.
+ */
+export async function readRawBodyOrRefuse(
+  req: IncomingMessage,
+  res: ServerResponse,
+  limitBytes: number,
+): Promise<Buffer | undefined> {
+  try {
+    return await readRawBody(req, limitBytes);
+  } catch (err) {
+    if (err instanceof BodyTooLargeError) sendJson(res, 413, { detail: 'Request body too large' });
+    else sendJson(res, 400, { detail: 'Request body could not be read' });
+    return undefined;
+  }
+}
+
 /** A JSON answer on a bare node:http response. */
 export function sendJson(res: ServerResponse, status: number, body: unknown): void {
   res.writeHead(status, { 'content-type': 'application/json; charset=utf-8' });

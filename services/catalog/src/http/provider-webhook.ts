@@ -1,5 +1,5 @@
 import type { IncomingMessage, RequestListener } from 'node:http';
-import { BodyTooLargeError, DomainError, isPostTo, readRawBody, sendJson, type Logger } from '@billing/platform';
+import { DomainError, isPostTo, readRawBodyOrRefuse, sendJson, type Logger } from '@billing/platform';
 import type { CatalogDeps } from '../usecases/catalog-deps';
 import { receiveProviderWebhook } from '../usecases/receive-provider-webhook.usecase';
 
@@ -16,13 +16,8 @@ export const isProviderWebhook = (req: IncomingMessage) => isPostTo(req, PROVIDE
  */
 export function providerWebhookListener(deps: CatalogDeps, logger: Logger): RequestListener {
   const handle = async (req: IncomingMessage, res: Parameters<RequestListener>[1]) => {
-    let rawBody: Buffer;
-    try {
-      rawBody = await readRawBody(req, MAX_BODY_BYTES);
-    } catch (err) {
-      if (err instanceof BodyTooLargeError) return sendJson(res, 413, { detail: 'Webhook body too large' });
-      return sendJson(res, 400, { detail: 'Webhook body could not be read' });
-    }
+    const rawBody = await readRawBodyOrRefuse(req, res, MAX_BODY_BYTES);
+    if (!rawBody) return;
     const signature = req.headers['x-paystack-signature'];
     try {
       await receiveProviderWebhook(deps, rawBody, typeof signature === 'string' ? signature : undefined, logger);
