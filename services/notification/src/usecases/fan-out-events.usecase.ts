@@ -1,5 +1,6 @@
 import type { EventEnvelope } from '@billing/platform';
 import { deliveryBody } from '../domain/delivery-signature';
+import { subscribesTo } from '../domain/event-catalogue';
 import type { EventToDeliver } from '../db/repositories/delivery.repository';
 import type { NotificationDeps } from './notification-deps';
 
@@ -9,8 +10,16 @@ import type { NotificationDeps } from './notification-deps';
  * nothing, so the consumer may ack only after this returns and a redelivery is harmless.
  */
 export async function fanOutEvents(deps: NotificationDeps, envelopes: EventEnvelope[]): Promise<number> {
-  const events: EventToDeliver[] = envelopes
-    .filter((e) => e.project_id && e.livemode !== null)
+  const scoped = envelopes.filter((e) => e.project_id && e.livemode !== null);
+  // Most events have no webhook at all: a look at the projects' webhooks first keeps their
+  // bodies out of the database round trip. The insert checks the webhooks again.
+  const subscriptions = await deps.webhooks.subscriptionsOf(scoped.map((e) => e.project_id!));
+  const events: EventToDeliver[] = scoped
+    .filter((e) =>
+      subscriptions.some(
+        (w) => w.projectId === e.project_id && w.livemode === e.livemode && subscribesTo(w.events, e.event),
+      ),
+    )
     .map((e) => ({
       id: e.id,
       event: e.event,

@@ -39,6 +39,16 @@ export class WebhookRepository {
     });
   }
 
+  /** The event lists of the active webhooks of these projects (the fan-out's first look). */
+  async subscriptionsOf(projectIds: string[]): Promise<{ projectId: string; livemode: boolean; events: string[] }[]> {
+    if (projectIds.length === 0) return [];
+    return WebhookModel.findAll({
+      attributes: ['projectId', 'livemode', 'events'],
+      where: { projectId: [...new Set(projectIds)], isActive: true },
+      raw: true,
+    }) as unknown as Promise<{ projectId: string; livemode: boolean; events: string[] }[]>;
+  }
+
   async replaceSecret(id: string, secretSealed: string, now: Date): Promise<void> {
     await WebhookModel.update({ secretSealed, updatedAt: now }, { where: { id } });
   }
