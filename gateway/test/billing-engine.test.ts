@@ -147,6 +147,46 @@ describe('billing engine on test clocks (gateway -> billing -> sandbox provider)
     expect(await eventsOf(subscriptionId, 'subscription.renewed')).toHaveLength(12);
   });
 
+  it('a paused subscription is not invoiced across its period end; resume starts and charges a period at test-clock time', async () => {
+    const m = await registerMerchant(api, 'pause');
+    await advance(m, '2027-03-01T09:00:00.000Z');
+    const planId = await plan(m, { name: 'Paused monthly', amount: 30 });
+    const { subscriptionId, email } = await checkout(m, 'pause', planId);
+    const started = await subscription(m, subscriptionId);
+    expect(started.current_period_end).toBe(addMonths(started.current_period_start, 1));
+
+    await advance(m, '2027-03-10T09:00:00.000Z');
+    const paused = await post(m, `/subscriptions/${subscriptionId}/pause`);
+    expect([paused.status, paused.body.status]).toEqual([200, 'PAUSED']);
+
+    // Two period ends go by while paused: no invoice, no charge, still PAUSED.
+    await advance(m, '2027-05-15T09:00:00.000Z');
+    expect((await subscription(m, subscriptionId)).status).toBe('PAUSED');
+    expect(await invoicesOf(m, subscriptionId)).toHaveLength(1);
+    expect(await chargesOf(email)).toHaveLength(0);
+
+    const resumed = await post(m, `/subscriptions/${subscriptionId}/resume`);
+    expect([resumed.status, resumed.body.status]).toEqual([200, 'ACTIVE']);
+    // A test clock runs on from where it was advanced to, so resume time is a moment after it.
+    const resumedAt = resumed.body.current_period_start;
+    expect(Date.parse(resumedAt) - Date.parse('2027-05-15T09:00:00.000Z')).toBeGreaterThanOrEqual(0);
+    expect(Date.parse(resumedAt) - Date.parse('2027-05-15T09:00:00.000Z')).toBeLessThan(10_000);
+    expect(resumed.body.current_period_end).toBe(addMonths(resumedAt, 1));
+    const invoices = await invoicesOf(m, subscriptionId);
+    expect(invoices.map((i) => [i.status, i.period_start])).toEqual([
+      ['PAID', started.current_period_start],
+      ['PAID', resumedAt],
+    ]);
+    const charges = await chargesOf(email);
+    expect(charges.map((c) => [c.status, c.amount])).toEqual([['success', 3000]]);
+
+    // The resumed period renews on the clock like any other.
+    await advance(m, plus(addMonths(resumedAt, 1), 60_000));
+    const renewed = await subscription(m, subscriptionId);
+    expect([renewed.status, renewed.current_period_start]).toEqual(['ACTIVE', addMonths(resumedAt, 1)]);
+    expect(await chargesOf(email)).toHaveLength(2);
+  });
+
   describe('one project through trial ends, fixed terms, dunning, pay, void, cancel at period end', () => {
     const T0 = '2027-03-01T09:00:00.000Z';
     let m: RegisteredMerchant;

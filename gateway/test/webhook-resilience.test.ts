@@ -90,7 +90,9 @@ class PrivateNats {
   }
 }
 
-const DELAYS = [200, 300, 400, 500];
+// Long enough that no delivery runs out of attempts while a loaded machine is still creating the
+// 30 customers of the first test (five attempts span 16 s), short enough to retry soon after.
+const DELAYS = [4000, 4000, 4000, 4000];
 
 describe('webhook deliveries survive a killed notification service and a restarted NATS', () => {
   let nats: PrivateNats;
@@ -155,7 +157,7 @@ describe('webhook deliveries survive a killed notification service and a restart
     receiver.healthy = false;
     const before = await createCustomers(30);
     // Wait until every delivery exists and has failed at least once (pending, retrying).
-    const deadline = Date.now() + 20_000;
+    const deadline = Date.now() + 30_000;
     for (;;) {
       const [row] = await queryDatabase<{ n: number }>(
         platform.database('notification'),
