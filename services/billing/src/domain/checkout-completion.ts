@@ -84,3 +84,21 @@ export function subscriptionStart(plan: PlanSnapshot, now: Date): SubscriptionSt
     period: periodAt(now, plan.interval, plan.intervalCount, 0),
   };
 }
+
+/** What a new subscription takes from its plan and its start; the rest is the caller's. */
+export function subscriptionTerms(plan: PlanSnapshot, start: SubscriptionStart) {
+  return {
+    planId: plan.planId,
+    planName: plan.name,
+    amount: plan.amount,
+    currency: plan.currency,
+    interval: plan.interval,
+    intervalCount: plan.intervalCount,
+    usageUnitAmount: plan.usageUnitAmount,
+    status: start.status,
+    billingAnchor: start.billingAnchor,
+    trialEnd: start.trialEnd,
+    currentPeriodStart: start.period.start,
+    currentPeriodEnd: start.period.end,
+  };
+}

@@ -2,7 +2,12 @@ import { randomUUID } from 'node:crypto';
 import type { Transaction } from 'sequelize';
 import { DomainError, isUuid, recordEvent, type FieldViolation, type ProjectScope } from '@billing/platform';
 import { isVerificationCharge, type VerifiedTransaction } from '@billing/payments';
-import { assertCheckoutPaid, subscriptionStart, type PlanSnapshot } from '../domain/checkout-completion';
+import {
+  assertCheckoutPaid,
+  subscriptionStart,
+  subscriptionTerms,
+  type PlanSnapshot,
+} from '../domain/checkout-completion';
 import { isValidEmail } from '../domain/customer-rules';
 import type { CustomerModel, InvoiceModel, SubscriptionModel } from '../db/models';
 import { customerEventData, invoiceEventData, subscriptionEventData } from '../events/event-payloads';
@@ -157,19 +162,8 @@ async function recordCompletion(
     {
       id: randomUUID(),
       customerId: customer.id,
-      planId: plan.planId,
-      planName: plan.name,
-      amount: plan.amount,
-      currency: plan.currency,
-      interval: plan.interval,
-      intervalCount: plan.intervalCount,
-      usageUnitAmount: plan.usageUnitAmount,
-      status: start.status,
-      billingAnchor: start.billingAnchor,
-      trialEnd: start.trialEnd,
+      ...subscriptionTerms(plan, start),
       billingCycles: null,
-      currentPeriodStart: start.period.start,
-      currentPeriodEnd: start.period.end,
       metadata: command.metadata,
       checkoutSessionId: command.checkoutSessionId,
       createdAt: now,

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Transaction } from 'sequelize';
 import { DomainError, recordEvent, type FieldViolation, type ProjectScope } from '@billing/platform';
 import { PaymentProviderError, type VerifiedTransaction } from '@billing/payments';
-import { subscriptionStart, type PlanSnapshot } from '../domain/checkout-completion';
+import { subscriptionStart, subscriptionTerms, type PlanSnapshot } from '../domain/checkout-completion';
 import { PaymentModel, type CustomerModel, type PaymentAuthorizationModel } from '../db/models';
 import { invoiceEventData } from '../events/event-payloads';
 import type { BillingDeps } from './billing-deps';
@@ -239,19 +239,8 @@ async function record(
     {
       id: input.ids.subscriptionId,
       customerId: customer.id,
-      planId: plan.planId,
-      planName: plan.name,
-      amount: plan.amount,
-      currency: plan.currency,
-      interval: plan.interval,
-      intervalCount: plan.intervalCount,
-      usageUnitAmount: plan.usageUnitAmount,
-      status: start.status,
-      billingAnchor: start.billingAnchor,
-      trialEnd: start.trialEnd,
+      ...subscriptionTerms(plan, start),
       billingCycles: input.command.billingCycles ?? null,
-      currentPeriodStart: start.period.start,
-      currentPeriodEnd: start.period.end,
       metadata: input.command.metadata,
       checkoutSessionId: null,
       createdAt: now,
