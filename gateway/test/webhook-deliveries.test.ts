@@ -1,9 +1,10 @@
 import { createHmac, randomUUID, timingSafeEqual } from 'node:crypto';
-import { createServer, type IncomingHttpHeaders, type Server, type ServerResponse } from 'node:http';
+import type { IncomingHttpHeaders, ServerResponse } from 'node:http';
 import { connect, type NatsConnection } from 'nats';
 import { Webhook } from 'standardwebhooks';
-import { freePort, queryDatabase, startPlatform, TEST_NATS_URL, type PlatformUnderTest } from '@billing/testing';
+import { queryDatabase, startPlatform, TEST_NATS_URL, type PlatformUnderTest } from '@billing/testing';
 import { gatewayApi, registerMerchant, type Api, type RegisteredMerchant } from './support/api';
+import { listenLocally, type LocalEndpoint } from './support/local-endpoint';
 
 const CATALOGUE = [
   'checkout.session.completed',
@@ -39,32 +40,21 @@ class Receiver {
   readonly receipts: Receipt[] = [];
   /** Paths that answer 500 until removed from here. */
   readonly down = new Set<string>();
-  private server?: Server;
+  private endpoint?: LocalEndpoint;
   private readonly hanging: ServerResponse[] = [];
   url = '';
 
   async start(): Promise<this> {
-    const port = await freePort();
-    this.server = createServer((req, res) => {
-      const chunks: Buffer[] = [];
-      req.on('data', (c: Buffer) => chunks.push(c));
-      req.on('end', () => {
-        const path = req.url ?? '';
-        this.receipts.push({
-          path,
-          headers: req.headers,
-          body: Buffer.concat(chunks).toString('utf8'),
-          at: Date.now(),
-        });
-        const seen = this.receipts.filter((r) => r.path === path).length;
-        if ((path.startsWith('/hang') && seen === 1) || path.startsWith('/slow')) return void this.hanging.push(res);
-        const failing = path.startsWith('/always-500') || this.down.has(path);
-        const status = failing ? 500 : path.startsWith('/flaky') && seen <= 2 ? 503 : 200;
-        res.writeHead(status).end();
-      });
+    this.endpoint = await listenLocally((req, body, res) => {
+      const path = req.url ?? '';
+      this.receipts.push({ path, headers: req.headers, body: body.toString('utf8'), at: Date.now() });
+      const seen = this.receipts.filter((r) => r.path === path).length;
+      if ((path.startsWith('/hang') && seen === 1) || path.startsWith('/slow')) return void this.hanging.push(res);
+      const failing = path.startsWith('/always-500') || this.down.has(path);
+      const status = failing ? 500 : path.startsWith('/flaky') && seen <= 2 ? 503 : 200;
+      res.writeHead(status).end();
     });
-    await new Promise<void>((resolve) => this.server!.listen(port, '127.0.0.1', resolve));
-    this.url = `http://127.0.0.1:${port}`;
+    this.url = this.endpoint.url;
     return this;
   }
 
@@ -81,9 +71,9 @@ class Receiver {
     return this.at(path);
   }
 
-  stop(): Promise<void> {
+  async stop(): Promise<void> {
     for (const res of this.hanging) res.destroy();
-    return new Promise((resolve) => (this.server ? this.server.close(() => resolve()) : resolve()));
+    await this.endpoint?.close();
   }
 }
 

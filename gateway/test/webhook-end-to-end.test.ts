@@ -1,8 +1,9 @@
 import { createHmac } from 'node:crypto';
-import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import type { IncomingHttpHeaders } from 'node:http';
 import { Webhook } from 'standardwebhooks';
-import { freePort, startPlatform, type PlatformUnderTest } from '@billing/testing';
+import { startPlatform, type PlatformUnderTest } from '@billing/testing';
 import { gatewayApi, ISO_UTC, registerMerchant, type Api, type RegisteredMerchant } from './support/api';
+import { listenLocally, type LocalEndpoint } from './support/local-endpoint';
 
 interface Delivery {
   headers: IncomingHttpHeaders;
@@ -14,7 +15,7 @@ describe('webhooks end to end: platform events reach a merchant endpoint, signed
   let platform: PlatformUnderTest;
   let api: Api;
   let merchant: RegisteredMerchant;
-  let server: Server;
+  let receiver: LocalEndpoint | undefined;
   let secret = '';
   const deliveries: Delivery[] = [];
 
@@ -41,27 +42,21 @@ describe('webhooks end to end: platform events reach a merchant endpoint, signed
     platform = await startPlatform({ env: { ALLOW_INSECURE_WEBHOOKS: 'true', DELIVERY_POLL_MS: '50' } });
     api = gatewayApi(platform.gatewayUrl);
     merchant = await registerMerchant(api, 'e2e-hooks');
-    const port = await freePort();
-    server = createServer((req, res) => {
-      const chunks: Buffer[] = [];
-      req.on('data', (c: Buffer) => chunks.push(c));
-      req.on('end', () => {
-        const raw = Buffer.concat(chunks).toString('utf8');
-        deliveries.push({ headers: req.headers, raw, body: JSON.parse(raw) as Delivery['body'] });
-        res.writeHead(204).end();
-      });
+    receiver = await listenLocally((req, body, res) => {
+      const raw = body.toString('utf8');
+      deliveries.push({ headers: req.headers, raw, body: JSON.parse(raw) as Delivery['body'] });
+      res.writeHead(204).end();
     });
-    await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
     const hook = await api('POST', '/api/v1/webhooks', {
       apiKey: merchant.testKey,
       token: merchant.token,
-      body: { url: `http://127.0.0.1:${port}/hooks`, events: ['invoice.paid', 'subscription.cancelled'] },
+      body: { url: `${receiver.url}/hooks`, events: ['invoice.paid', 'subscription.cancelled'] },
     });
     expect(hook.status).toBe(201);
     secret = hook.body.secret;
   });
   afterAll(async () => {
-    await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
+    await receiver?.close();
     await platform?.stop();
   });
 

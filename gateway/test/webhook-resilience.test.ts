@@ -1,35 +1,29 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort, queryDatabase, startPlatform, type PlatformUnderTest } from '@billing/testing';
 import { gatewayApi, registerMerchant, type Api, type RegisteredMerchant } from './support/api';
+import { listenLocally, type LocalEndpoint } from './support/local-endpoint';
 
 /** A merchant endpoint that answers 500 while `healthy` is false and counts what it accepted. */
 class CountingReceiver {
   healthy = false;
   /** Event id -> how many times it was accepted (answered 2xx). */
   readonly accepted = new Map<string, number>();
-  private server?: Server;
+  private endpoint?: LocalEndpoint;
   url = '';
 
   async start(): Promise<this> {
-    const port = await freePort();
-    this.server = createServer((req, res) => {
-      const chunks: Buffer[] = [];
-      req.on('data', (c: Buffer) => chunks.push(c));
-      req.on('end', () => {
-        if (!this.healthy) return void res.writeHead(500).end();
-        const { id } = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { id: string };
-        this.accepted.set(id, (this.accepted.get(id) ?? 0) + 1);
-        res.writeHead(200).end();
-      });
+    this.endpoint = await listenLocally((_req, body, res) => {
+      if (!this.healthy) return void res.writeHead(500).end();
+      const { id } = JSON.parse(body.toString('utf8')) as { id: string };
+      this.accepted.set(id, (this.accepted.get(id) ?? 0) + 1);
+      res.writeHead(200).end();
     });
-    await new Promise<void>((resolve) => this.server!.listen(port, '127.0.0.1', resolve));
-    this.url = `http://127.0.0.1:${port}/hooks`;
+    this.url = `${this.endpoint.url}/hooks`;
     return this;
   }
 
@@ -44,8 +38,8 @@ class CountingReceiver {
     }
   }
 
-  stop(): Promise<void> {
-    return new Promise((resolve) => (this.server ? this.server.close(() => resolve()) : resolve()));
+  async stop(): Promise<void> {
+    await this.endpoint?.close();
   }
 }
 

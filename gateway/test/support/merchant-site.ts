@@ -1,5 +1,5 @@
-import { createServer, type IncomingMessage, type Server } from 'node:http';
-import { freePort } from '@billing/testing';
+import type { IncomingMessage } from 'node:http';
+import { listenLocally, type LocalEndpoint } from './local-endpoint';
 
 export interface ReceivedRequest {
   path: string;
@@ -13,22 +13,16 @@ export interface ReceivedRequest {
  */
 export class MerchantSite {
   readonly received: ReceivedRequest[] = [];
-  private server?: Server;
+  private endpoint?: LocalEndpoint;
   url = '';
 
   async start(): Promise<this> {
-    const port = await freePort();
-    this.server = createServer((req, res) => {
-      const chunks: Buffer[] = [];
-      req.on('data', (c: Buffer) => chunks.push(c));
-      req.on('end', () => {
-        this.received.push({ path: req.url ?? '', headers: req.headers, body: Buffer.concat(chunks) });
-        res.writeHead(200, { 'content-type': 'text/html' });
-        res.end(`<!doctype html><title>Merchant</title><h1>Merchant page ${req.url}</h1>`);
-      });
+    this.endpoint = await listenLocally((req, body, res) => {
+      this.received.push({ path: req.url ?? '', headers: req.headers, body });
+      res.writeHead(200, { 'content-type': 'text/html' });
+      res.end(`<!doctype html><title>Merchant</title><h1>Merchant page ${req.url}</h1>`);
     });
-    await new Promise<void>((resolve) => this.server!.listen(port, '127.0.0.1', resolve));
-    this.url = `http://127.0.0.1:${port}`;
+    this.url = this.endpoint.url;
     return this;
   }
 
@@ -43,7 +37,7 @@ export class MerchantSite {
     }
   }
 
-  stop(): Promise<void> {
-    return new Promise((resolve) => (this.server ? this.server.close(() => resolve()) : resolve()));
+  async stop(): Promise<void> {
+    await this.endpoint?.close();
   }
 }
