@@ -51,8 +51,10 @@ export class WebhookHttp {
         dispatcher: this.agent,
         headers: { 'content-type': 'application/json', 'user-agent': 'billing-platform-webhooks/1', ...headers },
         body,
-        headersTimeout: this.options.timeoutMs,
-        bodyTimeout: this.options.timeoutMs,
+        // One timer for the whole attempt, the signal: undici's own header and body timers
+        // would race it, and a loaded process decided which error the log showed.
+        headersTimeout: 0,
+        bodyTimeout: 0,
         signal: AbortSignal.timeout(this.options.timeoutMs),
       });
       // Drain the answer so the connection can be reused; its content does not matter.
