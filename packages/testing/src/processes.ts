@@ -121,9 +121,8 @@ export async function startPlatform(options: StartOptions = {}): Promise<Platfor
     JWT_SECRET: `test-secret-${runId}-0123456789abcdef`,
     SANDBOX_SECRET_KEY: `sk_test_sandbox_${runId}`,
     PUBLIC_URL: `http://127.0.0.1:${ports.PORT}`,
-    // Two jest workers each run a whole platform on two cores, and one registration's scrypt
-    // alone takes about a second here: the 5 s default timed out a cold registration in CI.
-    // A test about deadlines sets its own.
+    // One registration's scrypt alone takes about a second on these machines, and the 5 s
+    // default timed out a cold registration under CI load. A test about deadlines sets its own.
     GRPC_DEADLINE_MS: '20000',
     ...ports,
   };

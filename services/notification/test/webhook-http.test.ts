@@ -2,7 +2,7 @@ import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { WebhookHttp } from '../src/delivery/webhook-http';
 
-describe('WebhookHttp: the SSRF guard where the connection is made', () => {
+describe('WebhookHttp: the SSRF guard where the connection is made, and the attempt timeout', () => {
   let server: Server;
   let port = 0;
   const hits: string[] = [];
