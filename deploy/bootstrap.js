@@ -4,7 +4,7 @@
  * Entry point of `npm start`, `npm test` and `npm run bench`. Plain CommonJS with no
  * dependencies, because it runs on a fresh clone before node_modules exists:
  *   1. install dependencies when node_modules is missing or older than package-lock.json
- *      (`npm ci` when CI=true);
+ *      (`npm ci`: exactly the committed lock, never a silently rewritten one);
  *   2. build every workspace (`npm run build`, an incremental `tsc -b`);
  *   3. hand over, in this same process, to the compiled runner deploy/dist/runner.js.
  * Staying in one process means Ctrl-C and SIGTERM reach the runner directly, which then
@@ -36,15 +36,6 @@ function run(args) {
     process.stderr.write(`[bootstrap] npm ${args[0]} ${args[1] || ''} failed (exit ${result.status})\n`);
     process.exit(result.status || 1);
   }
-}
-
-/** Like run, but reports failure instead of exiting. */
-function tryRun(args) {
-  say(`npm ${args.join(' ')}`);
-  const result = spawnSync(NPM, args, { cwd: ROOT, stdio: 'inherit', shell: process.platform === 'win32' });
-  if (result.status === 0) return true;
-  say(`npm ${args[0]} failed (exit ${result.status}); falling back to npm install`);
-  return false;
 }
 
 function mtime(path) {
@@ -83,12 +74,10 @@ function main() {
   if (reason) {
     say(`installing dependencies (${reason})`);
     // --include=dev: the runner's own tools are devDependencies, and NODE_ENV=production
-    // in the caller's shell must not silently leave them out.
-    const ci = process.env.CI === 'true' || process.env.CI === '1';
-    const flags = ['--include=dev', '--no-audit', '--no-fund'];
-    // `npm ci` refuses a lock file without other platforms' optional binaries, which npm writes
-    // where the registry does not serve them; `npm install` still installs what the lock says.
-    if (!ci || !tryRun(['ci', ...flags])) run(['install', ...flags]);
+    // in the caller's shell must not silently leave them out. `npm ci` installs exactly the
+    // committed lock and fails when package.json and the lock disagree: a changed lock is a
+    // change to commit, not something an install should hide.
+    run(['ci', '--include=dev', '--no-audit', '--no-fund']);
   }
 
   if (process.env.SKIP_BUILD === '1') say('SKIP_BUILD=1: not building');
