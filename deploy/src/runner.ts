@@ -7,8 +7,9 @@
  *   bench  runs deploy/dist/bench/<name>.bench.js (all of them when no name is given).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { ensureChromium, thisMachine } from './chromium';
 import { developmentJwtSecret, ensureInfrastructure, InfrastructureError, type Infrastructure } from './infrastructure';
 import { ManagedProcess, PLATFORM_PROCESSES, platformEnvironment, portOf, waitUntilReady } from './processes';
 import { portIsFree } from './ports';
@@ -185,8 +186,28 @@ async function runJest(infra: Infrastructure, args: string[], signals: SignalTra
     fail(`${jest} is missing: run npm install`);
     return 1;
   }
+  const env = infraEnv(infra);
+  if (runsBrowserTests(args)) {
+    const chromium = ensureChromium(thisMachine, log);
+    if (!chromium.ok) {
+      fail(chromium.problem);
+      return 1;
+    }
+    env.CHROMIUM_PATH = chromium.path;
+  }
   log(`jest ${args.join(' ')}`.trim());
-  return runChild(jest, args, infraEnv(infra), signals);
+  return runChild(jest, args, env, signals);
+}
+
+/** Browser tests are named *browser*.test.ts; a run of named files without one needs no Chromium. */
+export function runsBrowserTests(args: string[]): boolean {
+  const files = args.filter((a) => !a.startsWith('-'));
+  if (files.length === 0 || files.length !== args.length) return true;
+  return !files.every((f) => isFile(resolve(REPO_ROOT, f)) && !/browser/.test(f));
+}
+
+function isFile(path: string): boolean {
+  return existsSync(path) && statSync(path).isFile();
 }
 
 /** Built benchmarks: deploy/dist/bench/<name>.bench.js. */
