@@ -1,11 +1,13 @@
 /**
  * Benchmark "auth": the cost of an API-key-authenticated request through the gateway (HTTP ->
- * API-key check against identity over gRPC, cached per API_KEY_CACHE_TTL_MS -> JSON) compared
- * with a bare node:http server returning the same body. Runs the real processes on fresh
- * databases via startPlatform(). Run with `npm run bench -- auth`.
+ * API-key check against identity over gRPC, cached per API_KEY_CACHE_TTL_MS -> rate limit ->
+ * JSON) compared with a bare node:http server returning the same body. A second row sends
+ * POSTs with a fresh Idempotency-Key each, so the idempotency store is in that path. Runs the
+ * real processes on fresh databases via startPlatform(). Run with `npm run bench -- auth`.
  *
  * Environment: BENCH_DURATION_S [10], BENCH_CONNECTIONS [50], BENCH_WARMUP_S [3].
  */
+import { randomUUID } from 'node:crypto';
 import { startPlatform, type PlatformUnderTest } from '@billing/testing';
 import { measure, round, startBaseline, table, type Measurement } from './measure';
 
@@ -14,6 +16,10 @@ import { measure, round, startBaseline, table, type Measurement } from './measur
  * cached -> catalog over gRPC -> PostgreSQL). `{id}` is the plan the benchmark creates.
  */
 export const ROUTE_TEMPLATE = '/api/v1/plans/{id}';
+
+/** The measured write: a plan created with a fresh Idempotency-Key per request. */
+export const POST_ROUTE = '/api/v1/plans';
+const POST_BODY = JSON.stringify({ name: 'Bench plan', amount: 5000.5 });
 
 /**
  * Extra environment for the platform under load. Contract section 14 rate-limits test keys at
@@ -51,7 +57,7 @@ async function createPlan(platform: PlatformUnderTest, apiKey: string): Promise<
   const res = await fetch(`${platform.gatewayUrl}/api/v1/plans`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', 'x-api-key': apiKey },
-    body: JSON.stringify({ name: 'Bench plan', amount: 5000.5 }),
+    body: POST_BODY,
   });
   const text = await res.text();
   if (res.status !== 201) throw new Error(`POST /api/v1/plans answered ${res.status}: ${text}`);
@@ -60,7 +66,7 @@ async function createPlan(platform: PlatformUnderTest, apiKey: string): Promise<
 
 async function main(): Promise<number> {
   process.stdout.write(
-    `auth benchmark: GET ${ROUTE_TEMPLATE}, ${CONNECTIONS} connections, ${DURATION_S} s after ${WARMUP_S} s warm-up\n`,
+    `auth benchmark: GET ${ROUTE_TEMPLATE} and POST ${POST_ROUTE} (fresh Idempotency-Key each), ${CONNECTIONS} connections, ${DURATION_S} s after ${WARMUP_S} s warm-up\n`,
   );
   const platform = await startPlatform({ env: PLATFORM_ENV });
   let baseline: Awaited<ReturnType<typeof startBaseline>> | undefined;
@@ -76,6 +82,14 @@ async function main(): Promise<number> {
     const load = { connections: CONNECTIONS, durationSeconds: DURATION_S, warmupSeconds: WARMUP_S };
     const gateway = await measure({ ...load, url: `${platform.gatewayUrl}${route}`, headers });
     const plain = await measure({ ...load, url: `${baseline.url}${route}` });
+    const writes = await measure({
+      ...load,
+      url: `${platform.gatewayUrl}${POST_ROUTE}`,
+      method: 'POST',
+      body: POST_BODY,
+      headers: { ...headers, 'content-type': 'application/json' },
+      perRequestHeaders: () => ({ 'idempotency-key': randomUUID() }),
+    });
 
     const row = (name: string, m: Measurement) => [
       name,
@@ -92,6 +106,7 @@ async function main(): Promise<number> {
         ['target', 'req/s', 'p50 ms', 'p99 ms', 'requests', 'failed'],
         row(`gateway GET ${route}`, gateway),
         row('baseline node:http', plain),
+        row(`gateway POST ${POST_ROUTE} + Idempotency-Key`, writes),
       ])}\nratio gateway/baseline: req/s ${round(rpsRatio, 3)}, p99 ${round(p99Ratio, 2)}\n\n`,
     );
     process.stdout.write(
@@ -115,13 +130,24 @@ async function main(): Promise<number> {
           non2xx: plain.non2xx,
           errors: plain.errors,
         },
+        idempotent_post: {
+          rps: round(writes.requestsPerSecond, 1),
+          p50_ms: writes.p50Ms,
+          p99_ms: writes.p99Ms,
+          non2xx: writes.non2xx,
+          errors: writes.errors,
+        },
         ratio_rps: round(rpsRatio, 4),
         ratio_p99: round(p99Ratio, 3),
       })}\n`,
     );
-    if (gateway.non2xx + gateway.errors > 0) {
+    for (const [name, m] of [
+      ['GET', gateway],
+      ['POST', writes],
+    ] as const) {
+      if (m.non2xx + m.errors === 0) continue;
       process.stderr.write(
-        `gateway answered ${gateway.non2xx} non-2xx responses and ${gateway.errors} errors (rate limited?): these figures do not measure the route\n`,
+        `gateway ${name} answered ${m.non2xx} non-2xx responses and ${m.errors} errors (rate limited?): these figures do not measure the route\n`,
       );
       return 1;
     }

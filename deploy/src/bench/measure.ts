@@ -5,7 +5,11 @@ import autocannon from 'autocannon';
 
 export interface LoadOptions {
   url: string;
+  method?: 'GET' | 'POST';
+  body?: string;
   headers?: Record<string, string>;
+  /** Headers that must differ on every request (e.g. a fresh Idempotency-Key), made per request. */
+  perRequestHeaders?: () => Record<string, string>;
   connections: number;
   durationSeconds: number;
   warmupSeconds: number;
@@ -22,7 +26,24 @@ export interface Measurement {
 
 /** A short warm-up run (discarded: JIT, connection pools, caches), then the measured run. */
 export async function measure(options: LoadOptions): Promise<Measurement> {
-  const base = { url: options.url, headers: options.headers, connections: options.connections };
+  const { perRequestHeaders } = options;
+  const base = {
+    url: options.url,
+    method: options.method ?? 'GET',
+    body: options.body,
+    headers: options.headers,
+    connections: options.connections,
+    requests: perRequestHeaders
+      ? [
+          {
+            setupRequest: (req: autocannon.Request) => ({
+              ...req,
+              headers: { ...req.headers, ...perRequestHeaders() },
+            }),
+          },
+        ]
+      : undefined,
+  };
   if (options.warmupSeconds > 0) await autocannon({ ...base, duration: options.warmupSeconds });
   const result = await autocannon({ ...base, duration: options.durationSeconds });
   return {
