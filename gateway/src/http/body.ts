@@ -1,4 +1,5 @@
 import express, { type RequestHandler } from 'express';
+import { MAX_JSON_DEPTH, prepareJsonText } from './json-text';
 import { recordBodyProblem } from './validation';
 
 /** Contract section 14: a request body over 1 MiB is refused with 413. */
@@ -26,10 +27,21 @@ export function readJsonBody(): RequestHandler[] {
       });
       return next();
     }
+    const prepared = prepareJsonText(text);
+    if (!prepared.ok) {
+      recordBodyProblem(req, {
+        loc: ['body'],
+        msg: `JSON should be nested at most ${MAX_JSON_DEPTH} levels deep`,
+        type: 'json_too_deep',
+        ctx: { max_depth: MAX_JSON_DEPTH },
+      });
+      return next();
+    }
     try {
-      req.body = JSON.parse(text) as unknown;
-    } catch (err) {
-      const message = (err as Error).message;
+      req.body = JSON.parse(prepared.text) as unknown;
+    } catch {
+      // Quoting numbers keeps a text valid or invalid alike; the original text gives the positions.
+      const message = parseError(text);
       const position = /position (\d+)/.exec(message)?.[1];
       recordBodyProblem(req, {
         loc: position === undefined ? ['body'] : ['body', Number(position)],
@@ -41,4 +53,13 @@ export function readJsonBody(): RequestHandler[] {
     next();
   };
   return [readRaw, parse];
+}
+
+function parseError(text: string): string {
+  try {
+    JSON.parse(text);
+    return 'JSON decode error';
+  } catch (err) {
+    return (err as Error).message;
+  }
 }

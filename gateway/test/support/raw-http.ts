@@ -1,0 +1,59 @@
+import { request } from 'node:http';
+import { connect } from 'node:net';
+
+export interface RawRequest {
+  method: string;
+  /** Sent as is: already escaped (or deliberately malformed). */
+  path: string;
+  headers: Record<string, string>;
+  body?: string;
+}
+
+export interface RawResponse {
+  status: number;
+  text: string;
+}
+
+/**
+ * One request over node:http, path and headers untouched (fetch would normalize the path and
+ * refuse some headers). Bounded by `timeoutMs`: a request the gateway never answers is a failure.
+ */
+export function sendRaw(baseUrl: string, req: RawRequest, timeoutMs = 30_000): Promise<RawResponse> {
+  const url = new URL(baseUrl);
+  return new Promise((resolve, reject) => {
+    const outgoing = request(
+      { host: url.hostname, port: url.port, method: req.method, path: req.path, headers: req.headers },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') }));
+        res.on('error', reject);
+      },
+    );
+    outgoing.setTimeout(timeoutMs, () => outgoing.destroy(new Error(`no answer within ${timeoutMs} ms`)));
+    outgoing.on('error', reject);
+    outgoing.end(req.body);
+  });
+}
+
+/** Writes `bytes` on a fresh TCP connection and returns the status and body of the first answer. */
+export function sendBytes(baseUrl: string, bytes: string, timeoutMs = 10_000): Promise<RawResponse> {
+  const url = new URL(baseUrl);
+  return new Promise((resolve, reject) => {
+    const socket = connect(Number(url.port), url.hostname);
+    let received = '';
+    const timer = setTimeout(() => socket.destroy(new Error(`no answer within ${timeoutMs} ms`)), timeoutMs);
+    socket.on('connect', () => socket.write(bytes));
+    socket.on('data', (chunk: Buffer) => (received += chunk.toString('utf8')));
+    socket.on('error', (err) => {
+      clearTimeout(timer);
+      reject(err);
+    });
+    socket.on('close', () => {
+      clearTimeout(timer);
+      const status = Number(/^HTTP\/1\.[01] (\d{3})/.exec(received)?.[1] ?? 0);
+      const separator = received.indexOf('\r\n\r\n');
+      resolve({ status, text: separator < 0 ? '' : received.slice(separator + 4) });
+    });
+  });
+}
