@@ -1,5 +1,9 @@
 import fc from 'fast-check';
+import { createLogger } from '@billing/platform';
 import { startPlatform, type PlatformUnderTest } from '@billing/testing';
+import { ApiKeyCache } from '../src/auth/api-key-cache';
+import { PROVIDER_WEBHOOK_PATH } from '../src/proxy/provider-webhook.proxy';
+import { createApp } from '../src/server';
 import { gatewayApi, registerMerchant, type Api, type RegisteredMerchant } from './support/api';
 import { payHostedCheckout } from './support/hosted-checkout';
 import {
@@ -70,11 +74,16 @@ describe('deeply nested JSON', () => {
     for (let i = 0; i < depth; i++) value = { a: value };
     return value;
   };
+  /** As JSON text: JSON.stringify itself overflows its stack a few thousand levels down. */
+  const nestedText = (depth: number) => `${'{"a":'.repeat(depth)}"bottom"${'}'.repeat(depth)}`;
 
   it('refuses a body nested deeper than 32 levels with a 422 json_too_deep item', async () => {
-    for (const depth of [32, 300, 5000]) {
-      // The body is one level, metadata another: 33, 302 and 5002 levels in all.
-      const res = await post('/api/v1/customers', { email: 'deep@example.com', metadata: { k: nested(depth - 1) } });
+    for (const depth of [33, 300, 5000]) {
+      // The body is one level, metadata another.
+      const res = await api('POST', '/api/v1/customers', {
+        apiKey: merchant.testKey,
+        raw: `{"email": "deep@example.com", "metadata": {"k": ${nestedText(depth - 2)}}}`,
+      });
       expect([depth, res.status]).toEqual([depth, 422]);
       expect(res.body.detail).toEqual([
         {
@@ -98,6 +107,7 @@ describe('deeply nested JSON', () => {
   it('takes JSON nested exactly 32 levels, and brackets inside strings do not count', async () => {
     const deepest = await post('/api/v1/customers', {
       email: 'deep-ok@example.com',
+      // 32 levels in all: the body, metadata and 30 below it.
       metadata: { k: nested(30), brackets: '[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[{{{{{{{{{{' },
     });
     expect(deepest.status).toBe(201);
@@ -169,7 +179,8 @@ describe('malformed headers and HTTP', () => {
       { headers: { 'x-api-key': 'svc_test_%E0%A4%A' }, status: 401 },
       { headers: { 'x-api-key': 'k'.repeat(8000) }, status: 401 },
       { headers: { 'x-api-key': merchant.testKey, 'content-type': 'nonsense' }, body: '{}', status: 422 },
-      { headers: { 'x-api-key': merchant.testKey, 'content-type': `${json}; charset=bogus` }, body: '{}', status: 415 },
+      // JSON is UTF-8 whatever the charset says: this reaches validation (no name, no amount).
+      { headers: { 'x-api-key': merchant.testKey, 'content-type': `${json}; charset=bogus` }, body: '{}', status: 422 },
       {
         headers: { 'x-api-key': merchant.testKey, 'content-type': json, 'content-encoding': 'gzip' },
         body: '{}',
@@ -277,4 +288,57 @@ describe('generated requests over every operation of /openapi.json', () => {
     );
     expect(failures).toEqual([]);
   }, 300_000);
+});
+
+describe('/openapi.json covers every route the gateway serves', () => {
+  interface RouterLayer {
+    route?: { path: string; methods: Record<string, boolean> };
+    handle: { stack?: RouterLayer[] };
+    rawPath?: string;
+  }
+
+  /** Method and OpenAPI path of every route layer of an Express router, mounted routers included. */
+  function servedRoutes(stack: RouterLayer[], prefix = ''): string[] {
+    return stack.flatMap((layer) => {
+      if (layer.route) {
+        const path = `${prefix}${layer.route.path}`.replace(/:(\w+)/g, '{$1}');
+        return Object.keys(layer.route.methods).map((method) => `${method.toUpperCase()} ${path}`);
+      }
+      return layer.handle.stack ? servedRoutes(layer.handle.stack, `${prefix}${layer.rawPath ?? ''}`) : [];
+    });
+  }
+
+  it('documents every route of the app, and the provider webhook answered before it', async () => {
+    const app = createApp({
+      config: { PUBLIC_URL: 'http://localhost', CATALOG_HTTP_URL: 'http://127.0.0.1:1', CHECK_RESPONSES: false },
+      // Route handlers are only built here, never called.
+      identity: {} as never,
+      catalog: {} as never,
+      billing: {} as never,
+      policy: {} as never,
+      notification: {} as never,
+      apiKeyCache: new ApiKeyCache(1000),
+      logger: createLogger('test', 'silent'),
+    });
+    const served = [
+      ...servedRoutes((app as unknown as { router: { stack: RouterLayer[] } }).router.stack),
+      `POST ${PROVIDER_WEBHOOK_PATH}`,
+    ];
+    const doc = (await api('GET', '/openapi.json')).body as OpenApiDocument;
+    const documented = operationsOf(doc).map((op) => `${op.method} ${op.path}`);
+
+    expect(served.length).toBeGreaterThan(60);
+    expect(served.filter((route) => !documented.includes(route))).toEqual([]);
+    expect(documented.filter((route) => !served.includes(route))).toEqual([]);
+  });
+
+  it('serves the documented provider webhook: an unsigned call is a 401 {"detail"}', async () => {
+    const doc = (await api('GET', '/openapi.json')).body as OpenApiDocument;
+    expect(doc.paths[PROVIDER_WEBHOOK_PATH].post).toMatchObject({
+      security: [],
+      responses: { 200: expect.any(Object), 401: expect.any(Object) },
+    });
+    const res = await api('POST', PROVIDER_WEBHOOK_PATH, { body: { event: 'charge.success', data: {} } });
+    expect([res.status, res.body]).toEqual([401, { detail: expect.any(String) }]);
+  });
 });

@@ -1,4 +1,5 @@
-import express, { type RequestHandler } from 'express';
+import express, { type ErrorRequestHandler, type RequestHandler } from 'express';
+import { HttpError } from './http-error';
 import { MAX_JSON_DEPTH, prepareJsonText } from './json-text';
 import { recordBodyProblem } from './validation';
 
@@ -12,8 +13,18 @@ const JSON_TYPES = ['application/json', 'application/*+json'];
  * parses JSON here rather than in body-parser, so that malformed JSON, a JSON scalar and a
  * non-JSON content type all become 422 items in the published shape instead of a bare 400.
  */
-export function readJsonBody(): RequestHandler[] {
+export function readJsonBody(): (RequestHandler | ErrorRequestHandler)[] {
   const readRaw = express.raw({ type: () => true, limit: MAX_BODY_BYTES });
+  // body-parser names every failure it expects (too large, unknown encoding, aborted: errors.ts
+  // maps those) but passes a body that does not decompress as its Content-Encoding says (zlib's
+  // own error, no type) on as is: that is the client's malformed body, not our fault.
+  const undecodable: ErrorRequestHandler = (err: unknown, _req, _res, next) => {
+    const { type, status } = err as { type?: unknown; status?: unknown };
+    if (type === undefined && status === 400) {
+      return next(new HttpError(400, 'The request body does not decode as its Content-Encoding says'));
+    }
+    next(err);
+  };
   const parse: RequestHandler = (req, _res, next) => {
     const raw: unknown = req.body;
     req.body = undefined;
@@ -52,7 +63,7 @@ export function readJsonBody(): RequestHandler[] {
     }
     next();
   };
-  return [readRaw, parse];
+  return [readRaw, undecodable, parse];
 }
 
 function parseError(text: string): string {
