@@ -201,7 +201,7 @@ function credentialsFor(op: Operation, fixtures: Fixtures): fc.Arbitrary<Record<
     { 'x-api-key': fixtures.liveKey },
     { 'x-api-key': 'svc_test_' },
     { 'x-api-key': `${fixtures.testKey}x` },
-    { 'x-api-key': 'k'.repeat(8000) },
+    { 'x-api-key': 'k'.repeat(6000) },
     { 'x-api-key': fixtures.testKey, 'X-API-KEY': fixtures.liveKey },
     { authorization: 'Bearer' },
     { authorization: 'Bearer ' },
@@ -211,7 +211,7 @@ function credentialsFor(op: Operation, fixtures: Fixtures): fc.Arbitrary<Record<
     { authorization: `Bearer ${fixtures.token}.x` },
     { authorization: 'Bearer a.b.c' },
     { authorization: 'Bearer e30.e30.' },
-    { authorization: `Bearer ${'a'.repeat(9000)}` },
+    { authorization: `Bearer ${'a'.repeat(6000)}` },
     { ...valid, authorization: 'Bearer %E0%A4%A' },
   ];
   return fc.oneof(
@@ -261,7 +261,7 @@ function queryFor(op: Operation, doc: OpenApiDocument, fixtures: Fixtures): fc.A
     'limit=1&limit=2',
     'limit[]=1',
     '__proto__[x]=1',
-    `${'q'.repeat(4000)}=1`,
+    `${'q'.repeat(2000)}=1`,
     '&&&=&',
     'starting_after=%E0%A4%A',
   );
@@ -281,7 +281,7 @@ function pathFor(op: Operation, fixtures: Fixtures): fc.Arbitrary<string> {
       { weight: 1, arbitrary: fc.uuid() },
       { weight: 2, arbitrary: fc.constantFrom(...MALFORMED_ESCAPES) },
       { weight: 1, arbitrary: fc.string({ maxLength: 40 }) },
-      { weight: 1, arbitrary: fc.constantFrom('x'.repeat(3000), '0', '-1', 'null', 'undefined') },
+      { weight: 1, arbitrary: fc.constantFrom('x'.repeat(2000), '0', '-1', 'null', 'undefined') },
     );
   });
   return fc.tuple(...values).map((vs) => {
@@ -290,7 +290,12 @@ function pathFor(op: Operation, fixtures: Fixtures): fc.Arbitrary<string> {
   });
 }
 
-/** Requests for one operation of the document: malformed and well-formed mixed. */
+/**
+ * Requests for one operation of the document: malformed and well-formed mixed. The request line
+ * and headers stay under node's 16 KiB limit (the test of 431 sends them alone): past it the
+ * gateway answers 431 and closes while a body is still being written, which node's client reports
+ * as EPIPE instead of the answer.
+ */
 export function requestsFor(op: Operation, doc: OpenApiDocument, fixtures: Fixtures): fc.Arbitrary<RawRequest> {
   return fc
     .record({

@@ -21,17 +21,23 @@ export interface RawResponse {
 export function sendRaw(baseUrl: string, req: RawRequest, timeoutMs = 30_000): Promise<RawResponse> {
   const url = new URL(baseUrl);
   return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let status: number | undefined;
+    const answered = () => ({ status: status ?? 0, text: Buffer.concat(chunks).toString('utf8') });
+    // A server may answer before reading a body it has no use for (GET /healthz with a megabyte)
+    // and then close the connection while we are still writing: the answer counts.
+    const failed = (err: Error) => (status === undefined ? reject(err) : resolve(answered()));
     const outgoing = request(
       { host: url.hostname, port: url.port, method: req.method, path: req.path, headers: req.headers },
       (res) => {
-        const chunks: Buffer[] = [];
+        status = res.statusCode ?? 0;
         res.on('data', (chunk: Buffer) => chunks.push(chunk));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') }));
-        res.on('error', reject);
+        res.on('end', () => resolve(answered()));
+        res.on('error', failed);
       },
     );
     outgoing.setTimeout(timeoutMs, () => outgoing.destroy(new Error(`no answer within ${timeoutMs} ms`)));
-    outgoing.on('error', reject);
+    outgoing.on('error', failed);
     outgoing.end(req.body);
   });
 }
