@@ -307,7 +307,7 @@ export function requestsFor(op: Operation, doc: OpenApiDocument, fixtures: Fixtu
       body: op.operation.requestBody ? bodyFor(op, doc, fixtures) : fc.option(bodyFor(op, doc, fixtures), { freq: 8 }),
     })
     .map(({ path, query, credentials, extra, contentType, body }) => {
-      const headers: Record<string, string> = { ...credentials, ...extra, connection: 'keep-alive' };
+      const headers: Record<string, string> = { ...credentials, ...extra };
       if (body !== undefined && body !== null) headers['content-type'] = contentType ?? 'application/json';
       return { method: op.method, path: `${path}${query}`, headers, body: body ?? undefined };
     });

@@ -28,7 +28,9 @@ export function sendRaw(baseUrl: string, req: RawRequest, timeoutMs = 30_000): P
     // and then close the connection while we are still writing: the answer counts.
     const failed = (err: Error) => (status === undefined ? reject(err) : resolve(answered()));
     const outgoing = request(
-      { host: url.hostname, port: url.port, method: req.method, path: req.path, headers: req.headers },
+      // A connection per request: a reused one can be closed by the server's keep-alive timeout
+      // just as a request starts, which would look like the gateway dropping it.
+      { host: url.hostname, port: url.port, method: req.method, path: req.path, headers: req.headers, agent: false },
       (res) => {
         status = res.statusCode ?? 0;
         res.on('data', (chunk: Buffer) => chunks.push(chunk));
