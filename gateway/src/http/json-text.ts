@@ -17,13 +17,17 @@ const OPEN_BRACE = 0x7b;
 const OPEN_BRACKET = 0x5b;
 const CLOSE_BRACE = 0x7d;
 const CLOSE_BRACKET = 0x5d;
-const NUMBER_START = /[-0-9]/;
-const NUMBER_CHARS = /[-+.eE0-9]/;
+const MINUS = 0x2d;
 /** JSON's number grammar: anything else is left for JSON.parse to refuse, never quoted into a string. */
 const JSON_NUMBER = /^-?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?$/;
 /** Longer keys can't be one of EXACT_DECIMAL_FIELDS; not worth decoding. */
 const MAX_KEY_LITERAL = 64;
-const WHITESPACE = /[ \t\r\n]/;
+// Character codes rather than regular expressions: this loop sees every byte of every body.
+const isWhitespace = (code: number) => code === 0x20 || code === 0x0a || code === 0x0d || code === 0x09;
+const isDigit = (code: number) => code >= 0x30 && code <= 0x39;
+/** Digits, '-', '+', '.', 'e', 'E'. */
+const isNumberChar = (code: number) =>
+  isDigit(code) || code === MINUS || code === 0x2b || code === 0x2e || code === 0x65 || code === 0x45;
 
 /** The index just past the string literal opening at `start` (or the text's end if unterminated). */
 function endOfString(text: string, start: number): number {
@@ -67,8 +71,7 @@ export function prepareJsonText(text: string): JsonText {
       i = end;
       continue;
     }
-    const ch = text[i];
-    if (WHITESPACE.test(ch)) {
+    if (isWhitespace(code)) {
       i++;
       continue;
     }
@@ -83,9 +86,9 @@ export function prepareJsonText(text: string): JsonText {
       if (depth > MAX_JSON_DEPTH) return { ok: false, depth };
     } else if (code === CLOSE_BRACE || code === CLOSE_BRACKET) {
       depth--;
-    } else if (NUMBER_START.test(ch)) {
+    } else if (code === MINUS || isDigit(code)) {
       let end = i + 1;
-      while (end < text.length && NUMBER_CHARS.test(text[end])) end++;
+      while (end < text.length && isNumberChar(text.charCodeAt(end))) end++;
       if (key !== undefined && EXACT_DECIMAL_FIELDS.has(key) && JSON_NUMBER.test(text.slice(i, end))) {
         out += `${text.slice(copiedUpTo, i)}"${text.slice(i, end)}"`;
         copiedUpTo = end;

@@ -20,6 +20,10 @@ export interface RawResponse {
  */
 export function sendRaw(baseUrl: string, req: RawRequest, timeoutMs = 30_000): Promise<RawResponse> {
   const url = new URL(baseUrl);
+  // node's client sends the body of a GET or DELETE without Content-Length (nor chunked framing),
+  // so the server would read it as the next request: say its length.
+  const headers =
+    req.body === undefined ? req.headers : { ...req.headers, 'content-length': String(Buffer.byteLength(req.body)) };
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let status: number | undefined;
@@ -30,7 +34,7 @@ export function sendRaw(baseUrl: string, req: RawRequest, timeoutMs = 30_000): P
     const outgoing = request(
       // A connection per request: a reused one can be closed by the server's keep-alive timeout
       // just as a request starts, which would look like the gateway dropping it.
-      { host: url.hostname, port: url.port, method: req.method, path: req.path, headers: req.headers, agent: false },
+      { host: url.hostname, port: url.port, method: req.method, path: req.path, headers, agent: false },
       (res) => {
         status = res.statusCode ?? 0;
         res.on('data', (chunk: Buffer) => chunks.push(chunk));
