@@ -1,4 +1,6 @@
-import express, { type RequestHandler } from 'express';
+import express, { type ErrorRequestHandler, type RequestHandler } from 'express';
+import { HttpError } from './http-error';
+import { MAX_JSON_DEPTH, prepareJsonText } from './json-text';
 import { recordBodyProblem } from './validation';
 
 /** Contract section 14: a request body over 1 MiB is refused with 413. */
@@ -11,8 +13,18 @@ const JSON_TYPES = ['application/json', 'application/*+json'];
  * parses JSON here rather than in body-parser, so that malformed JSON, a JSON scalar and a
  * non-JSON content type all become 422 items in the published shape instead of a bare 400.
  */
-export function readJsonBody(): RequestHandler[] {
+export function readJsonBody(): (RequestHandler | ErrorRequestHandler)[] {
   const readRaw = express.raw({ type: () => true, limit: MAX_BODY_BYTES });
+  // body-parser names every failure it expects (too large, unknown encoding, aborted: errors.ts
+  // maps those) but passes a body that does not decompress as its Content-Encoding says (zlib's
+  // own error, no type) on as is: that is the client's malformed body, not our fault.
+  const undecodable: ErrorRequestHandler = (err: unknown, _req, _res, next) => {
+    const { type, status } = err as { type?: unknown; status?: unknown };
+    if (type === undefined && status === 400) {
+      return next(new HttpError(400, 'The request body does not decode as its Content-Encoding says'));
+    }
+    next(err);
+  };
   const parse: RequestHandler = (req, _res, next) => {
     const raw: unknown = req.body;
     req.body = undefined;
@@ -26,10 +38,21 @@ export function readJsonBody(): RequestHandler[] {
       });
       return next();
     }
+    const prepared = prepareJsonText(text);
+    if (!prepared.ok) {
+      recordBodyProblem(req, {
+        loc: ['body'],
+        msg: `JSON should be nested at most ${MAX_JSON_DEPTH} levels deep`,
+        type: 'json_too_deep',
+        ctx: { max_depth: MAX_JSON_DEPTH },
+      });
+      return next();
+    }
     try {
-      req.body = JSON.parse(text) as unknown;
-    } catch (err) {
-      const message = (err as Error).message;
+      req.body = JSON.parse(prepared.text) as unknown;
+    } catch {
+      // Quoting numbers keeps a text valid or invalid alike; the original text gives the positions.
+      const message = parseError(text);
       const position = /position (\d+)/.exec(message)?.[1];
       recordBodyProblem(req, {
         loc: position === undefined ? ['body'] : ['body', Number(position)],
@@ -40,5 +63,14 @@ export function readJsonBody(): RequestHandler[] {
     }
     next();
   };
-  return [readRaw, parse];
+  return [readRaw, undecodable, parse];
+}
+
+function parseError(text: string): string {
+  try {
+    JSON.parse(text);
+    return 'JSON decode error';
+  } catch (err) {
+    return (err as Error).message;
+  }
 }

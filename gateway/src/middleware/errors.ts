@@ -66,11 +66,20 @@ function fromBodyParser(err: unknown): ErrorResponse | undefined {
   return undefined;
 }
 
+/**
+ * The router decodes path parameters itself and throws a URIError on a bad percent-escape
+ * (`/plans/%E0%A4%A`): such a path names no record, hence 404 like any other bad id.
+ */
+function fromRouter(err: unknown): ErrorResponse | undefined {
+  if (err instanceof URIError) return { status: 404, body: { detail: 'Not Found' } };
+  return undefined;
+}
+
 function toErrorResponse(err: unknown): ErrorResponse | undefined {
   if (err instanceof HttpError) return { status: err.status, body: { detail: err.detail }, headers: err.headers };
   if (err instanceof RequestValidationError) return { status: 422, body: { detail: err.violations } };
   if (isGrpcServiceError(err)) return fromRemote(readRemoteError(err));
-  return fromBodyParser(err);
+  return fromBodyParser(err) ?? fromRouter(err);
 }
 
 /**

@@ -1,5 +1,7 @@
 import { OpenApiGeneratorV31, OpenAPIRegistry, type RouteConfig } from '@asteasolutions/zod-to-openapi';
+import { z } from 'zod';
 import { API_PREFIX, type AuthScheme, type MountedRoute, type Route } from '../http/route';
+import { PROVIDER_WEBHOOK_PATH } from '../proxy/provider-webhook.proxy';
 import { ErrorSchema, ValidationErrorSchema } from './error.schemas';
 
 export const API_VERSION = '0.1.0';
@@ -68,6 +70,76 @@ function operation(mounted: MountedRoute): RouteConfig {
   };
 }
 
+const errorContent = (schema: z.ZodType = ErrorSchema) => ({ 'application/json': { schema } });
+
+/**
+ * The JSON routes served outside the route table: the probe, this document and the payment
+ * provider's webhook (answered before the app, see providerWebhookForwarder). The hosted checkout
+ * pages and /docs are HTML for browsers, not API operations, and stay out of the document.
+ */
+const UNTABLED_OPERATIONS: RouteConfig[] = [
+  {
+    method: 'post',
+    path: PROVIDER_WEBHOOK_PATH,
+    tags: ['Payments'],
+    summary: "The payment provider's webhook (Paystack protocol)",
+    description:
+      'Called by the provider for every successful charge, signed with `x-paystack-signature` (HMAC-SHA512 ' +
+      'of the raw body); passed to the checkout service byte for byte. Not for merchants.',
+    security: [],
+    request: {
+      headers: z.object({ 'x-paystack-signature': z.string().meta({ description: 'HMAC-SHA512 of the raw body' }) }),
+      body: {
+        required: true,
+        content: {
+          'application/json': {
+            schema: z
+              .object({ event: z.string(), data: z.record(z.string(), z.unknown()) })
+              .meta({ id: 'ProviderWebhookEvent' }),
+          },
+        },
+      },
+    },
+    responses: {
+      200: {
+        description: 'Handled (or nothing to do)',
+        content: { 'application/json': { schema: z.object({ received: z.literal(true) }) } },
+      },
+      401: { description: 'Missing or wrong signature', content: errorContent() },
+      413: { description: ERROR_DESCRIPTIONS[413], content: errorContent() },
+      422: { description: 'The body is not JSON', content: errorContent(ValidationErrorSchema) },
+      500: { description: 'Not handled; the provider retries later', content: errorContent() },
+      503: { description: 'The checkout service is unavailable; the provider retries later', content: errorContent() },
+    },
+  },
+  {
+    method: 'get',
+    path: '/healthz',
+    tags: ['Operations'],
+    summary: "The gateway process's liveness probe",
+    security: [],
+    responses: {
+      200: {
+        description: 'The process answers',
+        content: { 'application/json': { schema: z.object({ status: z.literal('ok') }) } },
+      },
+    },
+  },
+  {
+    method: 'get',
+    path: '/openapi.json',
+    tags: ['Operations'],
+    summary: 'This document',
+    security: [],
+    responses: {
+      200: {
+        description: 'The OpenAPI 3.1 document',
+        content: { 'application/json': { schema: z.looseObject({}) } },
+      },
+    },
+  },
+];
+
 /** OpenAPI 3.1 of every mounted route, from the very schemas that validate the requests. */
 export function buildOpenApiDocument(
   mounted: MountedRoute[],
@@ -87,12 +159,15 @@ export function buildOpenApiDocument(
     description: 'The access token from registration or login',
   });
   for (const route of mounted) registry.registerPath(operation(route));
+  for (const untabled of UNTABLED_OPERATIONS) registry.registerPath(untabled);
   return new OpenApiGeneratorV31(registry.definitions).generateDocument({
     openapi: '3.1.0',
     info: {
       title: 'Subscription Billing API',
       version: API_VERSION,
-      description: 'Multi-merchant subscription billing. Every path starts with /api/v1.',
+      description:
+        'Multi-merchant subscription billing. Every API path starts with /api/v1; /healthz and /openapi.json ' +
+        'serve operations. The hosted checkout pages (/checkout/{code}) and /docs are HTML for browsers.',
     },
     servers: [{ url: publicUrl }],
   });

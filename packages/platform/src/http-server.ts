@@ -1,4 +1,5 @@
 import { createServer, type IncomingMessage, type RequestListener, type ServerResponse } from 'node:http';
+import type { Duplex } from 'node:stream';
 
 export interface RunningHttpServer {
   port: number;
@@ -6,9 +7,32 @@ export interface RunningHttpServer {
   close(): Promise<void>;
 }
 
+/**
+ * What a request node's HTTP parser refuses (a bad Content-Length, a bad method, headers over the
+ * size limit) gets: a JSON {"detail"} like every other refusal, instead of node's empty answer.
+ */
+function answerUnparsable(err: NodeJS.ErrnoException, socket: Duplex): void {
+  if (err.code === 'ECONNRESET' || !socket.writable) {
+    socket.destroy();
+    return;
+  }
+  const [status, reason, detail] =
+    err.code === 'HPE_HEADER_OVERFLOW'
+      ? [431, 'Request Header Fields Too Large', 'Request headers are too large']
+      : err.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+        ? [408, 'Request Timeout', 'The request was not received in time']
+        : [400, 'Bad Request', 'Malformed HTTP request'];
+  const body = JSON.stringify({ detail });
+  socket.end(
+    `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json; charset=utf-8\r\n` +
+      `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+  );
+}
+
 /** Listens on `port` (0 = any free one) and resolves once it accepts connections. */
 export async function listenHttp(app: RequestListener, port: number): Promise<RunningHttpServer> {
   const server = createServer(app);
+  server.on('clientError', answerUnparsable);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, () => resolve());

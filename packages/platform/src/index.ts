@@ -11,6 +11,7 @@ export * from './nats';
 export * from './outbox';
 export * from './tracing';
 export * from './money';
+export * from './quantity';
 export * from './paging';
 export * from './scope';
 export * from './service-runtime';

@@ -1,33 +1,24 @@
-import Decimal from 'decimal.js';
 import { z } from 'zod';
-import { CURRENCIES, toMajorUnits } from '@billing/platform';
+import { CURRENCIES, parseUsageQuantity, toMajorUnits } from '@billing/platform';
 import type { billingV1 } from '@billing/proto';
 import { idParam, iso, pageQuery, queryBoolean, timestamp } from '../common.schemas';
 
-/** Contract section 9: up to 18 integer and 6 fraction digits, may be negative. */
-const DECIMAL_TEXT = /^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i;
-const INTEGER_LIMIT = new Decimal(10).pow(18);
-
-/** Why a quantity is not acceptable, or null (the billing service applies the same rule). */
-function quantityProblem(text: string): string | null {
-  if (text.length > 100 || !DECIMAL_TEXT.test(text)) return 'Input should be a valid decimal';
-  const value = new Decimal(text);
-  if (value.decimalPlaces() > 6) return 'Decimal input should have no more than 6 decimal places';
-  if (!value.abs().lt(INTEGER_LIMIT))
-    return 'Decimal input should have no more than 18 digits before the decimal point';
-  return null;
-}
-
-/** A JSON number travels as its shortest round-trip text (0.1 -> "0.1"), never as a float sum. */
+/**
+ * The body reader hands a JSON number of `quantity` over as the text it was written as
+ * (EXACT_DECIMAL_FIELDS), so the number branch only serves the document and in-process callers.
+ */
 const quantityText = z.union([z.string(), z.number()]).transform((q) => (typeof q === 'number' ? String(q) : q.trim()));
 
 /** A decimal string or number, validated (a bad one is a 422 at body.quantity). */
 export const quantity = quantityText
   .superRefine((text, ctx) => {
-    const problem = quantityProblem(text);
-    if (problem) ctx.addIssue({ code: 'custom', message: problem, params: { type: 'decimal_parsing' } });
+    const parsed = parseUsageQuantity(text);
+    if (!parsed.ok) ctx.addIssue({ code: 'custom', message: parsed.reason, params: { type: 'decimal_parsing' } });
   })
-  .meta({ description: 'Decimal string or number: up to 18 integer and 6 fraction digits; negative for a correction' });
+  .meta({
+    description:
+      'Decimal string or number: up to 18 integer and 6 fraction digits, no exponent; negative for a correction',
+  });
 
 const QUANTITY_PATTERN = '^-?\\d+(\\.\\d+)?$';
 
