@@ -34,6 +34,8 @@ export interface ChargeOptions {
   skipLocked?: boolean;
   /** Runs in the transaction that records the outcome (subscription consequences). */
   onOutcome?: (outcome: ChargeOutcome, transaction: Transaction) => Promise<void>;
+  /** Runs in the transaction that claims a charge (its PENDING row), before the provider hears of it. */
+  onClaim?: (claim: ChargeClaim, transaction: Transaction) => Promise<void>;
 }
 
 const DEFAULT_DUNNING_DAYS = [1, 3, 5];
@@ -210,6 +212,7 @@ export async function chargeInvoice(
         return { done: { paid: false, invoice, pending: true } };
     }
     const [result] = await claimInvoiceCharges(deps, [{ invoice, at }], transaction, options.onOutcome);
+    if ('claim' in result) await options.onClaim?.(result.claim, transaction);
     return result;
   });
   if ('skipped' in claimed) return { paid: false, invoice: (await InvoiceModel.findByPk(invoiceId))!, pending: true };
