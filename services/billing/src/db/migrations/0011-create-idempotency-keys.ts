@@ -1,8 +1,8 @@
 import type { Migration } from '@billing/platform';
 
 /**
- * The Idempotency-Key of each money-moving request, stored with the change it makes (README,
- * Retries and limits): unique per project, mode, operation and key. `fingerprint` names what
+ * The Idempotency-Key of each money-moving request, stored with the change it makes
+ * (docs/idempotency.md): unique per project, mode, operation and key. `fingerprint` names what
  * the request was about (so the key cannot be reused for another one); `resource` holds the ids
  * and provider reference that the change uses, chosen when the key is first seen, so a retry
  * after a gateway timeout finds the same change instead of making a second one.
