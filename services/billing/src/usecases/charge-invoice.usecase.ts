@@ -44,6 +44,9 @@ const DEFAULT_DUNNING_DAYS = [1, 3, 5];
 export const invoiceChargeReference = (invoiceId: string, attempt: number) =>
   `inv-${invoiceId.replace(/-/g, '')}-${attempt}`;
 
+/** The words of a FAILED payment the provider never heard of: nothing was charged. */
+export const NEVER_CHARGED = 'Unknown to the payment provider';
+
 /** A charge whose PENDING ledger row is committed: the provider may now be asked. */
 export interface ChargeClaim {
   invoice: InvoiceModel;
@@ -249,7 +252,7 @@ export async function recordChargeOutcome(
       return { paid: invoice.status === 'PAID', invoice, failure: payment.gatewayResponse ?? undefined };
     }
     const attempt = Number(reference.slice(reference.lastIndexOf('-') + 1));
-    const words = answer?.gatewayResponse || (answer ? `Payment ${answer.status}` : 'Unknown to the payment provider');
+    const words = answer?.gatewayResponse || (answer ? `Payment ${answer.status}` : NEVER_CHARGED);
     if (answer?.status === 'success') {
       await payment.update({ status: 'SUCCEEDED', gatewayResponse: words, updatedAt: at }, { transaction });
       if (invoice.status !== 'OPEN') {

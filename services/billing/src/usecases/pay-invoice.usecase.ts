@@ -2,7 +2,7 @@ import { DomainError, findInScope, type ProjectScope } from '@billing/platform';
 import { InvoiceModel } from '../db/models';
 import { applyChargeOutcome } from './apply-charge-outcome';
 import type { BillingDeps } from './billing-deps';
-import { chargeInvoice, recordChargeOutcome, type ChargeResult } from './charge-invoice.usecase';
+import { chargeInvoice, NEVER_CHARGED, recordChargeOutcome, type ChargeResult } from './charge-invoice.usecase';
 import { invoiceView, type InvoiceView } from './invoice-views';
 
 /**
@@ -28,7 +28,15 @@ export async function payInvoice(
       { ...key, fingerprint: found.id, resource: {} as { reference?: string } },
       deps.clock.now(),
     );
-    if (!keyed.fresh && keyed.resource.reference) return answerEarlierCharge(deps, scope, keyed.resource.reference);
+    const earlier = !keyed.fresh && keyed.resource.reference;
+    if (earlier) {
+      const answered = await answerEarlierCharge(deps, scope, earlier);
+      // null: the earlier charge never reached the provider, so charging now is the first charge,
+      // unless the invoice was paid meanwhile (its dunning retry, due again at once): that answers.
+      if (answered) return answered;
+      const current = await findInScope(InvoiceModel, scope, invoiceId, 'Invoice');
+      if (current.status === 'PAID') return invoiceView(current);
+    }
   }
   if (found.status !== 'OPEN') {
     throw new DomainError('failed_precondition', `Only an OPEN invoice can be paid; this one is ${found.status}`);
@@ -59,10 +67,16 @@ async function answer(result: ChargeResult): Promise<InvoiceView> {
  * The answer of the charge an earlier request with the same key made: settled -> its outcome;
  * still PENDING -> the provider is asked and a known outcome recorded now; "not found" or no
  * answer is not an outcome (the first request's charge may still be on its way): 503 until it is.
+ * Null when settlement found the charge unknown to the provider (nothing was charged).
  */
-async function answerEarlierCharge(deps: BillingDeps, scope: ProjectScope, reference: string): Promise<InvoiceView> {
+async function answerEarlierCharge(
+  deps: BillingDeps,
+  scope: ProjectScope,
+  reference: string,
+): Promise<InvoiceView | null> {
   const payment = await deps.payments.findByReference(reference);
   if (!payment?.invoiceId) throw new Error(`invoice payment ${reference} not found`);
+  if (payment.status === 'FAILED' && payment.gatewayResponse === NEVER_CHARGED) return null;
   if (payment.status !== 'PENDING') {
     const invoice = await findInScope(InvoiceModel, scope, payment.invoiceId, 'Invoice');
     if (payment.status === 'SUCCEEDED') return invoiceView(invoice);
