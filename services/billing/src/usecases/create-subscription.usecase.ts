@@ -6,6 +6,7 @@ import { subscriptionStart, subscriptionTerms, type PlanSnapshot } from '../doma
 import { PaymentModel, type CustomerModel, type PaymentAuthorizationModel } from '../db/models';
 import { invoiceEventData } from '../events/event-payloads';
 import type { BillingDeps } from './billing-deps';
+import { NEVER_CHARGED } from './charge-invoice.usecase';
 import { createFirstInvoice } from './complete-checkout.usecase';
 import { recordSubscriptionEvent, viewOf, type SubscriptionView } from './subscription-views';
 
@@ -74,7 +75,18 @@ export async function createSubscription(
     ids = keyed.resource;
     if (!keyed.fresh) {
       const earlier = await findEarlierCreation(deps, scope, { command, customer, ids });
-      if (earlier) return earlier;
+      if (earlier === 'never_charged') {
+        // Its charge never reached the provider: new ids (a new reference) for the first real charge.
+        const next = { subscriptionId: randomUUID(), invoiceId: randomUUID() };
+        const replaced = await deps.idempotencyKeys.replace(
+          scope,
+          { operation: 'create_subscription', key: command.idempotencyKey },
+          { field: 'invoiceId', value: ids.invoiceId },
+          next,
+        );
+        if (!replaced) throw new DomainError('unavailable', IN_PROGRESS);
+        ids = next;
+      } else if (earlier) return earlier;
     }
   }
   const authorization = await deps.authorizations.findReusable(customer.id);
@@ -159,7 +171,8 @@ async function findSubscription(deps: BillingDeps, scope: ProjectScope, id: stri
 
 /**
  * What an earlier request with the same Idempotency-Key did, or null when it did nothing that
- * lasts (it died before its charge was written): the subscription it created; else its first
+ * lasts (it died before its charge was written), or 'never_charged' when settlement found its
+ * charge unknown to the provider (nothing was charged): the subscription it created; else its first
  * charge, finished here when the provider already knows the outcome (a success creates the
  * subscription, a failure is the 402 the first request would have answered). A charge whose
  * outcome is not known yet is never sent again: 503 until it is.
@@ -168,13 +181,14 @@ async function findEarlierCreation(
   deps: BillingDeps,
   scope: ProjectScope,
   input: { command: CreateSubscriptionCommand; customer: CustomerModel; ids: CreationIds },
-): Promise<SubscriptionView | null> {
+): Promise<SubscriptionView | null | 'never_charged'> {
   const { ids } = input;
   const created = await findSubscription(deps, scope, ids.subscriptionId);
   if (created) return created;
   const reference = firstChargeReference(ids.invoiceId);
   const payment = await deps.payments.findByReference(reference);
   if (!payment) return null;
+  if (payment.status === 'FAILED' && payment.gatewayResponse === NEVER_CHARGED) return 'never_charged';
   if (payment.status === 'FAILED') {
     throw new DomainError('payment_required', payment.gatewayResponse || 'Payment failed');
   }

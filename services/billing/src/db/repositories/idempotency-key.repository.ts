@@ -62,6 +62,37 @@ export class IdempotencyKeyRepository {
     return { fresh: false, resource: stored.resource };
   }
 
+  /**
+   * Replaces a stored key's resource if `field` still holds `expected`; false when another
+   * request replaced it first (so only one of concurrent retries starts a new change).
+   */
+  async replace(
+    scope: ProjectScope,
+    change: { operation: IdempotentOperation; key: string },
+    expected: { field: string; value: string },
+    resource: Record<string, unknown>,
+  ): Promise<boolean> {
+    const rows = await this.sequelize.query(
+      `UPDATE idempotency_keys SET resource = $7::jsonb
+        WHERE project_id = $1 AND livemode = $2 AND operation = $3 AND idempotency_key = $4
+          AND resource->>$5 = $6
+        RETURNING 1`,
+      {
+        bind: [
+          scope.projectId,
+          scope.livemode,
+          change.operation,
+          change.key,
+          expected.field,
+          expected.value,
+          JSON.stringify(resource),
+        ],
+        type: QueryTypes.SELECT,
+      },
+    );
+    return rows.length > 0;
+  }
+
   /** Adds to a stored key's resource what its change decided later (e.g. the charge reference). */
   async attach(
     scope: ProjectScope,
