@@ -1,10 +1,11 @@
 import { z } from 'zod';
-import { baseEnvSchema, loadConfigOrExit, natsEnvSchema, port } from '@billing/platform';
+import { baseEnvSchema, databaseEnvSchema, loadConfigOrExit, natsEnvSchema, port } from '@billing/platform';
 
 const milliseconds = (fallback: number, min: number, max: number) =>
   z.coerce.number().int().min(min).max(max).default(fallback);
 
 const gatewayEnvSchema = baseEnvSchema
+  .extend(databaseEnvSchema.shape)
   .extend(natsEnvSchema.shape)
   .extend({
     PORT: port(8080),
@@ -39,6 +40,11 @@ const gatewayEnvSchema = baseEnvSchema
     CHECK_RESPONSES: z.enum(['true', 'false']).optional(),
     /** How long a verified API key is trusted without asking identity again (0 = always ask). */
     API_KEY_CACHE_TTL_MS: milliseconds(5000, 0, 300_000),
+    /**
+     * How long a request holds its Idempotency-Key while it runs; past it (the replica died
+     * mid-request) a retry with the same body may run it again.
+     */
+    IDEMPOTENCY_LOCK_MS: milliseconds(60_000, 1000, 3_600_000),
   })
   .transform((env) => ({
     ...env,

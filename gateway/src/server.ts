@@ -1,6 +1,6 @@
 import express, { type Express, type RequestHandler } from 'express';
 import swaggerUi from 'swagger-ui-express';
-import { connectNats, listenHttp, type Logger } from '@billing/platform';
+import { connectNats, listenHttp, openDatabase, startPollingLoop, systemClock, type Logger } from '@billing/platform';
 import { ApiKeyCache } from './auth/api-key-cache';
 import { listenForKeyRevocations } from './auth/key-revocation-listener';
 import { createBillingClient, type BillingClient } from './clients/billing.client';
@@ -9,10 +9,13 @@ import { createIdentityClient, type IdentityClient } from './clients/identity.cl
 import { createNotificationClient, type NotificationClient } from './clients/notification.client';
 import { createPolicyClient, type PolicyClient } from './clients/policy.client';
 import type { GatewayConfig } from './config';
+import { IdempotencyRepository } from './db/idempotency.repository';
+import { gatewayMigrations } from './db/migrations';
 import { readJsonBody } from './http/body';
 import { API_PREFIX, mountRoutes, resolveRoutes, type AuthScheme } from './http/route';
 import { apiKeyAuth, dualAuth, jwtAuth } from './middleware/auth';
 import { errorHandler, notFoundHandler } from './middleware/errors';
+import { idempotency, type IdempotencyDeps } from './middleware/idempotency';
 import { requestId } from './middleware/request-id';
 import { buildOpenApiDocument } from './openapi/document';
 import { providerWebhookForwarder } from './proxy/provider-webhook.proxy';
@@ -27,6 +30,8 @@ export interface AppDeps {
   policy: PolicyClient;
   notification: NotificationClient;
   apiKeyCache: ApiKeyCache;
+  /** Idempotency-Key records (the gateway's database); absent, the header is ignored. */
+  idempotency?: IdempotencyDeps;
   logger: Logger;
 }
 
@@ -54,11 +59,13 @@ export function createApp(deps: AppDeps): Express {
   // Before any body parser: the proxied bodies must reach catalog byte for byte.
   app.use(checkoutProxy(deps.config.CATALOG_HTTP_URL, logger));
 
+  // Idempotency-Key applies to authenticated POSTs (it is scoped to the caller's credentials).
+  const afterAuth = deps.idempotency ? [idempotency(deps.idempotency)] : [];
   const authFor: Record<AuthScheme, RequestHandler[]> = {
     none: [],
-    apiKey: [apiKeyAuth(deps)],
-    jwt: [jwtAuth(deps)],
-    dual: [dualAuth(deps)],
+    apiKey: [apiKeyAuth(deps), ...afterAuth],
+    jwt: [jwtAuth(deps), ...afterAuth],
+    dual: [dualAuth(deps), ...afterAuth],
   };
   const v1 = express.Router();
   v1.use(readJsonBody());
@@ -75,8 +82,30 @@ export interface RunningGateway {
   stop(): Promise<void>;
 }
 
-/** Wiring: gRPC clients, the app, the HTTP server. */
+/** Expired Idempotency-Key records are deleted this often, in batches. */
+const IDEMPOTENCY_PURGE_MS = 10 * 60 * 1000;
+const IDEMPOTENCY_PURGE_BATCH = 10_000;
+
+/** Wiring: the gateway's database, gRPC clients, the app, the HTTP server. */
 export async function startGateway(config: GatewayConfig, logger: Logger): Promise<RunningGateway> {
+  const sequelize = await openDatabase({
+    url: config.DATABASE_URL,
+    database: `${config.DATABASE_NAME_PREFIX}_gateway`,
+    models: [],
+    migrations: gatewayMigrations,
+    logger,
+  });
+  const idempotencyStore = new IdempotencyRepository(sequelize);
+  const purge = startPollingLoop(
+    'idempotency-purge',
+    IDEMPOTENCY_PURGE_MS,
+    async () => {
+      while ((await idempotencyStore.purgeExpired(systemClock.now(), IDEMPOTENCY_PURGE_BATCH)) > 0) {
+        // Until no expired record is left.
+      }
+    },
+    logger,
+  );
   const identity = createIdentityClient(config.IDENTITY_GRPC_URL, config.GRPC_DEADLINE_MS);
   const catalog = createCatalogClient(config.CATALOG_GRPC_URL, config.GRPC_DEADLINE_MS);
   const billing = createBillingClient(config.BILLING_GRPC_URL, config.GRPC_DEADLINE_MS);
@@ -84,7 +113,17 @@ export async function startGateway(config: GatewayConfig, logger: Logger): Promi
   const notification = createNotificationClient(config.NOTIFICATION_GRPC_URL, config.GRPC_DEADLINE_MS);
   const apiKeyCache = new ApiKeyCache(config.API_KEY_CACHE_TTL_MS);
   const providerWebhooks = providerWebhookForwarder(config.CATALOG_HTTP_URL, logger);
-  const app = createApp({ config, identity, catalog, billing, policy, notification, apiKeyCache, logger });
+  const app = createApp({
+    config,
+    identity,
+    catalog,
+    billing,
+    policy,
+    notification,
+    apiKeyCache,
+    idempotency: { store: idempotencyStore, clock: systemClock, logger, lockMs: config.IDEMPOTENCY_LOCK_MS },
+    logger,
+  });
   const nats = await connectNats(config.NATS_URL, 'gateway');
   const stopListening = listenForKeyRevocations(nats, config.EVENTS_SUBJECT_PREFIX, apiKeyCache, logger);
 
@@ -109,6 +148,8 @@ export async function startGateway(config: GatewayConfig, logger: Logger): Promi
       await providerWebhooks.close();
       stopListening();
       await nats.close();
+      await purge.stop();
+      await sequelize.close();
     },
   };
 }

@@ -9,6 +9,7 @@ import {
   type RemoteError,
 } from '@billing/platform';
 import { HttpError, RequestValidationError } from '../http/http-error';
+import { IDEMPOTENCY_KEY_HEADER } from './idempotency';
 
 interface ErrorResponse {
   status: number;
@@ -36,6 +37,22 @@ const GRPC_TO_HTTP: Partial<Record<GrpcStatus, number>> = {
 
 /** The downstream's own words are fine for business rules, not for transport failures. */
 const UNAVAILABLE_DETAIL = 'A backing service is temporarily unavailable; please retry';
+
+/**
+ * A POST without Idempotency-Key that ends in 503 may have taken effect or not, and a blind retry
+ * may do it twice: say so, and send no Retry-After that would invite one (docs/idempotency.md).
+ */
+const UNKNOWN_OUTCOME_DETAIL =
+  'A backing service did not answer in time: the outcome of this request is unknown and it may have ' +
+  'taken effect. Retrying without an Idempotency-Key may repeat it; check the resource first, or send ' +
+  'requests with an Idempotency-Key so that a retry is safe';
+
+function withoutKeyOutcomeUnknown(response: ErrorResponse): ErrorResponse {
+  const headers = Object.fromEntries(
+    Object.entries(response.headers ?? {}).filter(([name]) => name.toLowerCase() !== 'retry-after'),
+  );
+  return { status: 503, body: { detail: UNKNOWN_OUTCOME_DETAIL }, headers };
+}
 
 function fromRemote(remote: RemoteError): ErrorResponse | undefined {
   const status =
@@ -103,6 +120,9 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
         { cause, request_id: req.requestId, method: req.method, path: req.path },
         'backing service unavailable',
       );
+      if (req.method === 'POST' && req.get(IDEMPOTENCY_KEY_HEADER) === undefined) {
+        response = withoutKeyOutcomeUnknown(response);
+      }
     }
     res
       .status(response.status)

@@ -27,6 +27,23 @@ const ERROR_DESCRIPTIONS: Record<number, string> = {
   503: 'A backing service is unavailable or too slow; retry',
 };
 
+/** Authenticated POSTs take an Idempotency-Key (docs/idempotency.md); the others ignore it. */
+const takesIdempotencyKey = (route: Route) => route.method === 'post' && route.auth !== 'none';
+
+const IdempotencyHeaders = z.object({
+  'Idempotency-Key': z
+    .string()
+    .min(1)
+    .max(255)
+    .optional()
+    .meta({
+      description:
+        'Makes a retry safe: for 24 h a repeat with the same key, method, path and body (per API key, or per ' +
+        'merchant for token-only calls) replays the first answer with `Idempotent-Replayed: true`; another ' +
+        'body, or the first still running, is a 409. 1 to 255 printable ASCII characters.',
+    }),
+});
+
 /** The statuses a route may answer: its own plus those implied by its credentials and inputs. */
 function errorStatuses(route: Route): number[] {
   const statuses = new Set<number>(route.errors ?? []);
@@ -34,6 +51,7 @@ function errorStatuses(route: Route): number[] {
   if (route.params) statuses.add(404);
   if (route.body || route.query) statuses.add(422);
   if (route.body) statuses.add(413);
+  if (takesIdempotencyKey(route)) [409, 422].forEach((s) => statuses.add(s));
   [500, 503].forEach((s) => statuses.add(s));
   return [...statuses].sort((a, b) => a - b);
 }
@@ -64,6 +82,7 @@ function operation(mounted: MountedRoute): RouteConfig {
     request: {
       ...(route.params ? { params: route.params } : {}),
       ...(route.query ? { query: route.query } : {}),
+      ...(takesIdempotencyKey(route) ? { headers: IdempotencyHeaders } : {}),
       ...(route.body ? { body: { required: true, content: { 'application/json': { schema: route.body } } } } : {}),
     },
     responses,

@@ -88,7 +88,7 @@ export interface PlatformUnderTest {
   /** The environment every process was started with (ports, prefixes, secrets). */
   env: Record<string, string>;
   /** The database that a service owns in this run, e.g. `${prefix}_identity`. */
-  database(service: Exclude<ServiceName, 'gateway'>): string;
+  database(service: ServiceName): string;
   stop(): Promise<void>;
 }
 

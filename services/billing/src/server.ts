@@ -13,6 +13,7 @@ import type { BillingConfig } from './config';
 import { billingMigrations } from './db/migrations';
 import { billingModels } from './db/models';
 import { CustomerRepository } from './db/repositories/customer.repository';
+import { IdempotencyKeyRepository } from './db/repositories/idempotency-key.repository';
 import { InvoiceRepository } from './db/repositories/invoice.repository';
 import { PaymentAuthorizationRepository } from './db/repositories/payment-authorization.repository';
 import { PaymentRepository } from './db/repositories/payment.repository';
@@ -51,6 +52,7 @@ export async function startBilling(config: BillingConfig, logger: Logger): Promi
     payments: new PaymentRepository(),
     refunds: new RefundRepository(),
     usage: new UsageRecordRepository(),
+    idempotencyKeys: new IdempotencyKeyRepository(storage.sequelize),
     policy,
     providerFor: (livemode) => providers.forMode(livemode),
     clock: systemClock,

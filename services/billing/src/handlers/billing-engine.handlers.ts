@@ -59,7 +59,8 @@ export function billingEngineHandlers(deps: BillingDeps): Partial<BillingHandler
       return { invoice: toInvoice(await getInvoice(requireScope(req.scope), req.invoiceId)) };
     },
     async payInvoice(req) {
-      return { invoice: toInvoice(await payInvoice(deps, requireScope(req.scope), req.invoiceId)) };
+      const invoice = await payInvoice(deps, requireScope(req.scope), req.invoiceId, req.idempotencyKey || undefined);
+      return { invoice: toInvoice(invoice) };
     },
     async voidInvoice(req) {
       return { invoice: toInvoice(await voidInvoice(deps, requireScope(req.scope), req.invoiceId)) };

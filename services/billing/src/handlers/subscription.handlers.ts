@@ -72,6 +72,7 @@ export function subscriptionHandlers(deps: BillingDeps): Partial<BillingHandlers
         trialPeriodDays: req.trialPeriodDays,
         billingCycles: req.billingCycles,
         metadata: req.metadata ?? {},
+        idempotencyKey: req.idempotencyKey || undefined,
       });
       return { subscription: toSubscription(view) };
     },
@@ -102,6 +103,7 @@ export function subscriptionHandlers(deps: BillingDeps): Partial<BillingHandlers
         cancelledBy: cancelledBy(req.cancelledBy),
         policyId: req.policyId || undefined,
         reason: req.reason,
+        idempotencyKey: req.idempotencyKey || undefined,
       });
       return { subscription: toSubscription(view), refund: toRefund(refund) };
     },

@@ -3,6 +3,7 @@ import type { Clock, Logger, ProjectClocks, PromiseClient } from '@billing/platf
 import type { PaymentProvider, SandboxControlsClient } from '@billing/payments';
 import type { policyV1 } from '@billing/proto';
 import type { CustomerRepository } from '../db/repositories/customer.repository';
+import type { IdempotencyKeyRepository } from '../db/repositories/idempotency-key.repository';
 import type { InvoiceRepository } from '../db/repositories/invoice.repository';
 import type { PaymentAuthorizationRepository } from '../db/repositories/payment-authorization.repository';
 import type { PaymentRepository } from '../db/repositories/payment.repository';
@@ -20,6 +21,8 @@ export interface BillingDeps {
   payments: PaymentRepository;
   refunds: RefundRepository;
   usage: UsageRecordRepository;
+  /** Idempotency-Keys of money-moving requests, stored with the change each made. */
+  idempotencyKeys: IdempotencyKeyRepository;
   /** The policy service: which cancellation policy applies to a cancel-now, and its refund. */
   policy: Pick<PromiseClient<policyV1.PolicyServiceClient>, 'quoteRefund'>;
   /** The payment provider of a mode: the sandbox in test mode, Paystack in live mode. */

@@ -20,6 +20,8 @@ export interface CancelSubscriptionCommand {
   /** The cancellation policy to apply; absent = the default (contract 10). */
   policyId?: string;
   reason?: string;
+  /** The caller's Idempotency-Key: a retry with it finds this cancel and its refund. */
+  idempotencyKey?: string;
 }
 
 export interface Cancellation {
@@ -41,51 +43,92 @@ export interface Cancellation {
  * provider (issuePendingRefunds), which records PROCESSED, the invoice's amount_refunded and
  * refund.processed. A refund of 0 makes no provider call (16.18). If policy cannot be reached
  * nothing is cancelled (UNAVAILABLE, safe to retry).
+ *
+ * With an Idempotency-Key the key is stored, with the refund decided, in the cancel's own
+ * transaction under the subscription's lock: a retry that finds it answers the cancel it made
+ * (its refund as it stands now) instead of a 400 for a subscription already cancelled.
  */
 export async function cancelSubscription(
   deps: BillingDeps,
   scope: ProjectScope,
   command: CancelSubscriptionCommand,
 ): Promise<Cancellation> {
-  const reason = command.reason?.trim() || null;
-  const decided: { refund: RefundView | null } = { refund: null };
+  const decided: { refund: RefundView | null; earlier?: boolean } = { refund: null };
+  const key = command.idempotencyKey && ({ operation: 'cancel_subscription', key: command.idempotencyKey } as const);
   const view = await changeSubscription(deps, scope, command.subscriptionId, async (subscription, now, transaction) => {
-    if (command.atPeriodEnd) {
-      // Checks the status is not final; the change itself happens at the period's end.
-      nextStatus(subscription.status, 'period_end_cancel');
-      if (subscription.cancelAtPeriodEnd) return;
-      await subscription.update(
-        { cancelAtPeriodEnd: true, cancellationReason: reason ?? subscription.cancellationReason, updatedAt: now },
-        { transaction },
+    if (key) {
+      const keyed = await deps.idempotencyKeys.claim(
+        scope,
+        {
+          ...key,
+          fingerprint: `${subscription.id}:${command.atPeriodEnd}:${command.policyId ?? ''}`,
+          resource: { refund: null as RefundView | null },
+        },
+        deps.clock.now(),
+        transaction,
       );
-      return;
+      if (!keyed.fresh) {
+        decided.earlier = true;
+        decided.refund = keyed.resource.refund;
+        return;
+      }
     }
-    // A final subscription is refused before any refund is considered.
-    const status = nextStatus(subscription.status, 'cancel');
-    decided.refund = await decideRefund(deps, scope, subscription, command.policyId, now, transaction);
-    await subscription.update(
-      {
-        status,
-        cancelledAt: now,
-        cancelledBy: command.cancelledBy,
-        cancelAtPeriodEnd: false,
-        cancellationReason: reason ?? subscription.cancellationReason,
-        updatedAt: now,
-      },
-      { transaction },
-    );
-    const view = await viewOf(subscription, transaction);
-    await recordSubscriptionEvent(deps, scope, view, 'subscription.cancelled', now, transaction, {
-      refund: decided.refund && refundEventData(decided.refund),
-    });
+    decided.refund = await applyCancel(deps, scope, command, subscription, now, transaction);
+    if (key) await deps.idempotencyKeys.attach(scope, key, { refund: decided.refund }, transaction);
   });
 
   const refundId = decided.refund?.id;
+  if (decided.earlier) {
+    // The earlier cancel's refund as it stands now; its issuing is the refund workers' (or the first request's).
+    const stored = refundId ? await deps.refunds.findById(refundId) : null;
+    return { view, refund: stored ? refundViewOf(stored) : decided.refund };
+  }
   if (!refundId) return { view, refund: decided.refund };
   // After commit: a provider call cannot be rolled back with a transaction.
   await issuePendingRefunds(deps, view.subscription.id);
   const issued = await deps.refunds.findById(refundId);
   return { view, refund: issued ? refundViewOf(issued) : decided.refund };
+}
+
+/** The cancel itself, in the transaction holding the subscription's lock; returns its refund. */
+async function applyCancel(
+  deps: BillingDeps,
+  scope: ProjectScope,
+  command: CancelSubscriptionCommand,
+  subscription: SubscriptionModel,
+  now: Date,
+  transaction: Transaction,
+): Promise<RefundView | null> {
+  const reason = command.reason?.trim() || null;
+  if (command.atPeriodEnd) {
+    // Checks the status is not final; the change itself happens at the period's end.
+    nextStatus(subscription.status, 'period_end_cancel');
+    if (subscription.cancelAtPeriodEnd) return null;
+    await subscription.update(
+      { cancelAtPeriodEnd: true, cancellationReason: reason ?? subscription.cancellationReason, updatedAt: now },
+      { transaction },
+    );
+    return null;
+  }
+  // A final subscription is refused before any refund is considered.
+  const status = nextStatus(subscription.status, 'cancel');
+  const refund = await decideRefund(deps, scope, subscription, command.policyId, now, transaction);
+  await subscription.update(
+    {
+      status,
+      cancelledAt: now,
+      cancelledBy: command.cancelledBy,
+      cancelAtPeriodEnd: false,
+      cancellationReason: reason ?? subscription.cancellationReason,
+      updatedAt: now,
+    },
+    { transaction },
+  );
+  const view = await viewOf(subscription, transaction);
+  await recordSubscriptionEvent(deps, scope, view, 'subscription.cancelled', now, transaction, {
+    refund: refund && refundEventData(refund),
+  });
+  return refund;
 }
 
 /**

@@ -34,6 +34,8 @@ export interface ChargeOptions {
   skipLocked?: boolean;
   /** Runs in the transaction that records the outcome (subscription consequences). */
   onOutcome?: (outcome: ChargeOutcome, transaction: Transaction) => Promise<void>;
+  /** Runs in the transaction that claims a charge (its PENDING row), before the provider hears of it. */
+  onClaim?: (claim: ChargeClaim, transaction: Transaction) => Promise<void>;
 }
 
 const DEFAULT_DUNNING_DAYS = [1, 3, 5];
@@ -41,6 +43,9 @@ const DEFAULT_DUNNING_DAYS = [1, 3, 5];
 /** Paystack allows only [A-Za-z0-9.=-] in a reference: the invoice id without dashes. */
 export const invoiceChargeReference = (invoiceId: string, attempt: number) =>
   `inv-${invoiceId.replace(/-/g, '')}-${attempt}`;
+
+/** The words of a FAILED payment the provider never heard of: nothing was charged. */
+export const NEVER_CHARGED = 'Unknown to the payment provider';
 
 /** A charge whose PENDING ledger row is committed: the provider may now be asked. */
 export interface ChargeClaim {
@@ -210,6 +215,7 @@ export async function chargeInvoice(
         return { done: { paid: false, invoice, pending: true } };
     }
     const [result] = await claimInvoiceCharges(deps, [{ invoice, at }], transaction, options.onOutcome);
+    if ('claim' in result) await options.onClaim?.(result.claim, transaction);
     return result;
   });
   if ('skipped' in claimed) return { paid: false, invoice: (await InvoiceModel.findByPk(invoiceId))!, pending: true };
@@ -246,7 +252,7 @@ export async function recordChargeOutcome(
       return { paid: invoice.status === 'PAID', invoice, failure: payment.gatewayResponse ?? undefined };
     }
     const attempt = Number(reference.slice(reference.lastIndexOf('-') + 1));
-    const words = answer?.gatewayResponse || (answer ? `Payment ${answer.status}` : 'Unknown to the payment provider');
+    const words = answer?.gatewayResponse || (answer ? `Payment ${answer.status}` : NEVER_CHARGED);
     if (answer?.status === 'success') {
       await payment.update({ status: 'SUCCEEDED', gatewayResponse: words, updatedAt: at }, { transaction });
       if (invoice.status !== 'OPEN') {

@@ -1,13 +1,14 @@
 import { randomUUID } from 'node:crypto';
-import type { Transaction } from 'sequelize';
+import { UniqueConstraintError, type Transaction } from 'sequelize';
 import { DomainError, recordEvent, type FieldViolation, type ProjectScope } from '@billing/platform';
 import { PaymentProviderError, type VerifiedTransaction } from '@billing/payments';
 import { subscriptionStart, subscriptionTerms, type PlanSnapshot } from '../domain/checkout-completion';
 import { PaymentModel, type CustomerModel, type PaymentAuthorizationModel } from '../db/models';
 import { invoiceEventData } from '../events/event-payloads';
 import type { BillingDeps } from './billing-deps';
+import { NEVER_CHARGED } from './charge-invoice.usecase';
 import { createFirstInvoice } from './complete-checkout.usecase';
-import { recordSubscriptionEvent, type SubscriptionView } from './subscription-views';
+import { recordSubscriptionEvent, viewOf, type SubscriptionView } from './subscription-views';
 
 /** The ledger reference of a first charge: sub-first-<invoice id> (settle-first-charges reads it). */
 export const FIRST_CHARGE_PREFIX = 'sub-first-';
@@ -24,7 +25,17 @@ export interface CreateSubscriptionCommand {
   /** Fixed term: the number of paid periods; absent = until cancelled. */
   billingCycles?: number;
   metadata: Record<string, unknown>;
+  /** The caller's Idempotency-Key: a retry with it finds this request's subscription or charge. */
+  idempotencyKey?: string;
 }
+
+/** The ids a subscription request uses; with an Idempotency-Key they are stored with the key. */
+interface CreationIds extends Record<string, unknown> {
+  subscriptionId: string;
+  invoiceId: string;
+}
+
+const IN_PROGRESS = 'The first charge of the request with this Idempotency-Key is still in progress; please retry';
 
 /**
  * Subscribes a customer with a saved card to a plan (contract section 8).
@@ -49,6 +60,35 @@ export async function createSubscription(
 ): Promise<SubscriptionView> {
   assertCommand(command);
   const customer = await deps.customers.get(scope, command.customerId);
+  let ids: CreationIds = { subscriptionId: randomUUID(), invoiceId: randomUUID() };
+  if (command.idempotencyKey) {
+    const keyed = await deps.idempotencyKeys.claim(
+      scope,
+      {
+        operation: 'create_subscription',
+        key: command.idempotencyKey,
+        fingerprint: `${customer.id}:${command.plan.planId}`,
+        resource: ids,
+      },
+      deps.clock.now(),
+    );
+    ids = keyed.resource;
+    if (!keyed.fresh) {
+      const earlier = await findEarlierCreation(deps, scope, { command, customer, ids });
+      if (earlier === 'never_charged') {
+        // Its charge never reached the provider: new ids (a new reference) for the first real charge.
+        const next = { subscriptionId: randomUUID(), invoiceId: randomUUID() };
+        const replaced = await deps.idempotencyKeys.replace(
+          scope,
+          { operation: 'create_subscription', key: command.idempotencyKey },
+          { field: 'invoiceId', value: ids.invoiceId },
+          next,
+        );
+        if (!replaced) throw new DomainError('unavailable', IN_PROGRESS);
+        ids = next;
+      } else if (earlier) return earlier;
+    }
+  }
   const authorization = await deps.authorizations.findReusable(customer.id);
   if (!authorization) {
     throw new DomainError(
@@ -62,40 +102,53 @@ export async function createSubscription(
   };
   const now = await deps.clocks.now(scope);
   const start = subscriptionStart(plan, now);
-  const ids = { subscriptionId: randomUUID(), invoiceId: randomUUID() };
 
   // A trial charges nothing now; a free plan has nothing to charge.
   if (start.status === 'TRIALING' || plan.amount === 0) {
-    return deps.sequelize.transaction((transaction) =>
-      record(deps, scope, { command, plan, customer, now, ids, charged: null }, transaction),
-    );
+    try {
+      return await deps.sequelize.transaction((transaction) =>
+        record(deps, scope, { command, plan, customer, now, ids, charged: null }, transaction),
+      );
+    } catch (err) {
+      // A concurrent request with the same Idempotency-Key created it first.
+      const created = err instanceof UniqueConstraintError && (await findSubscription(deps, scope, ids.subscriptionId));
+      if (created) return created;
+      throw err;
+    }
   }
 
-  const reference = `${FIRST_CHARGE_PREFIX}${ids.invoiceId}`;
-  await deps.sequelize.transaction(async (transaction) => {
-    await deps.payments.record(
-      scope,
-      {
-        id: randomUUID(),
-        reference,
-        purpose: 'INVOICE',
-        customerId: customer.id,
-        invoiceId: null,
-        amount: plan.amount,
-        currency: plan.currency,
-        status: 'PENDING',
-        gatewayResponse: null,
-        providerResponse: { subscription_id: ids.subscriptionId, invoice_id: ids.invoiceId },
-        createdAt: now,
-      },
-      transaction,
-    );
-    // Real time: settlement takes over a row this request has held for too long.
-    await deps.sequelize.query('UPDATE payments SET charge_started_at = $2 WHERE reference = $1', {
-      bind: [reference, deps.clock.now()],
-      transaction,
+  const reference = firstChargeReference(ids.invoiceId);
+  await deps.sequelize
+    .transaction(async (transaction) => {
+      await deps.payments.record(
+        scope,
+        {
+          id: randomUUID(),
+          reference,
+          purpose: 'INVOICE',
+          customerId: customer.id,
+          invoiceId: null,
+          amount: plan.amount,
+          currency: plan.currency,
+          status: 'PENDING',
+          gatewayResponse: null,
+          providerResponse: { subscription_id: ids.subscriptionId, invoice_id: ids.invoiceId },
+          createdAt: now,
+        },
+        transaction,
+      );
+      // Real time: settlement takes over a row this request has held for too long.
+      await deps.sequelize.query('UPDATE payments SET charge_started_at = $2 WHERE reference = $1', {
+        bind: [reference, deps.clock.now()],
+        transaction,
+      });
+    })
+    .catch((err: unknown) => {
+      // The same ids: a concurrent request with this Idempotency-Key is making the charge.
+      if (err instanceof UniqueConstraintError && command.idempotencyKey)
+        throw new DomainError('unavailable', IN_PROGRESS);
+      throw err;
     });
-  });
   const charged = await chargeFirstPeriod(deps, scope, { customer, authorization, plan, reference, ids });
   if (charged.status === 'pending') {
     throw new DomainError('unavailable', 'The payment provider has not settled the first charge yet; please retry');
@@ -106,6 +159,66 @@ export async function createSubscription(
   }
   return deps.sequelize.transaction((transaction) =>
     record(deps, scope, { command, plan, customer, now, ids, charged }, transaction),
+  );
+}
+
+const firstChargeReference = (invoiceId: string) => `${FIRST_CHARGE_PREFIX}${invoiceId}`;
+
+async function findSubscription(deps: BillingDeps, scope: ProjectScope, id: string, transaction?: Transaction) {
+  const subscription = await deps.subscriptions.find(scope, id, transaction);
+  return subscription && viewOf(subscription, transaction);
+}
+
+/**
+ * What an earlier request with the same Idempotency-Key did, or null when it did nothing that
+ * lasts (it died before its charge was written), or 'never_charged' when settlement found its
+ * charge unknown to the provider (nothing was charged): the subscription it created; else its first
+ * charge, finished here when the provider already knows the outcome (a success creates the
+ * subscription, a failure is the 402 the first request would have answered). A charge whose
+ * outcome is not known yet is never sent again: 503 until it is.
+ */
+async function findEarlierCreation(
+  deps: BillingDeps,
+  scope: ProjectScope,
+  input: { command: CreateSubscriptionCommand; customer: CustomerModel; ids: CreationIds },
+): Promise<SubscriptionView | null | 'never_charged'> {
+  const { ids } = input;
+  const created = await findSubscription(deps, scope, ids.subscriptionId);
+  if (created) return created;
+  const reference = firstChargeReference(ids.invoiceId);
+  const payment = await deps.payments.findByReference(reference);
+  if (!payment) return null;
+  if (payment.status === 'FAILED' && payment.gatewayResponse === NEVER_CHARGED) return 'never_charged';
+  if (payment.status === 'FAILED') {
+    throw new DomainError('payment_required', payment.gatewayResponse || 'Payment failed');
+  }
+  if (payment.status === 'SUCCEEDED') {
+    // Committed with the subscription, unless settlement took the charge over and refunded it.
+    const committed = await findSubscription(deps, scope, ids.subscriptionId);
+    if (committed) return committed;
+    throw new DomainError(
+      'conflict',
+      'The request with this Idempotency-Key was abandoned and its charge refunded; send a new key to subscribe',
+    );
+  }
+  // "Not found" is no answer here: the first request's charge may still be on its way.
+  const known = await deps
+    .providerFor(scope.livemode)
+    .verifyTransaction(reference)
+    .catch(() => null);
+  if (known?.status === 'failed' || known?.status === 'abandoned') {
+    await settlePayment(reference, 'FAILED', known, null, deps.clock.now());
+    throw new DomainError('payment_required', known.gatewayResponse || `Payment ${known.status}`);
+  }
+  if (known?.status !== 'success') throw new DomainError('unavailable', IN_PROGRESS);
+  const plan = { ...input.command.plan, trialPeriodDays: 0 };
+  return deps.sequelize.transaction((transaction) =>
+    record(
+      deps,
+      scope,
+      { command: input.command, plan, customer: input.customer, now: payment.createdAt, ids, charged: known },
+      transaction,
+    ),
   );
 }
 
@@ -230,6 +343,10 @@ async function record(
       lock: transaction.LOCK.UPDATE,
     });
     if (payment?.status !== 'PENDING') {
+      // A concurrent request with the same Idempotency-Key recorded it first.
+      const created =
+        payment?.invoiceId && (await findSubscription(deps, scope, input.ids.subscriptionId, transaction));
+      if (created) return created;
       throw new DomainError('unavailable', 'The first charge took too long and was refunded; please retry');
     }
   }

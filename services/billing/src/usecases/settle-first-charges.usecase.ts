@@ -3,6 +3,7 @@ import { QueryTypes } from 'sequelize';
 import type { VerifiedTransaction } from '@billing/payments';
 import { PaymentModel, RefundModel } from '../db/models';
 import type { BillingDeps } from './billing-deps';
+import { NEVER_CHARGED } from './charge-invoice.usecase';
 import { FIRST_CHARGE_PREFIX } from './create-subscription.usecase';
 import { issueClaimedRefund } from './issue-pending-refunds.usecase';
 
@@ -58,7 +59,7 @@ export async function settleFirstCharges(
       await payment.update(
         {
           status: charged ? 'SUCCEEDED' : 'FAILED',
-          gatewayResponse: verified?.gatewayResponse || (verified ? null : 'Unknown to the payment provider'),
+          gatewayResponse: verified?.gatewayResponse || (verified ? null : NEVER_CHARGED),
           providerResponse: { ...payment.providerResponse, settled: verified?.status ?? 'unknown' },
           updatedAt: now,
         },

@@ -51,8 +51,12 @@ export const invoicesResource: Resource = {
       params: InvoiceIdParams,
       errors: [400, 402, 403, 404],
       response: { status: 200, description: 'The invoice, PAID', schema: InvoiceSchema },
-      async handle({ auth: { apiKey }, params }) {
-        const { invoice } = await billing.payInvoice({ scope: scopeOf(apiKey), invoiceId: params.invoice_id });
+      async handle({ auth: { apiKey }, params, req }) {
+        const { invoice } = await billing.payInvoice({
+          scope: scopeOf(apiKey),
+          invoiceId: params.invoice_id,
+          idempotencyKey: req.idempotencyKey,
+        });
         return toInvoice(required(invoice, 'invoice'));
       },
     }),

@@ -33,7 +33,7 @@ export const subscriptionsResource: Resource = {
       body: CreateSubscriptionBody,
       errors: [400, 402, 403, 404],
       response: { status: 201, description: 'The subscription', schema: SubscriptionSchema },
-      async handle({ auth: { apiKey }, body }) {
+      async handle({ auth: { apiKey }, body, req }) {
         const scope = scopeOf(apiKey);
         const plan = required((await catalog.getPlan({ scope, planId: body.plan_id })).plan, 'plan');
         if (!plan.isActive) throw new HttpError(400, 'The plan is not active; subscribe to an active plan');
@@ -52,6 +52,7 @@ export const subscriptionsResource: Resource = {
           },
           trialPeriodDays: body.trial_period_days,
           billingCycles: body.billing_cycles,
+          idempotencyKey: req.idempotencyKey,
           metadata: body.metadata ?? {},
         });
         return toSubscription(required(subscription, 'subscription'));
@@ -149,7 +150,7 @@ export const subscriptionsResource: Resource = {
       body: CancelSubscriptionBody,
       errors: [400, 403, 404],
       response: { status: 200, description: 'The subscription and its refund', schema: CancelledSubscriptionSchema },
-      async handle({ auth: { apiKey }, params, body }) {
+      async handle({ auth: { apiKey }, params, body, req }) {
         const { subscription, refund } = await billing.cancelSubscription({
           scope: scopeOf(apiKey),
           subscriptionId: params.subscription_id,
@@ -157,6 +158,7 @@ export const subscriptionsResource: Resource = {
           policyId: body.policy_id,
           reason: body.reason,
           cancelledBy: 'MERCHANT',
+          idempotencyKey: req.idempotencyKey,
         });
         return { ...toSubscription(required(subscription, 'subscription')), refund: toRefund(refund) };
       },

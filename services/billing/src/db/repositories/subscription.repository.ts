@@ -51,6 +51,14 @@ export class SubscriptionRepository {
     return SubscriptionModel.findOne({ where: { checkoutSessionId }, transaction });
   }
 
+  /** The scope's subscription with this id, or null (an id chosen before the row was written). */
+  find(scope: ProjectScope, id: string, transaction?: Transaction): Promise<SubscriptionModel | null> {
+    return SubscriptionModel.findOne({
+      where: { id, projectId: scope.projectId, livemode: scope.livemode },
+      transaction,
+    });
+  }
+
   /** 404 unknown or of the other mode, 403 another project's (contract section 1). */
   get(scope: ProjectScope, id: string): Promise<SubscriptionModel> {
     return findInScope(SubscriptionModel, scope, id, 'Subscription');

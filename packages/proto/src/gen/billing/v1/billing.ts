@@ -107,7 +107,14 @@ export interface CreateSubscriptionRequest {
   plan?: PlanSnapshot | undefined;
   trialPeriodDays?: number | undefined;
   billingCycles?: number | undefined;
-  metadata?: { [key: string]: any } | undefined;
+  metadata?:
+    | { [key: string]: any }
+    | undefined;
+  /**
+   * The caller's Idempotency-Key: a retry with it finds the subscription (or the charge) the
+   * first request made instead of charging again.
+   */
+  idempotencyKey?: string | undefined;
 }
 
 export interface CreateSubscriptionResponse {
@@ -163,6 +170,8 @@ export interface CancelSubscriptionRequest {
     | undefined;
   /** MERCHANT (API), CUSTOMER (hosted pages); SYSTEM is set by dunning only. */
   cancelledBy: string;
+  /** The caller's Idempotency-Key: a retry with it finds the cancel (and its refund) it made. */
+  idempotencyKey?: string | undefined;
 }
 
 export interface CancelSubscriptionResponse {
@@ -222,6 +231,8 @@ export interface GetInvoiceResponse {
 export interface PayInvoiceRequest {
   scope?: ProjectScope | undefined;
   invoiceId: string;
+  /** The caller's Idempotency-Key: a retry with it finds the charge the first request made. */
+  idempotencyKey?: string | undefined;
 }
 
 export interface PayInvoiceResponse {
@@ -1786,6 +1797,7 @@ function createBaseCreateSubscriptionRequest(): CreateSubscriptionRequest {
     trialPeriodDays: undefined,
     billingCycles: undefined,
     metadata: undefined,
+    idempotencyKey: undefined,
   };
 }
 
@@ -1808,6 +1820,9 @@ export const CreateSubscriptionRequest: MessageFns<CreateSubscriptionRequest> = 
     }
     if (message.metadata !== undefined) {
       Struct.encode(Struct.wrap(message.metadata), writer.uint32(50).fork()).join();
+    }
+    if (message.idempotencyKey !== undefined) {
+      writer.uint32(58).string(message.idempotencyKey);
     }
     return writer;
   },
@@ -1873,6 +1888,14 @@ export const CreateSubscriptionRequest: MessageFns<CreateSubscriptionRequest> = 
             message.metadata = Struct.unwrap(Struct.decode(reader, reader.uint32()));
             continue;
           }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.idempotencyKey = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1905,6 +1928,11 @@ export const CreateSubscriptionRequest: MessageFns<CreateSubscriptionRequest> = 
         ? globalThis.Number(object.billing_cycles)
         : undefined,
       metadata: isObject(object.metadata) ? object.metadata : undefined,
+      idempotencyKey: isSet(object.idempotencyKey)
+        ? globalThis.String(object.idempotencyKey)
+        : isSet(object.idempotency_key)
+        ? globalThis.String(object.idempotency_key)
+        : undefined,
     };
   },
 
@@ -1928,6 +1956,9 @@ export const CreateSubscriptionRequest: MessageFns<CreateSubscriptionRequest> = 
     if (message.metadata !== undefined) {
       obj.metadata = message.metadata;
     }
+    if (message.idempotencyKey !== undefined) {
+      obj.idempotencyKey = message.idempotencyKey;
+    }
     return obj;
   },
 
@@ -1946,6 +1977,7 @@ export const CreateSubscriptionRequest: MessageFns<CreateSubscriptionRequest> = 
     message.trialPeriodDays = object.trialPeriodDays ?? undefined;
     message.billingCycles = object.billingCycles ?? undefined;
     message.metadata = object.metadata ?? undefined;
+    message.idempotencyKey = object.idempotencyKey ?? undefined;
     return message;
   },
 };
@@ -2723,6 +2755,7 @@ function createBaseCancelSubscriptionRequest(): CancelSubscriptionRequest {
     policyId: undefined,
     reason: undefined,
     cancelledBy: "",
+    idempotencyKey: undefined,
   };
 }
 
@@ -2745,6 +2778,9 @@ export const CancelSubscriptionRequest: MessageFns<CancelSubscriptionRequest> = 
     }
     if (message.cancelledBy !== "") {
       writer.uint32(50).string(message.cancelledBy);
+    }
+    if (message.idempotencyKey !== undefined) {
+      writer.uint32(58).string(message.idempotencyKey);
     }
     return writer;
   },
@@ -2810,6 +2846,14 @@ export const CancelSubscriptionRequest: MessageFns<CancelSubscriptionRequest> = 
             message.cancelledBy = reader.string();
             continue;
           }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.idempotencyKey = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -2846,6 +2890,11 @@ export const CancelSubscriptionRequest: MessageFns<CancelSubscriptionRequest> = 
         : isSet(object.cancelled_by)
         ? globalThis.String(object.cancelled_by)
         : "",
+      idempotencyKey: isSet(object.idempotencyKey)
+        ? globalThis.String(object.idempotencyKey)
+        : isSet(object.idempotency_key)
+        ? globalThis.String(object.idempotency_key)
+        : undefined,
     };
   },
 
@@ -2869,6 +2918,9 @@ export const CancelSubscriptionRequest: MessageFns<CancelSubscriptionRequest> = 
     if (message.cancelledBy !== "") {
       obj.cancelledBy = message.cancelledBy;
     }
+    if (message.idempotencyKey !== undefined) {
+      obj.idempotencyKey = message.idempotencyKey;
+    }
     return obj;
   },
 
@@ -2885,6 +2937,7 @@ export const CancelSubscriptionRequest: MessageFns<CancelSubscriptionRequest> = 
     message.policyId = object.policyId ?? undefined;
     message.reason = object.reason ?? undefined;
     message.cancelledBy = object.cancelledBy ?? "";
+    message.idempotencyKey = object.idempotencyKey ?? undefined;
     return message;
   },
 };
@@ -3755,7 +3808,7 @@ export const GetInvoiceResponse: MessageFns<GetInvoiceResponse> = {
 };
 
 function createBasePayInvoiceRequest(): PayInvoiceRequest {
-  return { scope: undefined, invoiceId: "" };
+  return { scope: undefined, invoiceId: "", idempotencyKey: undefined };
 }
 
 export const PayInvoiceRequest: MessageFns<PayInvoiceRequest> = {
@@ -3765,6 +3818,9 @@ export const PayInvoiceRequest: MessageFns<PayInvoiceRequest> = {
     }
     if (message.invoiceId !== "") {
       writer.uint32(18).string(message.invoiceId);
+    }
+    if (message.idempotencyKey !== undefined) {
+      writer.uint32(26).string(message.idempotencyKey);
     }
     return writer;
   },
@@ -3798,6 +3854,14 @@ export const PayInvoiceRequest: MessageFns<PayInvoiceRequest> = {
             message.invoiceId = reader.string();
             continue;
           }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.idempotencyKey = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -3818,6 +3882,11 @@ export const PayInvoiceRequest: MessageFns<PayInvoiceRequest> = {
         : isSet(object.invoice_id)
         ? globalThis.String(object.invoice_id)
         : "",
+      idempotencyKey: isSet(object.idempotencyKey)
+        ? globalThis.String(object.idempotencyKey)
+        : isSet(object.idempotency_key)
+        ? globalThis.String(object.idempotency_key)
+        : undefined,
     };
   },
 
@@ -3828,6 +3897,9 @@ export const PayInvoiceRequest: MessageFns<PayInvoiceRequest> = {
     }
     if (message.invoiceId !== "") {
       obj.invoiceId = message.invoiceId;
+    }
+    if (message.idempotencyKey !== undefined) {
+      obj.idempotencyKey = message.idempotencyKey;
     }
     return obj;
   },
@@ -3841,6 +3913,7 @@ export const PayInvoiceRequest: MessageFns<PayInvoiceRequest> = {
       ? ProjectScope.fromPartial(object.scope)
       : undefined;
     message.invoiceId = object.invoiceId ?? "";
+    message.idempotencyKey = object.idempotencyKey ?? undefined;
     return message;
   },
 };

@@ -1,0 +1,5 @@
+import type { Migration } from '@billing/platform';
+import { createIdempotencyRecords } from './0001-create-idempotency-records';
+
+/** Every migration of the gateway's database, in order. Append; never edit a shipped one. */
+export const gatewayMigrations: Migration[] = [createIdempotencyRecords];
