@@ -13,6 +13,7 @@ import { readJsonBody } from './http/body';
 import { API_PREFIX, mountRoutes, resolveRoutes, type AuthScheme } from './http/route';
 import { apiKeyAuth, dualAuth, jwtAuth } from './middleware/auth';
 import { errorHandler, notFoundHandler } from './middleware/errors';
+import { RateLimits } from './middleware/rate-limit';
 import { requestId } from './middleware/request-id';
 import { buildOpenApiDocument } from './openapi/document';
 import { providerWebhookForwarder } from './proxy/provider-webhook.proxy';
@@ -27,6 +28,7 @@ export interface AppDeps {
   policy: PolicyClient;
   notification: NotificationClient;
   apiKeyCache: ApiKeyCache;
+  rateLimits: RateLimits;
   logger: Logger;
 }
 
@@ -56,12 +58,14 @@ export function createApp(deps: AppDeps): Express {
 
   const authFor: Record<AuthScheme, RequestHandler[]> = {
     none: [],
-    apiKey: [apiKeyAuth(deps)],
+    apiKey: [apiKeyAuth(deps), deps.rateLimits.perApiKey()],
     jwt: [jwtAuth(deps)],
-    dual: [dualAuth(deps)],
+    dual: [dualAuth(deps), deps.rateLimits.perApiKey()],
   };
   const v1 = express.Router();
   v1.use(readJsonBody());
+  v1.use('/auth', deps.rateLimits.perAuthAddress());
+  v1.post('/auth/login', deps.rateLimits.loginFailuresPerEmail());
   mountRoutes(v1, routes, authFor, deps.config.CHECK_RESPONSES);
   app.use(API_PREFIX, v1);
 
@@ -83,8 +87,9 @@ export async function startGateway(config: GatewayConfig, logger: Logger): Promi
   const policy = createPolicyClient(config.POLICY_GRPC_URL, config.GRPC_DEADLINE_MS);
   const notification = createNotificationClient(config.NOTIFICATION_GRPC_URL, config.GRPC_DEADLINE_MS);
   const apiKeyCache = new ApiKeyCache(config.API_KEY_CACHE_TTL_MS);
+  const rateLimits = new RateLimits(config, logger);
   const providerWebhooks = providerWebhookForwarder(config.CATALOG_HTTP_URL, logger);
-  const app = createApp({ config, identity, catalog, billing, policy, notification, apiKeyCache, logger });
+  const app = createApp({ config, identity, catalog, billing, policy, notification, apiKeyCache, rateLimits, logger });
   const nats = await connectNats(config.NATS_URL, 'gateway');
   const stopListening = listenForKeyRevocations(nats, config.EVENTS_SUBJECT_PREFIX, apiKeyCache, logger);
 
@@ -109,6 +114,7 @@ export async function startGateway(config: GatewayConfig, logger: Logger): Promi
       await providerWebhooks.close();
       stopListening();
       await nats.close();
+      await rateLimits.close();
     },
   };
 }

@@ -18,3 +18,4 @@ export * from './polling-loop';
 export * from './http-server';
 export * from './project-clocks';
 export * from './statement-batches';
+export * from './bounded-concurrency';
