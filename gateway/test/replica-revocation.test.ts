@@ -1,6 +1,5 @@
-import { resolve } from 'node:path';
-import { freePort, PlatformProcess, type PlatformUnderTest } from '@billing/testing';
-import { gatewayApi, registerMerchant, startGatewayPlatform, type Api } from './support/api';
+import type { PlatformProcess, PlatformUnderTest } from '@billing/testing';
+import { gatewayApi, registerMerchant, startGatewayPlatform, startGatewayReplica, type Api } from './support/api';
 
 /**
  * Two gateway replicas with a long key cache: revoking or disabling a key through one replica
@@ -14,19 +13,10 @@ describe('API key revocation across gateway replicas', () => {
 
   beforeAll(async () => {
     platform = await startGatewayPlatform({ API_KEY_CACHE_TTL_MS: '120000' });
-    const port = await freePort();
-    second = new PlatformProcess(
-      'gateway',
-      resolve(__dirname, '../dist/main.js'),
-      { ...platform.env, PORT: String(port) },
-      async () => {
-        const res = await fetch(`http://127.0.0.1:${port}/healthz`);
-        if (!res.ok) throw new Error(String(res.status));
-      },
-    );
-    await second.start();
+    const replica = await startGatewayReplica(platform);
+    second = replica.process;
     replicaA = gatewayApi(platform.gatewayUrl);
-    replicaB = gatewayApi(`http://127.0.0.1:${port}`);
+    replicaB = gatewayApi(replica.url);
   });
   afterAll(async () => {
     await second?.stop();

@@ -1,0 +1,172 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { freePort, type PlatformProcess, type PlatformUnderTest } from '@billing/testing';
+import { Redis } from 'ioredis';
+import { registerMerchant, gatewayApi, startGatewayPlatform, startGatewayReplica, type RegisteredMerchant } from './support/api';
+
+/** The real per-key limits (docs/rate-limits.md), not the test harness's relaxed ones. */
+const LIMITS = { RATE_LIMIT_LIVE_PER_SECOND: '100', RATE_LIMIT_TEST_PER_SECOND: '25' };
+const ROUTE = '/api/v1/projects/current';
+/**
+ * The hammering lasts just under three of the limiter's 2-second windows: then exactly three
+ * windows are counted, whatever the moment the first request opened the first one.
+ */
+const HAMMER_MS = 5_500;
+
+interface Answer {
+  status: number;
+  limit: string | null;
+  remaining: string | null;
+  retryAfter: string | null;
+  detail: unknown;
+  ms: number;
+}
+
+async function call(baseUrl: string, apiKey: string): Promise<Answer> {
+  const started = Date.now();
+  const res = await fetch(`${baseUrl}${ROUTE}`, { headers: { 'x-api-key': apiKey } });
+  const body = (await res.json()) as { detail?: unknown };
+  return {
+    status: res.status,
+    limit: res.headers.get('x-ratelimit-limit'),
+    remaining: res.headers.get('x-ratelimit-remaining'),
+    retryAfter: res.headers.get('retry-after'),
+    detail: body.detail,
+    ms: Date.now() - started,
+  };
+}
+
+/** `connections` loops per gateway, each sending the next request as soon as the last is answered. */
+async function hammer(baseUrls: string[], apiKey: string, connections: number, durationMs: number): Promise<Answer[]> {
+  const answers: Answer[] = [];
+  const started = Date.now();
+  await Promise.all(
+    baseUrls.flatMap((url) =>
+      Array.from({ length: connections }, async () => {
+        while (Date.now() - started < durationMs) answers.push(await call(url, apiKey));
+      }),
+    ),
+  );
+  return answers;
+}
+
+function expectRateLimited(answers: Answer[], limit: number): number {
+  const ok = answers.filter((a) => a.status === 200);
+  const refused = answers.filter((a) => a.status === 429);
+  expect(ok.length + refused.length).toBe(answers.length);
+  // The headers on every answer, the sustained rate as the limit.
+  for (const a of answers) {
+    expect(a.limit).toBe(String(limit));
+    expect(a.remaining).toMatch(/^\d+$/);
+    expect(Number(a.remaining)).toBeLessThanOrEqual(2 * limit);
+  }
+  expect(refused.length).toBeGreaterThan(0);
+  for (const a of refused) {
+    expect(Number(a.retryAfter)).toBeGreaterThanOrEqual(1);
+    expect(Number(a.retryAfter)).toBeLessThanOrEqual(2);
+    expect(a.remaining).toBe('0');
+    expect(a.detail).toEqual(expect.stringContaining('Rate limit exceeded'));
+  }
+  return ok.length;
+}
+
+describe('rate limits per API key, shared by gateway replicas through Redis', () => {
+  let platform: PlatformUnderTest;
+  let replica: PlatformProcess;
+  let urls: string[];
+  let merchant: RegisteredMerchant;
+
+  beforeAll(async () => {
+    platform = await startGatewayPlatform(LIMITS);
+    const second = await startGatewayReplica(platform);
+    replica = second.process;
+    urls = [platform.gatewayUrl, second.url];
+    merchant = await registerMerchant(gatewayApi(platform.gatewayUrl), 'limits');
+  });
+  afterAll(async () => {
+    await replica?.stop();
+    await platform?.stop();
+  });
+
+  it('lets a test key through at 25 requests/s across two gateways and answers the rest 429 with Retry-After', async () => {
+    const answers = await hammer(urls, merchant.testKey, 6, HAMMER_MS);
+    const ok = expectRateLimited(answers, 25);
+    const rate = ok / (HAMMER_MS / 1000);
+    // Sent several times faster than allowed; what got through is the shared budget, not one per replica.
+    expect(answers.length).toBeGreaterThan(3 * ok);
+    expect(rate).toBeGreaterThanOrEqual(25 * 0.8);
+    expect(rate).toBeLessThanOrEqual(25 * 1.2);
+  });
+
+  it('lets a live key through at 100 requests/s across two gateways', async () => {
+    const answers = await hammer(urls, merchant.liveKey, 16, HAMMER_MS);
+    const ok = expectRateLimited(answers, 100);
+    const rate = ok / (HAMMER_MS / 1000);
+    expect(rate).toBeGreaterThanOrEqual(100 * 0.8);
+    expect(rate).toBeLessThanOrEqual(100 * 1.2);
+  });
+
+  it('keeps answering, and limiting in memory, when its Redis goes away', async () => {
+    const port = await freePort();
+    const redis = await startRedis(port);
+    const gateway = await startGatewayReplica(platform, { REDIS_URL: `redis://127.0.0.1:${port}` });
+    try {
+      // Counted in the private Redis.
+      const first = await call(gateway.url, merchant.testKey);
+      expect(first.status).toBe(200);
+      expect(await countKeys(port)).toBeGreaterThan(0);
+
+      redis.kill('SIGKILL');
+      await once(redis, 'exit');
+      const answers: Answer[] = [];
+      for (let i = 0; i < 20; i += 1) answers.push(await call(gateway.url, merchant.testKey));
+      expect(answers.map((a) => a.status)).toEqual(answers.map(() => 200));
+      for (const a of answers) {
+        expect(a.limit).toBe('25');
+        expect(a.remaining).toMatch(/^\d+$/);
+        // No wait for a Redis that does not answer (a loaded machine's margin included).
+        expect(a.ms).toBeLessThan(1000);
+      }
+      // The replica's own memory still limits: a burst past 2 x 25 is refused in part.
+      const burst = await Promise.all(Array.from({ length: 80 }, () => call(gateway.url, merchant.testKey)));
+      expect(burst.filter((a) => a.status === 429).length).toBeGreaterThan(0);
+      expect(burst.filter((a) => a.status === 200).length).toBeGreaterThan(0);
+      // Logged once for the outage, not once per request or reconnection attempt.
+      expect(gateway.process.output.match(/Redis unreachable/g)).toHaveLength(1);
+    } finally {
+      redis.kill('SIGKILL');
+      await gateway.process.stop();
+    }
+  });
+});
+
+/** A private redis-server for one test, which the test may kill. */
+async function startRedis(port: number): Promise<ChildProcess> {
+  const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], {
+    stdio: 'ignore',
+  });
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    try {
+      await countKeys(port);
+      return child;
+    } catch (err) {
+      if (Date.now() > deadline || child.exitCode !== null) {
+        child.kill('SIGKILL');
+        throw err;
+      }
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+}
+
+async function countKeys(port: number): Promise<number> {
+  const client = new Redis({ port, host: '127.0.0.1', lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
+  client.on('error', () => undefined);
+  try {
+    await client.connect();
+    return await client.dbsize();
+  } finally {
+    client.disconnect();
+  }
+}
