@@ -2,7 +2,13 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { freePort, type PlatformProcess, type PlatformUnderTest } from '@billing/testing';
 import { Redis } from 'ioredis';
-import { registerMerchant, gatewayApi, startGatewayPlatform, startGatewayReplica, type RegisteredMerchant } from './support/api';
+import {
+  registerMerchant,
+  gatewayApi,
+  startGatewayPlatform,
+  startGatewayReplica,
+  type RegisteredMerchant,
+} from './support/api';
 
 /** The real per-key limits (docs/rate-limits.md), not the test harness's relaxed ones. */
 const LIMITS = { RATE_LIMIT_LIVE_PER_SECOND: '100', RATE_LIMIT_TEST_PER_SECOND: '25' };
@@ -142,9 +148,13 @@ describe('rate limits per API key, shared by gateway replicas through Redis', ()
 
 /** A private redis-server for one test, which the test may kill. */
 async function startRedis(port: number): Promise<ChildProcess> {
-  const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], {
-    stdio: 'ignore',
-  });
+  const child = spawn(
+    'redis-server',
+    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
+    {
+      stdio: 'ignore',
+    },
+  );
   const deadline = Date.now() + 10_000;
   for (;;) {
     try {
@@ -161,7 +171,13 @@ async function startRedis(port: number): Promise<ChildProcess> {
 }
 
 async function countKeys(port: number): Promise<number> {
-  const client = new Redis({ port, host: '127.0.0.1', lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
+  const client = new Redis({
+    port,
+    host: '127.0.0.1',
+    lazyConnect: true,
+    maxRetriesPerRequest: 0,
+    retryStrategy: () => null,
+  });
   client.on('error', () => undefined);
   try {
     await client.connect();

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { RequestHandler, Response } from 'express';
+import type { RequestHandler } from 'express';
 import { Redis } from 'ioredis';
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
 import type { Logger } from '@billing/platform';
@@ -159,8 +159,9 @@ export class RateLimits {
 
   /**
    * POST /auth/login: an attempt takes one point of its email's 15-minute budget before it runs
-   * (so concurrent attempts can't overshoot) and gives it back unless it failed with 401. Once the
-   * budget is spent every attempt is refused, a right password included, until the window ends.
+   * (so concurrent attempts can't overshoot) and gives it back unless it failed with 401; a refused
+   * attempt gives its point back too. Once failures have spent the budget every attempt is
+   * refused, a right password included, until the window ends.
    */
   loginFailuresPerEmail(): RequestHandler {
     return async (req, res, next) => {
@@ -172,15 +173,18 @@ export class RateLimits {
         await this.loginFailures.consume(key);
       } catch (err) {
         if (!isRefusal(err)) throw err;
+        // The refused attempt was counted too; only failures may use up the budget.
+        this.giveBack(key);
         throw tooManyRequests(err, 'Too many failed login attempts for this email; retry later');
       }
-      res.on('finish', () => this.refundUnlessFailed(res, key));
+      res.on('finish', () => {
+        if (res.statusCode !== 401) this.giveBack(key);
+      });
       next();
     };
   }
 
-  private refundUnlessFailed(res: Response, key: string): void {
-    if (res.statusCode === 401) return;
+  private giveBack(key: string): void {
     this.loginFailures.reward(key).catch((err: unknown) => {
       this.logger.warn({ err }, 'rate limits: could not give back a login attempt');
     });
