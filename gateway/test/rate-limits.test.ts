@@ -98,6 +98,9 @@ describe('rate limits per API key, shared by gateway replicas through Redis', ()
     const answers = await hammer(urls, merchant.testKey, 6, HAMMER_MS);
     const ok = expectRateLimited(answers, 25);
     const rate = ok / (HAMMER_MS / 1000);
+    process.stdout.write(
+      `test key: ${ok} of ${answers.length} requests served in ${HAMMER_MS} ms (${rate.toFixed(1)}/s)\n`,
+    );
     // Sent several times faster than allowed; what got through is the shared budget, not one per replica.
     expect(answers.length).toBeGreaterThan(3 * ok);
     expect(rate).toBeGreaterThanOrEqual(25 * 0.8);
@@ -108,6 +111,9 @@ describe('rate limits per API key, shared by gateway replicas through Redis', ()
     const answers = await hammer(urls, merchant.liveKey, 16, HAMMER_MS);
     const ok = expectRateLimited(answers, 100);
     const rate = ok / (HAMMER_MS / 1000);
+    process.stdout.write(
+      `live key: ${ok} of ${answers.length} requests served in ${HAMMER_MS} ms (${rate.toFixed(1)}/s)\n`,
+    );
     expect(rate).toBeGreaterThanOrEqual(100 * 0.8);
     expect(rate).toBeLessThanOrEqual(100 * 1.2);
   });

@@ -25,7 +25,7 @@ export type RateLimitConfig = Pick<
 
 /** A Redis command that has not answered by then is treated as "Redis is down" for that request. */
 const REDIS_COMMAND_TIMEOUT_MS = 250;
-/** The burst allowance: a key may spend two seconds' worth of requests at once (README, Retries and limits). */
+/** The burst allowance: a key may spend two seconds' worth of requests at once (docs/rate-limits.md). */
 const BURST_FACTOR = 2;
 const LOGIN_WINDOW_SECONDS = 15 * 60;
 
