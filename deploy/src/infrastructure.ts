@@ -88,7 +88,7 @@ export async function ensureInfrastructure(
   } else {
     log(`NATS JetStream not reachable at ${wantedNats} (${natsProblem}); trying a local nats-server`);
     try {
-      const nats = await startLocalNats(log);
+      const nats = await startLocalServer(LOCAL_NATS, log);
       natsUrl = nats.url;
       summary.push(`NATS: local nats-server -js, ${nats.description}`);
       started.push(nats);
@@ -102,7 +102,7 @@ export async function ensureInfrastructure(
   } else {
     log(`Redis not reachable at ${redactUrl(wantedRedis)} (${redisProblem}); trying a local redis-server`);
     try {
-      const redis = await startLocalRedis(log);
+      const redis = await startLocalServer(LOCAL_REDIS, log);
       redisUrl = redis.url;
       summary.push(`Redis: local redis-server, ${redis.description}`);
       started.push(redis);
@@ -343,98 +343,69 @@ function pgUrl(port: number): string {
   return `postgres://${PG_USER}:${PG_PASSWORD}@127.0.0.1:${port}/postgres`;
 }
 
-/** Debian installs nats-server in /usr/sbin, which is not on every user's PATH. */
-function findNatsServer(): string | undefined {
+/** Debian installs nats-server in /usr/sbin and redis-server in /usr/bin, not on every user's PATH. */
+function findBinary(name: string): string | undefined {
   const dirs = [
     ...(process.env.PATH ?? '').split(':').filter(Boolean),
     '/usr/sbin',
     '/usr/local/sbin',
     '/usr/local/bin',
+    '/usr/bin',
   ];
-  for (const dir of dirs) {
-    const candidate = join(dir, 'nats-server');
-    if (existsSync(candidate)) return candidate;
-  }
-  return undefined;
+  return dirs.map((dir) => join(dir, name)).find((candidate) => existsSync(candidate));
 }
 
-async function startLocalNats(log: Log): Promise<StartedServer> {
-  const binary = findNatsServer();
-  if (!binary) {
-    throw new Error(
-      'nats-server is not installed: install the Debian package nats-server (apt-get install nats-server), or set NATS_URL to a NATS server with JetStream',
-    );
-  }
-  mkdirSync(STATE_DIR, { recursive: true, mode: 0o700 });
-  const stateFile = join(STATE_DIR, 'nats.json');
-  const previous = readJson<{ pid: number; port: number }>(stateFile);
-  if (previous && isAlive(previous.pid)) {
-    const url = `nats://127.0.0.1:${previous.port}`;
-    if (!(await probeNats(url))) {
-      return {
-        url,
-        description: `reused running server (pid ${previous.pid}) on port ${previous.port}`,
-        stop: async () => undefined,
-      };
-    }
-  }
-  const storeDir = join(STATE_DIR, 'jetstream');
-  const logPath = join(STATE_DIR, 'nats-server.log');
-  const logFd = openSync(logPath, 'a');
-  const port = await freePort();
-  log(`starting ${binary} -js on port ${port}`);
-  const child = spawn(binary, ['-js', '-a', '127.0.0.1', '-p', String(port), '-sd', storeDir], {
-    detached: true,
-    stdio: ['ignore', logFd, logFd],
-  });
-  closeSync(logFd);
-  const url = `nats://127.0.0.1:${port}`;
-  const deadline = Date.now() + 20_000;
-  for (;;) {
-    if (child.exitCode !== null || child.signalCode !== null) {
-      throw new Error(
-        `nats-server exited with ${child.exitCode ?? child.signalCode}; log ${logPath}:\n${tail(logPath)}`,
-      );
-    }
-    if (!(await probeNats(url))) break;
-    if (Date.now() > deadline) {
-      child.kill('SIGKILL');
-      throw new Error(`nats-server did not answer within 20 s; log ${logPath}:\n${tail(logPath)}`);
-    }
-    await sleep(200);
-  }
-  writeFileSync(stateFile, JSON.stringify({ pid: child.pid, port }));
-  return {
-    url,
-    description: `port ${port}, store ${storeDir}, log ${logPath}`,
-    stop: async () => {
-      log('stopping local nats-server');
-      await stopChild(child, 'SIGTERM', 10_000);
-      rmSync(stateFile, { force: true });
-    },
-  };
+/** A server the runner starts itself from a Debian package's binary when none answers. */
+interface LocalServerSpec {
+  binary: 'nats-server' | 'redis-server';
+  /** The advice when the binary is missing. */
+  install: string;
+  scheme: 'nats' | 'redis';
+  args(port: number): string[];
+  probe(url: string): Promise<string | undefined>;
+  describe(port: number, logPath: string): string;
 }
 
-/** Debian installs redis-server in /usr/bin; look in the sbin directories too, as for nats-server. */
-function findRedisServer(): string | undefined {
-  const dirs = [...(process.env.PATH ?? '').split(':').filter(Boolean), '/usr/bin', '/usr/sbin', '/usr/local/bin'];
-  return dirs.map((dir) => join(dir, 'redis-server')).find((candidate) => existsSync(candidate));
-}
+const LOCAL_NATS: LocalServerSpec = {
+  binary: 'nats-server',
+  install:
+    'install the Debian package nats-server (apt-get install nats-server), or set NATS_URL to a NATS server with JetStream',
+  scheme: 'nats',
+  args: (port) => ['-js', '-a', '127.0.0.1', '-p', String(port), '-sd', join(STATE_DIR, 'jetstream')],
+  probe: probeNats,
+  describe: (port, logPath) => `port ${port}, store ${join(STATE_DIR, 'jetstream')}, log ${logPath}`,
+};
 
 /** A throw-away redis-server: rate-limit counts only, so nothing is saved to disk. */
-async function startLocalRedis(log: Log): Promise<StartedServer> {
-  const binary = findRedisServer();
-  if (!binary) {
-    throw new Error(
-      'redis-server is not installed: install the Debian package redis-server (apt-get install redis-server), or set REDIS_URL to a Redis server',
-    );
-  }
+const LOCAL_REDIS: LocalServerSpec = {
+  binary: 'redis-server',
+  install: 'install the Debian package redis-server (apt-get install redis-server), or set REDIS_URL to a Redis server',
+  scheme: 'redis',
+  args: (port) => [
+    '--port',
+    String(port),
+    '--bind',
+    '127.0.0.1',
+    '--save',
+    '',
+    '--appendonly',
+    'no',
+    '--dir',
+    STATE_DIR,
+  ],
+  probe: (url) => probeRedis(url, 1000),
+  describe: (port, logPath) => `port ${port}, nothing saved to disk, log ${logPath}`,
+};
+
+async function startLocalServer(spec: LocalServerSpec, log: Log): Promise<StartedServer> {
+  const binary = findBinary(spec.binary);
+  if (!binary) throw new Error(`${spec.binary} is not installed: ${spec.install}`);
   mkdirSync(STATE_DIR, { recursive: true, mode: 0o700 });
-  const stateFile = join(STATE_DIR, 'redis.json');
+  const stateFile = join(STATE_DIR, `${spec.scheme}.json`);
   const previous = readJson<{ pid: number; port: number }>(stateFile);
   if (previous && isAlive(previous.pid)) {
-    const url = `redis://127.0.0.1:${previous.port}`;
-    if (!(await probeRedis(url))) {
+    const url = `${spec.scheme}://127.0.0.1:${previous.port}`;
+    if (!(await spec.probe(url))) {
       return {
         url,
         description: `reused running server (pid ${previous.pid}) on port ${previous.port}`,
@@ -442,37 +413,34 @@ async function startLocalRedis(log: Log): Promise<StartedServer> {
       };
     }
   }
-  const logPath = join(STATE_DIR, 'redis-server.log');
+  const logPath = join(STATE_DIR, `${spec.binary}.log`);
   const logFd = openSync(logPath, 'a');
   const port = await freePort();
-  log(`starting ${binary} on port ${port}`);
-  const child = spawn(
-    binary,
-    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', STATE_DIR],
-    { detached: true, stdio: ['ignore', logFd, logFd] },
-  );
+  const args = spec.args(port);
+  log(`starting ${binary} ${args.join(' ')}`);
+  const child = spawn(binary, args, { detached: true, stdio: ['ignore', logFd, logFd] });
   closeSync(logFd);
-  const url = `redis://127.0.0.1:${port}`;
+  const url = `${spec.scheme}://127.0.0.1:${port}`;
   const deadline = Date.now() + 20_000;
   for (;;) {
     if (child.exitCode !== null || child.signalCode !== null) {
       throw new Error(
-        `redis-server exited with ${child.exitCode ?? child.signalCode}; log ${logPath}:\n${tail(logPath)}`,
+        `${spec.binary} exited with ${child.exitCode ?? child.signalCode}; log ${logPath}:\n${tail(logPath)}`,
       );
     }
-    if (!(await probeRedis(url, 1000))) break;
+    if (!(await spec.probe(url))) break;
     if (Date.now() > deadline) {
       child.kill('SIGKILL');
-      throw new Error(`redis-server did not answer within 20 s; log ${logPath}:\n${tail(logPath)}`);
+      throw new Error(`${spec.binary} did not answer within 20 s; log ${logPath}:\n${tail(logPath)}`);
     }
     await sleep(200);
   }
   writeFileSync(stateFile, JSON.stringify({ pid: child.pid, port }));
   return {
     url,
-    description: `port ${port}, nothing saved to disk, log ${logPath}`,
+    description: spec.describe(port, logPath),
     stop: async () => {
-      log('stopping local redis-server');
+      log(`stopping local ${spec.binary}`);
       await stopChild(child, 'SIGTERM', 10_000);
       rmSync(stateFile, { force: true });
     },
