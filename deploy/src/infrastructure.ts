@@ -4,12 +4,14 @@ import { closeSync, existsSync, mkdirSync, openSync, readFileSync, rmSync, write
 import { arch, platform, tmpdir, userInfo } from 'node:os';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { Redis } from 'ioredis';
 import { Client } from 'pg';
 import { connectNats } from '@billing/platform';
 import { freePort, waitForExit } from './ports';
 
 export const DEFAULT_DATABASE_URL = 'postgres://postgres@127.0.0.1:5432/postgres';
 export const DEFAULT_NATS_URL = 'nats://127.0.0.1:4222';
+export const DEFAULT_REDIS_URL = 'redis://127.0.0.1:6379';
 
 /** Where the runner keeps what it starts itself: per OS user, outside the repository. */
 const uid = typeof process.getuid === 'function' ? process.getuid() : userInfo().username;
@@ -27,6 +29,8 @@ export type Log = (message: string) => void;
 export interface Infrastructure {
   databaseUrl: string;
   natsUrl: string;
+  /** The gateways' shared rate-limit store; unset when none could be had and none was required. */
+  redisUrl?: string;
   /** One line per dependency, e.g. "PostgreSQL: embedded (…), port 41234". */
   summary: string[];
   /** Stops what this runner started (nothing when it reused running servers). */
@@ -36,20 +40,32 @@ export interface Infrastructure {
 export class InfrastructureError extends Error {}
 
 /**
- * PostgreSQL at DATABASE_URL and NATS JetStream at NATS_URL when they answer; otherwise an
- * embedded PostgreSQL and a local `nats-server -js`. Throws an InfrastructureError that says
- * what is missing when neither works.
+ * PostgreSQL at DATABASE_URL, NATS JetStream at NATS_URL and Redis at REDIS_URL when they
+ * answer; otherwise an embedded PostgreSQL, a local `nats-server -js` and a local
+ * `redis-server`. Throws an InfrastructureError that says what is missing when neither works.
+ * Redis is not required when `redisRequired` is false (`npm start`): without it each gateway
+ * limits requests in its own memory, which one local gateway does anyway.
  */
-export async function ensureInfrastructure(env: NodeJS.ProcessEnv, log: Log): Promise<Infrastructure> {
+export async function ensureInfrastructure(
+  env: NodeJS.ProcessEnv,
+  log: Log,
+  redisRequired = true,
+): Promise<Infrastructure> {
   const wantedDb = env.DATABASE_URL || DEFAULT_DATABASE_URL;
   const wantedNats = env.NATS_URL || DEFAULT_NATS_URL;
-  const [dbProblem, natsProblem] = await Promise.all([probePostgres(wantedDb), probeNats(wantedNats)]);
+  const wantedRedis = env.REDIS_URL || DEFAULT_REDIS_URL;
+  const [dbProblem, natsProblem, redisProblem] = await Promise.all([
+    probePostgres(wantedDb),
+    probeNats(wantedNats),
+    probeRedis(wantedRedis),
+  ]);
 
   const problems: string[] = [];
   const started: { stop(): Promise<void> }[] = [];
   const summary: string[] = [];
   let databaseUrl = wantedDb;
   let natsUrl = wantedNats;
+  let redisUrl: string | undefined = wantedRedis;
 
   if (!dbProblem) {
     summary.push(`PostgreSQL: ${redactUrl(wantedDb)}`);
@@ -72,12 +88,31 @@ export async function ensureInfrastructure(env: NodeJS.ProcessEnv, log: Log): Pr
   } else {
     log(`NATS JetStream not reachable at ${wantedNats} (${natsProblem}); trying a local nats-server`);
     try {
-      const nats = await startLocalNats(log);
+      const nats = await startLocalServer(LOCAL_NATS, log);
       natsUrl = nats.url;
       summary.push(`NATS: local nats-server -js, ${nats.description}`);
       started.push(nats);
     } catch (err) {
       problems.push(`NATS JetStream not reachable at ${wantedNats} (${natsProblem}) and ${message(err)}`);
+    }
+  }
+
+  if (!redisProblem) {
+    summary.push(`Redis: ${redactUrl(wantedRedis)}`);
+  } else {
+    log(`Redis not reachable at ${redactUrl(wantedRedis)} (${redisProblem}); trying a local redis-server`);
+    try {
+      const redis = await startLocalServer(LOCAL_REDIS, log);
+      redisUrl = redis.url;
+      summary.push(`Redis: local redis-server, ${redis.description}`);
+      started.push(redis);
+    } catch (err) {
+      const problem = `Redis not reachable at ${redactUrl(wantedRedis)} (${redisProblem}) and ${message(err)}`;
+      if (redisRequired) problems.push(problem);
+      else {
+        redisUrl = undefined;
+        summary.push(`Redis: none (${problem}); the gateway limits requests in its own memory`);
+      }
     }
   }
 
@@ -88,7 +123,7 @@ export async function ensureInfrastructure(env: NodeJS.ProcessEnv, log: Log): Pr
     await stop();
     throw new InfrastructureError(problems.join('\n'));
   }
-  return { databaseUrl, natsUrl, summary, stop };
+  return { databaseUrl, natsUrl, redisUrl, summary, stop };
 }
 
 /** undefined when PostgreSQL answers `SELECT 1` at the URL, else why not. */
@@ -122,6 +157,33 @@ export async function probeNats(url: string): Promise<string | undefined> {
     if (nc) await nc.close().catch(() => undefined);
     // A connection that arrives after the timeout must not keep the process alive.
     else connecting.then((late) => late.close()).catch(() => undefined);
+  }
+}
+
+/** undefined when a Redis server answers PING at the URL, else why not. */
+export async function probeRedis(url: string, timeoutMs = 3000): Promise<string | undefined> {
+  let client: Redis;
+  try {
+    client = new Redis(url, {
+      lazyConnect: true,
+      connectTimeout: timeoutMs,
+      maxRetriesPerRequest: 0,
+      retryStrategy: () => null,
+    });
+  } catch (err) {
+    return message(err);
+  }
+  // The socket's own error (e.g. ECONNREFUSED) says more than the rejected connect().
+  let cause: unknown;
+  client.on('error', (err) => (cause ??= err));
+  try {
+    await client.connect();
+    await withTimeout(client.ping(), timeoutMs, `no answer to PING within ${timeoutMs} ms`);
+    return undefined;
+  } catch (err) {
+    return message(cause ?? err);
+  } finally {
+    client.disconnect();
   }
 }
 
@@ -281,34 +343,69 @@ function pgUrl(port: number): string {
   return `postgres://${PG_USER}:${PG_PASSWORD}@127.0.0.1:${port}/postgres`;
 }
 
-/** Debian installs nats-server in /usr/sbin, which is not on every user's PATH. */
-function findNatsServer(): string | undefined {
+/** Debian installs nats-server in /usr/sbin and redis-server in /usr/bin, not on every user's PATH. */
+function findBinary(name: string): string | undefined {
   const dirs = [
     ...(process.env.PATH ?? '').split(':').filter(Boolean),
     '/usr/sbin',
     '/usr/local/sbin',
     '/usr/local/bin',
+    '/usr/bin',
   ];
-  for (const dir of dirs) {
-    const candidate = join(dir, 'nats-server');
-    if (existsSync(candidate)) return candidate;
-  }
-  return undefined;
+  return dirs.map((dir) => join(dir, name)).find((candidate) => existsSync(candidate));
 }
 
-async function startLocalNats(log: Log): Promise<StartedServer> {
-  const binary = findNatsServer();
-  if (!binary) {
-    throw new Error(
-      'nats-server is not installed: install the Debian package nats-server (apt-get install nats-server), or set NATS_URL to a NATS server with JetStream',
-    );
-  }
+/** A server the runner starts itself from a Debian package's binary when none answers. */
+interface LocalServerSpec {
+  binary: 'nats-server' | 'redis-server';
+  /** The advice when the binary is missing. */
+  install: string;
+  scheme: 'nats' | 'redis';
+  args(port: number): string[];
+  probe(url: string): Promise<string | undefined>;
+  describe(port: number, logPath: string): string;
+}
+
+const LOCAL_NATS: LocalServerSpec = {
+  binary: 'nats-server',
+  install:
+    'install the Debian package nats-server (apt-get install nats-server), or set NATS_URL to a NATS server with JetStream',
+  scheme: 'nats',
+  args: (port) => ['-js', '-a', '127.0.0.1', '-p', String(port), '-sd', join(STATE_DIR, 'jetstream')],
+  probe: probeNats,
+  describe: (port, logPath) => `port ${port}, store ${join(STATE_DIR, 'jetstream')}, log ${logPath}`,
+};
+
+/** A throw-away redis-server: rate-limit counts only, so nothing is saved to disk. */
+const LOCAL_REDIS: LocalServerSpec = {
+  binary: 'redis-server',
+  install: 'install the Debian package redis-server (apt-get install redis-server), or set REDIS_URL to a Redis server',
+  scheme: 'redis',
+  args: (port) => [
+    '--port',
+    String(port),
+    '--bind',
+    '127.0.0.1',
+    '--save',
+    '',
+    '--appendonly',
+    'no',
+    '--dir',
+    STATE_DIR,
+  ],
+  probe: (url) => probeRedis(url, 1000),
+  describe: (port, logPath) => `port ${port}, nothing saved to disk, log ${logPath}`,
+};
+
+async function startLocalServer(spec: LocalServerSpec, log: Log): Promise<StartedServer> {
+  const binary = findBinary(spec.binary);
+  if (!binary) throw new Error(`${spec.binary} is not installed: ${spec.install}`);
   mkdirSync(STATE_DIR, { recursive: true, mode: 0o700 });
-  const stateFile = join(STATE_DIR, 'nats.json');
+  const stateFile = join(STATE_DIR, `${spec.scheme}.json`);
   const previous = readJson<{ pid: number; port: number }>(stateFile);
   if (previous && isAlive(previous.pid)) {
-    const url = `nats://127.0.0.1:${previous.port}`;
-    if (!(await probeNats(url))) {
+    const url = `${spec.scheme}://127.0.0.1:${previous.port}`;
+    if (!(await spec.probe(url))) {
       return {
         url,
         description: `reused running server (pid ${previous.pid}) on port ${previous.port}`,
@@ -316,37 +413,34 @@ async function startLocalNats(log: Log): Promise<StartedServer> {
       };
     }
   }
-  const storeDir = join(STATE_DIR, 'jetstream');
-  const logPath = join(STATE_DIR, 'nats-server.log');
+  const logPath = join(STATE_DIR, `${spec.binary}.log`);
   const logFd = openSync(logPath, 'a');
   const port = await freePort();
-  log(`starting ${binary} -js on port ${port}`);
-  const child = spawn(binary, ['-js', '-a', '127.0.0.1', '-p', String(port), '-sd', storeDir], {
-    detached: true,
-    stdio: ['ignore', logFd, logFd],
-  });
+  const args = spec.args(port);
+  log(`starting ${binary} ${args.join(' ')}`);
+  const child = spawn(binary, args, { detached: true, stdio: ['ignore', logFd, logFd] });
   closeSync(logFd);
-  const url = `nats://127.0.0.1:${port}`;
+  const url = `${spec.scheme}://127.0.0.1:${port}`;
   const deadline = Date.now() + 20_000;
   for (;;) {
     if (child.exitCode !== null || child.signalCode !== null) {
       throw new Error(
-        `nats-server exited with ${child.exitCode ?? child.signalCode}; log ${logPath}:\n${tail(logPath)}`,
+        `${spec.binary} exited with ${child.exitCode ?? child.signalCode}; log ${logPath}:\n${tail(logPath)}`,
       );
     }
-    if (!(await probeNats(url))) break;
+    if (!(await spec.probe(url))) break;
     if (Date.now() > deadline) {
       child.kill('SIGKILL');
-      throw new Error(`nats-server did not answer within 20 s; log ${logPath}:\n${tail(logPath)}`);
+      throw new Error(`${spec.binary} did not answer within 20 s; log ${logPath}:\n${tail(logPath)}`);
     }
     await sleep(200);
   }
   writeFileSync(stateFile, JSON.stringify({ pid: child.pid, port }));
   return {
     url,
-    description: `port ${port}, store ${storeDir}, log ${logPath}`,
+    description: spec.describe(port, logPath),
     stop: async () => {
-      log('stopping local nats-server');
+      log(`stopping local ${spec.binary}`);
       await stopChild(child, 'SIGTERM', 10_000);
       rmSync(stateFile, { force: true });
     },

@@ -1,7 +1,7 @@
 /**
  * The local runner behind `npm start`, `npm test` and `npm run bench` (called by
- * deploy/bootstrap.js after install and build). It makes sure PostgreSQL and NATS JetStream are
- * there (starting embedded/local ones when not), then:
+ * deploy/bootstrap.js after install and build). It makes sure PostgreSQL, NATS JetStream and
+ * Redis are there (starting embedded/local ones when not), then:
  *   start  starts every platform process in dependency order and supervises them;
  *   test   runs jest against that infrastructure;
  *   bench  runs deploy/dist/bench/<name>.bench.js (all of them when no name is given).
@@ -33,7 +33,8 @@ export async function main(mode: Mode, args: string[]): Promise<number> {
   }
   const signals = new SignalTrap();
   try {
-    const infra = await provideInfrastructure();
+    // `npm start` runs without Redis when none can be had (one gateway limits in memory).
+    const infra = await provideInfrastructure(mode !== 'start');
     if (!infra) return 1;
     try {
       // Ctrl-C while PostgreSQL/NATS were starting: the user wants nothing more.
@@ -49,9 +50,9 @@ export async function main(mode: Mode, args: string[]): Promise<number> {
   }
 }
 
-async function provideInfrastructure(): Promise<Infrastructure | undefined> {
+async function provideInfrastructure(redisRequired: boolean): Promise<Infrastructure | undefined> {
   try {
-    const infra = await ensureInfrastructure(process.env, log);
+    const infra = await ensureInfrastructure(process.env, log, redisRequired);
     for (const line of infra.summary) log(line);
     return infra;
   } catch (err) {
@@ -96,10 +97,8 @@ class SignalTrap {
 
 async function startPlatform(infra: Infrastructure, signals: SignalTrap): Promise<number> {
   const env: Record<string, string | undefined> = {
-    ...process.env,
+    ...infraEnv(infra),
     NODE_ENV: process.env.NODE_ENV || 'development',
-    DATABASE_URL: infra.databaseUrl,
-    NATS_URL: infra.natsUrl,
     ...platformEnvironment(process.env),
   };
   if (!env.JWT_SECRET) {
@@ -243,7 +242,12 @@ async function runBenchmarks(infra: Infrastructure, names: string[], signals: Si
 }
 
 function infraEnv(infra: Infrastructure): NodeJS.ProcessEnv {
-  return { ...process.env, DATABASE_URL: infra.databaseUrl, NATS_URL: infra.natsUrl };
+  return {
+    ...process.env,
+    DATABASE_URL: infra.databaseUrl,
+    NATS_URL: infra.natsUrl,
+    ...(infra.redisUrl ? { REDIS_URL: infra.redisUrl } : {}),
+  };
 }
 
 /**

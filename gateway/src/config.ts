@@ -4,6 +4,9 @@ import { baseEnvSchema, databaseEnvSchema, loadConfigOrExit, natsEnvSchema, port
 const milliseconds = (fallback: number, min: number, max: number) =>
   z.coerce.number().int().min(min).max(max).default(fallback);
 
+/** A request budget: a positive whole number (tests and benchmarks raise them far up). */
+const perPeriod = (fallback: number) => z.coerce.number().int().min(1).max(10_000_000).default(fallback);
+
 const gatewayEnvSchema = baseEnvSchema
   .extend(databaseEnvSchema.shape)
   .extend(natsEnvSchema.shape)
@@ -45,6 +48,20 @@ const gatewayEnvSchema = baseEnvSchema
      * mid-request) a retry with the same body may run it again.
      */
     IDEMPOTENCY_LOCK_MS: milliseconds(60_000, 1000, 3_600_000),
+    /** Rate-limit counters shared by every replica (docs/rate-limits.md). */
+    REDIS_URL: z.url({ protocol: /^rediss?$/ }).default('redis://127.0.0.1:6379'),
+    /** Prefix of every rate-limit key in Redis, so several platforms (test runs) can share one server. */
+    REDIS_KEY_PREFIX: z
+      .string()
+      .regex(/^[A-Za-z0-9_.-]{1,64}$/, 'must be 1 to 64 letters, digits, _ . or -')
+      .default('billing'),
+    /** Sustained requests per second per API key (a burst may reach twice this). */
+    RATE_LIMIT_LIVE_PER_SECOND: perPeriod(100),
+    RATE_LIMIT_TEST_PER_SECOND: perPeriod(25),
+    /** Failed logins per email per 15 minutes; further attempts are refused until the window ends. */
+    LOGIN_FAILURES_PER_15_MIN: perPeriod(10),
+    /** Requests to /api/v1/auth/* per client address per minute. */
+    AUTH_REQUESTS_PER_MINUTE_PER_ADDRESS: perPeriod(60),
   })
   .transform((env) => ({
     ...env,

@@ -16,6 +16,7 @@ import { API_PREFIX, mountRoutes, resolveRoutes, type AuthScheme } from './http/
 import { apiKeyAuth, dualAuth, jwtAuth } from './middleware/auth';
 import { errorHandler, notFoundHandler } from './middleware/errors';
 import { idempotency, type IdempotencyDeps } from './middleware/idempotency';
+import { RateLimits } from './middleware/rate-limit';
 import { requestId } from './middleware/request-id';
 import { buildOpenApiDocument } from './openapi/document';
 import { providerWebhookForwarder } from './proxy/provider-webhook.proxy';
@@ -32,6 +33,7 @@ export interface AppDeps {
   apiKeyCache: ApiKeyCache;
   /** Idempotency-Key records (the gateway's database); absent, the header is ignored. */
   idempotency?: IdempotencyDeps;
+  rateLimits: RateLimits;
   logger: Logger;
 }
 
@@ -63,12 +65,14 @@ export function createApp(deps: AppDeps): Express {
   const afterAuth = deps.idempotency ? [idempotency(deps.idempotency)] : [];
   const authFor: Record<AuthScheme, RequestHandler[]> = {
     none: [],
-    apiKey: [apiKeyAuth(deps), ...afterAuth],
+    apiKey: [apiKeyAuth(deps), deps.rateLimits.perApiKey(), ...afterAuth],
     jwt: [jwtAuth(deps), ...afterAuth],
-    dual: [dualAuth(deps), ...afterAuth],
+    dual: [dualAuth(deps), deps.rateLimits.perApiKey(), ...afterAuth],
   };
   const v1 = express.Router();
   v1.use(readJsonBody());
+  v1.use('/auth', deps.rateLimits.perAuthAddress());
+  v1.post('/auth/login', deps.rateLimits.loginFailuresPerEmail());
   mountRoutes(v1, routes, authFor, deps.config.CHECK_RESPONSES);
   app.use(API_PREFIX, v1);
 
@@ -112,6 +116,7 @@ export async function startGateway(config: GatewayConfig, logger: Logger): Promi
   const policy = createPolicyClient(config.POLICY_GRPC_URL, config.GRPC_DEADLINE_MS);
   const notification = createNotificationClient(config.NOTIFICATION_GRPC_URL, config.GRPC_DEADLINE_MS);
   const apiKeyCache = new ApiKeyCache(config.API_KEY_CACHE_TTL_MS);
+  const rateLimits = new RateLimits(config, logger);
   const providerWebhooks = providerWebhookForwarder(config.CATALOG_HTTP_URL, logger);
   const app = createApp({
     config,
@@ -121,6 +126,7 @@ export async function startGateway(config: GatewayConfig, logger: Logger): Promi
     policy,
     notification,
     apiKeyCache,
+    rateLimits,
     idempotency: { store: idempotencyStore, clock: systemClock, logger, lockMs: config.IDEMPOTENCY_LOCK_MS },
     logger,
   });
@@ -150,6 +156,7 @@ export async function startGateway(config: GatewayConfig, logger: Logger): Promi
       await nats.close();
       await purge.stop();
       await sequelize.close();
+      await rateLimits.close();
     },
   };
 }

@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { queryDatabase, startPlatform, type PlatformProcess, type PlatformUnderTest } from '@billing/testing';
-import { gatewayApi, registerMerchant, type Api, type RegisteredMerchant } from './support/api';
-import { startGatewayReplica } from './support/replica';
+import { gatewayApi, registerMerchant, startGatewayReplica, type Api, type RegisteredMerchant } from './support/api';
 
 /** Idempotency-Key across two gateway processes sharing the gateway's database. */
 describe('Idempotency-Key (two gateway replicas)', () => {
@@ -14,7 +13,7 @@ describe('Idempotency-Key (two gateway replicas)', () => {
 
   beforeAll(async () => {
     platform = await startPlatform({ only: ['identity', 'catalog', 'gateway'] });
-    ({ replica: second, url: secondUrl } = await startGatewayReplica(platform));
+    ({ process: second, url: secondUrl } = await startGatewayReplica(platform));
     a = gatewayApi(platform.gatewayUrl);
     b = gatewayApi(secondUrl);
     m = await registerMerchant(a, 'idem');

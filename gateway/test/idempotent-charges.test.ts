@@ -1,9 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import { SandboxControlsClient } from '@billing/payments';
 import { queryDatabase, startPlatform, type PlatformProcess, type PlatformUnderTest } from '@billing/testing';
-import { gatewayApi, registerMerchant, type Api, type ApiResponse, type RegisteredMerchant } from './support/api';
+import {
+  gatewayApi,
+  registerMerchant,
+  startGatewayReplica,
+  type Api,
+  type ApiResponse,
+  type RegisteredMerchant,
+} from './support/api';
 import { payHostedCheckout } from './support/hosted-checkout';
-import { startGatewayReplica } from './support/replica';
 
 /**
  * Money-moving retries (docs/idempotency.md): the gateway's deadline passes while billing is
@@ -24,7 +30,7 @@ describe('Idempotency-Key on charges after a gateway timeout', () => {
   beforeAll(async () => {
     platform = await startPlatform();
     const started = await startGatewayReplica(platform, { GRPC_DEADLINE_MS: String(SHORT_DEADLINE_MS) });
-    shortGateway = started.replica;
+    shortGateway = started.process;
     api = gatewayApi(platform.gatewayUrl);
     hasty = gatewayApi(started.url);
     sandbox = new SandboxControlsClient({

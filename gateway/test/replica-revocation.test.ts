@@ -1,6 +1,5 @@
 import type { PlatformProcess, PlatformUnderTest } from '@billing/testing';
-import { gatewayApi, registerMerchant, startGatewayPlatform, type Api } from './support/api';
-import { startGatewayReplica } from './support/replica';
+import { gatewayApi, registerMerchant, startGatewayPlatform, startGatewayReplica, type Api } from './support/api';
 
 /**
  * Two gateway replicas with a long key cache: revoking or disabling a key through one replica
@@ -14,10 +13,10 @@ describe('API key revocation across gateway replicas', () => {
 
   beforeAll(async () => {
     platform = await startGatewayPlatform({ API_KEY_CACHE_TTL_MS: '120000' });
-    const started = await startGatewayReplica(platform);
-    second = started.replica;
+    const replica = await startGatewayReplica(platform);
+    second = replica.process;
     replicaA = gatewayApi(platform.gatewayUrl);
-    replicaB = gatewayApi(started.url);
+    replicaB = gatewayApi(replica.url);
   });
   afterAll(async () => {
     await second?.stop();

@@ -23,6 +23,7 @@ const ERROR_DESCRIPTIONS: Record<number, string> = {
   409: 'Conflicts with an existing resource',
   413: 'Request body larger than 1 MiB',
   422: 'Validation error in path, query or body',
+  429: 'A rate limit is spent (docs/rate-limits.md); Retry-After says when to come back',
   500: 'Internal error; the body names an error id',
   503: 'A backing service is unavailable or too slow; retry',
 };
@@ -44,10 +45,16 @@ const IdempotencyHeaders = z.object({
     }),
 });
 
-/** The statuses a route may answer: its own plus those implied by its credentials and inputs. */
-function errorStatuses(route: Route): number[] {
+/** Counted per API key, or per client address under /auth (gateway/src/middleware/rate-limit.ts). */
+const isRateLimited = ({ route, path }: MountedRoute) =>
+  route.auth === 'apiKey' || route.auth === 'dual' || path.startsWith('/auth/');
+
+/** The statuses a route may answer: its own plus those implied by its credentials, inputs and limits. */
+function errorStatuses(mounted: MountedRoute): number[] {
+  const { route } = mounted;
   const statuses = new Set<number>(route.errors ?? []);
   if (route.auth !== 'none') [401, 403].forEach((s) => statuses.add(s));
+  if (isRateLimited(mounted)) statuses.add(429);
   if (route.params) statuses.add(404);
   if (route.body || route.query) statuses.add(422);
   if (route.body) statuses.add(413);
@@ -64,7 +71,7 @@ function operation(mounted: MountedRoute): RouteConfig {
       ...(route.response.schema ? { content: { 'application/json': { schema: route.response.schema } } } : {}),
     },
   };
-  for (const status of errorStatuses(route)) {
+  for (const status of errorStatuses(mounted)) {
     responses[status] = {
       description: ERROR_DESCRIPTIONS[status],
       content: { 'application/json': { schema: status === 422 ? ValidationErrorSchema : ErrorSchema } },

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { startPlatform, type PlatformUnderTest, type StartOptions } from '@billing/testing';
+import { resolve } from 'node:path';
+import { freePort, PlatformProcess, startPlatform, type PlatformUnderTest, type StartOptions } from '@billing/testing';
 
 /** Response bodies are asserted field by field, so an open JSON type is the honest one here. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -55,6 +56,26 @@ export function gatewayApi(baseUrl: string): Api {
 export function startGatewayPlatform(env: Record<string, string> = {}): Promise<PlatformUnderTest> {
   const options: StartOptions = { only: ['identity', 'gateway'], env };
   return startPlatform(options);
+}
+
+/** One more gateway process of a running platform (another replica), with `env` on top of the platform's. */
+export async function startGatewayReplica(
+  platform: PlatformUnderTest,
+  env: Record<string, string> = {},
+): Promise<{ process: PlatformProcess; url: string }> {
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  const replica = new PlatformProcess(
+    'gateway',
+    resolve(__dirname, '../../dist/main.js'),
+    { ...platform.env, ...env, PORT: String(port) },
+    async () => {
+      const res = await fetch(`${url}/healthz`);
+      if (!res.ok) throw new Error(String(res.status));
+    },
+  );
+  await replica.start();
+  return { process: replica, url };
 }
 
 export const uniqueEmail = (label = 'merchant') => `${label}-${randomUUID().slice(0, 8)}@example.com`;

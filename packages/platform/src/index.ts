@@ -19,3 +19,4 @@ export * from './polling-loop';
 export * from './http-server';
 export * from './project-clocks';
 export * from './statement-batches';
+export * from './bounded-concurrency';

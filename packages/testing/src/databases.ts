@@ -3,6 +3,7 @@ import { Client } from 'pg';
 
 export const TEST_DATABASE_URL = process.env.DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/postgres';
 export const TEST_NATS_URL = process.env.NATS_URL || 'nats://127.0.0.1:4222';
+export const TEST_REDIS_URL = process.env.REDIS_URL || 'redis://127.0.0.1:6379';
 
 /** A prefix no other run uses, so every run gets fresh databases and a fresh event stream. */
 export function uniqueRunId(label = 't'): string {

@@ -6,7 +6,7 @@ import { PLATFORM_PROCESSES, platformEnvironment, portOf, probeReady, type Servi
 import { freePort } from './ports';
 
 export type { ServiceName };
-import { dropDatabases, TEST_DATABASE_URL, TEST_NATS_URL, uniqueRunId } from './databases';
+import { dropDatabases, TEST_DATABASE_URL, TEST_NATS_URL, TEST_REDIS_URL, uniqueRunId } from './databases';
 
 const REPO_ROOT = resolve(__dirname, '../../..');
 
@@ -92,6 +92,18 @@ export interface PlatformUnderTest {
   stop(): Promise<void>;
 }
 
+/**
+ * The limits a platform under test runs with unless a test passes its own through `env`: far
+ * above anything a suite does, since suites register many merchants from one address and send
+ * bursts with one key. The rate-limit tests pass the real values.
+ */
+export const RELAXED_LIMITS: Record<string, string> = {
+  RATE_LIMIT_LIVE_PER_SECOND: '1000000',
+  RATE_LIMIT_TEST_PER_SECOND: '1000000',
+  AUTH_REQUESTS_PER_MINUTE_PER_ADDRESS: '1000000',
+  LOGIN_FAILURES_PER_15_MIN: '1000000',
+};
+
 export interface StartOptions {
   /** Extra environment for every process (e.g. a short JWT_TTL_SECONDS). */
   env?: Record<string, string>;
@@ -116,6 +128,10 @@ export async function startPlatform(options: StartOptions = {}): Promise<Platfor
     DATABASE_URL: TEST_DATABASE_URL,
     DATABASE_NAME_PREFIX: runId,
     NATS_URL: TEST_NATS_URL,
+    REDIS_URL: TEST_REDIS_URL,
+    // Rate-limit counters of this run apart from every other run's on the shared Redis.
+    REDIS_KEY_PREFIX: runId,
+    ...RELAXED_LIMITS,
     EVENTS_STREAM: `EVENTS_${runId}`,
     EVENTS_SUBJECT_PREFIX: `events_${runId}`,
     JWT_SECRET: `test-secret-${runId}-0123456789abcdef`,

@@ -14,6 +14,8 @@ const identityEnvSchema = baseEnvSchema
       .min(1)
       .max(7 * 24 * 3600)
       .default(3600),
+    /** Password hashings that may wait for one of the two hashing slots; one more is refused with 429. */
+    PASSWORD_HASH_QUEUE_LENGTH: z.coerce.number().int().min(0).max(10_000).default(4),
   })
   .superRefine((env, ctx) => {
     if (env.NODE_ENV === 'production' && env.JWT_SECRET.startsWith('dev-')) {

@@ -6,6 +6,7 @@ import { identityModels } from './db/models';
 import { ApiKeyRepository } from './db/repositories/api-key.repository';
 import { MerchantRepository } from './db/repositories/merchant.repository';
 import { ProjectRepository } from './db/repositories/project.repository';
+import { PasswordHasher } from './domain/password';
 import { identityHandlers } from './handlers/identity.handlers';
 import type { IdentityDeps } from './usecases/identity-deps';
 
@@ -30,6 +31,7 @@ export async function startIdentity(config: IdentityConfig, logger: Logger): Pro
     projects: new ProjectRepository(),
     apiKeys: new ApiKeyRepository(),
     clock: systemClock,
+    passwords: new PasswordHasher(config.PASSWORD_HASH_QUEUE_LENGTH),
     jwt: { secret: config.JWT_SECRET, ttlSeconds: config.JWT_TTL_SECONDS },
   };
   const grpc = await startGrpcServer({

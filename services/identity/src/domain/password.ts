@@ -1,4 +1,5 @@
 import { randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from 'node:crypto';
+import { BoundedConcurrency } from '@billing/platform';
 
 /** scrypt (memory-hard, salted) with OWASP's minimum parameters: N=2^17, r=8, p=1. */
 const PARAMS = { N: 2 ** 17, r: 8, p: 1 };
@@ -32,4 +33,35 @@ export async function verifyAgainstDummy(password: string): Promise<false> {
   dummyHash ??= hashPassword('not-a-real-password');
   await verifyPassword(password, await dummyHash);
   return false;
+}
+
+/**
+ * Each scrypt above holds 128 MiB while it runs, so hashing is bounded per process: at most
+ * PASSWORD_HASHES_AT_ONCE at a time and a short queue; a burst beyond that is refused with
+ * `resource_exhausted` (429) instead of growing identity past its memory limit (k8s/base/identity.yaml).
+ */
+export const PASSWORD_HASHES_AT_ONCE = 2;
+
+export class PasswordHasher {
+  private readonly gate: BoundedConcurrency;
+
+  constructor(queueLength: number) {
+    this.gate = new BoundedConcurrency(
+      PASSWORD_HASHES_AT_ONCE,
+      queueLength,
+      'Too many password checks in progress; retry in a moment',
+    );
+  }
+
+  hash(password: string): Promise<string> {
+    return this.gate.run(() => hashPassword(password));
+  }
+
+  verify(password: string, stored: string): Promise<boolean> {
+    return this.gate.run(() => verifyPassword(password, stored));
+  }
+
+  verifyAgainstDummy(password: string): Promise<false> {
+    return this.gate.run(() => verifyAgainstDummy(password));
+  }
 }

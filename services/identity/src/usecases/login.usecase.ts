@@ -1,7 +1,6 @@
 import { DomainError } from '@billing/platform';
 import { signAccessToken } from '../domain/access-token';
 import { normalizeEmail } from '../domain/merchant-rules';
-import { verifyAgainstDummy, verifyPassword } from '../domain/password';
 import type { IdentityDeps } from './identity-deps';
 
 const INVALID_CREDENTIALS = 'Incorrect email or password';
@@ -10,8 +9,8 @@ const INVALID_CREDENTIALS = 'Incorrect email or password';
 export async function login(deps: IdentityDeps, input: { email: string; password: string }): Promise<string> {
   const merchant = await deps.merchants.findByEmail(normalizeEmail(input.email));
   const ok = merchant
-    ? await verifyPassword(input.password, merchant.passwordHash)
-    : await verifyAgainstDummy(input.password);
+    ? await deps.passwords.verify(input.password, merchant.passwordHash)
+    : await deps.passwords.verifyAgainstDummy(input.password);
   if (!merchant || !ok) throw new DomainError('unauthenticated', INVALID_CREDENTIALS);
   if (!merchant.isActive) throw new DomainError('permission_denied', 'Merchant account is deactivated');
   return signAccessToken(merchant.id, deps.jwt.secret, deps.jwt.ttlSeconds, deps.clock.now());

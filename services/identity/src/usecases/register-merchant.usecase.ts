@@ -2,7 +2,6 @@ import { randomUUID } from 'node:crypto';
 import { DomainError } from '@billing/platform';
 import { signAccessToken } from '../domain/access-token';
 import { assertRegistration } from '../domain/merchant-rules';
-import { hashPassword } from '../domain/password';
 import type { MerchantModel } from '../db/models';
 import { createProjectWithKeys, type CreatedProject } from './create-project.usecase';
 import type { IdentityDeps } from './identity-deps';
@@ -18,7 +17,7 @@ export async function registerMerchant(
   input: { email: string; businessName: string; password: string },
 ): Promise<RegistrationResult> {
   assertRegistration(input);
-  const passwordHash = await hashPassword(input.password);
+  const passwordHash = await deps.passwords.hash(input.password);
   const now = deps.clock.now();
   try {
     return await deps.sequelize.transaction(async (transaction) => {

@@ -1,6 +1,5 @@
 import { DomainError } from '@billing/platform';
 import { assertName, passwordViolation } from '../domain/merchant-rules';
-import { hashPassword, verifyPassword } from '../domain/password';
 import type { MerchantModel } from '../db/models';
 import { requireActiveMerchant } from './get-merchant.usecase';
 import type { IdentityDeps } from './identity-deps';
@@ -24,10 +23,10 @@ export async function updateMerchant(
         { loc: ['body', 'current_password'], msg: 'Field required when changing the password', type: 'missing' },
       ]);
     }
-    if (!(await verifyPassword(input.currentPassword, merchant.passwordHash))) {
+    if (!(await deps.passwords.verify(input.currentPassword, merchant.passwordHash))) {
       throw new DomainError('failed_precondition', 'Current password is incorrect');
     }
-    changes.passwordHash = await hashPassword(input.password);
+    changes.passwordHash = await deps.passwords.hash(input.password);
   }
   return deps.merchants.update(merchant, changes, deps.clock.now());
 }
