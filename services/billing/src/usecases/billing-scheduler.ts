@@ -14,7 +14,11 @@ export async function runDueBilling(
   deps: BillingDeps,
   options: BillingPassOptions & { settleAfterMs: number },
 ): Promise<number> {
-  let total = await settlePendingPayments(deps, { olderThanMs: options.settleAfterMs, projectId: options.projectId });
+  let total = await settlePendingPayments(deps, {
+    olderThanMs: options.settleAfterMs,
+    projectId: options.projectId,
+    livemode: options.livemode,
+  });
   for (let pass = 0; pass < MAX_PASSES; pass += 1) {
     const done = await runBillingPass(deps, options);
     total += done;
