@@ -58,6 +58,10 @@ export async function startBilling(config: BillingConfig, logger: Logger): Promi
     logger,
     dunningRetryDays: config.DUNNING_RETRY_DAYS,
     paymentSettleAfterMs: config.PAYMENT_SETTLE_AFTER_MS,
+    testModeBudget: {
+      batchSize: config.TEST_MODE_SCHEDULER_BATCH_SIZE,
+      concurrency: config.TEST_MODE_SCHEDULER_CONCURRENCY,
+    },
     sandboxControls: new SandboxControlsClient({
       baseUrl: config.SANDBOX_PROVIDER_URL,
       secretKey: config.SANDBOX_SECRET_KEY,
