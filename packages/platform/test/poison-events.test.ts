@@ -3,17 +3,13 @@ import type { NatsConnection } from 'nats';
 import { QueryTypes } from 'sequelize';
 import { Sequelize } from 'sequelize-typescript';
 import {
-  connectNats,
   createLogger,
-  ensureDatabase,
-  ensureEventStream,
   EventConsumer,
-  openDatabase,
   parkedEventsMigration,
   ParkedEvents,
   type EventEnvelope,
 } from '@billing/platform';
-import { dropDatabases, TEST_DATABASE_URL, TEST_NATS_URL, uniqueRunId } from '@billing/testing';
+import { openEventTestbed, type EventTestbed } from '@billing/testing';
 
 const logger = createLogger('poison-events-test', 'silent');
 const MAX_DELIVERIES = 5;
@@ -24,35 +20,21 @@ const MAX_DELIVERIES = 5;
  * events of its batch and those published after it are handled.
  */
 describe('event consumer: one bad event fails alone and is parked', () => {
-  const runId = uniqueRunId('poison');
-  const stream = `POISON_${runId}`;
-  const subjectPrefix = `events_${runId}`;
+  let testbed: EventTestbed;
+  let runId: string;
+  let stream: string;
+  let subjectPrefix: string;
   let sequelize: Sequelize;
   let nats: NatsConnection;
   let parked: ParkedEvents;
 
   beforeAll(async () => {
-    await ensureDatabase(TEST_DATABASE_URL, `${runId}_db`);
-    sequelize = await openDatabase({
-      url: TEST_DATABASE_URL,
-      database: `${runId}_db`,
-      models: [],
-      migrations: [parkedEventsMigration],
-      logger,
-    });
+    testbed = await openEventTestbed('poison', [parkedEventsMigration]);
+    ({ runId, stream, subjectPrefix, sequelize, nats } = testbed);
     parked = new ParkedEvents(sequelize);
-    nats = await connectNats(TEST_NATS_URL, 'poison-events-test');
-    await ensureEventStream(nats, stream, subjectPrefix);
   });
 
-  afterAll(async () => {
-    const jsm = await nats.jetstreamManager();
-    await jsm.streams.delete(stream).catch(() => undefined);
-    await jsm.streams.delete(`${stream}_2`).catch(() => undefined);
-    await nats.drain();
-    await sequelize.close();
-    await dropDatabases(runId);
-  });
+  afterAll(() => testbed.close());
 
   const envelope = (n: number): EventEnvelope => ({
     id: randomUUID(),
@@ -165,7 +147,7 @@ describe('event consumer: one bad event fails alone and is parked', () => {
     const poison = new Set([events[0].id]);
     const double = handlerDouble(poison);
     // A stream of its own: the first test's events stay out.
-    const where = { stream: `${stream}_2`, subjectPrefix: `${subjectPrefix}_2` };
+    const where = await testbed.addStream('2');
     const consumer = consumerFor(durable, double.handle, where);
     await consumer.start();
     try {
