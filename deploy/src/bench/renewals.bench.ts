@@ -162,7 +162,16 @@ async function main(): Promise<number> {
   process.stdout.write(
     `renewals benchmark: ${RENEWALS} due subscriptions, ${REPLICAS} billing process(es), ${CUSTOMERS} saved cards\n`,
   );
-  const platform = await startPlatform({ env: { RENEWAL_POLL_MS: '100', LOG_LEVEL: 'warn' } });
+  // The subscriptions are test-mode ones (live mode would need Paystack), standing in for live
+  // renewals: test mode gets live mode's budget here, so the figure is the live scheduler's.
+  const platform = await startPlatform({
+    env: {
+      RENEWAL_POLL_MS: '100',
+      LOG_LEVEL: 'warn',
+      TEST_MODE_SCHEDULER_BATCH_SIZE: '500',
+      TEST_MODE_SCHEDULER_CONCURRENCY: '128',
+    },
+  });
   const extra: PlatformProcess[] = [];
   try {
     const { projectId, planId, customers } = await prepare(platform);

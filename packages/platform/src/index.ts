@@ -9,6 +9,8 @@ export * from './lifecycle';
 export * from './logger';
 export * from './nats';
 export * from './outbox';
+export * from './event-consumer';
+export * from './parked-events';
 export * from './tracing';
 export * from './money';
 export * from './quantity';

@@ -22,6 +22,12 @@ export const testClocksMigration: Migration = {
 };
 
 /**
+ * How far one `POST /test-clock/advance` may move a test clock, in calendar years of its own
+ * time. A bound on the test-mode work one call can make due (docs/events-and-test-mode.md).
+ */
+export const MAX_TEST_CLOCK_STEP_YEARS = 2;
+
+/**
  * "Now" for a project and mode (contract sections 13 and 16.1): live mode is real time; test
  * mode is real time plus the project's test-clock offset, which only grows. Every billing rule
  * that reads the time asks this, never Date.now().
@@ -53,11 +59,18 @@ export class ProjectClocks {
 
   /**
    * Moves a project's test clock to `to` (never backwards: 400). Returns the new test time.
-   * The row lock serializes concurrent advances of one project. Billing owns the test clock;
-   * catalog keeps a copy that the gateway moves right after billing's (same `to`), so that
-   * checkout sessions follow the same time.
+   * The row lock serializes concurrent advances of one project. Billing owns the test clock
+   * and moves it with `limitStep` (at most MAX_TEST_CLOCK_STEP_YEARS from its time now: 400);
+   * catalog and policy keep copies that the gateway moves right after billing's, to billing's
+   * time, so that checkout sessions follow the same time. The copies take no limit: they follow
+   * billing's clock wherever it is, even after a missed move.
    */
-  async advance(projectId: string, to: Date, transaction: Transaction): Promise<Date> {
+  async advance(
+    projectId: string,
+    to: Date,
+    transaction: Transaction,
+    options: { limitStep?: boolean } = {},
+  ): Promise<Date> {
     const real = this.base.now();
     const current = await this.sequelize.query<{ offset_ms: string }>(
       'SELECT offset_ms FROM test_clocks WHERE project_id = $1 FOR UPDATE',
@@ -67,6 +80,17 @@ export class ProjectClocks {
     const offset = to.getTime() - real.getTime();
     if (offset < currentOffset) {
       throw new DomainError('failed_precondition', 'A test clock only moves forward');
+    }
+    if (options.limitStep) {
+      const latest = new Date(real.getTime() + currentOffset);
+      latest.setUTCFullYear(latest.getUTCFullYear() + MAX_TEST_CLOCK_STEP_YEARS);
+      if (to.getTime() > latest.getTime()) {
+        throw new DomainError(
+          'failed_precondition',
+          `A test clock moves at most ${MAX_TEST_CLOCK_STEP_YEARS} years per call: ` +
+            `to ${latest.toISOString()} at the latest now; advance in several steps`,
+        );
+      }
     }
     await this.sequelize.query(
       `INSERT INTO test_clocks (project_id, offset_ms, updated_at) VALUES ($1, $2, $3)

@@ -1,47 +1,23 @@
 import { Sequelize } from 'sequelize-typescript';
 import { AckPolicy, DeliverPolicy, type NatsConnection } from 'nats';
-import {
-  connectNats,
-  createLogger,
-  ensureDatabase,
-  ensureEventStream,
-  openDatabase,
-  outboxMigrations,
-  OutboxRelay,
-  recordEvent,
-  type EventEnvelope,
-} from '@billing/platform';
-import { dropDatabases, TEST_DATABASE_URL, TEST_NATS_URL, uniqueRunId } from '@billing/testing';
+import { createLogger, outboxMigrations, OutboxRelay, recordEvent, type EventEnvelope } from '@billing/platform';
+import { openEventTestbed, type EventTestbed } from '@billing/testing';
 
 const logger = createLogger('outbox-test', 'silent');
 
 describe('transactional outbox (real PostgreSQL + JetStream)', () => {
-  const runId = uniqueRunId('outbox');
-  const stream = `OUTBOX_${runId}`;
-  const subjectPrefix = `events_${runId}`;
+  let testbed: EventTestbed;
+  let stream: string;
+  let subjectPrefix: string;
   let sequelize: Sequelize;
   let nats: NatsConnection;
 
   beforeAll(async () => {
-    await ensureDatabase(TEST_DATABASE_URL, `${runId}_db`);
-    sequelize = await openDatabase({
-      url: TEST_DATABASE_URL,
-      database: `${runId}_db`,
-      models: [],
-      migrations: outboxMigrations,
-      logger,
-    });
-    nats = await connectNats(TEST_NATS_URL, 'outbox-test');
-    await ensureEventStream(nats, stream, subjectPrefix);
+    testbed = await openEventTestbed('outbox', outboxMigrations);
+    ({ stream, subjectPrefix, sequelize, nats } = testbed);
   });
 
-  afterAll(async () => {
-    const jsm = await nats.jetstreamManager();
-    await jsm.streams.delete(stream).catch(() => undefined);
-    await nats.drain();
-    await sequelize.close();
-    await dropDatabases(runId);
-  });
+  afterAll(() => testbed.close());
 
   async function readStream(filter: string): Promise<EventEnvelope[]> {
     const jsm = await nats.jetstreamManager();

@@ -2,3 +2,4 @@ export * from './databases';
 export * from './ports';
 export * from './processes';
 export * from './platform-processes';
+export * from './event-testbed';

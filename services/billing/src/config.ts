@@ -24,6 +24,13 @@ const billingEnvSchema = baseEnvSchema
     PAYMENT_SETTLE_AFTER_MS: z.coerce.number().int().min(0).default(30000),
     /** The policy service, asked for the refund of every cancel-now (contract 10). */
     POLICY_GRPC_URL: grpcTarget('127.0.0.1:50054'),
+    /**
+     * Test-mode work of one scheduler pass or test-clock advance: subscriptions claimed at once
+     * and provider calls in flight (live mode: 500 and 128). Smaller, so that a test-clock
+     * backlog leaves the process to live renewals running beside it.
+     */
+    TEST_MODE_SCHEDULER_BATCH_SIZE: z.coerce.number().int().min(1).max(5000).default(100),
+    TEST_MODE_SCHEDULER_CONCURRENCY: z.coerce.number().int().min(1).max(512).default(16),
     /** Deadline of every gRPC call billing makes (DEADLINE_EXCEEDED, a 503 at the gateway). */
     GRPC_DEADLINE_MS: z.coerce.number().int().min(1).max(120_000).default(5000),
   });

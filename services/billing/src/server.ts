@@ -60,6 +60,10 @@ export async function startBilling(config: BillingConfig, logger: Logger): Promi
     logger,
     dunningRetryDays: config.DUNNING_RETRY_DAYS,
     paymentSettleAfterMs: config.PAYMENT_SETTLE_AFTER_MS,
+    testModeBudget: {
+      batchSize: config.TEST_MODE_SCHEDULER_BATCH_SIZE,
+      concurrency: config.TEST_MODE_SCHEDULER_CONCURRENCY,
+    },
     sandboxControls: new SandboxControlsClient({
       baseUrl: config.SANDBOX_PROVIDER_URL,
       secretKey: config.SANDBOX_SECRET_KEY,
@@ -76,12 +80,16 @@ export async function startBilling(config: BillingConfig, logger: Logger): Promi
     ],
   });
   logger.info({ port: grpc.port }, 'billing gRPC server listening');
-  // Renewals, trial ends, dunning retries and settlement of unknown charge outcomes.
-  const scheduler = startPollingLoop(
-    'billing-scheduler',
-    config.RENEWAL_POLL_MS,
-    () => runDueBilling(deps, { settleAfterMs: config.PAYMENT_SETTLE_AFTER_MS }),
-    logger,
+  // Renewals, trial ends, dunning retries and settlement of unknown charge outcomes: one loop
+  // per mode, each claiming only its own mode's rows, so that a test clock moved far ahead (a
+  // backlog of test renewals) is worked through beside live renewals, never in front of them.
+  const schedulers = [true, false].map((livemode) =>
+    startPollingLoop(
+      livemode ? 'billing-scheduler-live' : 'billing-scheduler-test',
+      config.RENEWAL_POLL_MS,
+      () => runDueBilling(deps, { livemode, settleAfterMs: config.PAYMENT_SETTLE_AFTER_MS }),
+      logger,
+    ),
   );
   // First charges of POST /subscriptions whose request died: refunded, nothing was created.
   const firstCharges = startPollingLoop(
@@ -102,7 +110,7 @@ export async function startBilling(config: BillingConfig, logger: Logger): Promi
     async stop() {
       await refundRetries.stop();
       await firstCharges.stop();
-      await scheduler.stop();
+      await Promise.all(schedulers.map((scheduler) => scheduler.stop()));
       await grpc.shutdown();
       policy.close();
       await providers.close();

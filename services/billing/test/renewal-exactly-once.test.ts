@@ -128,7 +128,15 @@ describe('renewals exactly once: two replicas, SIGKILL mid-batch', () => {
   }
 
   beforeAll(async () => {
-    platform = await startPlatform({ env: { RENEWAL_POLL_MS: '100', PAYMENT_SETTLE_AFTER_MS: '3000' } });
+    // Test-mode subscriptions stand in for live ones here, on live mode's scheduler budget.
+    platform = await startPlatform({
+      env: {
+        RENEWAL_POLL_MS: '100',
+        PAYMENT_SETTLE_AFTER_MS: '3000',
+        TEST_MODE_SCHEDULER_BATCH_SIZE: '500',
+        TEST_MODE_SCHEDULER_CONCURRENCY: '128',
+      },
+    });
     sandbox = new SandboxControlsClient({
       baseUrl: platform.env.SANDBOX_PROVIDER_URL,
       secretKey: platform.env.SANDBOX_SECRET_KEY,

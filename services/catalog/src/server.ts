@@ -66,17 +66,20 @@ export async function startCatalog(config: CatalogConfig, logger: Logger): Promi
     (req, res) => (isProviderWebhook(req) ? providerWebhook(req, res) : pagesApp(req, res)),
     config.CATALOG_HTTP_PORT,
   );
-  const expirySweep = startPollingLoop(
-    'checkout-expiry',
-    config.CHECKOUT_EXPIRY_SWEEP_MS,
-    () => expireDueCheckoutSessions(deps),
-    logger,
+  // One sweep per mode, so that a test-mode backlog never delays a live session's expiry.
+  const expirySweeps = [true, false].map((livemode) =>
+    startPollingLoop(
+      livemode ? 'checkout-expiry-live' : 'checkout-expiry-test',
+      config.CHECKOUT_EXPIRY_SWEEP_MS,
+      () => expireDueCheckoutSessions(deps, livemode),
+      logger,
+    ),
   );
   logger.info({ grpc_port: grpc.port, http_port: config.CATALOG_HTTP_PORT }, 'catalog listening');
   return {
     port: grpc.port,
     async stop() {
-      await expirySweep.stop();
+      await Promise.all(expirySweeps.map((sweep) => sweep.stop()));
       await Promise.all([grpc.shutdown(), pages.close()]);
       billing.close();
       await providers.close();

@@ -4,6 +4,7 @@ import {
   booleanFlag,
   commaSeparatedIntegers,
   databaseEnvSchema,
+  eventConsumerEnvSchema,
   loadConfigOrExit,
   natsEnvSchema,
   port,
@@ -15,6 +16,7 @@ export const DEVELOPMENT_WEBHOOK_SECRETS_KEY = Buffer.alloc(32, 'development-web
 const notificationEnvSchema = baseEnvSchema
   .extend(databaseEnvSchema.shape)
   .extend(natsEnvSchema.shape)
+  .extend(eventConsumerEnvSchema.shape)
   .extend({
     NOTIFICATION_GRPC_PORT: port(50055),
     /** The four waits after failed attempts 1 to 4 (contract 12: 1 min, 5 min, 30 min, 2 h). */

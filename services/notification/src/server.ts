@@ -1,7 +1,9 @@
 import { lookup } from 'node:dns/promises';
 import {
   connectNats,
+  EventConsumer,
   openDatabase,
+  ParkedEvents,
   StatementBatches,
   startGrpcServer,
   startPollingLoop,
@@ -18,7 +20,6 @@ import { WebhookRepository } from './db/repositories/webhook.repository';
 import { DeliveryWorker } from './delivery/delivery-worker';
 import { WebhookHttp } from './delivery/webhook-http';
 import { SecretBox } from './domain/webhook-secret';
-import { EventConsumer } from './events/event-consumer';
 import { notificationHandlers } from './handlers/notification.handlers';
 import { fanOutEvents } from './usecases/fan-out-events.usecase';
 import type { NotificationDeps } from './usecases/notification-deps';
@@ -82,6 +83,10 @@ export async function startNotification(config: NotificationConfig, logger: Logg
     subjectPrefix: config.EVENTS_SUBJECT_PREFIX,
     durableName: 'notification',
     logger,
+    parked: new ParkedEvents(sequelize),
+    maxDeliveries: config.EVENT_MAX_DELIVERIES,
+    redeliveryDelayMs: config.EVENT_REDELIVERY_DELAY_MS,
+    now: () => systemClock.now(),
     handle: async (events) => {
       if ((await fanOutEvents(deps, events)) > 0) wakeWorkers();
     },

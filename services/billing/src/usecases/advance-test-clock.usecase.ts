@@ -2,7 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { DomainError, type ProjectScope } from '@billing/platform';
 import type { BillingDeps } from './billing-deps';
 import { runDueBilling } from './billing-scheduler';
-import { dueWorkCount } from './renew-due-subscriptions.usecase';
+import { dueTestWorkCount } from './renew-due-subscriptions.usecase';
 
 /** How long an advance waits for charges other replicas have in flight before answering. */
 const IN_FLIGHT_WAIT_MS = 30_000;
@@ -17,7 +17,7 @@ export async function getTestClock(deps: BillingDeps, scope: ProjectScope): Prom
 }
 
 /**
- * Moves the project's test clock to `to` (contract 13, 16.1; backwards -> 400) and, before
+ * Moves the project's test clock to `to` (backwards, or more than 2 years -> 400) and, before
  * answering, processes everything of that project due by then: period ends, trial ends, notices,
  * dunning retries, each subscription's steps in time order.
  */
@@ -33,12 +33,14 @@ export async function advanceTestClock(
       { loc: ['body', 'to'], msg: 'Input should be a valid datetime', type: 'datetime_parsing' },
     ]);
   }
-  const now = await deps.sequelize.transaction((transaction) => deps.clocks.advance(scope.projectId, to, transaction));
+  const now = await deps.sequelize.transaction((transaction) =>
+    deps.clocks.advance(scope.projectId, to, transaction, { limitStep: true }),
+  );
   const deadline = Date.now() + IN_FLIGHT_WAIT_MS;
   for (;;) {
-    await runDueBilling(deps, { projectId: scope.projectId, settleAfterMs });
+    await runDueBilling(deps, { projectId: scope.projectId, livemode: false, settleAfterMs });
     // Rows another replica (or this one's scheduler) holds are still due until it commits.
-    if ((await dueWorkCount(deps, scope.projectId)) === 0) break;
+    if ((await dueTestWorkCount(deps, scope.projectId)) === 0) break;
     if (Date.now() > deadline) {
       deps.logger.warn({ project_id: scope.projectId }, 'test clock advanced with work still in flight');
       break;

@@ -38,4 +38,9 @@ export interface BillingDeps {
   sandboxControls?: SandboxControlsClient;
   /** A PENDING invoice charge older than this (real ms) is settled by verifying its reference. */
   paymentSettleAfterMs?: number;
+  /**
+   * What one scheduler pass of test-mode work may take at once (TEST_MODE_SCHEDULER_BATCH_SIZE,
+   * TEST_MODE_SCHEDULER_CONCURRENCY); unset: the same as live mode.
+   */
+  testModeBudget?: { batchSize: number; concurrency: number };
 }

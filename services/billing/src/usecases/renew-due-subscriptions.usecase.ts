@@ -14,6 +14,11 @@ import { viewOf } from './subscription-views';
 export interface BillingPassOptions {
   /** Only this project's work (a test clock's advance). */
   projectId?: string;
+  /**
+   * Only this mode's work. The scheduler runs live and test mode apart (the test/live separation
+   * in docs/events-and-test-mode.md), so a test-clock backlog never takes a live renewal's turn.
+   */
+  livemode?: boolean;
   batchSize?: number;
   /** Provider calls in flight at once. */
   concurrency?: number;
@@ -36,13 +41,17 @@ const dueBy = (column: string, table: string, ahead = '') =>
   `((${table}.livemode AND ${column} <= $1::timestamptz${ahead})
     OR (NOT ${table}.livemode AND ${column} <= ${LATEST_TEST_NOW}${ahead}))`;
 
+/** Rows of one mode only, or of both; a literal, so the planner drops the other mode's bounds. */
+const ofMode = (table: string, livemode: boolean | undefined) =>
+  livemode === undefined ? '' : `AND ${livemode ? '' : 'NOT '}${table}.livemode`;
+
 /**
  * A subscription with a step due ($1 real now, $2 an optional project filter). The dueBy bounds
  * restate the exact conditions in a form the subscriptions_due and subscriptions_trial_notice
  * indexes serve, so a poll reads the due rows, not the table.
  */
-const DUE_SUBSCRIPTION = `s.status IN ('ACTIVE', 'TRIALING', 'PAST_DUE', 'PAUSED')
-  AND ($2::uuid IS NULL OR s.project_id = $2::uuid)
+const dueSubscription = (livemode?: boolean) => `s.status IN ('ACTIVE', 'TRIALING', 'PAST_DUE', 'PAUSED')
+  AND ($2::uuid IS NULL OR s.project_id = $2::uuid) ${ofMode('s', livemode)}
   AND (
     (${dueBy('s.current_period_end', 's')}
       AND s.current_period_end <= ${projectNow('s')}
@@ -55,24 +64,25 @@ const DUE_SUBSCRIPTION = `s.status IN ('ACTIVE', 'TRIALING', 'PAST_DUE', 'PAUSED
   )`;
 
 /** An invoice whose charge (renewal or dunning retry) is due, of a subscription still billed. */
-const DUE_INVOICE = `i.status = 'OPEN' AND i.next_payment_attempt IS NOT NULL
+const dueInvoice = (livemode?: boolean) => `i.status = 'OPEN' AND i.next_payment_attempt IS NOT NULL
   AND ${dueBy('i.next_payment_attempt', 'i')}
   AND i.next_payment_attempt <= ${projectNow('i')}
   AND s.status IN ('ACTIVE', 'TRIALING', 'PAST_DUE')
-  AND ($2::uuid IS NULL OR i.project_id = $2::uuid)`;
+  AND ($2::uuid IS NULL OR i.project_id = $2::uuid) ${ofMode('i', livemode)}`;
 
 /**
- * How much of a project's work is due or in flight, whoever holds it: unlike the claims, this
- * does not skip rows other replicas have locked, so a test clock's advance can wait for them.
+ * How much of a project's test-mode work is due or in flight, whoever holds it: unlike the
+ * claims, this does not skip rows other replicas have locked, so a test clock's advance can wait
+ * for them.
  */
-export async function dueWorkCount(deps: BillingDeps, projectId: string): Promise<number> {
+export async function dueTestWorkCount(deps: BillingDeps, projectId: string): Promise<number> {
   const [row] = await deps.sequelize.query<{ count: string }>(
     `SELECT (SELECT count(*) FROM subscriptions s LEFT JOIN test_clocks tc ON tc.project_id = s.project_id
-              WHERE ${DUE_SUBSCRIPTION})
+              WHERE ${dueSubscription(false)})
           + (SELECT count(*) FROM invoices i JOIN subscriptions s ON s.id = i.subscription_id
-              LEFT JOIN test_clocks tc ON tc.project_id = i.project_id WHERE ${DUE_INVOICE})
+              LEFT JOIN test_clocks tc ON tc.project_id = i.project_id WHERE ${dueInvoice(false)})
           + (SELECT count(*) FROM payments p WHERE p.status = 'PENDING' AND p.invoice_id IS NOT NULL
-              AND p.charge_started_at IS NOT NULL AND p.project_id = $2::uuid) AS count`,
+              AND p.charge_started_at IS NOT NULL AND p.project_id = $2::uuid AND NOT p.livemode) AS count`,
     { bind: [deps.clock.now(), projectId], type: QueryTypes.SELECT },
   );
   return Number(row.count);
@@ -138,7 +148,7 @@ export async function stepDueSubscriptions(
       `SELECT s.id, s.trial_will_end_notified_at, ${projectNow('s')} AS now
          FROM subscriptions s
          LEFT JOIN test_clocks tc ON tc.project_id = s.project_id
-        WHERE ${DUE_SUBSCRIPTION}
+        WHERE ${dueSubscription(options.livemode)}
         ORDER BY s.project_id, s.current_period_end
         LIMIT $3
         FOR UPDATE OF s SKIP LOCKED`,
@@ -308,7 +318,7 @@ export async function chargeDueInvoices(deps: BillingDeps, options: BillingPassO
          FROM invoices i
          JOIN subscriptions s ON s.id = i.subscription_id
          LEFT JOIN test_clocks tc ON tc.project_id = i.project_id
-        WHERE ${DUE_INVOICE}
+        WHERE ${dueInvoice(options.livemode)}
         ORDER BY i.next_payment_attempt
         LIMIT $3
         FOR UPDATE OF i SKIP LOCKED`,

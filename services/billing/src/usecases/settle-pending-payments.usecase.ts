@@ -17,7 +17,7 @@ import { recordChargeOutcome } from './charge-invoice.usecase';
  */
 export async function settlePendingPayments(
   deps: BillingDeps,
-  options: { olderThanMs: number; projectId?: string; limit?: number },
+  options: { olderThanMs: number; projectId?: string; livemode?: boolean; limit?: number },
 ): Promise<number> {
   const rows = await deps.sequelize.query<{ reference: string; livemode: boolean; at: string | null }>(
     `SELECT reference, livemode, provider_response->>'at' AS at
@@ -25,6 +25,7 @@ export async function settlePendingPayments(
       WHERE status = 'PENDING' AND invoice_id IS NOT NULL AND charge_started_at IS NOT NULL
         AND charge_started_at <= $1
         AND ($2::uuid IS NULL OR project_id = $2::uuid)
+        AND ($4::boolean IS NULL OR livemode = $4::boolean)
       ORDER BY charge_started_at
       LIMIT $3`,
     {
@@ -32,6 +33,7 @@ export async function settlePendingPayments(
         new Date(deps.clock.now().getTime() - options.olderThanMs),
         options.projectId ?? null,
         options.limit ?? 200,
+        options.livemode ?? null,
       ],
       type: QueryTypes.SELECT,
     },

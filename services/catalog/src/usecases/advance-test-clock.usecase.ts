@@ -9,5 +9,5 @@ import { expireDueCheckoutSessions } from './expire-checkout-session.usecase';
 export async function advanceTestClock(deps: CatalogDeps, scope: ProjectScope, to: Date): Promise<number> {
   if (scope.livemode) throw new DomainError('permission_denied', 'Test clocks exist in test mode only');
   await deps.sequelize.transaction((transaction) => deps.clocks.advance(scope.projectId, to, transaction));
-  return expireDueCheckoutSessions(deps);
+  return expireDueCheckoutSessions(deps, false);
 }

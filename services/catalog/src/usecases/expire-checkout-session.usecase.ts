@@ -21,14 +21,20 @@ export async function expireCheckoutSession(
 }
 
 /**
- * The sweep: PENDING sessions past `expires_at` become EXPIRED, each with its event, in
- * batches claimed with SKIP LOCKED so that catalog replicas share the work. Returns how many.
+ * The sweep of one mode: PENDING sessions past `expires_at` become EXPIRED, each with its event,
+ * in batches claimed with SKIP LOCKED so that catalog replicas share the work. Returns how many.
+ * Live and test mode are swept apart (the test/live separation in docs/events-and-test-mode.md),
+ * so test sessions a test clock expired by the thousand never delay a live one.
  */
-export async function expireDueCheckoutSessions(deps: CatalogDeps, batchSize = 100): Promise<number> {
+export async function expireDueCheckoutSessions(
+  deps: CatalogDeps,
+  livemode: boolean,
+  batchSize = 100,
+): Promise<number> {
   let total = 0;
   for (;;) {
     const count = await deps.sequelize.transaction(async (transaction) => {
-      const ids = await deps.checkoutSessions.claimExpired(deps.clock.now(), batchSize, transaction);
+      const ids = await deps.checkoutSessions.claimExpired(deps.clock.now(), livemode, batchSize, transaction);
       for (const id of ids) await moveOutOfPending(deps, id, 'EXPIRED', {}, transaction);
       return ids.length;
     });

@@ -17,7 +17,8 @@ export const testClockResource: Resource = {
       summary: "Move the project's test-mode clock forward",
       description:
         'Test keys only (a live key is a 403). Renewals, trial ends, dunning retries and checkout-session ' +
-        'expiries due by `to` are all processed before the answer. Moving backwards is a 400.',
+        'expiries due by `to` are all processed before the answer. Moving backwards, or more than 2 years ' +
+        "past the clock's time, is a 400 (advance in steps).",
       auth: 'apiKey',
       body: AdvanceTestClockBody,
       errors: [400, 403],

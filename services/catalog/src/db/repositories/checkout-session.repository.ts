@@ -65,14 +65,14 @@ export class CheckoutSessionRepository {
    * Pending sessions past their expiry, claimed so that several replicas split the work. A
    * test-mode session's expiry is in its project's test time: real time + the clock's offset.
    */
-  async claimExpired(realNow: Date, limit: number, transaction: Transaction): Promise<string[]> {
+  async claimExpired(realNow: Date, livemode: boolean, limit: number, transaction: Transaction): Promise<string[]> {
     const rows = await CheckoutSessionModel.sequelize!.query<{ id: string }>(
       `SELECT cs.id FROM checkout_sessions cs
          LEFT JOIN test_clocks tc ON tc.project_id = cs.project_id AND NOT cs.livemode
-        WHERE cs.status = 'PENDING'
+        WHERE cs.status = 'PENDING' AND cs.livemode = $3
           AND cs.expires_at <= $1::timestamptz + COALESCE(tc.offset_ms, 0) * interval '1 millisecond'
         ORDER BY cs.expires_at LIMIT $2 FOR UPDATE OF cs SKIP LOCKED`,
-      { bind: [realNow, limit], type: QueryTypes.SELECT, transaction },
+      { bind: [realNow, limit, livemode], type: QueryTypes.SELECT, transaction },
     );
     return rows.map((r) => r.id);
   }

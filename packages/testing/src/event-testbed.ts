@@ -1,0 +1,59 @@
+import {
+  connectNats,
+  createLogger,
+  ensureDatabase,
+  ensureEventStream,
+  openDatabase,
+  type Migration,
+} from '@billing/platform';
+import { dropDatabases, TEST_DATABASE_URL, TEST_NATS_URL, uniqueRunId } from './databases';
+
+/** A fresh database with `migrations` and a fresh JetStream stream, for tests of event plumbing. */
+export interface EventTestbed {
+  runId: string;
+  stream: string;
+  subjectPrefix: string;
+  sequelize: Awaited<ReturnType<typeof openDatabase>>;
+  nats: Awaited<ReturnType<typeof connectNats>>;
+  /** Another fresh stream (name and subject prefix end in `_${suffix}`), deleted by close(). */
+  addStream(suffix: string): Promise<{ stream: string; subjectPrefix: string }>;
+  /** Deletes the streams and drops the database. */
+  close(): Promise<void>;
+}
+
+export async function openEventTestbed(label: string, migrations: Migration[]): Promise<EventTestbed> {
+  const runId = uniqueRunId(label);
+  const stream = `${label.toUpperCase()}_${runId}`;
+  const subjectPrefix = `events_${runId}`;
+  await ensureDatabase(TEST_DATABASE_URL, `${runId}_db`);
+  const sequelize = await openDatabase({
+    url: TEST_DATABASE_URL,
+    database: `${runId}_db`,
+    models: [],
+    migrations,
+    logger: createLogger(`${label}-test`, 'silent'),
+  });
+  const nats = await connectNats(TEST_NATS_URL, `${label}-test`);
+  await ensureEventStream(nats, stream, subjectPrefix);
+  const streams = [stream];
+  return {
+    runId,
+    stream,
+    subjectPrefix,
+    sequelize,
+    nats,
+    async addStream(suffix) {
+      const added = { stream: `${stream}_${suffix}`, subjectPrefix: `${subjectPrefix}_${suffix}` };
+      await ensureEventStream(nats, added.stream, added.subjectPrefix);
+      streams.push(added.stream);
+      return added;
+    },
+    async close() {
+      const jsm = await nats.jetstreamManager();
+      for (const name of streams) await jsm.streams.delete(name).catch(() => undefined);
+      await nats.drain();
+      await sequelize.close();
+      await dropDatabases(runId);
+    },
+  };
+}
