@@ -35,4 +35,9 @@ export interface BillingDeps {
   sandboxControls?: SandboxControlsClient;
   /** A PENDING invoice charge older than this (real ms) is settled by verifying its reference. */
   paymentSettleAfterMs?: number;
+  /**
+   * Test-only fault injection (BILLING_TEST_CRASH_AFTER_REFUND_SENT): runs right after the
+   * provider accepted a refund, before billing records it. Unset in every real deployment.
+   */
+  afterRefundSent?: () => void;
 }

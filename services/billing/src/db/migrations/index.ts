@@ -8,6 +8,7 @@ import { addSubscriptionPauseAndCancelDetails } from './0007-add-subscription-pa
 import { createUsageRecords } from './0008-create-usage-records';
 import { addRefundPolicy } from './0009-add-refund-policy';
 import { indexDueWorkByMode } from './0010-index-due-work-by-mode';
+import { addCheckoutPaymentsAndRefundAttempts } from './0011-add-checkout-payments-and-refund-attempts';
 
 /** Every migration of the billing database, in order. Append; never edit a shipped one. */
 export const billingMigrations: Migration[] = [
@@ -22,4 +23,5 @@ export const billingMigrations: Migration[] = [
   createUsageRecords,
   addRefundPolicy,
   indexDueWorkByMode,
+  addCheckoutPaymentsAndRefundAttempts,
 ];

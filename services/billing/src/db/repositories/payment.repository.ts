@@ -103,6 +103,19 @@ export class PaymentRepository {
     return PaymentModel.findOne({ where: { invoiceId, status: 'SUCCEEDED' }, transaction });
   }
 
+  /** The payment of a reference, locked until the caller's transaction ends. */
+  lockByReference(reference: string, transaction: Transaction): Promise<PaymentModel | null> {
+    return PaymentModel.findOne({ where: { reference }, transaction, lock: transaction.LOCK.UPDATE });
+  }
+
+  /** A PENDING charge sent again now: settlement waits for this call as for the first. */
+  async restartCharge(reference: string, now: Date, transaction: Transaction): Promise<void> {
+    await PaymentModel.sequelize!.query(
+      `UPDATE payments SET charge_started_at = $2 WHERE reference = $1 AND status = 'PENDING'`,
+      { bind: [reference, now], transaction },
+    );
+  }
+
   findByReference(reference: string, transaction?: Transaction): Promise<PaymentModel | null> {
     return PaymentModel.findOne({ where: { reference }, transaction });
   }
