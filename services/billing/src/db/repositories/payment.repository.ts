@@ -6,8 +6,10 @@ export interface NewPayment {
   id: string;
   reference: string;
   purpose: PaymentPurpose;
-  customerId: string;
+  customerId: string | null;
   invoiceId: string | null;
+  /** The hosted checkout session the payment was made for, if any. */
+  checkoutSessionId?: string | null;
   amount: number;
   currency: string;
   status: PaymentStatus;
