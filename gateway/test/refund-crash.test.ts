@@ -52,6 +52,7 @@ describe('refunds exactly once across a SIGKILL between the provider call and th
     const plan = await api('POST', '/api/v1/plans', { apiKey: testKey, body: { name: 'Crash plan', amount: 500 } });
     const policy = await api('POST', '/api/v1/cancellation-policies', {
       apiKey: testKey,
+      token: merchant.token,
       body: { name: 'Full', refund_type: 'FULL', is_default: true },
     });
     expect(policy.status).toBe(201);
@@ -68,7 +69,10 @@ describe('refunds exactly once across a SIGKILL between the provider call and th
       () => probeReady(spec, Number(platform.env.BILLING_GRPC_PORT)),
     );
     await faulty.start();
-    const cancel = await api('POST', `/api/v1/subscriptions/${paid.subscriptionId}/cancel`, { apiKey: testKey });
+    const cancel = await api('POST', `/api/v1/subscriptions/${paid.subscriptionId}/cancel`, {
+      apiKey: testKey,
+      body: {},
+    });
     // Billing died mid-request: the gateway cannot know the outcome.
     expect(cancel.status).toBeGreaterThanOrEqual(500);
     await waitFor('billing to be dead', async () => faulty.output, (out) => out.includes('killing billing'));
