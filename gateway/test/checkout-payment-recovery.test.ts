@@ -100,7 +100,7 @@ describe('checkout payments: second Pay, late payments, foreign references', () 
 
   /** Settles, then checks: exactly these references refunded in full, once each, and recorded. */
   async function expectRefundedOnce(email: string, refunded: string[]): Promise<SandboxLedger> {
-    const ledger = await waitFor(
+    await waitFor(
       'the refunds in the sandbox ledger',
       () => sandbox.ledger({ email }),
       (l) => l.refunds.length >= refunded.length,
@@ -166,7 +166,10 @@ describe('checkout payments: second Pay, late payments, foreign references', () 
     const email = uniqueEmail('cancelled');
     const code = await newSession();
     const paymentPage = await startPay(code, email);
-    const cancel = await fetch(`${platform.gatewayUrl}/checkout/${code}/cancel`, { method: 'POST', redirect: 'manual' });
+    const cancel = await fetch(`${platform.gatewayUrl}/checkout/${code}/cancel`, {
+      method: 'POST',
+      redirect: 'manual',
+    });
     expect(cancel.status).toBeLessThan(400);
     expect((await getSession(code)).status).toBe('CANCELLED');
     // The payer pays and closes the tab: only the provider's webhook (and the sweep) remain.
@@ -232,7 +235,11 @@ describe('checkout payments: second Pay, late payments, foreign references', () 
       apiKey: merchant.testKey,
       body: { to: new Date(new Date(now).getTime() + 50 * 3600 * 1000).toISOString() },
     });
-    await waitFor('the idle session to expire', () => getSession(idle), (s) => s.status === 'EXPIRED');
+    await waitFor(
+      'the idle session to expire',
+      () => getSession(idle),
+      (s) => s.status === 'EXPIRED',
+    );
 
     // The payer finishes: the payment completes the session, nothing is refunded.
     const paid = await payAtSandbox(paymentPage);

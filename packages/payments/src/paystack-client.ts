@@ -131,7 +131,11 @@ export class PaystackClient implements PaymentProvider {
     return toVerifiedTransaction(data);
   }
 
-  async refund(input: { transactionReference: string; amount?: number; merchantNote?: string }): Promise<ProviderRefund> {
+  async refund(input: {
+    transactionReference: string;
+    amount?: number;
+    merchantNote?: string;
+  }): Promise<ProviderRefund> {
     const data = await this.call('POST', '/refund', refundData, {
       transaction: input.transactionReference,
       ...(input.amount === undefined ? {} : { amount: positiveMinorUnits(input.amount) }),

@@ -47,9 +47,7 @@ class HoldingProxy {
     if (this.armed && req.url === '/transaction/charge_authorization' && this.held.length === 0) {
       this.held.push((JSON.parse(body.toString()) as { reference: string }).reference);
       // Never answered: the request reaches the provider only later.
-      this.forwardedLate.push(
-        new Promise((r) => setTimeout(r, HOLD_MS)).then(async () => (await forward()).status),
-      );
+      this.forwardedLate.push(new Promise((r) => setTimeout(r, HOLD_MS)).then(async () => (await forward()).status));
       return;
     }
     const answer = await forward();

@@ -33,7 +33,11 @@ export async function settleUnusedCheckoutPayment(
 ): Promise<UnusedPaymentOutcome> {
   if (!isUuid(payment.checkoutSessionId) || !payment.transactionReference.trim()) {
     throw DomainError.invalid([
-      { loc: ['checkout_session_id'], msg: 'A checkout session id and a transaction reference are required', type: 'value_error' },
+      {
+        loc: ['checkout_session_id'],
+        msg: 'A checkout session id and a transaction reference are required',
+        type: 'value_error',
+      },
     ]);
   }
   const known = await deps.payments.findByReference(payment.transactionReference);
@@ -97,7 +101,11 @@ export async function settleUnusedCheckoutPayment(
     await issueRefunds(deps, [refund]);
     return 'REFUNDED';
   }
-  return outcomeOf((await deps.payments.findByReference(payment.transactionReference))!, scope, payment.checkoutSessionId);
+  return outcomeOf(
+    (await deps.payments.findByReference(payment.transactionReference))!,
+    scope,
+    payment.checkoutSessionId,
+  );
 }
 
 function outcomeOf(known: PaymentModel, scope: ProjectScope, checkoutSessionId: string): UnusedPaymentOutcome {

@@ -53,7 +53,12 @@ export async function applyCheckoutPayment(
       { customerId: completion.customerId, subscriptionId: completion.subscriptionId, completedAt },
       transaction,
     );
-    await deps.checkoutPayments.settle(reference, stateOf(completion.paymentOutcome || 'USED'), deps.clock.now(), transaction);
+    await deps.checkoutPayments.settle(
+      reference,
+      stateOf(completion.paymentOutcome || 'USED'),
+      deps.clock.now(),
+      transaction,
+    );
     return true;
   });
   if (!completed && payment.state === 'STARTED') {
