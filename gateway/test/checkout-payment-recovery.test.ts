@@ -2,6 +2,7 @@ import { createHmac } from 'node:crypto';
 import { SandboxControlsClient, type SandboxLedger } from '@billing/payments';
 import { queryDatabase, startPlatform, type PlatformUnderTest } from '@billing/testing';
 import { gatewayApi, registerMerchant, uniqueEmail, type Api, type RegisteredMerchant } from './support/api';
+import { waitFor } from './support/wait';
 
 const PRICE = 99000;
 
@@ -70,16 +71,6 @@ describe('checkout payments: second Pay, late payments, foreign references', () 
     const res = await fetch(url, { redirect: 'manual' });
     return { status: res.status, text: await res.text() };
   };
-
-  async function waitFor<T>(what: string, read: () => Promise<T>, ok: (value: T) => boolean, ms = 20_000) {
-    const deadline = Date.now() + ms;
-    for (;;) {
-      const value = await read();
-      if (ok(value)) return value;
-      if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}: ${JSON.stringify(value)}`);
-      await new Promise((r) => setTimeout(r, 200));
-    }
-  }
 
   const successes = (ledger: SandboxLedger) => ledger.transactions.filter((t) => t.status === 'success');
 

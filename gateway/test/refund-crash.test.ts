@@ -8,6 +8,7 @@ import {
   type PlatformUnderTest,
 } from '@billing/testing';
 import { gatewayApi, registerMerchant, type Api, type RegisteredMerchant } from './support/api';
+import { waitFor } from './support/wait';
 import { payHostedCheckout } from './support/hosted-checkout';
 
 /**
@@ -36,16 +37,6 @@ describe('refunds exactly once across a SIGKILL between the provider call and th
   afterAll(async () => {
     await platform?.stop();
   });
-
-  async function waitFor<T>(what: string, read: () => Promise<T>, ok: (value: T) => boolean, ms = 30_000) {
-    const deadline = Date.now() + ms;
-    for (;;) {
-      const value = await read();
-      if (ok(value)) return value;
-      if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}: ${JSON.stringify(value)}`);
-      await new Promise((r) => setTimeout(r, 200));
-    }
-  }
 
   it('SIGKILL after the provider took the refund, restart: exactly one refund, recorded once', async () => {
     const { testKey } = merchant;
