@@ -19,8 +19,15 @@ export interface PaymentProvider {
    */
   chargeAuthorization(input: ChargeAuthorizationInput): Promise<VerifiedTransaction>;
 
-  /** Refunds all or part (`amount`) of a successful transaction. */
-  refund(input: { transactionReference: string; amount?: number }): Promise<ProviderRefund>;
+  /**
+   * Refunds all or part (`amount`) of a successful transaction. Paystack refunds carry no
+   * idempotency key: `merchantNote` (the caller's own refund reference) is kept with the refund
+   * and listed back by `listRefunds`, so a caller that lost the answer can look before resending.
+   */
+  refund(input: { transactionReference: string; amount?: number; merchantNote?: string }): Promise<ProviderRefund>;
+
+  /** Every refund the provider holds for one transaction (Paystack's `GET /refund?transaction=`). */
+  listRefunds(transactionReference: string): Promise<ProviderRefund[]>;
 }
 
 export interface ProviderCustomer {
@@ -81,6 +88,8 @@ export interface ProviderRefund {
   transactionReference: string;
   amount: number;
   status: 'pending' | 'processed' | 'failed';
+  /** What the caller sent as `merchantNote`; null when the provider did not echo one. */
+  merchantNote: string | null;
 }
 
 /** A provider answered with an error or could not be reached; `retryable` for 5xx/network. */

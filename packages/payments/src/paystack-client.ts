@@ -56,6 +56,7 @@ const refundData = z.object({
   transaction: z.unknown().optional(),
   amount: minorUnits,
   status: z.string(),
+  merchant_note: z.string().nullish(),
 });
 
 const TRANSACTION_STATUSES: Record<string, TransactionStatus> = {
@@ -130,19 +131,23 @@ export class PaystackClient implements PaymentProvider {
     return toVerifiedTransaction(data);
   }
 
-  async refund(input: { transactionReference: string; amount?: number }): Promise<ProviderRefund> {
+  async refund(input: {
+    transactionReference: string;
+    amount?: number;
+    merchantNote?: string;
+  }): Promise<ProviderRefund> {
     const data = await this.call('POST', '/refund', refundData, {
       transaction: input.transactionReference,
       ...(input.amount === undefined ? {} : { amount: positiveMinorUnits(input.amount) }),
+      ...(input.merchantNote === undefined ? {} : { merchant_note: input.merchantNote }),
     });
-    const transaction = data.transaction as { reference?: unknown } | null;
-    return {
-      id: String(data.id),
-      transactionReference:
-        typeof transaction?.reference === 'string' ? transaction.reference : input.transactionReference,
-      amount: data.amount,
-      status: REFUND_STATUSES[data.status] ?? 'pending',
-    };
+    return toProviderRefund(data, input.transactionReference);
+  }
+
+  async listRefunds(transactionReference: string): Promise<ProviderRefund[]> {
+    const query = new URLSearchParams({ transaction: transactionReference });
+    const data = await this.call('GET', `/refund?${query.toString()}`, z.array(refundData));
+    return data.map((refund) => toProviderRefund(refund, transactionReference));
   }
 
   /** Sends a request and reads `data` out of Paystack's `{status, message, data}` envelope. */
@@ -183,6 +188,17 @@ function toVerifiedTransaction(data: z.infer<typeof transactionData>): VerifiedT
     customer: toCustomer(data.customer),
     authorization: toAuthorization(data.authorization),
     metadata: toMetadata(data.metadata),
+  };
+}
+
+function toProviderRefund(data: z.infer<typeof refundData>, transactionReference: string): ProviderRefund {
+  const transaction = data.transaction as { reference?: unknown } | null;
+  return {
+    id: String(data.id),
+    transactionReference: typeof transaction?.reference === 'string' ? transaction.reference : transactionReference,
+    amount: data.amount,
+    status: REFUND_STATUSES[data.status] ?? 'pending',
+    merchantNote: data.merchant_note ?? null,
   };
 }
 

@@ -216,7 +216,24 @@ describe('PaystackClient against a stub Paystack', () => {
       transactionReference: 'ref-9',
       amount: 2000,
       status: 'pending',
+      merchantNote: null,
     });
     expect(requests[0].body).toEqual({ transaction: 'ref-9', amount: 2000 });
+  });
+
+  it('sends our refund reference as merchant_note and lists a transaction`s refunds with it', async () => {
+    answer = json(200, {
+      status: true,
+      message: 'Refunds retrieved',
+      data: [
+        { id: 4, transaction: { reference: 'ref-9' }, amount: 500, status: 'processed', merchant_note: 'cancel:1' },
+        { id: 5, transaction: 77, amount: 100, status: 'failed' },
+      ],
+    });
+    expect(await client().listRefunds('ref 9')).toEqual([
+      { id: '4', transactionReference: 'ref-9', amount: 500, status: 'processed', merchantNote: 'cancel:1' },
+      { id: '5', transactionReference: 'ref 9', amount: 100, status: 'failed', merchantNote: null },
+    ]);
+    expect(requests[0].url).toContain('/refund?transaction=ref+9');
   });
 });

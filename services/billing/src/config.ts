@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import {
   baseEnvSchema,
+  booleanFlag,
   commaSeparatedIntegers,
   databaseEnvSchema,
   grpcTarget,
@@ -33,6 +34,21 @@ const billingEnvSchema = baseEnvSchema
     TEST_MODE_SCHEDULER_CONCURRENCY: z.coerce.number().int().min(1).max(512).default(16),
     /** Deadline of every gRPC call billing makes (DEADLINE_EXCEEDED, a 503 at the gateway). */
     GRPC_DEADLINE_MS: z.coerce.number().int().min(1).max(120_000).default(5000),
+    /**
+     * Test-only fault injection: billing SIGKILLs itself right after the provider accepted a
+     * refund and before it is recorded (the crash docs/payment-recovery.md recovers from).
+     * Refused in production.
+     */
+    BILLING_TEST_CRASH_AFTER_REFUND_SENT: booleanFlag,
+  })
+  .superRefine((env, ctx) => {
+    if (env.NODE_ENV === 'production' && env.BILLING_TEST_CRASH_AFTER_REFUND_SENT) {
+      ctx.addIssue({
+        code: 'custom',
+        message: 'is a test-only fault injection and cannot be set in production',
+        path: ['BILLING_TEST_CRASH_AFTER_REFUND_SENT'],
+      });
+    }
   });
 
 export type BillingConfig = z.infer<typeof billingEnvSchema>;

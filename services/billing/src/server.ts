@@ -68,6 +68,12 @@ export async function startBilling(config: BillingConfig, logger: Logger): Promi
       baseUrl: config.SANDBOX_PROVIDER_URL,
       secretKey: config.SANDBOX_SECRET_KEY,
     }),
+    afterRefundSent: config.BILLING_TEST_CRASH_AFTER_REFUND_SENT
+      ? () => {
+          logger.warn('BILLING_TEST_CRASH_AFTER_REFUND_SENT: killing billing after the provider took a refund');
+          process.kill(process.pid, 'SIGKILL');
+        }
+      : undefined,
   };
   const grpc = await startGrpcServer({
     port: config.BILLING_GRPC_PORT,
@@ -98,7 +104,7 @@ export async function startBilling(config: BillingConfig, logger: Logger): Promi
     () => settleFirstCharges(deps, { olderThanMs: config.PAYMENT_SETTLE_AFTER_MS }),
     logger,
   );
-  // Refunds the provider could not take (or whose request died before issuing them), retried.
+  // Refunds the provider could not take, whose outcome is unknown, or a crash left PROCESSING.
   const refundRetries = startPollingLoop(
     'refund-retry',
     config.RENEWAL_POLL_MS,

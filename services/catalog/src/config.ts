@@ -19,6 +19,11 @@ const catalogEnvSchema = baseEnvSchema
     PUBLIC_URL: z.url({ protocol: /^https?$/ }).default('http://localhost:8080'),
     /** How often pending checkout sessions past their expiry are swept to EXPIRED. */
     CHECKOUT_EXPIRY_SWEEP_MS: z.coerce.number().int().min(50).max(3_600_000).default(30_000),
+    /**
+     * A payment still open at the provider (the payer on its page) this long after "Pay" keeps
+     * its session from expiring; after that the session expires and a late payment is refunded.
+     */
+    CHECKOUT_PAYMENT_IN_FLIGHT_MS: z.coerce.number().int().min(0).max(86_400_000).default(3_600_000),
   })
   .transform((env) => ({ ...env, PUBLIC_URL: env.PUBLIC_URL.replace(/\/$/, '') }));
 

@@ -12,15 +12,17 @@ import { PaymentProviders, webhookSecretsFor } from '@billing/payments';
 import { billingV1, catalogV1 } from '@billing/proto';
 import type { CatalogConfig } from './config';
 import { catalogMigrations } from './db/migrations';
+import { CheckoutPaymentModel } from './db/models/checkout-payment.model';
 import { CheckoutSessionModel } from './db/models/checkout-session.model';
 import { PlanModel } from './db/models/plan.model';
+import { CheckoutPaymentRepository } from './db/repositories/checkout-payment.repository';
 import { CheckoutSessionRepository } from './db/repositories/checkout-session.repository';
 import { PlanRepository } from './db/repositories/plan.repository';
 import { catalogHandlers } from './handlers/catalog.handlers';
 import { createCheckoutPagesApp } from './http/checkout-pages';
 import { isProviderWebhook, providerWebhookListener } from './http/provider-webhook';
 import type { CatalogDeps } from './usecases/catalog-deps';
-import { expireDueCheckoutSessions } from './usecases/expire-checkout-session.usecase';
+import { expireDueCheckoutSessions, settleLateCheckoutPayments } from './usecases/expire-checkout-session.usecase';
 
 export interface RunningCatalog {
   port: number;
@@ -32,7 +34,7 @@ export async function startCatalog(config: CatalogConfig, logger: Logger): Promi
   const storage = await openServiceStorage({
     service: 'catalog',
     config,
-    models: [PlanModel, CheckoutSessionModel],
+    models: [PlanModel, CheckoutSessionModel, CheckoutPaymentModel],
     migrations: catalogMigrations,
     logger,
   });
@@ -42,12 +44,15 @@ export async function startCatalog(config: CatalogConfig, logger: Logger): Promi
     sequelize: storage.sequelize,
     plans: new PlanRepository(),
     checkoutSessions: new CheckoutSessionRepository(),
+    checkoutPayments: new CheckoutPaymentRepository(),
     clock: systemClock,
     clocks: new ProjectClocks(storage.sequelize, systemClock),
     billing,
     paymentsFor: (livemode) => providers.forMode(livemode),
     webhookSecrets: webhookSecretsFor(config),
     publicUrl: config.PUBLIC_URL,
+    paymentInFlightMs: config.CHECKOUT_PAYMENT_IN_FLIGHT_MS,
+    logger,
   };
 
   const grpc = await startGrpcServer({
@@ -66,15 +71,24 @@ export async function startCatalog(config: CatalogConfig, logger: Logger): Promi
     (req, res) => (isProviderWebhook(req) ? providerWebhook(req, res) : pagesApp(req, res)),
     config.CATALOG_HTTP_PORT,
   );
-  // One sweep per mode, so that a test-mode backlog never delays a live session's expiry.
-  const expirySweeps = [true, false].map((livemode) =>
+  // One expiry sweep per mode, so that a test-mode backlog never delays a live session's expiry;
+  // payments of sessions that ended while the payer was paying are watched by a loop of their own.
+  const expirySweeps = [
+    ...[true, false].map((livemode) =>
+      startPollingLoop(
+        livemode ? 'checkout-expiry-live' : 'checkout-expiry-test',
+        config.CHECKOUT_EXPIRY_SWEEP_MS,
+        () => expireDueCheckoutSessions(deps, livemode),
+        logger,
+      ),
+    ),
     startPollingLoop(
-      livemode ? 'checkout-expiry-live' : 'checkout-expiry-test',
+      'checkout-late-payments',
       config.CHECKOUT_EXPIRY_SWEEP_MS,
-      () => expireDueCheckoutSessions(deps, livemode),
+      () => settleLateCheckoutPayments(deps),
       logger,
     ),
-  );
+  ];
   logger.info({ grpc_port: grpc.port, http_port: config.CATALOG_HTTP_PORT }, 'catalog listening');
   return {
     port: grpc.port,

@@ -320,12 +320,17 @@ describe('sandbox provider: the Paystack protocol through PaystackClient', () =>
 
   it('refunds in full or in parts, never more than was paid', async () => {
     const full = await paidCustomer('refund-full@example.com');
-    expect(await client.refund({ transactionReference: full.reference })).toEqual({
+    const refunded = await client.refund({ transactionReference: full.reference, merchantNote: 'cancel-1' });
+    expect(refunded).toEqual({
       id: expect.stringMatching(/^\d+$/),
       transactionReference: full.reference,
       amount: 10_000,
       status: 'processed',
+      merchantNote: 'cancel-1',
     });
+    // GET /refund?transaction=: what a caller that lost the answer reads before resending.
+    expect(await client.listRefunds(full.reference)).toEqual([refunded]);
+    expect(await client.listRefunds('never-paid-ref')).toEqual([]);
     await expectProviderError(
       client.refund({ transactionReference: full.reference, amount: 1 }),
       400,

@@ -39,6 +39,22 @@ export function validatePlanSnapshot(
 }
 
 /**
+ * The hosted page starts every checkout transaction with its session's id in the provider's
+ * metadata: a transaction naming another session is not this session's payment, whatever
+ * reference a caller passes. `required`: a transaction naming no session is refused too (a
+ * refund is only ever made of a payment provably this session's).
+ */
+export function assertPaymentOfSession(
+  transaction: VerifiedTransaction,
+  checkoutSessionId: string,
+  options: { required: boolean } = { required: false },
+): void {
+  const named = transaction.metadata.checkout_session_id;
+  if (named === checkoutSessionId || (named === undefined && !options.required)) return;
+  throw new DomainError('failed_precondition', 'This payment belongs to another checkout session');
+}
+
+/**
  * A checkout completes only on the provider's word that exactly the expected charge succeeded:
  * the plan's price, or the verification charge for a trial or a free plan (the rule the hosted
  * page used to start the transaction). Anything else is `payment_required` with the provider's

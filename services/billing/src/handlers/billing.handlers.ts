@@ -4,6 +4,7 @@ import { validatePlanSnapshot } from '../domain/checkout-completion';
 import type { CustomerModel, InvoiceModel, SubscriptionModel } from '../db/models';
 import type { BillingDeps } from '../usecases/billing-deps';
 import { completeCheckout } from '../usecases/complete-checkout.usecase';
+import { settleUnusedCheckoutPayment } from '../usecases/settle-unused-checkout-payment.usecase';
 import { createCustomer } from '../usecases/create-customer.usecase';
 import { getCustomer } from '../usecases/get-customer.usecase';
 import { listCustomers } from '../usecases/list-customers.usecase';
@@ -65,7 +66,15 @@ function customerHandlers(deps: BillingDeps): Partial<BillingHandlers> {
         customerId: completion.customerId,
         subscriptionId: completion.subscriptionId,
         invoiceId: completion.invoiceId ?? '',
+        paymentOutcome: completion.paymentOutcome,
       };
+    },
+    async settleUnusedCheckoutPayment(req) {
+      const outcome = await settleUnusedCheckoutPayment(deps, requireScope(req.scope), {
+        checkoutSessionId: req.checkoutSessionId,
+        transactionReference: req.transactionReference,
+      });
+      return { outcome };
     },
     async createCustomer(req) {
       const customer = await createCustomer(deps, requireScope(req.scope), {

@@ -43,4 +43,9 @@ export interface BillingDeps {
    * TEST_MODE_SCHEDULER_CONCURRENCY); unset: the same as live mode.
    */
   testModeBudget?: { batchSize: number; concurrency: number };
+  /**
+   * Test-only fault injection (BILLING_TEST_CRASH_AFTER_REFUND_SENT): runs right after the
+   * provider accepted a refund, before billing records it. Unset in every real deployment.
+   */
+  afterRefundSent?: () => void;
 }

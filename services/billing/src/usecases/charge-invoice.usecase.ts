@@ -3,7 +3,7 @@ import { QueryTypes, type Transaction } from 'sequelize';
 import { recordEvent } from '@billing/platform';
 import { PaymentProviderError, type ChargeAuthorizationInput, type VerifiedTransaction } from '@billing/payments';
 import { nextDunningAttempt } from '../domain/dunning';
-import { InvoiceModel, PaymentModel } from '../db/models';
+import { InvoiceModel } from '../db/models';
 import { invoiceEventData } from '../events/event-payloads';
 import type { BillingDeps } from './billing-deps';
 
@@ -231,6 +231,62 @@ export async function chargeInvoice(
 }
 
 /**
+ * A PENDING invoice charge the provider says it does not know ("not found" on verify). The
+ * charge may still be on its way (a frozen provider, a request still queued), so the attempt is
+ * not given up for a new reference, which a late arrival of the first could charge a second
+ * time: the same charge is sent again under the same reference. The provider charges a
+ * reference once (a repeat returns the first outcome, a different charge under it is refused as
+ * a duplicate), so whichever of the two arrives first is the only charge of this invoice
+ * attempt. Its outcome is recorded as chargeInvoice's would be; an unknown one leaves the
+ * payment PENDING with its clock restarted, for the next settlement pass.
+ */
+export async function resendUnknownCharge(
+  deps: BillingDeps,
+  reference: string,
+  options: Pick<ChargeOptions, 'onOutcome'> & { at: Date },
+): Promise<ChargeResult> {
+  const input = await deps.sequelize.transaction(async (transaction) => {
+    const payment = await deps.payments.lockByReference(reference, transaction);
+    if (payment?.status !== 'PENDING' || !payment.invoiceId || !payment.customerId) return null;
+    const invoice = await InvoiceModel.findByPk(payment.invoiceId, { transaction });
+    const [emails, cards] = await Promise.all([
+      deps.customers.emailsOf([payment.customerId], transaction),
+      deps.authorizations.reusableCodesOf([payment.customerId], transaction),
+    ]);
+    const email = emails.get(payment.customerId);
+    const authorizationCode = cards.get(payment.customerId);
+    // A closed invoice or a card gone: nothing to send again; recorded as never charged.
+    if (invoice?.status !== 'OPEN' || !email || !authorizationCode) return null;
+    await deps.payments.restartCharge(reference, deps.clock.now(), transaction);
+    return {
+      authorizationCode,
+      email,
+      amount: payment.amount,
+      currency: payment.currency,
+      reference,
+      metadata: { invoice_id: invoice.id, subscription_id: invoice.subscriptionId, attempt: attemptOf(reference) },
+    } satisfies ChargeAuthorizationInput;
+  });
+  if (!input) return recordChargeOutcome(deps, reference, null, options.at, options);
+  const provider = deps.providerFor((await deps.payments.findByReference(reference))!.livemode);
+  let answer: Pick<VerifiedTransaction, 'status' | 'gatewayResponse'> | null;
+  try {
+    answer = await provider.chargeAuthorization(input);
+  } catch (err) {
+    if (!(err instanceof PaymentProviderError) || err.retryable) {
+      deps.logger.warn({ err, reference }, 'invoice charge resent; outcome unknown, left PENDING');
+      return { paid: false, invoice: (await InvoiceModel.findByPk(input.metadata.invoice_id))!, pending: true };
+    }
+    // Refused: the first request arrived meanwhile (a duplicate reference) or the card is
+    // refused outright; what the provider now holds under the reference decides.
+    answer = (await provider.verifyTransaction(reference)) ?? { status: 'failed', gatewayResponse: err.message };
+  }
+  return recordChargeOutcome(deps, reference, answer, options.at, options);
+}
+
+const attemptOf = (reference: string) => Number(reference.slice(reference.lastIndexOf('-') + 1));
+
+/**
  * Records what the provider said about a PENDING invoice payment, once: a payment that is no
  * longer PENDING (settled by someone else) is left as it is.
  */
@@ -242,7 +298,7 @@ export async function recordChargeOutcome(
   options: Pick<ChargeOptions, 'onOutcome'> = {},
 ): Promise<ChargeResult> {
   return deps.sequelize.transaction(async (transaction) => {
-    const payment = await PaymentModel.findOne({ where: { reference }, transaction, lock: transaction.LOCK.UPDATE });
+    const payment = await deps.payments.lockByReference(reference, transaction);
     if (!payment?.invoiceId) throw new Error(`invoice payment ${reference} not found`);
     const invoice = (await InvoiceModel.findByPk(payment.invoiceId, {
       transaction,
@@ -251,7 +307,7 @@ export async function recordChargeOutcome(
     if (payment.status !== 'PENDING') {
       return { paid: invoice.status === 'PAID', invoice, failure: payment.gatewayResponse ?? undefined };
     }
-    const attempt = Number(reference.slice(reference.lastIndexOf('-') + 1));
+    const attempt = attemptOf(reference);
     const words = answer?.gatewayResponse || (answer ? `Payment ${answer.status}` : NEVER_CHARGED);
     if (answer?.status === 'success') {
       await payment.update({ status: 'SUCCEEDED', gatewayResponse: words, updatedAt: at }, { transaction });
@@ -271,7 +327,8 @@ export async function recordChargeOutcome(
     await payment.update({ status: 'FAILED', gatewayResponse: words, updatedAt: at }, { transaction });
     if (invoice.status !== 'OPEN') return { paid: false, invoice, failure: words };
     if (!answer) {
-      // Never charged: the attempt number is used up, the invoice is due again now.
+      // Never charged, and never to be: resendUnknownCharge found nothing to send again (the
+      // invoice was closed, the card removed). The attempt number is used up; due again now.
       await invoice.update(
         { attemptCount: Math.max(invoice.attemptCount, attempt), nextPaymentAttempt: at, updatedAt: at },
         { transaction },

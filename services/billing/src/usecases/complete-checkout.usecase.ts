@@ -4,6 +4,7 @@ import { DomainError, isUuid, recordEvent, type FieldViolation, type ProjectScop
 import { isVerificationCharge, type VerifiedTransaction } from '@billing/payments';
 import {
   assertCheckoutPaid,
+  assertPaymentOfSession,
   subscriptionStart,
   subscriptionTerms,
   type PlanSnapshot,
@@ -14,6 +15,11 @@ import { customerEventData, invoiceEventData, subscriptionEventData } from '../e
 import type { BillingDeps } from './billing-deps';
 import { issuePendingRefunds } from './issue-pending-refunds.usecase';
 import { callProvider } from './provider-call';
+import {
+  lockCheckoutSession,
+  settleUnusedCheckoutPayment,
+  type UnusedPaymentOutcome,
+} from './settle-unused-checkout-payment.usecase';
 
 export interface CompleteCheckoutCommand {
   checkoutSessionId: string;
@@ -31,6 +37,8 @@ export interface CheckoutCompletion {
   subscriptionId: string;
   /** The first invoice; null for a trial. */
   invoiceId: string | null;
+  /** What became of the command's payment: USED, or (another payment completed it) refunded. */
+  paymentOutcome: UnusedPaymentOutcome;
 }
 
 /**
@@ -52,9 +60,9 @@ export async function completeCheckout(
   command: CompleteCheckoutCommand,
 ): Promise<CheckoutCompletion> {
   assertCommand(command);
-  // A repeat needs no provider call: the first completion's answer stands.
+  // A repeat: the first completion's answer stands, and a second payment is refunded.
   const earlier = await findCompletion(deps, scope, command.checkoutSessionId);
-  if (earlier) return settle(deps, earlier);
+  if (earlier) return settleRepeat(deps, scope, command, earlier);
 
   const verified = assertCheckoutPaid(
     await callProvider('verify the payment', () =>
@@ -62,6 +70,7 @@ export async function completeCheckout(
     ),
     command.plan,
   );
+  assertPaymentOfSession(verified, command.checkoutSessionId);
   const email = (command.customerEmail || verified.customer?.email || '').trim();
   if (!isValidEmail(email)) {
     throw DomainError.invalid([
@@ -79,10 +88,27 @@ export async function completeCheckout(
     // The session's own race is serialized by the lock, so this is the payment reference: it
     // already paid for another checkout session.
     const again = await findCompletion(deps, scope, command.checkoutSessionId);
-    if (again) return settle(deps, again);
+    if (again) return settleRepeat(deps, scope, command, again);
     throw paymentAlreadyUsed();
   }
   return settle(deps, completion);
+}
+
+/**
+ * The session is completed already. The same payment again (callback and webhook racing) is
+ * USED; another payment of the session (a second tab's Pay) completed nothing and is refunded.
+ */
+async function settleRepeat(
+  deps: BillingDeps,
+  scope: ProjectScope,
+  command: CompleteCheckoutCommand,
+  earlier: CheckoutCompletion,
+): Promise<CheckoutCompletion> {
+  const paymentOutcome = await settleUnusedCheckoutPayment(deps, scope, {
+    checkoutSessionId: command.checkoutSessionId,
+    transactionReference: command.transactionReference,
+  });
+  return { ...(await settle(deps, earlier)), paymentOutcome };
 }
 
 const paymentAlreadyUsed = () =>
@@ -122,7 +148,12 @@ async function findCompletion(
     throw new DomainError('permission_denied', 'This checkout session was completed in another project');
   }
   const invoice = await deps.invoices.findFirstOfSubscription(subscription.id, transaction);
-  return { customerId: subscription.customerId, subscriptionId: subscription.id, invoiceId: invoice?.id ?? null };
+  return {
+    customerId: subscription.customerId,
+    subscriptionId: subscription.id,
+    invoiceId: invoice?.id ?? null,
+    paymentOutcome: 'USED',
+  };
 }
 
 async function recordCompletion(
@@ -133,10 +164,7 @@ async function recordCompletion(
   transaction: Transaction,
 ): Promise<CheckoutCompletion> {
   // Held until commit: concurrent completions of this session wait here, then see its result.
-  await deps.sequelize.query('SELECT pg_advisory_xact_lock(hashtext($1))', {
-    bind: [`checkout:${command.checkoutSessionId}`],
-    transaction,
-  });
+  await lockCheckoutSession(deps, command.checkoutSessionId, transaction);
   const earlier = await findCompletion(deps, scope, command.checkoutSessionId, transaction);
   if (earlier) return earlier;
   // One payment pays for one checkout (the ledger's unique reference is the backstop).
@@ -188,6 +216,7 @@ async function recordCompletion(
       reference: verified.reference,
       purpose: verification ? 'VERIFICATION' : 'INVOICE',
       customerId: customer.id,
+      checkoutSessionId: command.checkoutSessionId,
       invoiceId: verification ? null : (invoice?.id ?? null),
       amount: verified.amount,
       currency: verified.currency.toUpperCase(),
@@ -226,7 +255,12 @@ async function recordCompletion(
     await event('invoice.created', invoiceEventData(invoice, customer.email));
     await event('invoice.paid', invoiceEventData(invoice, customer.email));
   }
-  return { customerId: customer.id, subscriptionId: subscription.id, invoiceId: invoice?.id ?? null };
+  return {
+    customerId: customer.id,
+    subscriptionId: subscription.id,
+    invoiceId: invoice?.id ?? null,
+    paymentOutcome: 'USED',
+  };
 }
 
 /** The customer of this e-mail in the scope, created if new; fills what an earlier record lacked. */

@@ -1,6 +1,7 @@
 import { recordEvent } from '@billing/platform';
-import { PaymentProviderError } from '@billing/payments';
+import { PaymentProviderError, type ProviderRefund } from '@billing/payments';
 import type { RefundModel } from '../db/models';
+import { findOwnRefund } from '../domain/refund-recovery';
 import { refundProcessedEventData } from '../events/event-payloads';
 import type { BillingDeps } from './billing-deps';
 import { refundViewOf } from './refund-views';
@@ -16,46 +17,80 @@ export async function issuePendingRefunds(deps: BillingDeps, subscriptionId: str
 }
 
 /**
- * The next caller of refunds nobody else retries: ones the provider could not take, or whose
- * deciding request died before issuing them, left PENDING for `olderThanMs` of real time (so a
- * request still issuing its own refund is not raced). Run by billing's polling loop.
+ * The next caller of refunds nobody else retries, run by billing's polling loop:
+ *  - PENDING for `olderThanMs` of real time: the provider could not take them, their outcome was
+ *    unknown (a timeout), or the deciding request died before issuing them;
+ *  - PROCESSING for `olderThanMs`: the caller died between claiming and recording (a crash right
+ *    after the provider accepted). `olderThanMs` is longer than any provider call may take, so
+ *    a caller still waiting for its answer is not raced.
+ * Both count as a new attempt, so the provider is asked before anything is sent again.
  */
 export async function issueDueRefunds(
   deps: BillingDeps,
   options: { olderThanMs: number; limit?: number },
 ): Promise<void> {
   const notAfter = new Date(deps.clock.now().getTime() - options.olderThanMs);
-  await issueRefunds(deps, await deps.refunds.listPendingSince(notAfter, options.limit ?? 100));
+  const limit = options.limit ?? 100;
+  for (const refund of await deps.refunds.reclaimStale(notAfter, deps.clock.now(), limit)) {
+    deps.logger.warn({ refund_id: refund.id, attempts: refund.attempts }, 'refund left PROCESSING; settling it');
+    await issueClaimedRefund(deps, refund);
+  }
+  await issueRefunds(deps, await deps.refunds.listPendingSince(notAfter, limit));
 }
 
-async function issueRefunds(deps: BillingDeps, pending: RefundModel[]): Promise<void> {
+/** Claims each refund and, if this caller got it, issues it. */
+export async function issueRefunds(deps: BillingDeps, pending: RefundModel[]): Promise<void> {
   for (const refund of pending) {
-    if (await deps.refunds.claim(refund.id, deps.clock.now())) await issueClaimedRefund(deps, refund);
+    const claimed = await deps.refunds.claim(refund.id, deps.clock.now());
+    if (claimed) await issueClaimedRefund(deps, claimed);
   }
 }
 
-/** Sends one claimed refund to the provider and records the answer (never throws). */
+/**
+ * Sends one claimed refund to the provider and records the answer (never throws). A refund
+ * handed over before (attempts > 1) may have been taken without us hearing it: Paystack refunds
+ * carry no idempotency key, so the provider's refunds of the transaction are read first, and one
+ * carrying our reference is recorded instead of sending another (docs/payment-recovery.md).
+ */
 export async function issueClaimedRefund(deps: BillingDeps, refund: RefundModel): Promise<void> {
+  const provider = deps.providerFor(refund.livemode);
   try {
-    const issued = await deps.providerFor(refund.livemode).refund({
+    if (refund.attempts > 1) {
+      const own = findOwnRefund(
+        await provider.listRefunds(refund.transactionReference),
+        refund,
+        await deps.refunds.providerIdsRecordedFor(refund.transactionReference, refund.id),
+      );
+      if (own) {
+        deps.logger.info({ refund_id: refund.id, provider_refund_id: own.id }, 'refund found at the provider');
+        return await recordAnswer(deps, refund, own);
+      }
+    }
+    const issued = await provider.refund({
       transactionReference: refund.transactionReference,
       amount: refund.amount,
+      merchantNote: refund.reference,
     });
-    if (issued.status === 'failed') {
-      await deps.refunds.markFailed(refund.id, 'The payment provider reported the refund as failed', deps.clock.now());
-    } else {
-      // Accepted by the provider (processed, or pending on its side): ours is done.
-      await recordProcessed(deps, refund, issued.id);
-    }
+    deps.afterRefundSent?.();
+    await recordAnswer(deps, refund, issued);
   } catch (err) {
     if (err instanceof PaymentProviderError && !err.retryable) {
       deps.logger.warn({ err, refund_id: refund.id }, 'payment provider refused a refund');
       await deps.refunds.markFailed(refund.id, err.message, deps.clock.now());
       return;
     }
-    // Unknown outcome or unreachable provider: back to PENDING, the next caller retries it.
+    // Unknown outcome or unreachable provider: back to PENDING; the next attempt looks first.
     deps.logger.warn({ err, refund_id: refund.id }, 'refund not issued; will retry');
     await deps.refunds.release(refund.id, deps.clock.now()).catch(() => undefined);
+  }
+}
+
+async function recordAnswer(deps: BillingDeps, refund: RefundModel, answer: ProviderRefund): Promise<void> {
+  if (answer.status === 'failed') {
+    await deps.refunds.markFailed(refund.id, 'The payment provider reported the refund as failed', deps.clock.now());
+  } else {
+    // Accepted by the provider (processed, or pending on its side): ours is done.
+    await recordProcessed(deps, refund, answer.id);
   }
 }
 

@@ -5,7 +5,7 @@ import { PaymentModel, RefundModel } from '../db/models';
 import type { BillingDeps } from './billing-deps';
 import { NEVER_CHARGED } from './charge-invoice.usecase';
 import { FIRST_CHARGE_PREFIX } from './create-subscription.usecase';
-import { issueClaimedRefund } from './issue-pending-refunds.usecase';
+import { issueRefunds } from './issue-pending-refunds.usecase';
 
 /**
  * Crash safety of POST /subscriptions' first charge. Its ledger row is written (PENDING, no
@@ -89,8 +89,6 @@ export async function settleFirstCharges(
   }
   // Issues the decided refunds, including ones an earlier pass could not send.
   const pending = await RefundModel.findAll({ where: { reason: 'ABANDONED_CHARGE', status: 'PENDING' }, limit: 100 });
-  for (const refund of pending) {
-    if (await deps.refunds.claim(refund.id, deps.clock.now())) await issueClaimedRefund(deps, refund);
-  }
+  await issueRefunds(deps, pending);
   return settled;
 }

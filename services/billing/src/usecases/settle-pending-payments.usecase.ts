@@ -1,7 +1,7 @@
 import { QueryTypes } from 'sequelize';
 import { applyChargeOutcome } from './apply-charge-outcome';
 import type { BillingDeps } from './billing-deps';
-import { recordChargeOutcome } from './charge-invoice.usecase';
+import { recordChargeOutcome, resendUnknownCharge, type ChargeOptions } from './charge-invoice.usecase';
 
 /**
  * Crash safety of invoice charges (contract 6): a payment still PENDING after `olderThanMs` of
@@ -10,9 +10,10 @@ import { recordChargeOutcome } from './charge-invoice.usecase';
  *  - success -> recorded as paid exactly as chargeInvoice would (invoice PAID, invoice.paid,
  *    subscription consequences);
  *  - failed -> the failure path (dunning schedule, invoice.payment_failed);
- *  - unknown to the provider -> FAILED, never charged: the next attempt uses the next reference;
+ *  - unknown to the provider -> the same charge sent again under the same reference
+ *    (resendUnknownCharge), never a new reference while the first may still arrive;
  *  - unreachable -> left PENDING for the next pass.
- * Never a second charge (the reference was never reused), never a lost one (the ledger row was
+ * Never a second charge (an attempt keeps its reference until the provider gave a final answer), never a lost one (the ledger row was
  * written before the provider call).
  */
 export async function settlePendingPayments(
@@ -43,9 +44,11 @@ export async function settlePendingPayments(
     try {
       const verified = await deps.providerFor(row.livemode).verifyTransaction(row.reference);
       const at = row.at ? new Date(row.at) : deps.clock.now();
-      const result = await recordChargeOutcome(deps, row.reference, verified, at, {
-        onOutcome: (outcome, transaction) => applyChargeOutcome(deps, outcome, transaction),
-      });
+      const onOutcome: ChargeOptions['onOutcome'] = (outcome, transaction) =>
+        applyChargeOutcome(deps, outcome, transaction);
+      const result = verified
+        ? await recordChargeOutcome(deps, row.reference, verified, at, { onOutcome })
+        : await resendUnknownCharge(deps, row.reference, { at, onOutcome });
       if (!result.pending) settled += 1;
     } catch (err) {
       deps.logger.warn({ err, reference: row.reference }, 'pending payment not settled; will retry');

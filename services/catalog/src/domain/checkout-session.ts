@@ -5,6 +5,19 @@ export const CHECKOUT_STATUSES = ['PENDING', 'COMPLETED', 'EXPIRED', 'CANCELLED'
 export type CheckoutStatus = (typeof CHECKOUT_STATUSES)[number];
 export type CheckoutEvent = 'complete' | 'expire' | 'cancel';
 
+/**
+ * A provider transaction started from the hosted page: STARTED until its outcome is known; USED
+ * when it completed the session; REFUNDED by billing when it completed nothing (a second Pay,
+ * paid after the session ended); NOT_PAID when the provider refused it or never saw it.
+ */
+export type CheckoutPaymentState = 'STARTED' | 'USED' | 'REFUNDED' | 'NOT_PAID';
+
+/**
+ * A payment of an ended session can still succeed at the provider for a while (the payer still
+ * on its page): it is watched, and refunded if it does, for this long after it started.
+ */
+export const LATE_PAYMENT_WATCH_MS = 48 * 3600 * 1000;
+
 /** The whole life of a session (contract section 5): only PENDING moves, every end is final. */
 export const CHECKOUT_TRANSITIONS: Record<CheckoutStatus, Partial<Record<CheckoutEvent, CheckoutStatus>>> = {
   PENDING: { complete: 'COMPLETED', expire: 'EXPIRED', cancel: 'CANCELLED' },

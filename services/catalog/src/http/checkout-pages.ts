@@ -3,13 +3,8 @@ import { DomainError, type Logger } from '@billing/platform';
 import type { CheckoutSessionModel } from '../db/models/checkout-session.model';
 import { PlanModel } from '../db/models/plan.model';
 import type { CatalogDeps } from '../usecases/catalog-deps';
-import {
-  cancelCheckout,
-  CheckoutPageError,
-  completeCheckoutPayment,
-  findOpenSession,
-  startCheckoutPayment,
-} from '../usecases/pay-checkout-session.usecase';
+import { applyCheckoutPayment, CheckoutPageError } from '../usecases/apply-checkout-payment';
+import { cancelCheckout, findOpenSession, startCheckoutPayment } from '../usecases/pay-checkout-session.usecase';
 import { checkoutPage, checkoutStatusPage } from './checkout-views';
 
 /** Where the customer goes after a session ends, with the merchant's URL when it set one. */
@@ -98,11 +93,23 @@ export function createCheckoutPagesApp(deps: CatalogDeps, logger: Logger): Expre
     if (!session) return notFound(res);
     const reference = typeof req.query.reference === 'string' ? req.query.reference : session.transactionReference;
     // Back from the provider without paying (its cancel link): show the form again.
-    if (!reference || session.status !== 'PENDING') {
-      return session.status === 'PENDING' ? renderForm(res, session) : endPage(res, session);
-    }
+    if (!reference) return session.status === 'PENDING' ? renderForm(res, session) : endPage(res, session);
     try {
-      endPage(res, await completeCheckoutPayment(deps, session, reference));
+      // A reference this session did not start (forged, another session's) changes nothing; a
+      // payment of a session that ended meanwhile is refunded, and the page says how it ended.
+      const applied = await applyCheckoutPayment(deps, session, reference);
+      if (!applied) return session.status === 'PENDING' ? renderForm(res, session) : endPage(res, session);
+      const payment = await deps.checkoutPayments.findOfSession(session.id, reference);
+      if (applied.status !== 'COMPLETED' && payment?.state === 'REFUNDED') {
+        res.send(
+          checkoutStatusPage(
+            `This checkout was ${applied.status.toLowerCase()}`,
+            'Your payment arrived after the checkout had ended, so it was not used: it has been refunded in full.',
+          ),
+        );
+        return;
+      }
+      endPage(res, applied);
     } catch (err) {
       if (err instanceof CheckoutPageError && err.session) {
         await err.session.reload();

@@ -1,7 +1,8 @@
 import type { Sequelize } from 'sequelize-typescript';
-import type { Clock, ProjectClocks, PromiseClient } from '@billing/platform';
+import type { Clock, Logger, ProjectClocks, PromiseClient } from '@billing/platform';
 import type { PaymentProvider } from '@billing/payments';
 import type { billingV1 } from '@billing/proto';
+import type { CheckoutPaymentRepository } from '../db/repositories/checkout-payment.repository';
 import type { CheckoutSessionRepository } from '../db/repositories/checkout-session.repository';
 import type { PlanRepository } from '../db/repositories/plan.repository';
 
@@ -10,6 +11,7 @@ export interface CatalogDeps {
   sequelize: Sequelize;
   plans: PlanRepository;
   checkoutSessions: CheckoutSessionRepository;
+  checkoutPayments: CheckoutPaymentRepository;
   /** Real time; `clocks.now(scope)` for anything that belongs to a project and mode. */
   clock: Clock;
   /** Per-project time: real in live mode, the project's test clock in test mode. */
@@ -21,4 +23,7 @@ export interface CatalogDeps {
   webhookSecrets: { secret: string; livemode: boolean }[];
   /** Base of checkout_url and of the provider's callback: the gateway's public address. */
   publicUrl: string;
+  /** A payment still open at the provider this long after it started keeps its session from expiring. */
+  paymentInFlightMs: number;
+  logger: Logger;
 }

@@ -1,34 +1,19 @@
 import { randomBytes } from 'node:crypto';
-import { DomainError, isGrpcServiceError, readRemoteError } from '@billing/platform';
-import type { billingV1 } from '@billing/proto';
-import { isValidEmail } from '../domain/checkout-session';
+import { DomainError } from '@billing/platform';
 import { checkoutChargeAmount } from '@billing/payments';
+import { isValidEmail } from '../domain/checkout-session';
 import type { CheckoutSessionModel } from '../db/models/checkout-session.model';
 import { PlanModel } from '../db/models/plan.model';
+import { CheckoutPageError } from './apply-checkout-payment';
 import type { CatalogDeps } from './catalog-deps';
+import { expireIfDue } from './expire-checkout-session.usecase';
 import { moveOutOfPending } from './move-checkout-session';
-
-/** A hosted-page action on a session that is not PENDING any more, or a page-level input error. */
-export class CheckoutPageError extends Error {
-  constructor(
-    message: string,
-    readonly session: CheckoutSessionModel | null,
-  ) {
-    super(message);
-  }
-}
 
 export async function findOpenSession(deps: CatalogDeps, code: string): Promise<CheckoutSessionModel | null> {
   const session = await deps.checkoutSessions.findByCode(code);
-  if (
-    session?.status === 'PENDING' &&
-    session.expiresAt.getTime() <=
-      (await deps.clocks.now({ projectId: session.projectId, livemode: session.livemode })).getTime()
-  ) {
-    // Expired but not swept yet: show it as expired now rather than take a payment.
-    await deps.sequelize.transaction((transaction) => moveOutOfPending(deps, session.id, 'EXPIRED', {}, transaction));
-    await session.reload();
-  }
+  // Expired but not swept yet: show it as expired now rather than take a payment (unless a
+  // payment is in flight, which the expiry waits for).
+  if (session?.status === 'PENDING') await expireIfDue(deps, session);
   return session;
 }
 
@@ -50,6 +35,7 @@ export async function startCheckoutPayment(
   const name = session.customerName ?? (form.name?.trim() || null);
   const plan = await PlanModel.findByPk(session.planId, { rejectOnEmpty: true });
   const reference = `cs-${session.code}-${randomBytes(6).toString('hex')}`;
+  await deps.checkoutPayments.recordStart(session.id, reference, deps.clock.now());
   const transaction = await deps.paymentsFor(session.livemode).initializeTransaction({
     email,
     amount: checkoutChargeAmount(plan),
@@ -65,68 +51,6 @@ export async function startCheckoutPayment(
   });
   await deps.checkoutSessions.recordPaymentStart(session.id, { reference, email, name });
   return transaction.authorizationUrl;
-}
-
-/**
- * The provider's redirect back and its `charge.success` webhook both land here; whichever comes
- * first completes the session, the other finds it COMPLETED and does nothing. Billing makes the
- * customer/subscription/invoice exactly once per session; the conditional UPDATE makes the
- * session's own move and its event happen once.
- */
-export async function completeCheckoutPayment(
-  deps: CatalogDeps,
-  session: CheckoutSessionModel,
-  reference: string,
-): Promise<CheckoutSessionModel> {
-  if (session.status === 'COMPLETED') return session;
-  if (session.status !== 'PENDING')
-    throw new CheckoutPageError(`This checkout is ${session.status.toLowerCase()}.`, session);
-  const plan = await PlanModel.findByPk(session.planId, { rejectOnEmpty: true });
-  let completed: billingV1.CompleteCheckoutResponse;
-  try {
-    completed = await deps.billing.completeCheckout({
-      scope: { projectId: session.projectId, merchantId: session.merchantId, livemode: session.livemode },
-      checkoutSessionId: session.id,
-      transactionReference: reference,
-      plan: {
-        planId: plan.id,
-        name: plan.name,
-        amount: plan.amount,
-        currency: plan.currency,
-        interval: plan.interval,
-        intervalCount: plan.intervalCount,
-        trialPeriodDays: plan.trialPeriodDays,
-        usageUnitAmount: plan.usageUnitAmount ?? undefined,
-      },
-      customerEmail: session.customerEmail ?? '',
-      customerName: session.customerName ?? '',
-      metadata: session.metadata,
-    });
-  } catch (err) {
-    if (isGrpcServiceError(err) && readRemoteError(err).reason === 'payment_required') {
-      throw new CheckoutPageError(
-        `Your payment did not go through: ${readRemoteError(err).detail}. Please try again.`,
-        session,
-      );
-    }
-    throw err;
-  }
-  const completedAt = await deps.clocks.now({ projectId: session.projectId, livemode: session.livemode });
-  await deps.sequelize.transaction((transaction) =>
-    moveOutOfPending(
-      deps,
-      session.id,
-      'COMPLETED',
-      {
-        customerId: completed.customerId,
-        subscriptionId: completed.subscriptionId,
-        completedAt,
-      },
-      transaction,
-    ),
-  );
-  await session.reload();
-  return session;
 }
 
 /** "Cancel" on the hosted page. */

@@ -1,7 +1,7 @@
 import { DomainError, type Logger } from '@billing/platform';
 import { verifyPaystackWebhook } from '@billing/payments';
 import type { CatalogDeps } from './catalog-deps';
-import { completeCheckoutPayment, CheckoutPageError } from './pay-checkout-session.usecase';
+import { applyCheckoutPayment, CheckoutPageError } from './apply-checkout-payment';
 
 interface ChargeSuccess {
   event: string;
@@ -16,7 +16,7 @@ function signerOf(deps: CatalogDeps, rawBody: Buffer, signature: string | undefi
 
 /**
  * The provider's `charge.success` for a hosted checkout completes its session, exactly like the
- * callback. A bad signature is refused (401) before anything is read; a webhook signed with the
+ * callback, and a payment that cannot (the session ended) is refunded. A bad signature is refused (401) before anything is read; a webhook signed with the
  * sandbox secret can only touch test-mode sessions, the live secret only live ones.
  */
 export async function receiveProviderWebhook(
@@ -43,7 +43,10 @@ export async function receiveProviderWebhook(
   const session = await deps.checkoutSessions.findByCode(code);
   if (!session || session.livemode !== signer.livemode) return;
   try {
-    await completeCheckoutPayment(deps, session, reference);
+    // Only a transaction this session started counts; a late or second one is refunded.
+    if (!(await applyCheckoutPayment(deps, session, reference))) {
+      logger.warn({ code }, 'provider webhook names a transaction this session did not start; ignored');
+    }
   } catch (err) {
     // The session moved on (expired, cancelled) or the payment is not a success: the provider
     // must not retry forever; the hosted page shows the outcome to the customer.

@@ -90,6 +90,7 @@ export function refundResource(refund: RefundModel, transaction: TransactionMode
     amount: refund.amount,
     currency: transaction.currency,
     status: refund.status,
+    merchant_note: refund.merchantNote,
     domain: 'test',
     createdAt: refund.createdAt.toISOString(),
   };

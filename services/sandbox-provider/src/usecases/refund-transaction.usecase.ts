@@ -10,7 +10,7 @@ import type { SandboxDeps } from './sandbox-deps';
  */
 export function refundTransaction(
   deps: SandboxDeps,
-  command: { reference: string; amount?: number },
+  command: { reference: string; amount?: number; merchantNote?: string },
 ): Promise<{ refund: RefundModel; transaction: TransactionModel }> {
   return deps.sequelize.transaction(async (dbTransaction) => {
     const transaction = await deps.transactions.findByReference(command.reference, {
@@ -21,9 +21,25 @@ export function refundTransaction(
     const alreadyRefunded = await deps.refunds.totalFor(transaction.reference, dbTransaction);
     const amount = refundAmount(transaction, alreadyRefunded, command.amount);
     const refund = await deps.refunds.create(
-      { transactionReference: transaction.reference, amount, status: 'processed', createdAt: deps.clock.now() },
+      {
+        transactionReference: transaction.reference,
+        amount,
+        status: 'processed',
+        merchantNote: command.merchantNote ?? null,
+        createdAt: deps.clock.now(),
+      },
       dbTransaction,
     );
     return { refund, transaction };
   });
+}
+
+/** Paystack's GET /refund?transaction=: every refund of one transaction, oldest first. */
+export async function listTransactionRefunds(
+  deps: SandboxDeps,
+  reference: string,
+): Promise<{ refund: RefundModel; transaction: TransactionModel }[]> {
+  const transaction = await deps.transactions.findByReference(reference);
+  if (!transaction) return [];
+  return (await deps.refunds.list([transaction.reference])).map((refund) => ({ refund, transaction }));
 }

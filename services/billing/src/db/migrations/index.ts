@@ -9,6 +9,7 @@ import { createUsageRecords } from './0008-create-usage-records';
 import { addRefundPolicy } from './0009-add-refund-policy';
 import { indexDueWorkByMode } from './0010-index-due-work-by-mode';
 import { createIdempotencyKeys } from './0011-create-idempotency-keys';
+import { addCheckoutPaymentsAndRefundAttempts } from './0012-add-checkout-payments-and-refund-attempts';
 
 /** Every migration of the billing database, in order. Append; never edit a shipped one. */
 export const billingMigrations: Migration[] = [
@@ -24,4 +25,5 @@ export const billingMigrations: Migration[] = [
   addRefundPolicy,
   indexDueWorkByMode,
   createIdempotencyKeys,
+  addCheckoutPaymentsAndRefundAttempts,
 ];

@@ -1,7 +1,8 @@
 import { Column, DataType, Model, PrimaryKey, Table } from 'sequelize-typescript';
 import { minorUnits } from './columns';
 
-export type PaymentPurpose = 'INVOICE' | 'VERIFICATION';
+/** UNUSED_CHECKOUT: a checkout payment that completed nothing (a second Pay, or paid too late); refunded. */
+export type PaymentPurpose = 'INVOICE' | 'VERIFICATION' | 'UNUSED_CHECKOUT';
 export type PaymentStatus = 'PENDING' | 'SUCCEEDED' | 'FAILED';
 
 /** One provider transaction billing acted on; `reference` is unique, so it is used once. */
@@ -23,8 +24,13 @@ export class PaymentModel extends Model {
   @Column(DataType.TEXT)
   purpose!: PaymentPurpose;
 
+  /** Null for a checkout payment made after its session ended: no customer was created. */
   @Column(DataType.UUID)
-  customerId!: string;
+  customerId!: string | null;
+
+  /** The hosted checkout session the payment was made for. */
+  @Column(DataType.UUID)
+  checkoutSessionId!: string | null;
 
   @Column(DataType.UUID)
   invoiceId!: string | null;

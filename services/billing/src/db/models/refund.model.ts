@@ -1,8 +1,11 @@
 import { Column, DataType, Model, PrimaryKey, Table } from 'sequelize-typescript';
 import { minorUnits } from './columns';
 
-/** ABANDONED_CHARGE: a first charge whose subscription was never created (settle-first-charges). */
-export type RefundReason = 'VERIFICATION' | 'CANCELLATION' | 'ABANDONED_CHARGE';
+/**
+ * ABANDONED_CHARGE: a first charge whose subscription was never created (settle-first-charges).
+ * UNUSED_CHECKOUT_PAYMENT: a checkout payment that completed nothing (refund-unused-checkout-payment).
+ */
+export type RefundReason = 'VERIFICATION' | 'CANCELLATION' | 'ABANDONED_CHARGE' | 'UNUSED_CHECKOUT_PAYMENT';
 /** PROCESSING = claimed by one caller that is talking to the provider right now. */
 export type RefundStatus = 'PENDING' | 'PROCESSING' | 'PROCESSED' | 'FAILED';
 
@@ -53,6 +56,10 @@ export class RefundModel extends Model {
 
   @Column(DataType.TEXT)
   providerRefundId!: string | null;
+
+  /** Times handed to the provider (counted before each call); above 0, look before resending. */
+  @Column(DataType.INTEGER)
+  attempts!: number;
 
   @Column(DataType.TEXT)
   failureReason!: string | null;

@@ -6,8 +6,10 @@ export interface NewPayment {
   id: string;
   reference: string;
   purpose: PaymentPurpose;
-  customerId: string;
+  customerId: string | null;
   invoiceId: string | null;
+  /** The hosted checkout session the payment was made for, if any. */
+  checkoutSessionId?: string | null;
   amount: number;
   currency: string;
   status: PaymentStatus;
@@ -101,6 +103,19 @@ export class PaymentRepository {
   /** The charge that paid an invoice (a refund of the invoice gives back part of it). */
   findSucceededForInvoice(invoiceId: string, transaction?: Transaction): Promise<PaymentModel | null> {
     return PaymentModel.findOne({ where: { invoiceId, status: 'SUCCEEDED' }, transaction });
+  }
+
+  /** The payment of a reference, locked until the caller's transaction ends. */
+  lockByReference(reference: string, transaction: Transaction): Promise<PaymentModel | null> {
+    return PaymentModel.findOne({ where: { reference }, transaction, lock: transaction.LOCK.UPDATE });
+  }
+
+  /** A PENDING charge sent again now: settlement waits for this call as for the first. */
+  async restartCharge(reference: string, now: Date, transaction: Transaction): Promise<void> {
+    await PaymentModel.sequelize!.query(
+      `UPDATE payments SET charge_started_at = $2 WHERE reference = $1 AND status = 'PENDING'`,
+      { bind: [reference, now], transaction },
+    );
   }
 
   findByReference(reference: string, transaction?: Transaction): Promise<PaymentModel | null> {

@@ -71,14 +71,42 @@ export class RefundRepository {
 
   /**
    * Takes the refund for issuing: one atomic PENDING -> PROCESSING update, so of any number of
-   * concurrent callers (replicas, a repeated request) exactly one talks to the provider.
+   * concurrent callers (replicas, a repeated request) exactly one talks to the provider. Counts
+   * the attempt before the call; returns the claimed row, or null when someone else holds it.
    */
-  async claim(id: string, now: Date): Promise<boolean> {
-    const [count] = await RefundModel.update(
-      { status: 'PROCESSING', updatedAt: now },
-      { where: { id, status: 'PENDING' } },
+  async claim(id: string, now: Date): Promise<RefundModel | null> {
+    const [count, rows] = await RefundModel.update(
+      { status: 'PROCESSING', updatedAt: now, attempts: RefundModel.sequelize!.literal('attempts + 1') },
+      { where: { id, status: 'PENDING' }, returning: true },
     );
-    return count === 1;
+    return count === 1 ? rows[0] : null;
+  }
+
+  /**
+   * Refunds left PROCESSING since before `notAfter` (real time, longer than any provider call
+   * may take): their caller died between claiming and recording. Each is claimed again (a new
+   * attempt, so the provider is asked before anything is resent) under SKIP LOCKED, so
+   * replicas split them and never take the same one.
+   */
+  async reclaimStale(notAfter: Date, now: Date, limit: number): Promise<RefundModel[]> {
+    const [rows] = await RefundModel.sequelize!.query(
+      `UPDATE refunds SET attempts = attempts + 1, updated_at = $2
+        WHERE id IN (SELECT id FROM refunds WHERE status = 'PROCESSING' AND updated_at <= $1
+                      ORDER BY updated_at LIMIT $3 FOR UPDATE SKIP LOCKED)
+        RETURNING id`,
+      { bind: [notAfter, now, limit] },
+    );
+    const ids = (rows as { id: string }[]).map((r) => r.id);
+    return ids.length ? RefundModel.findAll({ where: { id: ids } }) : [];
+  }
+
+  /** The provider refund ids our other refunds of this transaction recorded. */
+  async providerIdsRecordedFor(transactionReference: string, exceptId: string): Promise<Set<string>> {
+    const rows = await RefundModel.findAll({
+      attributes: ['providerRefundId'],
+      where: { transactionReference, id: { [Op.ne]: exceptId }, providerRefundId: { [Op.ne]: null } },
+    });
+    return new Set(rows.map((r) => r.providerRefundId!));
   }
 
   /** False when the refund was not PROCESSING (someone else recorded its outcome). */

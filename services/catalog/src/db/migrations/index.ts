@@ -1,6 +1,7 @@
 import { outboxMigrations, testClocksMigration, type Migration } from '@billing/platform';
 import { createPlans } from './0001-create-plans';
 import { createCheckoutSessions } from './0002-create-checkout-sessions';
+import { createCheckoutPayments } from './0003-create-checkout-payments';
 
 /** Every migration of the catalog database, in order. Append; never edit a shipped one. */
 export const catalogMigrations: Migration[] = [
@@ -8,4 +9,5 @@ export const catalogMigrations: Migration[] = [
   createPlans,
   createCheckoutSessions,
   testClocksMigration,
+  createCheckoutPayments,
 ];

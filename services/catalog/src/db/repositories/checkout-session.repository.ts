@@ -54,6 +54,15 @@ export class CheckoutSessionRepository {
     return count === 1 ? rows[0] : null;
   }
 
+  findById(id: string): Promise<CheckoutSessionModel | null> {
+    return CheckoutSessionModel.findByPk(id);
+  }
+
+  /** The session, locked until the caller's transaction ends (a completion in progress). */
+  lockById(id: string, transaction: Transaction): Promise<CheckoutSessionModel | null> {
+    return CheckoutSessionModel.findByPk(id, { transaction, lock: transaction.LOCK.UPDATE });
+  }
+
   async recordPaymentStart(id: string, changes: { reference: string; email: string; name: string | null }) {
     await CheckoutSessionModel.update(
       { transactionReference: changes.reference, customerEmail: changes.email, customerName: changes.name },
@@ -64,15 +73,29 @@ export class CheckoutSessionRepository {
   /**
    * Pending sessions past their expiry, claimed so that several replicas split the work. A
    * test-mode session's expiry is in its project's test time: real time + the clock's offset.
+   * `withPayment`: only those with a payment started and not settled (they need the provider's
+   * word before they may expire), else only those without.
    */
-  async claimExpired(realNow: Date, livemode: boolean, limit: number, transaction: Transaction): Promise<string[]> {
+  async claimExpired(
+    realNow: Date,
+    livemode: boolean,
+    limit: number,
+    transaction: Transaction,
+    options: { withPayment: boolean; skip?: string[] },
+  ): Promise<string[]> {
     const rows = await CheckoutSessionModel.sequelize!.query<{ id: string }>(
       `SELECT cs.id FROM checkout_sessions cs
          LEFT JOIN test_clocks tc ON tc.project_id = cs.project_id AND NOT cs.livemode
         WHERE cs.status = 'PENDING' AND cs.livemode = $3
           AND cs.expires_at <= $1::timestamptz + COALESCE(tc.offset_ms, 0) * interval '1 millisecond'
+          AND $4::boolean = EXISTS (SELECT 1 FROM checkout_payments p WHERE p.session_id = cs.id AND p.state = 'STARTED')
+          AND NOT (cs.id = ANY($5::uuid[]))
         ORDER BY cs.expires_at LIMIT $2 FOR UPDATE OF cs SKIP LOCKED`,
-      { bind: [realNow, limit, livemode], type: QueryTypes.SELECT, transaction },
+      {
+        bind: [realNow, limit, livemode, options.withPayment, options.skip ?? []],
+        type: QueryTypes.SELECT,
+        transaction,
+      },
     );
     return rows.map((r) => r.id);
   }

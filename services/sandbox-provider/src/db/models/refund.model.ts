@@ -19,6 +19,10 @@ export class RefundModel extends Model {
   @Column(DataType.TEXT)
   status!: RefundStatus;
 
+  /** The merchant's own words (Paystack's `merchant_note`); the platform's refund reference. */
+  @Column(DataType.TEXT)
+  merchantNote!: string | null;
+
   @Column(DataType.DATE)
   override createdAt!: Date;
 }

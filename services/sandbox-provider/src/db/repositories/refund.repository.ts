@@ -13,7 +13,13 @@ export class RefundRepository {
   }
 
   create(
-    refund: { transactionReference: string; amount: number; status: RefundStatus; createdAt: Date },
+    refund: {
+      transactionReference: string;
+      amount: number;
+      status: RefundStatus;
+      merchantNote: string | null;
+      createdAt: Date;
+    },
     transaction?: Transaction,
   ): Promise<RefundModel> {
     return RefundModel.create({ ...refund }, { transaction });

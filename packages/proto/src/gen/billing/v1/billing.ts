@@ -371,6 +371,26 @@ export interface CompleteCheckoutResponse {
   subscriptionId: string;
   /** The first invoice (PAID); empty for a trial. */
   invoiceId: string;
+  /**
+   * What became of transaction_reference, as in SettleUnusedCheckoutPaymentResponse: USED when
+   * it completed the session; when another payment already had, REFUNDED (or NOT_PAID, PENDING).
+   */
+  paymentOutcome: string;
+}
+
+export interface SettleUnusedCheckoutPaymentRequest {
+  scope?: ProjectScope | undefined;
+  checkoutSessionId: string;
+  transactionReference: string;
+}
+
+export interface SettleUnusedCheckoutPaymentResponse {
+  /**
+   * USED: this payment completed the session. REFUNDED: it was taken and is refunded (or the
+   * refund is recorded and retried). NOT_PAID: the provider refused it or does not know it.
+   * PENDING: not final at the provider yet; ask again later.
+   */
+  outcome: string;
 }
 
 export interface Customer {
@@ -6165,7 +6185,7 @@ export const CompleteCheckoutRequest: MessageFns<CompleteCheckoutRequest> = {
 };
 
 function createBaseCompleteCheckoutResponse(): CompleteCheckoutResponse {
-  return { customerId: "", subscriptionId: "", invoiceId: "" };
+  return { customerId: "", subscriptionId: "", invoiceId: "", paymentOutcome: "" };
 }
 
 export const CompleteCheckoutResponse: MessageFns<CompleteCheckoutResponse> = {
@@ -6178,6 +6198,9 @@ export const CompleteCheckoutResponse: MessageFns<CompleteCheckoutResponse> = {
     }
     if (message.invoiceId !== "") {
       writer.uint32(26).string(message.invoiceId);
+    }
+    if (message.paymentOutcome !== "") {
+      writer.uint32(34).string(message.paymentOutcome);
     }
     return writer;
   },
@@ -6219,6 +6242,14 @@ export const CompleteCheckoutResponse: MessageFns<CompleteCheckoutResponse> = {
             message.invoiceId = reader.string();
             continue;
           }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.paymentOutcome = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -6248,6 +6279,11 @@ export const CompleteCheckoutResponse: MessageFns<CompleteCheckoutResponse> = {
         : isSet(object.invoice_id)
         ? globalThis.String(object.invoice_id)
         : "",
+      paymentOutcome: isSet(object.paymentOutcome)
+        ? globalThis.String(object.paymentOutcome)
+        : isSet(object.payment_outcome)
+        ? globalThis.String(object.payment_outcome)
+        : "",
     };
   },
 
@@ -6262,6 +6298,9 @@ export const CompleteCheckoutResponse: MessageFns<CompleteCheckoutResponse> = {
     if (message.invoiceId !== "") {
       obj.invoiceId = message.invoiceId;
     }
+    if (message.paymentOutcome !== "") {
+      obj.paymentOutcome = message.paymentOutcome;
+    }
     return obj;
   },
 
@@ -6273,6 +6312,193 @@ export const CompleteCheckoutResponse: MessageFns<CompleteCheckoutResponse> = {
     message.customerId = object.customerId ?? "";
     message.subscriptionId = object.subscriptionId ?? "";
     message.invoiceId = object.invoiceId ?? "";
+    message.paymentOutcome = object.paymentOutcome ?? "";
+    return message;
+  },
+};
+
+function createBaseSettleUnusedCheckoutPaymentRequest(): SettleUnusedCheckoutPaymentRequest {
+  return { scope: undefined, checkoutSessionId: "", transactionReference: "" };
+}
+
+export const SettleUnusedCheckoutPaymentRequest: MessageFns<SettleUnusedCheckoutPaymentRequest> = {
+  encode(message: SettleUnusedCheckoutPaymentRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.scope !== undefined) {
+      ProjectScope.encode(message.scope, writer.uint32(10).fork()).join();
+    }
+    if (message.checkoutSessionId !== "") {
+      writer.uint32(18).string(message.checkoutSessionId);
+    }
+    if (message.transactionReference !== "") {
+      writer.uint32(26).string(message.transactionReference);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): SettleUnusedCheckoutPaymentRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseSettleUnusedCheckoutPaymentRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.scope = ProjectScope.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.checkoutSessionId = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.transactionReference = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): SettleUnusedCheckoutPaymentRequest {
+    return {
+      scope: isSet(object.scope) ? ProjectScope.fromJSON(object.scope) : undefined,
+      checkoutSessionId: isSet(object.checkoutSessionId)
+        ? globalThis.String(object.checkoutSessionId)
+        : isSet(object.checkout_session_id)
+        ? globalThis.String(object.checkout_session_id)
+        : "",
+      transactionReference: isSet(object.transactionReference)
+        ? globalThis.String(object.transactionReference)
+        : isSet(object.transaction_reference)
+        ? globalThis.String(object.transaction_reference)
+        : "",
+    };
+  },
+
+  toJSON(message: SettleUnusedCheckoutPaymentRequest): unknown {
+    const obj: any = {};
+    if (message.scope !== undefined) {
+      obj.scope = ProjectScope.toJSON(message.scope);
+    }
+    if (message.checkoutSessionId !== "") {
+      obj.checkoutSessionId = message.checkoutSessionId;
+    }
+    if (message.transactionReference !== "") {
+      obj.transactionReference = message.transactionReference;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<SettleUnusedCheckoutPaymentRequest>, I>>(
+    base?: I,
+  ): SettleUnusedCheckoutPaymentRequest {
+    return SettleUnusedCheckoutPaymentRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<SettleUnusedCheckoutPaymentRequest>, I>>(
+    object: I,
+  ): SettleUnusedCheckoutPaymentRequest {
+    const message = createBaseSettleUnusedCheckoutPaymentRequest();
+    message.scope = (object.scope !== undefined && object.scope !== null)
+      ? ProjectScope.fromPartial(object.scope)
+      : undefined;
+    message.checkoutSessionId = object.checkoutSessionId ?? "";
+    message.transactionReference = object.transactionReference ?? "";
+    return message;
+  },
+};
+
+function createBaseSettleUnusedCheckoutPaymentResponse(): SettleUnusedCheckoutPaymentResponse {
+  return { outcome: "" };
+}
+
+export const SettleUnusedCheckoutPaymentResponse: MessageFns<SettleUnusedCheckoutPaymentResponse> = {
+  encode(message: SettleUnusedCheckoutPaymentResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.outcome !== "") {
+      writer.uint32(10).string(message.outcome);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): SettleUnusedCheckoutPaymentResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseSettleUnusedCheckoutPaymentResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.outcome = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): SettleUnusedCheckoutPaymentResponse {
+    return { outcome: isSet(object.outcome) ? globalThis.String(object.outcome) : "" };
+  },
+
+  toJSON(message: SettleUnusedCheckoutPaymentResponse): unknown {
+    const obj: any = {};
+    if (message.outcome !== "") {
+      obj.outcome = message.outcome;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<SettleUnusedCheckoutPaymentResponse>, I>>(
+    base?: I,
+  ): SettleUnusedCheckoutPaymentResponse {
+    return SettleUnusedCheckoutPaymentResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<SettleUnusedCheckoutPaymentResponse>, I>>(
+    object: I,
+  ): SettleUnusedCheckoutPaymentResponse {
+    const message = createBaseSettleUnusedCheckoutPaymentResponse();
+    message.outcome = object.outcome ?? "";
     return message;
   },
 };
@@ -7686,6 +7912,25 @@ export const BillingServiceService = {
       Buffer.from(CompleteCheckoutResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): CompleteCheckoutResponse => CompleteCheckoutResponse.decode(value),
   },
+  /**
+   * A payment of a checkout session that cannot complete it (the session expired, was
+   * cancelled, or another payment completed it): refunded if the provider took it, recorded and
+   * sent exactly once. Idempotent per transaction_reference. FAILED_PRECONDITION when the
+   * provider's transaction belongs to another checkout session or to something else.
+   */
+  settleUnusedCheckoutPayment: {
+    path: "/billing.v1.BillingService/SettleUnusedCheckoutPayment" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: SettleUnusedCheckoutPaymentRequest): Buffer =>
+      Buffer.from(SettleUnusedCheckoutPaymentRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): SettleUnusedCheckoutPaymentRequest =>
+      SettleUnusedCheckoutPaymentRequest.decode(value),
+    responseSerialize: (value: SettleUnusedCheckoutPaymentResponse): Buffer =>
+      Buffer.from(SettleUnusedCheckoutPaymentResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): SettleUnusedCheckoutPaymentResponse =>
+      SettleUnusedCheckoutPaymentResponse.decode(value),
+  },
   /** ALREADY_EXISTS for an email already used by a customer of this project and mode. */
   createCustomer: {
     path: "/billing.v1.BillingService/CreateCustomer" as const,
@@ -7962,6 +8207,13 @@ export interface BillingServiceServer extends UntypedServiceImplementation {
    * did not succeed, with the provider's words in the detail.
    */
   completeCheckout: handleUnaryCall<CompleteCheckoutRequest, CompleteCheckoutResponse>;
+  /**
+   * A payment of a checkout session that cannot complete it (the session expired, was
+   * cancelled, or another payment completed it): refunded if the provider took it, recorded and
+   * sent exactly once. Idempotent per transaction_reference. FAILED_PRECONDITION when the
+   * provider's transaction belongs to another checkout session or to something else.
+   */
+  settleUnusedCheckoutPayment: handleUnaryCall<SettleUnusedCheckoutPaymentRequest, SettleUnusedCheckoutPaymentResponse>;
   /** ALREADY_EXISTS for an email already used by a customer of this project and mode. */
   createCustomer: handleUnaryCall<CreateCustomerRequest, CreateCustomerResponse>;
   /** FAILED_PRECONDITION when starting_after names no customer of this list. */
@@ -8046,6 +8298,27 @@ export interface BillingServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: CompleteCheckoutResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * A payment of a checkout session that cannot complete it (the session expired, was
+   * cancelled, or another payment completed it): refunded if the provider took it, recorded and
+   * sent exactly once. Idempotent per transaction_reference. FAILED_PRECONDITION when the
+   * provider's transaction belongs to another checkout session or to something else.
+   */
+  settleUnusedCheckoutPayment(
+    request: SettleUnusedCheckoutPaymentRequest,
+    callback: (error: ServiceError | null, response: SettleUnusedCheckoutPaymentResponse) => void,
+  ): ClientUnaryCall;
+  settleUnusedCheckoutPayment(
+    request: SettleUnusedCheckoutPaymentRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: SettleUnusedCheckoutPaymentResponse) => void,
+  ): ClientUnaryCall;
+  settleUnusedCheckoutPayment(
+    request: SettleUnusedCheckoutPaymentRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: SettleUnusedCheckoutPaymentResponse) => void,
   ): ClientUnaryCall;
   /** ALREADY_EXISTS for an email already used by a customer of this project and mode. */
   createCustomer(
