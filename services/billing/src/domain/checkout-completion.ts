@@ -118,3 +118,15 @@ export function subscriptionTerms(plan: PlanSnapshot, start: SubscriptionStart) 
     currentPeriodEnd: start.period.end,
   };
 }
+
+/** What the ledger row of a successful provider payment takes from the provider's verification. */
+export function verifiedPaymentFields(verified: VerifiedTransaction) {
+  return {
+    reference: verified.reference,
+    amount: verified.amount,
+    currency: verified.currency.toUpperCase(),
+    status: 'SUCCEEDED' as const,
+    gatewayResponse: verified.gatewayResponse || null,
+    providerResponse: { status: verified.status, paid_at: verified.paidAt?.toISOString() ?? null },
+  };
+}

@@ -7,6 +7,7 @@ import {
   assertPaymentOfSession,
   subscriptionStart,
   subscriptionTerms,
+  verifiedPaymentFields,
   type PlanSnapshot,
 } from '../domain/checkout-completion';
 import { isValidEmail } from '../domain/customer-rules';
@@ -213,16 +214,11 @@ async function recordCompletion(
     scope,
     {
       id: randomUUID(),
-      reference: verified.reference,
       purpose: verification ? 'VERIFICATION' : 'INVOICE',
       customerId: customer.id,
       checkoutSessionId: command.checkoutSessionId,
       invoiceId: verification ? null : (invoice?.id ?? null),
-      amount: verified.amount,
-      currency: verified.currency.toUpperCase(),
-      status: 'SUCCEEDED',
-      gatewayResponse: verified.gatewayResponse || null,
-      providerResponse: { status: verified.status, paid_at: verified.paidAt?.toISOString() ?? null },
+      ...verifiedPaymentFields(verified),
       createdAt: now,
     },
     transaction,

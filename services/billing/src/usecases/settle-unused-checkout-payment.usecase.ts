@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Transaction } from 'sequelize';
 import { DomainError, isUuid, type ProjectScope } from '@billing/platform';
 import type { PaymentModel } from '../db/models';
-import { assertPaymentOfSession } from '../domain/checkout-completion';
+import { assertPaymentOfSession, verifiedPaymentFields } from '../domain/checkout-completion';
 import type { BillingDeps } from './billing-deps';
 import { issueRefunds } from './issue-pending-refunds.usecase';
 import { callProvider } from './provider-call';
@@ -60,16 +60,11 @@ export async function settleUnusedCheckoutPayment(
       scope,
       {
         id: randomUUID(),
-        reference: verified.reference,
         purpose: 'UNUSED_CHECKOUT',
         customerId: subscription?.customerId ?? null,
         invoiceId: null,
         checkoutSessionId: payment.checkoutSessionId,
-        amount: verified.amount,
-        currency: verified.currency.toUpperCase(),
-        status: 'SUCCEEDED',
-        gatewayResponse: verified.gatewayResponse || null,
-        providerResponse: { status: verified.status, paid_at: verified.paidAt?.toISOString() ?? null },
+        ...verifiedPaymentFields(verified),
         createdAt: now,
       },
       transaction,
