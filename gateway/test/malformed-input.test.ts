@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { createLogger } from '@billing/platform';
 import { startPlatform, type PlatformUnderTest } from '@billing/testing';
 import { ApiKeyCache } from '../src/auth/api-key-cache';
+import { RateLimits } from '../src/middleware/rate-limit';
 import { PROVIDER_WEBHOOK_PATH } from '../src/proxy/provider-webhook.proxy';
 import { createApp } from '../src/server';
 import { gatewayApi, registerMerchant, type Api, type RegisteredMerchant } from './support/api';
@@ -311,6 +312,19 @@ describe('/openapi.json covers every route the gateway serves', () => {
   }
 
   it('documents every route of the app, and the provider webhook answered before it', async () => {
+    const logger = createLogger('test', 'silent');
+    // Its middlewares are only mounted here, never run; the limits are the defaults.
+    const rateLimits = new RateLimits(
+      {
+        REDIS_URL: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
+        REDIS_KEY_PREFIX: 'routes-test',
+        RATE_LIMIT_LIVE_PER_SECOND: 100,
+        RATE_LIMIT_TEST_PER_SECOND: 25,
+        LOGIN_FAILURES_PER_15_MIN: 10,
+        AUTH_REQUESTS_PER_MINUTE_PER_ADDRESS: 60,
+      },
+      logger,
+    );
     const app = createApp({
       config: { PUBLIC_URL: 'http://localhost', CATALOG_HTTP_URL: 'http://127.0.0.1:1', CHECK_RESPONSES: false },
       // Route handlers are only built here, never called.
@@ -320,8 +334,10 @@ describe('/openapi.json covers every route the gateway serves', () => {
       policy: {} as never,
       notification: {} as never,
       apiKeyCache: new ApiKeyCache(1000),
-      logger: createLogger('test', 'silent'),
+      rateLimits,
+      logger,
     });
+    await rateLimits.close();
     const served = [
       ...servedRoutes((app as unknown as { router: { stack: RouterLayer[] } }).router.stack),
       `POST ${PROVIDER_WEBHOOK_PATH}`,

@@ -177,6 +177,11 @@ const CONTENT_TYPES = [
 
 const MALFORMED_JSON = ['{', '{"a":', '[', '{"a":1}x', '\ufeff{}', 'nul', '{"a":1,}', "{'a':1}", '{"a":"\\u12"}'];
 
+/**
+ * A body for `op`. An operation that takes none gets small ones only: the gateway answers it
+ * without reading the body and closes, so a megabyte still being written would end in the
+ * client's EPIPE instead of the answer (an artefact of the client, not of the gateway).
+ */
 function bodyFor(op: Operation, doc: OpenApiDocument, fixtures: Fixtures): fc.Arbitrary<string | undefined> {
   const schema = op.operation.requestBody?.content['application/json']?.schema;
   const fromSchema = schema
@@ -186,7 +191,14 @@ function bodyFor(op: Operation, doc: OpenApiDocument, fixtures: Fixtures): fc.Ar
     { weight: 6, arbitrary: fromSchema },
     { weight: 1, arbitrary: junk.map((v) => JSON.stringify(v)) },
     { weight: 1, arbitrary: fc.constantFrom(...MALFORMED_JSON) },
-    { weight: 1, arbitrary: fc.constantFrom(undefined, '', JSON.stringify({ pad: HUGE.repeat(6) })) },
+    {
+      weight: 1,
+      arbitrary: fc.constantFrom(
+        undefined,
+        '',
+        JSON.stringify({ pad: op.operation.requestBody ? HUGE.repeat(6) : 'x' }),
+      ),
+    },
   );
 }
 
