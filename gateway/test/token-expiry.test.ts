@@ -5,7 +5,7 @@ let platform: PlatformUnderTest;
 let api: Api;
 
 beforeAll(async () => {
-  platform = await startGatewayPlatform({ JWT_TTL_SECONDS: '1' });
+  platform = await startGatewayPlatform({ JWT_TTL_SECONDS: '4' });
   api = gatewayApi(platform.gatewayUrl);
 });
 
@@ -13,8 +13,10 @@ afterAll(() => platform?.stop());
 
 it('answers 401 to an expired access token, and a fresh login works again', async () => {
   const merchant = await registerMerchant(api);
-  // exp has one-second resolution: past 2 s the token is expired whatever the rounding.
-  await new Promise((resolve) => setTimeout(resolve, 2100));
+  // registerMerchant itself uses the token (projects, keys), which a loaded CI machine can take
+  // over a second to reach after the registration's scrypt: 4 s leaves it room. exp has
+  // one-second resolution: 5 s after the token the token is expired whatever the rounding.
+  await new Promise((resolve) => setTimeout(resolve, 5100));
 
   const me = await api('GET', '/api/v1/auth/me', { token: merchant.token });
   const projects = await api('GET', '/api/v1/projects', { token: merchant.token });
