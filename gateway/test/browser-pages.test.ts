@@ -1,15 +1,11 @@
-import { mkdirSync } from 'node:fs';
-import { resolve } from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { startPlatform, type PlatformUnderTest } from '@billing/testing';
 import { gatewayApi, registerMerchant, type Api, type RegisteredMerchant } from './support/api';
+import { artifactsFolder, launchChromium } from './support/browser';
 import { MerchantSite } from './support/merchant-site';
 
-/** Screenshots of every page a customer sees, kept as test artifacts. */
-const ARTIFACTS = resolve(__dirname, '../../test-artifacts/checkout');
-const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
-
-describe('hosted checkout in a real browser (Chromium + sandbox provider)', () => {
+/** The pages people see in a real browser (Chromium, the sandbox provider); screenshots kept as test artifacts. */
+describe('pages in a real browser: the hosted checkout and the API reference', () => {
   let platform: PlatformUnderTest;
   let api: Api;
   let merchant: RegisteredMerchant;
@@ -18,22 +14,11 @@ describe('hosted checkout in a real browser (Chromium + sandbox provider)', () =
   let page: Page;
 
   beforeAll(async () => {
-    mkdirSync(ARTIFACTS, { recursive: true });
     site = await new MerchantSite().start();
     platform = await startPlatform();
     api = gatewayApi(platform.gatewayUrl);
     merchant = await registerMerchant(api, 'browser');
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
-    });
+    browser = await launchChromium();
   });
   beforeEach(async () => {
     page = await browser.newPage({ viewport: { width: 390, height: 844 } });
@@ -56,7 +41,8 @@ describe('hosted checkout in a real browser (Chromium + sandbox provider)', () =
     return session.body;
   }
 
-  const shot = (name: string) => page.screenshot({ path: `${ARTIFACTS}/${name}.png`, fullPage: true });
+  const shot = (name: string, folder = 'checkout') =>
+    page.screenshot({ path: `${artifactsFolder(folder)}/${name}.png`, fullPage: true });
 
   it('pays with the sandbox success option and lands on success_url; the API shows it all', async () => {
     const session = await newSession({ name: 'Pro monthly', amount: 5000.5, description: 'Everything in Pro' });
@@ -134,5 +120,37 @@ describe('hosted checkout in a real browser (Chromium + sandbox provider)', () =
     await expect(page.getByRole('heading', { name: /expired/ }).isVisible()).resolves.toBe(true);
     expect(await page.getByRole('button', { name: 'Pay' }).count()).toBe(0);
     await shot('6-expired');
+  });
+
+  it('serves the API reference at /docs from its own assets, listing every operation of /openapi.json', async () => {
+    const document = await (await fetch(`${platform.gatewayUrl}/openapi.json`)).json();
+    const operations = Object.entries(document.paths as Record<string, Record<string, unknown>>).flatMap(
+      ([path, item]) =>
+        Object.keys(item)
+          .filter((key) => ['get', 'post', 'put', 'patch', 'delete'].includes(key))
+          .map((method) => `${method.toUpperCase()} ${path}`),
+    );
+    expect(operations.length).toBeGreaterThan(50);
+    const requested: string[] = [];
+    page.on('request', (request) => requested.push(request.url()));
+
+    await page.setViewportSize({ width: 1280, height: 900 });
+    const response = await page.goto(`${platform.gatewayUrl}/docs/`);
+    expect(response?.status()).toBe(200);
+    await page.locator('.opblock').first().waitFor();
+    const listed = await page
+      .locator('.opblock')
+      .evaluateAll((blocks) =>
+        blocks.map(
+          (block) =>
+            `${block.querySelector('.opblock-summary-method')?.textContent?.trim()} ${block
+              .querySelector('.opblock-summary-path')
+              ?.getAttribute('data-path')}`,
+        ),
+      );
+    expect([...new Set(listed)].sort()).toEqual([...new Set(operations)].sort());
+    await shot('api-reference', 'docs');
+    // No CDN: the machines that run this have no internet, and merchants' networks may not either.
+    expect(requested.filter((url) => !url.startsWith(platform.gatewayUrl))).toEqual([]);
   });
 });
