@@ -76,7 +76,8 @@ export function retryingFetch(fetch: Fetch, { maxRetries, sleep = sleepFor }: Re
       }
       const delay = lastAttempt ? undefined : retryDelay(response, repeatable, retry);
       if (delay === undefined) return response;
-      await response.body?.cancel();
+      // Frees the connection; not awaited, as a teed body (a caller's clone) only settles once every branch is read.
+      response.body?.cancel().catch(() => undefined);
       await sleep(delay);
     }
   };
