@@ -57,7 +57,7 @@ const DEFAULT_MAX_RETRIES = 2;
 export function createBillingClient(options: BillingClientOptions): BillingClient {
   const fetch = options.fetch ?? ((request: Request) => globalThis.fetch(request));
   const client = createClient<paths>({
-    baseUrl: options.baseUrl.replace(/\/$/, ''),
+    baseUrl: options.baseUrl,
     headers: {
       ...(options.apiKey ? { 'X-Api-Key': options.apiKey } : {}),
       ...(options.accessToken ? { Authorization: `Bearer ${options.accessToken}` } : {}),
