@@ -26,6 +26,7 @@ module.exports = defineConfig([
     '**/dist/',
     '**/coverage/',
     'packages/proto/src/gen/',
+    'packages/sdk/src/generated/',
     'test-artifacts/',
     '.data/',
     // JavaScript is build output here, except these hand-written files.

@@ -2,9 +2,15 @@ import { createHmac, randomUUID, timingSafeEqual } from 'node:crypto';
 import type { IncomingHttpHeaders, ServerResponse } from 'node:http';
 import { connect, type NatsConnection } from 'nats';
 import { Webhook } from 'standardwebhooks';
-import { queryDatabase, startPlatform, TEST_NATS_URL, type PlatformUnderTest } from '@billing/testing';
+import {
+  listenLocally,
+  queryDatabase,
+  startPlatform,
+  TEST_NATS_URL,
+  type LocalEndpoint,
+  type PlatformUnderTest,
+} from '@billing/testing';
 import { gatewayApi, registerMerchant, type Api, type RegisteredMerchant } from './support/api';
-import { listenLocally, type LocalEndpoint } from './support/local-endpoint';
 
 const CATALOGUE = [
   'checkout.session.completed',

@@ -1,9 +1,14 @@
 import { createHmac } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
 import { Webhook } from 'standardwebhooks';
-import { startPlatform, type PlatformUnderTest } from '@billing/testing';
+import {
+  listenLocally,
+  payCheckoutPageInSandbox,
+  startPlatform,
+  type LocalEndpoint,
+  type PlatformUnderTest,
+} from '@billing/testing';
 import { gatewayApi, ISO_UTC, registerMerchant, type Api, type RegisteredMerchant } from './support/api';
-import { listenLocally, type LocalEndpoint } from './support/local-endpoint';
 
 interface Delivery {
   headers: IncomingHttpHeaders;
@@ -65,19 +70,7 @@ describe('webhooks end to end: platform events reach a merchant endpoint, signed
     const session = (
       await api('POST', '/api/v1/checkout/sessions', { apiKey: merchant.testKey, body: { plan_id: plan.body.id } })
     ).body;
-    const pay = await fetch(`${platform.gatewayUrl}/checkout/${session.code}/pay`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ email: 'payer@example.com' }),
-      redirect: 'manual',
-    });
-    const outcome = await fetch(pay.headers.get('location')!, {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ outcome: 'success' }),
-      redirect: 'manual',
-    });
-    await fetch(outcome.headers.get('location')!, { redirect: 'manual' });
+    await payCheckoutPageInSandbox(platform.gatewayUrl, session.code, 'payer@example.com');
     const completed = (await api('GET', `/api/v1/checkout/sessions/${session.code}`, { apiKey: merchant.testKey }))
       .body;
     expect(completed.status).toBe('COMPLETED');

@@ -4,9 +4,15 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { freePort, queryDatabase, startPlatform, type PlatformUnderTest } from '@billing/testing';
+import {
+  freePort,
+  listenLocally,
+  queryDatabase,
+  startPlatform,
+  type LocalEndpoint,
+  type PlatformUnderTest,
+} from '@billing/testing';
 import { gatewayApi, registerMerchant, type Api, type RegisteredMerchant } from './support/api';
-import { listenLocally, type LocalEndpoint } from './support/local-endpoint';
 
 /** A merchant endpoint that answers 500 while `healthy` is false and counts what it accepted. */
 class CountingReceiver {

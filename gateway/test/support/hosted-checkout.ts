@@ -1,12 +1,6 @@
 import { randomUUID } from 'node:crypto';
+import { payCheckoutPageInSandbox } from '@billing/testing';
 import type { Api } from './api';
-
-const form = (fields: Record<string, string>) => ({
-  method: 'POST',
-  headers: { 'content-type': 'application/x-www-form-urlencoded' },
-  body: new URLSearchParams(fields),
-  redirect: 'manual' as const,
-});
 
 export interface PaidCheckout {
   code: string;
@@ -16,8 +10,8 @@ export interface PaidCheckout {
 }
 
 /**
- * Pays a hosted checkout of `planId` over HTTP exactly as a payer's browser does: the hosted
- * form, the sandbox page's "Success", the callback. Leaves a customer with a saved card.
+ * Opens a checkout session of `planId` and pays it over HTTP exactly as a payer's browser does
+ * (payCheckoutPageInSandbox). Leaves a customer with a saved card.
  */
 export async function payHostedCheckout(
   api: Api,
@@ -29,12 +23,7 @@ export async function payHostedCheckout(
   const email = `${label}-${randomUUID().slice(0, 8)}@example.com`;
   const session = await api('POST', '/api/v1/checkout/sessions', { apiKey, body: { plan_id: planId } });
   if (session.status !== 201) throw new Error(`checkout session: ${session.status} ${session.text}`);
-  const pay = await fetch(`${gatewayUrl}/checkout/${session.body.code}/pay`, form({ email }));
-  if (pay.status !== 303) throw new Error(`hosted page answered ${pay.status}`);
-  const outcome = await fetch(pay.headers.get('location')!, form({ outcome: 'success' }));
-  if (outcome.status !== 303) throw new Error(`sandbox page answered ${outcome.status}`);
-  const callback = await fetch(outcome.headers.get('location')!, { redirect: 'manual' });
-  if (callback.status >= 400) throw new Error(`callback answered ${callback.status}`);
+  await payCheckoutPageInSandbox(gatewayUrl, session.body.code, email);
   const completed = await api('GET', `/api/v1/checkout/sessions/${session.body.code}`, { apiKey });
   if (completed.body.status !== 'COMPLETED') throw new Error(`session is ${completed.body.status}`);
   return {

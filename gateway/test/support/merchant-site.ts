@@ -1,5 +1,5 @@
 import type { IncomingMessage } from 'node:http';
-import { listenLocally, type LocalEndpoint } from './local-endpoint';
+import { listenLocally, type LocalEndpoint } from '@billing/testing';
 
 export interface ReceivedRequest {
   path: string;

@@ -1,5 +1,5 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import { freePort } from '@billing/testing';
+import { freePort } from './ports';
 
 export interface LocalEndpoint {
   /** `http://127.0.0.1:<port>`, no trailing slash. */
