@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { CURRENCIES, toMajorUnits } from '@billing/platform';
 import type { billingV1 } from '@billing/proto';
-import { idParam, iso, metadata, pageQuery, required, timestamp } from '../common.schemas';
+import { EXAMPLE, idParam, iso, metadata, pageQuery, required, timestamp } from '../common.schemas';
 
 export const CustomerSchema = z
   .object({
@@ -107,3 +107,40 @@ export const toCustomerDetail = (reply: billingV1.GetCustomerResponse): z.input<
     paid_at: i.paidAt ? i.paidAt.toISOString() : null,
   })),
 });
+
+export const customerExample = {
+  id: EXAMPLE.customerId,
+  email: EXAMPLE.customerEmail,
+  name: 'Ada Obi',
+  gateway_customer_id: 'CUS_x8kq2m1v7z3p',
+  metadata: { crm_id: '4711' },
+  livemode: false,
+  created_at: EXAMPLE.createdAt,
+} satisfies z.input<typeof CustomerSchema>;
+
+export const customerDetailExample = {
+  customer: customerExample,
+  subscriptions: [
+    {
+      id: EXAMPLE.subscriptionId,
+      plan_name: 'Pro',
+      status: 'ACTIVE',
+      amount: 15000,
+      currency: 'NGN',
+      interval: 'monthly',
+      current_period_start: EXAMPLE.createdAt,
+      current_period_end: EXAMPLE.periodEnd,
+      cancelled_at: null,
+    },
+  ],
+  invoices: [
+    {
+      id: EXAMPLE.invoiceId,
+      amount: 15000,
+      currency: 'NGN',
+      status: 'PAID',
+      due_date: EXAMPLE.createdAt,
+      paid_at: EXAMPLE.createdAt,
+    },
+  ],
+} satisfies z.input<typeof CustomerDetailSchema>;
