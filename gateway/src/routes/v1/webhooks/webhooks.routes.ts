@@ -118,8 +118,8 @@ export const webhooksResource: Resource = {
       description:
         'A delivery like any other (signed, retried, in the logs), sent at once whatever events the webhook ' +
         'subscribes to, to build and check a receiver before real events flow. Its `data` has `"test": true` and ' +
-        'sample values: the fields of the real event for subscription and invoice events, only `id` and ' +
-        '`created_at` for the others. An event name outside the catalogue is a 422.',
+        'sample values: the fields of the real event for subscription and invoice events (but `trial_end` and ' +
+        '`failure`), only `id` and `created_at` for the others. An event name outside the catalogue is a 422.',
       auth: 'dual',
       body: TestSendBody,
       bodyExample: { webhook_id: EXAMPLE.webhookId, event: 'invoice.paid' },
