@@ -2,6 +2,8 @@ import { z } from 'zod';
 import { CURRENCIES, toMajorUnits } from '@billing/platform';
 import type { billingV1 } from '@billing/proto';
 import { EXAMPLE, idParam, iso, metadata, pageQuery, required, timestamp } from '../common.schemas';
+import { invoiceExample } from '../invoices/invoices.schemas';
+import { subscriptionListItemExample } from '../subscriptions/subscriptions.schemas';
 
 export const CustomerSchema = z
   .object({
@@ -15,7 +17,7 @@ export const CustomerSchema = z
   })
   .meta({ id: 'Customer' });
 
-/** service-api.md "Subscription, customer-detail view". */
+/** A subscription as the customer detail view shows it. */
 export const CustomerSubscriptionSchema = z
   .object({
     id: z.uuid(),
@@ -30,7 +32,7 @@ export const CustomerSubscriptionSchema = z
   })
   .meta({ id: 'CustomerSubscription' });
 
-/** service-api.md "Invoice, customer-detail view". */
+/** An invoice as the customer detail view shows it. */
 export const CustomerInvoiceSchema = z
   .object({
     id: z.uuid(),
@@ -118,29 +120,9 @@ export const customerExample = {
   created_at: EXAMPLE.createdAt,
 } satisfies z.input<typeof CustomerSchema>;
 
+/** The customer of the example subscription and invoice, as its detail view shows them. */
 export const customerDetailExample = {
   customer: customerExample,
-  subscriptions: [
-    {
-      id: EXAMPLE.subscriptionId,
-      plan_name: 'Pro',
-      status: 'ACTIVE',
-      amount: 15000,
-      currency: 'NGN',
-      interval: 'monthly',
-      current_period_start: EXAMPLE.createdAt,
-      current_period_end: EXAMPLE.periodEnd,
-      cancelled_at: null,
-    },
-  ],
-  invoices: [
-    {
-      id: EXAMPLE.invoiceId,
-      amount: 15000,
-      currency: 'NGN',
-      status: 'PAID',
-      due_date: EXAMPLE.createdAt,
-      paid_at: EXAMPLE.createdAt,
-    },
-  ],
+  subscriptions: [CustomerSubscriptionSchema.parse(subscriptionListItemExample)],
+  invoices: [CustomerInvoiceSchema.parse(invoiceExample)],
 } satisfies z.input<typeof CustomerDetailSchema>;
