@@ -20,7 +20,7 @@ export interface RouteDeps {
   apiKeyCache: ApiKeyCache;
 }
 
-/** The credentials a route takes (service-api.md "Authentication"). */
+/** The credentials a route takes: none, a project's API key, the merchant's access token, or both at once. */
 export type AuthScheme = 'none' | 'apiKey' | 'jwt' | 'dual';
 
 export type Principal<A extends AuthScheme> = A extends 'jwt'
@@ -69,7 +69,7 @@ interface RouteFields<
   /** For a merchant's developer: what the route does, its rules, what its errors mean. */
   description: string;
   auth: A;
-  /** A path id that fails its schema is a 404 with the schema's message (contract section 1). */
+  /** A path id that fails its schema is a 404 with the schema's message: it names no record. */
   params?: P;
   query?: Q;
   body?: B;
@@ -139,7 +139,7 @@ export function defineRoute<
 /** One resource folder of routes/v1: its routes, served under each of its prefixes. */
 export interface Resource {
   tag: ApiTag;
-  /** The first is canonical; the others are kept for earlier clients (contract section 3). */
+  /** The first is canonical; the others are kept for earlier clients (deprecated in the document). */
   prefixes: string[];
   routes(deps: RouteDeps): Route[];
 }
@@ -200,7 +200,7 @@ function expressHandler(route: Route, checkResponses: boolean): RequestHandler {
 
 /**
  * Lets a handler answer a 200 instead of its declared 201 (a create replayed by its idempotency
- * key returns the first resource, contract section 9); say so in the route's description.
+ * key returns the first resource); say so in the route's description.
  */
 export function answerWithStatus(req: Request, status: 200): void {
   if (req.res) req.res.locals.responseStatus = status;

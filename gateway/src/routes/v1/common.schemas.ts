@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { hasAtMostMinorDigits } from '@billing/platform';
 
-/** ISO 8601, UTC (contract section 1). */
+/** ISO 8601, UTC. */
 export const timestamp = z.iso.datetime();
 
 /** A path id; anything that is not an id cannot name a record, so it answers 404 with this detail. */
@@ -21,7 +21,7 @@ export const iso = (date: Date | undefined, what = 'created_at'): string => requ
 /** Above this, minor units would no longer be exact integers: a 422, not a 500 later. */
 const MAX_MONEY = Math.floor(Number.MAX_SAFE_INTEGER / 100);
 
-/** Money in the currency's major unit, at most two decimals (contract section 1). */
+/** Money in the currency's major unit, at most two decimals. */
 export const money = z
   .number()
   .min(0)
@@ -29,7 +29,7 @@ export const money = z
   .refine(hasAtMostMinorDigits, { message: 'Input should have at most 2 decimal places' })
   .meta({ description: 'Major currency unit (e.g. 5000.5 NGN), at most 2 decimals' });
 
-/** `?limit=&starting_after=` of every list (contract section 1). */
+/** `?limit=&starting_after=` of every list. */
 export const pageQuery = {
   limit: z.coerce.number().int().min(1).max(100).optional().meta({ description: '1..100, default 20' }),
   starting_after: z.string().optional().meta({ description: 'The id of the last item of the previous page' }),

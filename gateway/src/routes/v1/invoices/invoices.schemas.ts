@@ -18,7 +18,7 @@ export const InvoiceLineSchema = z
   })
   .meta({ id: 'InvoiceLine' });
 
-/** Contract section 11; money in major units. */
+/** An invoice with its lines; money in major units. */
 export const InvoiceSchema = z
   .object({
     id: z.uuid(),

@@ -6,7 +6,7 @@ import { EXAMPLE, idParam, iso, metadata, pageQuery, timestamp } from '../common
 export const SUBSCRIPTION_STATUSES = ['ACTIVE', 'PAST_DUE', 'CANCELLED', 'PAUSED', 'TRIALING', 'EXPIRED'] as const;
 const status = z.enum(SUBSCRIPTION_STATUSES);
 
-/** service-api.md "Subscription, list view", exactly. */
+/** What a list of subscriptions shows of each, exactly. */
 const listViewFields = {
   id: z.uuid(),
   customer_email: z.string(),
@@ -25,7 +25,7 @@ const listViewFields = {
 
 export const SubscriptionListItemSchema = z.object(listViewFields).meta({ id: 'SubscriptionListItem' });
 
-/** The list view + the detail fields of contract section 8. */
+/** The list view + the detail fields. */
 export const SubscriptionSchema = z
   .object({
     ...listViewFields,
@@ -42,7 +42,7 @@ export const SubscriptionSchema = z
   })
   .meta({ id: 'Subscription' });
 
-/** Contract 16.4 (+ livemode, 16.23): what a cancel now refunds; null when no cancellation policy applies. */
+/** What a cancel now refunds; null when no cancellation policy applies. */
 export const RefundSchema = z
   .object({
     id: z.uuid().nullable().meta({ description: 'Null in a preview, and when the amount is 0 (nothing was sent)' }),

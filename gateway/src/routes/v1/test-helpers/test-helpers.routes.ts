@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { defineRoute, type Resource } from '../../../http/route';
 import { EXAMPLE, idParam, scopeOf } from '../common.schemas';
 
-/** The sandbox card behaviors (contract 16.2); billing checks them again. */
+/** The sandbox card behaviors; billing checks them again. */
 const CARD_BEHAVIORS = ['succeed', 'decline', 'insufficient_funds'] as const;
 
 const CardBehaviorBody = z.object({ behavior: z.enum(CARD_BEHAVIORS) }).meta({ id: 'CardBehaviorRequest' });

@@ -24,7 +24,7 @@ const usageTag = {
 
 const NOT_FOUND = { 403: 'Subscription belongs to another project', 404: 'Subscription not found' };
 
-/** Metered usage of a subscription (contract section 9): /subscriptions/{id}/usage... */
+/** Metered usage of a subscription: /subscriptions/{id}/usage... */
 export const subscriptionUsageResource: Resource = {
   tag: usageTag,
   prefixes: ['/subscriptions'],
