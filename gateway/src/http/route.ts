@@ -20,7 +20,7 @@ export interface RouteDeps {
   apiKeyCache: ApiKeyCache;
 }
 
-/** The credentials a route takes (service-api.md "Authentication"). */
+/** The credentials a route takes: none, a project's API key, the merchant's access token, or both at once. */
 export type AuthScheme = 'none' | 'apiKey' | 'jwt' | 'dual';
 
 export type Principal<A extends AuthScheme> = A extends 'jwt'
@@ -42,14 +42,15 @@ export interface HandlerContext<A extends AuthScheme, P, Q, B> {
 }
 
 /** Statuses a route may answer besides the ones every route of its kind may (see openapi/). */
-export type ErrorStatus = 400 | 402 | 403 | 404 | 409;
+export type ErrorStatus = 400 | 401 | 402 | 403 | 404 | 409 | 429;
 
-/**
- * One endpoint: its credentials, its inputs and its success response as zod schemas. The same
- * object validates requests, types the handler's result and writes the OpenAPI operation, so
- * the document cannot drift from what the gateway does.
- */
-export interface RouteSpec<
+/** A group of operations in the OpenAPI document: one per resource, with what it is for. */
+export interface ApiTag {
+  name: string;
+  description: string;
+}
+
+interface RouteFields<
   A extends AuthScheme,
   P extends z.ZodObject | undefined,
   Q extends z.ZodObject | undefined,
@@ -59,30 +60,63 @@ export interface RouteSpec<
   method: 'get' | 'post' | 'patch' | 'delete';
   /** Relative to the resource's prefix, in Express syntax ('' is the collection itself). */
   path: string;
+  /**
+   * The operation's name in the document, verb-noun camelCase (`createSubscription`). Client
+   * generators name their methods after it, so once published it does not change.
+   */
+  operationId: string;
   summary: string;
-  description?: string;
+  /** For a merchant's developer: what the route does, its rules, what its errors mean. */
+  description: string;
   auth: A;
-  /** A path id that fails its schema is a 404 with the schema's message (contract section 1). */
+  /** A path id that fails its schema is a 404 with the schema's message: it names no record. */
   params?: P;
   query?: Q;
   body?: B;
-  errors?: ErrorStatus[];
+  /**
+   * The statuses this route answers of its own (besides those of its credentials, inputs and
+   * limits), each with when: phrased as the failure, it is also the detail of the documented example.
+   */
+  errors?: Partial<Record<ErrorStatus, string>>;
   response: { status: 200 | 201 | 202 | 204; description: string; schema?: R };
   handle(ctx: HandlerContext<A, P, Q, B>): Promise<R extends z.ZodType ? z.input<R> : void>;
 }
+
+/**
+ * The examples of the document: a valid body for a route that takes one, a valid answer for a
+ * route that gives one (gateway/test/openapi-document.test.ts parses each with its schema).
+ */
+type BodyExample<B> = B extends z.ZodType ? { bodyExample: z.input<B> } : { bodyExample?: never };
+type ResponseExample<R> = R extends z.ZodType ? { responseExample: z.input<R> } : { responseExample?: never };
+
+/**
+ * One endpoint: its credentials, its inputs and its success response as zod schemas. The same
+ * object validates requests, types the handler's result and writes the OpenAPI operation, so
+ * the document cannot drift from what the gateway does.
+ */
+export type RouteSpec<
+  A extends AuthScheme,
+  P extends z.ZodObject | undefined,
+  Q extends z.ZodObject | undefined,
+  B extends z.ZodType | undefined,
+  R extends z.ZodType | undefined,
+> = RouteFields<A, P, Q, B, R> & BodyExample<B> & ResponseExample<R>;
 
 /** A route with its types erased, as the router and the document generator see it. */
 export interface Route {
   method: 'get' | 'post' | 'patch' | 'delete';
   path: string;
+  operationId: string;
   summary: string;
-  description?: string;
+  description: string;
   auth: AuthScheme;
   params?: z.ZodObject;
   query?: z.ZodObject;
   body?: z.ZodType;
-  errors?: ErrorStatus[];
+  bodyExample?: unknown;
+  errors?: Partial<Record<ErrorStatus, string>>;
   response: { status: 200 | 201 | 202 | 204; description: string; schema?: z.ZodType };
+  responseExample?: unknown;
   handle(ctx: {
     auth: Principal<AuthScheme>;
     params: unknown;
@@ -104,8 +138,8 @@ export function defineRoute<
 
 /** One resource folder of routes/v1: its routes, served under each of its prefixes. */
 export interface Resource {
-  tag: string;
-  /** The first is canonical; the others are kept for earlier clients (contract section 3). */
+  tag: ApiTag;
+  /** The first is canonical; the others are kept for earlier clients (deprecated in the document). */
   prefixes: string[];
   routes(deps: RouteDeps): Route[];
 }
@@ -114,7 +148,8 @@ export interface Resource {
 export interface MountedRoute {
   path: string;
   route: Route;
-  tag: string;
+  tag: ApiTag;
+  /** Served under a prefix kept for earlier clients rather than the canonical one. */
   alias: boolean;
 }
 
@@ -165,7 +200,7 @@ function expressHandler(route: Route, checkResponses: boolean): RequestHandler {
 
 /**
  * Lets a handler answer a 200 instead of its declared 201 (a create replayed by its idempotency
- * key returns the first resource, contract section 9); say so in the route's description.
+ * key returns the first resource); say so in the route's description.
  */
 export function answerWithStatus(req: Request, status: 200): void {
   if (req.res) req.res.locals.responseStatus = status;

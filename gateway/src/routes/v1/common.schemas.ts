@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { hasAtMostMinorDigits } from '@billing/platform';
 
-/** ISO 8601, UTC (contract section 1). */
+/** ISO 8601, UTC. */
 export const timestamp = z.iso.datetime();
 
 /** A path id; anything that is not an id cannot name a record, so it answers 404 with this detail. */
@@ -21,7 +21,7 @@ export const iso = (date: Date | undefined, what = 'created_at'): string => requ
 /** Above this, minor units would no longer be exact integers: a 422, not a 500 later. */
 const MAX_MONEY = Math.floor(Number.MAX_SAFE_INTEGER / 100);
 
-/** Money in the currency's major unit, at most two decimals (contract section 1). */
+/** Money in the currency's major unit, at most two decimals. */
 export const money = z
   .number()
   .min(0)
@@ -29,7 +29,7 @@ export const money = z
   .refine(hasAtMostMinorDigits, { message: 'Input should have at most 2 decimal places' })
   .meta({ description: 'Major currency unit (e.g. 5000.5 NGN), at most 2 decimals' });
 
-/** `?limit=&starting_after=` of every list (contract section 1). */
+/** `?limit=&starting_after=` of every list. */
 export const pageQuery = {
   limit: z.coerce.number().int().min(1).max(100).optional().meta({ description: '1..100, default 20' }),
   starting_after: z.string().optional().meta({ description: 'The id of the last item of the previous page' }),
@@ -48,3 +48,31 @@ export const scopeOf = (apiKey: { projectId: string; merchantId: string; livemod
 export const metadata = z
   .record(z.string(), z.unknown())
   .meta({ description: 'Your own key/value pairs, at most 50 keys' });
+
+/**
+ * Ids and times the document's examples share, so that together they tell one story: a plan,
+ * a customer who paid its checkout, the subscription and invoice that followed.
+ */
+export const EXAMPLE = {
+  merchantId: 'ff613ee1-fe5c-466d-8756-658678551110',
+  projectId: 'ef9238db-8506-45d2-9f44-ceb035f33c2d',
+  testKeyId: 'ad64e87f-4650-407f-9733-80dd916b3ce6',
+  liveKeyId: '87498202-076c-40c8-a82d-c6e09a194444',
+  planId: 'baea837a-06ab-4cfb-9510-cd42026464cc',
+  checkoutSessionId: 'b61108c5-17cd-411a-8415-819dd792fe02',
+  checkoutCode: 'q7Xr2mKp9LsT4vBn',
+  customerId: 'ac3c3ddb-4eec-4de9-840a-1b77d36a38ea',
+  subscriptionId: 'b641a59e-66cd-426c-868f-d6983e96217c',
+  invoiceId: 'ff700b66-b6ab-402c-8a7f-115a7ebf7ff1',
+  refundId: 'f7800ccc-7924-4953-897d-02131490cf8b',
+  policyId: '4a44ad8d-b628-48c2-998f-2ef3061b400d',
+  usageRecordId: '09da5b58-ca2d-44b1-9c3a-c923c4d3edcc',
+  webhookId: 'b768852b-41a6-40ab-ae50-9cd0c823e416',
+  deliveryId: '54340c9b-d660-4f5f-858e-c6fcffaa698c',
+  eventId: 'c3f7fbe3-53d6-4a5d-a2a3-8983f2bd0d53',
+  customerEmail: 'ada@example.com',
+  /** When the story starts: the merchant registers, creates a plan, the customer pays. */
+  createdAt: '2026-03-02T09:15:00.000Z',
+  periodEnd: '2026-04-02T09:15:00.000Z',
+  secret: 'whsec_NhcBVQhKnID+nJPxMcVKFbUew6IvAGRWNtSOL3Rs4wA=',
+} as const;

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { identityV1 } from '@billing/proto';
-import { displayName, idParam, iso, timestamp } from '../common.schemas';
+import { displayName, EXAMPLE, idParam, iso, timestamp } from '../common.schemas';
 
 export const ApiKeySchema = z
   .object({
@@ -58,3 +58,31 @@ export function toApiKeyWithSecret(key: identityV1.ApiKey): z.input<typeof ApiKe
 /** A new project's pair of keys, test first, as registration promises. */
 export const toKeyPair = (keys: identityV1.ApiKey[]) =>
   [...keys].sort((a, b) => Number(a.isLive) - Number(b.isLive)).map(toApiKeyWithSecret);
+
+export const apiKeyExample = {
+  id: EXAMPLE.testKeyId,
+  project_id: EXAMPLE.projectId,
+  name: 'Test key',
+  key_prefix: 'svc_test_',
+  last4: 'x9Qa',
+  is_live: false,
+  is_active: true,
+  last_used_at: EXAMPLE.periodEnd,
+  created_at: EXAMPLE.createdAt,
+} satisfies z.input<typeof ApiKeySchema>;
+
+const liveKeyExample = {
+  ...apiKeyExample,
+  id: EXAMPLE.liveKeyId,
+  name: 'Live key',
+  key_prefix: 'svc_live_',
+  last4: 'm3Zt',
+  is_live: true,
+  last_used_at: null,
+} satisfies z.input<typeof ApiKeySchema>;
+
+/** A new project's keys, as registration and project creation return them (secrets shown once). */
+export const newKeyPairExample = [
+  { ...apiKeyExample, key: 'svc_test_4fGh7JkL9mNpQ2rStUvWxYz0aBcDeFgHiJkLx9Qa', last_used_at: null },
+  { ...liveKeyExample, key: 'svc_live_Zy8Xw7Vu6Ts5Rq4Po3Nm2Lk1Ji0HgFeDcBaPm3Zt' },
+] satisfies z.input<typeof ApiKeyWithSecretSchema>[];

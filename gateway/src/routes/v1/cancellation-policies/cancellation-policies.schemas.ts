@@ -2,7 +2,7 @@ import Decimal from 'decimal.js';
 import { z } from 'zod';
 import { toMajorUnits } from '@billing/platform';
 import type { policyV1 } from '@billing/proto';
-import { idParam, iso, money, pageQuery, timestamp } from '../common.schemas';
+import { EXAMPLE, idParam, iso, money, pageQuery, timestamp } from '../common.schemas';
 
 const REFUND_TYPES = ['NONE', 'FULL', 'PARTIAL'] as const;
 type RefundType = (typeof REFUND_TYPES)[number];
@@ -102,3 +102,18 @@ export const toCancellationPolicy = (policy: policyV1.CancellationPolicy): z.inp
     updated_at: iso(policy.updatedAt, 'updated_at'),
   };
 };
+
+export const cancellationPolicyExample = {
+  id: EXAMPLE.policyId,
+  name: 'Half back in the first week',
+  refund_type: 'PARTIAL',
+  refund_percentage: 50,
+  refund_window_days: 7,
+  prorate_refund: false,
+  cancellation_fee: 500,
+  apply_to_existing: true,
+  is_default: true,
+  livemode: false,
+  created_at: EXAMPLE.createdAt,
+  updated_at: EXAMPLE.createdAt,
+} satisfies z.input<typeof CancellationPolicySchema>;

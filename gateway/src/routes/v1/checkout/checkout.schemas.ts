@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { catalogV1 } from '@billing/proto';
-import { iso, metadata, timestamp } from '../common.schemas';
+import { EXAMPLE, iso, metadata, timestamp } from '../common.schemas';
 
 const webUrl = z.url({ protocol: /^https?$/, error: 'Input should be a valid http or https URL' });
 
@@ -62,3 +62,31 @@ export const toCheckoutSession = (s: catalogV1.CheckoutSession): z.input<typeof 
   completed_at: s.completedAt ? s.completedAt.toISOString() : null,
   created_at: iso(s.createdAt),
 });
+
+export const checkoutSessionExample = {
+  id: EXAMPLE.checkoutSessionId,
+  code: EXAMPLE.checkoutCode,
+  checkout_url: `https://billing.example.com/checkout/${EXAMPLE.checkoutCode}`,
+  status: 'PENDING',
+  plan_id: EXAMPLE.planId,
+  success_url: 'https://acme.example/welcome',
+  cancel_url: 'https://acme.example/pricing',
+  customer_email: EXAMPLE.customerEmail,
+  customer_name: 'Ada Obi',
+  customer_id: null,
+  subscription_id: null,
+  metadata: { signup_source: 'pricing-page' },
+  livemode: false,
+  expires_at: '2026-03-03T09:15:00.000Z',
+  completed_at: null,
+  created_at: EXAMPLE.createdAt,
+} satisfies z.input<typeof CheckoutSessionSchema>;
+
+/** The session once its customer paid: what checkout.session.completed carries. */
+export const completedCheckoutSessionExample = {
+  ...checkoutSessionExample,
+  status: 'COMPLETED',
+  customer_id: EXAMPLE.customerId,
+  subscription_id: EXAMPLE.subscriptionId,
+  completed_at: '2026-03-02T09:21:37.000Z',
+} satisfies z.input<typeof CheckoutSessionSchema>;

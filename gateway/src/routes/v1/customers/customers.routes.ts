@@ -1,9 +1,11 @@
 import { z } from 'zod';
 import { defineRoute, type Resource } from '../../../http/route';
-import { required, scopeOf } from '../common.schemas';
+import { EXAMPLE, required, scopeOf } from '../common.schemas';
 import {
   CreateCustomerBody,
+  customerDetailExample,
   CustomerDetailSchema,
+  customerExample,
   CustomerIdParams,
   CustomerSchema,
   ListCustomersQuery,
@@ -13,21 +15,32 @@ import {
 } from './customers.schemas';
 
 export const customersResource: Resource = {
-  tag: 'Customers',
+  tag: {
+    name: 'Customers',
+    description:
+      'The people who pay a project. A paid checkout creates its customer (or finds it by e-mail) and saves the ' +
+      'card that later renewals charge; a customer created here has no card until one of their checkouts is paid.',
+  },
   prefixes: ['/customers'],
   routes: ({ billing }) => [
     defineRoute({
       method: 'post',
       path: '',
+      operationId: 'createCustomer',
       summary: 'Create a customer',
       description:
-        'Also creates the customer at the payment provider (`gateway_customer_id`). ' +
-        'E-mails are unique per project and mode, whatever their case: a duplicate is a 409. ' +
-        'A provider that cannot be reached is a 503 and nothing is created.',
+        'Also creates the customer at the payment provider (`gateway_customer_id`). E-mails are unique per ' +
+        'project and mode, whatever their case: a duplicate is a 409. A provider that cannot be reached is a 503 ' +
+        'and nothing is created; one that refuses the customer is a 400 with its words.',
       auth: 'apiKey',
       body: CreateCustomerBody,
-      errors: [400, 409],
+      bodyExample: { email: EXAMPLE.customerEmail, name: 'Ada Obi', metadata: { crm_id: '4711' } },
+      errors: {
+        400: 'The payment provider refused to create the customer: invalid email',
+        409: 'A customer with this email already exists in this project and mode',
+      },
       response: { status: 201, description: 'The customer', schema: CustomerSchema },
+      responseExample: customerExample,
       async handle({ auth: { apiKey }, body }) {
         const { customer } = await billing.createCustomer({
           scope: scopeOf(apiKey),
@@ -41,11 +54,16 @@ export const customersResource: Resource = {
     defineRoute({
       method: 'get',
       path: '',
+      operationId: 'listCustomers',
       summary: 'List customers, newest first',
+      description:
+        '`email` finds one customer by e-mail (case-insensitive). Pages of `limit` (default 20, at most 100); ' +
+        'the next page starts after the last id of this one (`starting_after`).',
       auth: 'apiKey',
       query: ListCustomersQuery,
-      errors: [400],
+      errors: { 400: 'starting_after does not name an item of this list' },
       response: { status: 200, description: 'One page of customers', schema: z.array(CustomerSchema) },
+      responseExample: [customerExample],
       async handle({ auth: { apiKey }, query }) {
         const { customers } = await billing.listCustomers({
           scope: scopeOf(apiKey),
@@ -58,15 +76,18 @@ export const customersResource: Resource = {
     defineRoute({
       method: 'get',
       path: '/:customer_id',
+      operationId: 'getCustomer',
       summary: 'Get a customer with its subscriptions and invoices',
+      description: 'The customer, every subscription it has (any status) and every invoice, newest first.',
       auth: 'apiKey',
       params: CustomerIdParams,
-      errors: [403, 404],
+      errors: { 403: 'Customer belongs to another project', 404: 'Customer not found' },
       response: {
         status: 200,
         description: 'The customer, its subscriptions and invoices',
         schema: CustomerDetailSchema,
       },
+      responseExample: customerDetailExample,
       async handle({ auth: { apiKey }, params }) {
         return toCustomerDetail(await billing.getCustomer({ scope: scopeOf(apiKey), customerId: params.customer_id }));
       },
@@ -74,12 +95,18 @@ export const customersResource: Resource = {
     defineRoute({
       method: 'patch',
       path: '/:customer_id',
+      operationId: 'updateCustomer',
       summary: "Update a customer's name or metadata",
+      description:
+        'Send only the fields to change; `metadata` replaces the stored metadata as a whole. The e-mail cannot ' +
+        'change: it identifies the customer at the payment provider.',
       auth: 'apiKey',
       params: CustomerIdParams,
       body: UpdateCustomerBody,
-      errors: [403, 404],
+      bodyExample: { name: 'Ada Obi-Martins', metadata: { crm_id: '4711', segment: 'gold' } },
+      errors: { 403: 'Customer belongs to another project', 404: 'Customer not found' },
       response: { status: 200, description: 'The updated customer', schema: CustomerSchema },
+      responseExample: { ...customerExample, name: 'Ada Obi-Martins', metadata: { crm_id: '4711', segment: 'gold' } },
       async handle({ auth: { apiKey }, params, body }) {
         const { customer } = await billing.updateCustomer({
           scope: scopeOf(apiKey),

@@ -1,7 +1,9 @@
 import { z } from 'zod';
 import { CURRENCIES, toMajorUnits } from '@billing/platform';
 import type { billingV1 } from '@billing/proto';
-import { idParam, iso, metadata, pageQuery, required, timestamp } from '../common.schemas';
+import { EXAMPLE, idParam, iso, metadata, pageQuery, required, timestamp } from '../common.schemas';
+import { invoiceExample } from '../invoices/invoices.schemas';
+import { subscriptionListItemExample } from '../subscriptions/subscriptions.schemas';
 
 export const CustomerSchema = z
   .object({
@@ -15,7 +17,7 @@ export const CustomerSchema = z
   })
   .meta({ id: 'Customer' });
 
-/** service-api.md "Subscription, customer-detail view". */
+/** A subscription as the customer detail view shows it. */
 export const CustomerSubscriptionSchema = z
   .object({
     id: z.uuid(),
@@ -30,7 +32,7 @@ export const CustomerSubscriptionSchema = z
   })
   .meta({ id: 'CustomerSubscription' });
 
-/** service-api.md "Invoice, customer-detail view". */
+/** An invoice as the customer detail view shows it. */
 export const CustomerInvoiceSchema = z
   .object({
     id: z.uuid(),
@@ -107,3 +109,20 @@ export const toCustomerDetail = (reply: billingV1.GetCustomerResponse): z.input<
     paid_at: i.paidAt ? i.paidAt.toISOString() : null,
   })),
 });
+
+export const customerExample = {
+  id: EXAMPLE.customerId,
+  email: EXAMPLE.customerEmail,
+  name: 'Ada Obi',
+  gateway_customer_id: 'CUS_x8kq2m1v7z3p',
+  metadata: { crm_id: '4711' },
+  livemode: false,
+  created_at: EXAMPLE.createdAt,
+} satisfies z.input<typeof CustomerSchema>;
+
+/** The customer of the example subscription and invoice, as its detail view shows them. */
+export const customerDetailExample = {
+  customer: customerExample,
+  subscriptions: [CustomerSubscriptionSchema.parse(subscriptionListItemExample)],
+  invoices: [CustomerInvoiceSchema.parse(invoiceExample)],
+} satisfies z.input<typeof CustomerDetailSchema>;

@@ -1,20 +1,39 @@
 import { z } from 'zod';
 import { defineRoute, type Resource } from '../../../http/route';
 import { required, scopeOf } from '../common.schemas';
-import { InvoiceIdParams, InvoiceSchema, ListInvoicesQuery, toInvoice } from './invoices.schemas';
+import {
+  invoiceExample,
+  InvoiceIdParams,
+  InvoiceSchema,
+  ListInvoicesQuery,
+  openInvoiceExample,
+  toInvoice,
+} from './invoices.schemas';
 
 export const invoicesResource: Resource = {
-  tag: 'Invoices',
+  tag: {
+    name: 'Invoices',
+    description:
+      "A subscription's bill for one period, opened at the period's start and charged to the saved card. A " +
+      'failed charge leaves it OPEN and the subscription PAST_DUE while dunning retries it (1, 3 and 5 days ' +
+      'after the first failure, by default); an invoice still unpaid after the last retry becomes UNCOLLECTIBLE and its ' +
+      'subscription is cancelled. Amounts are in major currency units.',
+  },
   prefixes: ['/invoices'],
   routes: ({ billing }) => [
     defineRoute({
       method: 'get',
       path: '',
+      operationId: 'listInvoices',
       summary: 'List invoices, newest first',
+      description:
+        'Filter by `status`, `customer_id` or `subscription_id`. Pages of `limit` (default 20, at most 100); the ' +
+        'next page starts after the last id of this one (`starting_after`).',
       auth: 'apiKey',
       query: ListInvoicesQuery,
-      errors: [400],
+      errors: { 400: 'starting_after does not name an item of this list' },
       response: { status: 200, description: 'One page of invoices', schema: z.array(InvoiceSchema) },
+      responseExample: [openInvoiceExample, invoiceExample],
       async handle({ auth: { apiKey }, query }) {
         const { invoices } = await billing.listInvoices({
           scope: scopeOf(apiKey),
@@ -29,11 +48,16 @@ export const invoicesResource: Resource = {
     defineRoute({
       method: 'get',
       path: '/:invoice_id',
+      operationId: 'getInvoice',
       summary: 'Get an invoice with its lines',
+      description:
+        'Its lines (the subscription price, metered usage, fees), what was paid and refunded, and for an OPEN ' +
+        'invoice when dunning charges it next (`next_payment_attempt`).',
       auth: 'apiKey',
       params: InvoiceIdParams,
-      errors: [403, 404],
+      errors: { 403: 'Invoice belongs to another project', 404: 'Invoice not found' },
       response: { status: 200, description: 'The invoice', schema: InvoiceSchema },
+      responseExample: invoiceExample,
       async handle({ auth: { apiKey }, params }) {
         const { invoice } = await billing.getInvoice({ scope: scopeOf(apiKey), invoiceId: params.invoice_id });
         return toInvoice(required(invoice, 'invoice'));
@@ -42,15 +66,31 @@ export const invoicesResource: Resource = {
     defineRoute({
       method: 'post',
       path: '/:invoice_id/pay',
+      operationId: 'payInvoice',
       summary: 'Charge an OPEN invoice now',
       description:
-        "Charges the customer's saved card. A failed charge is a 402 with the provider's words; the invoice " +
-        'stays OPEN and its attempt_count grows. Paying the invoice of a PAST_DUE subscription makes it ACTIVE. ' +
-        'An invoice that is not OPEN is a 400.',
+        "Charges the customer's saved card now, without waiting for dunning. A declined charge is a 402 with the " +
+        "provider's words; the invoice stays OPEN and its `attempt_count` grows. Paying the invoice of a PAST_DUE " +
+        'subscription makes it ACTIVE again. Send an `Idempotency-Key`: a retry of a request whose answer was ' +
+        'lost then returns the first charge\u2019s outcome instead of charging twice (503 while that charge is ' +
+        'still in progress at the provider).',
       auth: 'apiKey',
       params: InvoiceIdParams,
-      errors: [400, 402, 403, 404],
+      errors: {
+        400: 'Only an OPEN invoice can be paid; this one is PAID',
+        402: 'Insufficient Funds',
+        403: 'Invoice belongs to another project',
+        404: 'Invoice not found',
+      },
       response: { status: 200, description: 'The invoice, PAID', schema: InvoiceSchema },
+      responseExample: {
+        ...openInvoiceExample,
+        status: 'PAID',
+        amount_paid: 15000,
+        paid_at: '2026-04-03T11:02:00.000Z',
+        attempt_count: 2,
+        next_payment_attempt: null,
+      },
       async handle({ auth: { apiKey }, params, req }) {
         const { invoice } = await billing.payInvoice({
           scope: scopeOf(apiKey),
@@ -63,14 +103,21 @@ export const invoicesResource: Resource = {
     defineRoute({
       method: 'post',
       path: '/:invoice_id/void',
+      operationId: 'voidInvoice',
       summary: 'Void an OPEN invoice',
       description:
-        'OPEN -> VOID. Voiding the open invoice of a PAST_DUE subscription forgives that period: the ' +
-        'subscription returns to ACTIVE and its dunning stops. An invoice that is not OPEN is a 400.',
+        'OPEN -> VOID: nothing more is charged for it, and `invoice.voided` is sent. Voiding the open invoice of ' +
+        'a PAST_DUE subscription forgives that period: the subscription returns to ACTIVE and its dunning stops. ' +
+        'An invoice that is not OPEN, or one whose payment is in progress, is a 400.',
       auth: 'apiKey',
       params: InvoiceIdParams,
-      errors: [400, 403, 404],
+      errors: {
+        400: 'Only an OPEN invoice can be voided; this one is PAID',
+        403: 'Invoice belongs to another project',
+        404: 'Invoice not found',
+      },
       response: { status: 200, description: 'The invoice, VOID', schema: InvoiceSchema },
+      responseExample: { ...openInvoiceExample, status: 'VOID', next_payment_attempt: null },
       async handle({ auth: { apiKey }, params }) {
         const { invoice } = await billing.voidInvoice({ scope: scopeOf(apiKey), invoiceId: params.invoice_id });
         return toInvoice(required(invoice, 'invoice'));

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { CURRENCIES, toMajorUnits } from '@billing/platform';
 import type { billingV1 } from '@billing/proto';
-import { idParam, iso, pageQuery, timestamp } from '../common.schemas';
+import { EXAMPLE, idParam, iso, pageQuery, timestamp } from '../common.schemas';
 
 export const INVOICE_STATUSES = ['DRAFT', 'OPEN', 'PAID', 'VOID', 'UNCOLLECTIBLE'] as const;
 type Currency = (typeof CURRENCIES)[number];
@@ -18,7 +18,7 @@ export const InvoiceLineSchema = z
   })
   .meta({ id: 'InvoiceLine' });
 
-/** Contract section 11; money in major units. */
+/** An invoice with its lines; money in major units. */
 export const InvoiceSchema = z
   .object({
     id: z.uuid(),
@@ -83,3 +83,52 @@ export const toInvoice = (i: billingV1.Invoice): z.input<typeof InvoiceSchema> =
   livemode: i.livemode,
   created_at: iso(i.createdAt),
 });
+
+/** The first invoice of the example subscription, paid by its checkout. */
+export const invoiceExample = {
+  id: EXAMPLE.invoiceId,
+  number: 'INV-000001',
+  subscription_id: EXAMPLE.subscriptionId,
+  customer_id: EXAMPLE.customerId,
+  customer_email: EXAMPLE.customerEmail,
+  status: 'PAID',
+  currency: 'NGN',
+  subtotal: 15000,
+  amount: 15000,
+  amount_paid: 15000,
+  amount_refunded: 0,
+  lines: [
+    {
+      type: 'SUBSCRIPTION',
+      description: 'Pro',
+      quantity: '1',
+      unit_amount: 15000,
+      amount: 15000,
+      period_start: EXAMPLE.createdAt,
+      period_end: EXAMPLE.periodEnd,
+    },
+  ],
+  period_start: EXAMPLE.createdAt,
+  period_end: EXAMPLE.periodEnd,
+  due_date: EXAMPLE.createdAt,
+  paid_at: EXAMPLE.createdAt,
+  attempt_count: 1,
+  next_payment_attempt: null,
+  livemode: false,
+  created_at: EXAMPLE.createdAt,
+} satisfies z.input<typeof InvoiceSchema>;
+
+/** A renewal invoice whose charge failed: dunning retries it at next_payment_attempt. */
+export const openInvoiceExample = {
+  ...invoiceExample,
+  number: 'INV-000002',
+  status: 'OPEN',
+  amount_paid: 0,
+  lines: [{ ...invoiceExample.lines[0], period_start: EXAMPLE.periodEnd, period_end: '2026-05-02T09:15:00.000Z' }],
+  period_start: EXAMPLE.periodEnd,
+  period_end: '2026-05-02T09:15:00.000Z',
+  due_date: EXAMPLE.periodEnd,
+  paid_at: null,
+  next_payment_attempt: '2026-04-05T09:15:00.000Z',
+  created_at: EXAMPLE.periodEnd,
+} satisfies z.input<typeof InvoiceSchema>;

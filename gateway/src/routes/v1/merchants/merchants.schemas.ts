@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { identityV1 } from '@billing/proto';
-import { displayName, iso, timestamp } from '../common.schemas';
+import { displayName, EXAMPLE, iso, timestamp } from '../common.schemas';
 
 export const MIN_PASSWORD_LENGTH = 8;
 
@@ -50,3 +50,16 @@ export const toMerchantProfile = (merchant: identityV1.Merchant): z.input<typeof
   ...toMerchant(merchant),
   created_at: iso(merchant.createdAt),
 });
+
+export const merchantExample = {
+  id: EXAMPLE.merchantId,
+  email: 'owner@acme.example',
+  business_name: 'Acme Fitness',
+  is_active: true,
+  is_verified: false,
+} satisfies z.input<typeof MerchantSchema>;
+
+export const merchantProfileExample = {
+  ...merchantExample,
+  created_at: EXAMPLE.createdAt,
+} satisfies z.input<typeof MerchantProfileSchema>;

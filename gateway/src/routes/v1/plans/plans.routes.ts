@@ -5,6 +5,7 @@ import { required, scopeOf } from '../common.schemas';
 import {
   CreatePlanBody,
   ListPlansQuery,
+  planExample,
   PlanIdParams,
   PlanSchema,
   toPlan,
@@ -13,16 +14,37 @@ import {
 } from './plans.schemas';
 
 export const plansResource: Resource = {
-  tag: 'Plans',
+  tag: {
+    name: 'Plans',
+    description:
+      'What customers subscribe to: a price in major currency units, a billing interval, an optional free trial ' +
+      'and an optional price per unit of metered usage. Prices are immutable: to re-price, create a new plan and ' +
+      'deactivate the old one (its subscriptions keep billing at their price).',
+  },
   prefixes: ['/plans'],
   routes: ({ catalog }) => [
     defineRoute({
       method: 'post',
       path: '',
+      operationId: 'createPlan',
       summary: 'Create a plan',
+      description:
+        'Defaults: NGN, monthly, every 1 interval, no trial. `amount` is in major units with at most 2 decimals ' +
+        '(15000.5 NGN); 0 makes a free plan whose checkout only verifies the card. With `usage_unit_amount` the ' +
+        'plan is metered: each period\u2019s invoice adds the recorded usage times that price.',
       auth: 'apiKey',
       body: CreatePlanBody,
+      bodyExample: {
+        name: 'Pro',
+        amount: 15000,
+        currency: 'NGN',
+        interval: 'monthly',
+        trial_period_days: 14,
+        description: 'Unlimited classes and one guest pass a month',
+        metadata: { tier: 'pro' },
+      },
       response: { status: 201, description: 'The plan', schema: PlanSchema },
+      responseExample: planExample,
       async handle({ auth: { apiKey }, body }) {
         const { plan } = await catalog.createPlan({
           scope: scopeOf(apiKey),
@@ -42,11 +64,16 @@ export const plansResource: Resource = {
     defineRoute({
       method: 'get',
       path: '',
+      operationId: 'listPlans',
       summary: 'List plans, newest first',
+      description:
+        'Active and inactive plans unless `is_active` filters them. Pages of `limit` (default 20, at most 100); the ' +
+        'next page starts after the last id of this one (`starting_after`).',
       auth: 'apiKey',
       query: ListPlansQuery,
-      errors: [400],
+      errors: { 400: 'starting_after does not name an item of this list' },
       response: { status: 200, description: 'One page of plans', schema: z.array(PlanSchema) },
+      responseExample: [planExample],
       async handle({ auth: { apiKey }, query }) {
         const { plans } = await catalog.listPlans({
           scope: scopeOf(apiKey),
@@ -59,11 +86,14 @@ export const plansResource: Resource = {
     defineRoute({
       method: 'get',
       path: '/:plan_id',
+      operationId: 'getPlan',
       summary: 'Get a plan',
+      description: 'Inactive plans too.',
       auth: 'apiKey',
       params: PlanIdParams,
-      errors: [403, 404],
+      errors: { 403: 'Plan belongs to another project', 404: 'Plan not found' },
       response: { status: 200, description: 'The plan', schema: PlanSchema },
+      responseExample: planExample,
       async handle({ auth: { apiKey }, params }) {
         const { plan } = await catalog.getPlan({ scope: scopeOf(apiKey), planId: params.plan_id });
         return toPlan(required(plan, 'plan'));
@@ -72,14 +102,23 @@ export const plansResource: Resource = {
     defineRoute({
       method: 'patch',
       path: '/:plan_id',
+      operationId: 'updatePlan',
       summary: "Update a plan's name, description, activity or metadata",
       description:
-        'Price and billing fields (amount, currency, interval, interval_count, trial_period_days, usage_unit_amount) are immutable: 400.',
+        'Send only the fields to change; `metadata` replaces the stored metadata as a whole. Price and billing ' +
+        'fields (amount, currency, interval, interval_count, trial_period_days, usage_unit_amount) are ' +
+        'immutable: sending one is a 400. `is_active: true` re-activates a deactivated plan.',
       auth: 'apiKey',
       params: PlanIdParams,
       body: UpdatePlanBody,
-      errors: [400, 403, 404],
+      bodyExample: { name: 'Pro (2026)', is_active: true },
+      errors: {
+        400: 'Plan prices are immutable (amount); create a new plan instead',
+        403: 'Plan belongs to another project',
+        404: 'Plan not found',
+      },
       response: { status: 200, description: 'The updated plan', schema: PlanSchema },
+      responseExample: { ...planExample, name: 'Pro (2026)' },
       async handle({ auth: { apiKey }, params, body }) {
         const { plan } = await catalog.updatePlan({
           scope: scopeOf(apiKey),
@@ -96,11 +135,14 @@ export const plansResource: Resource = {
     defineRoute({
       method: 'delete',
       path: '/:plan_id',
+      operationId: 'deactivatePlan',
       summary: 'Deactivate a plan',
-      description: 'Sets `is_active=false`; existing subscriptions keep billing.',
+      description:
+        'Sets `is_active=false`; nothing is deleted. Existing subscriptions keep billing at their price; new ' +
+        'checkout sessions and subscriptions of the plan are refused (400) until it is active again.',
       auth: 'apiKey',
       params: PlanIdParams,
-      errors: [403, 404],
+      errors: { 403: 'Plan belongs to another project', 404: 'Plan not found' },
       response: { status: 204, description: 'Deactivated' },
       async handle({ auth: { apiKey }, params }) {
         await catalog.deactivatePlan({ scope: scopeOf(apiKey), planId: params.plan_id });

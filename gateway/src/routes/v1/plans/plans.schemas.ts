@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { CURRENCIES, toMajorUnits } from '@billing/platform';
 import type { catalogV1 } from '@billing/proto';
-import { idParam, iso, metadata, money, pageQuery, queryBoolean, timestamp } from '../common.schemas';
+import { EXAMPLE, idParam, iso, metadata, money, pageQuery, queryBoolean, timestamp } from '../common.schemas';
 
 const INTERVAL_INPUTS = ['daily', 'weekly', 'monthly', 'quarterly', 'biannually', 'annually', 'yearly'];
 
@@ -81,3 +81,19 @@ export const toPlan = (plan: catalogV1.Plan): z.input<typeof PlanSchema> => ({
   livemode: plan.livemode,
   created_at: iso(plan.createdAt),
 });
+
+export const planExample = {
+  id: EXAMPLE.planId,
+  name: 'Pro',
+  description: 'Unlimited classes and one guest pass a month',
+  amount: 15000,
+  currency: 'NGN',
+  interval: 'monthly',
+  interval_count: 1,
+  trial_period_days: 14,
+  usage_unit_amount: null,
+  is_active: true,
+  metadata: { tier: 'pro' },
+  livemode: false,
+  created_at: EXAMPLE.createdAt,
+} satisfies z.input<typeof PlanSchema>;

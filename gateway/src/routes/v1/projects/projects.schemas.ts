@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { identityV1 } from '@billing/proto';
-import { ApiKeyWithSecretSchema, toKeyPair } from '../api-keys/api-keys.schemas';
-import { displayName, idParam, iso, timestamp } from '../common.schemas';
+import { ApiKeyWithSecretSchema, newKeyPairExample, toKeyPair } from '../api-keys/api-keys.schemas';
+import { displayName, EXAMPLE, idParam, iso, timestamp } from '../common.schemas';
 
 export const ProjectSchema = z
   .object({ id: z.uuid(), name: z.string(), created_at: timestamp })
@@ -34,3 +34,20 @@ export const toCreatedProject = (
   project: identityV1.Project,
   apiKeys: identityV1.ApiKey[],
 ): z.input<typeof CreatedProjectSchema> => ({ ...toProject(project), api_keys: toKeyPair(apiKeys) });
+
+export const projectExample = {
+  id: EXAMPLE.projectId,
+  name: 'Acme Fitness',
+  created_at: EXAMPLE.createdAt,
+} satisfies z.input<typeof ProjectSchema>;
+
+export const createdProjectExample = {
+  ...projectExample,
+  name: 'Acme Yoga',
+  api_keys: newKeyPairExample,
+} satisfies z.input<typeof CreatedProjectSchema>;
+
+export const currentProjectExample = {
+  ...projectExample,
+  livemode: false,
+} satisfies z.input<typeof CurrentProjectSchema>;

@@ -1,38 +1,66 @@
 import { z } from 'zod';
 import { HttpError } from '../../../http/http-error';
 import { defineRoute, type Resource } from '../../../http/route';
-import { required, scopeOf } from '../common.schemas';
+import { EXAMPLE, required, scopeOf } from '../common.schemas';
 import {
   CancellationPreviewSchema,
+  cancelledSubscriptionExample,
   CancelledSubscriptionSchema,
   CancelSubscriptionBody,
   CreateSubscriptionBody,
   ListSubscriptionsQuery,
-  SubscriptionIdParams,
-  SubscriptionListItemSchema,
   PreviewCancellationBody,
+  refundExample,
+  subscriptionExample,
+  SubscriptionIdParams,
+  subscriptionListItemExample,
+  SubscriptionListItemSchema,
   SubscriptionSchema,
   toRefund,
   toSubscription,
   toSubscriptionListItem,
 } from './subscriptions.schemas';
 
+const NOT_FOUND = { 403: 'Subscription belongs to another project', 404: 'Subscription not found' };
+
 export const subscriptionsResource: Resource = {
-  tag: 'Subscriptions',
+  tag: {
+    name: 'Subscriptions',
+    description:
+      'A customer on a plan, billed every period until cancelled (or for `billing_cycles` periods). Statuses: ' +
+      'TRIALING (free trial), ACTIVE, PAST_DUE (a charge failed; dunning retries), PAUSED, and the final ' +
+      'CANCELLED and EXPIRED (a fixed term that ran out). Most are created by a paid checkout; a customer with a ' +
+      'saved card can also be subscribed directly. Every change sends a `subscription.*` webhook event.',
+  },
   prefixes: ['/subscriptions'],
   routes: ({ billing, catalog }) => [
     defineRoute({
       method: 'post',
       path: '',
+      operationId: 'createSubscription',
       summary: 'Subscribe a customer with a saved card to a plan',
       description:
-        "For a customer whose card was saved by a paid checkout (none -> 400). With a trial (the plan's, or " +
-        '`trial_period_days`) it starts `TRIALING` and charges nothing; otherwise the first period is charged ' +
-        'now: a failed charge is a 402 and nothing is created. An inactive plan -> 400.',
+        "For a customer whose card was saved by a paid checkout (none: 400). With a trial (the plan's, or " +
+        '`trial_period_days`) it starts TRIALING and charges nothing until the trial ends; otherwise the first ' +
+        'period is charged now: a declined charge is a 402 and nothing is created. Send an `Idempotency-Key`: a ' +
+        'retry after a lost answer returns the first subscription instead of charging twice (503 while the first ' +
+        'charge is still in progress). An inactive plan is a 400.',
       auth: 'apiKey',
       body: CreateSubscriptionBody,
-      errors: [400, 402, 403, 404],
+      bodyExample: {
+        customer_id: EXAMPLE.customerId,
+        plan_id: EXAMPLE.planId,
+        trial_period_days: 0,
+        metadata: { signup_source: 'upgrade-banner' },
+      },
+      errors: {
+        400: 'The customer has no saved card; it is saved when the customer pays a checkout',
+        402: 'Declined',
+        403: 'Customer belongs to another project',
+        404: 'Plan not found',
+      },
       response: { status: 201, description: 'The subscription', schema: SubscriptionSchema },
+      responseExample: { ...subscriptionExample, metadata: { signup_source: 'upgrade-banner' } },
       async handle({ auth: { apiKey }, body, req }) {
         const scope = scopeOf(apiKey);
         const plan = required((await catalog.getPlan({ scope, planId: body.plan_id })).plan, 'plan');
@@ -61,15 +89,20 @@ export const subscriptionsResource: Resource = {
     defineRoute({
       method: 'get',
       path: '',
+      operationId: 'listSubscriptions',
       summary: 'List subscriptions, newest first',
+      description:
+        'The list view (no metadata). Filter by `status`, `customer_id` or `plan_id`. Pages of `limit` (default ' +
+        '20, at most 100); the next page starts after the last id of this one (`starting_after`).',
       auth: 'apiKey',
       query: ListSubscriptionsQuery,
-      errors: [400],
+      errors: { 400: 'starting_after does not name an item of this list' },
       response: {
         status: 200,
         description: 'One page of subscriptions (list view)',
         schema: z.array(SubscriptionListItemSchema),
       },
+      responseExample: [subscriptionListItemExample],
       async handle({ auth: { apiKey }, query }) {
         const { subscriptions } = await billing.listSubscriptions({
           scope: scopeOf(apiKey),
@@ -84,11 +117,16 @@ export const subscriptionsResource: Resource = {
     defineRoute({
       method: 'get',
       path: '/:subscription_id',
+      operationId: 'getSubscription',
       summary: 'Get a subscription',
+      description:
+        'Its status, current period, trial end, fixed term and metadata. Its invoices are listed by ' +
+        '`GET /api/v1/invoices?subscription_id=`.',
       auth: 'apiKey',
       params: SubscriptionIdParams,
-      errors: [403, 404],
+      errors: NOT_FOUND,
       response: { status: 200, description: 'The subscription', schema: SubscriptionSchema },
+      responseExample: subscriptionExample,
       async handle({ auth: { apiKey }, params }) {
         const { subscription } = await billing.getSubscription({
           scope: scopeOf(apiKey),
@@ -100,12 +138,16 @@ export const subscriptionsResource: Resource = {
     defineRoute({
       method: 'post',
       path: '/:subscription_id/pause',
+      operationId: 'pauseSubscription',
       summary: 'Pause a subscription',
-      description: '`ACTIVE` or `TRIALING` -> `PAUSED`; nothing is invoiced while paused. Any other state -> 400.',
+      description:
+        'ACTIVE or TRIALING -> PAUSED: nothing is invoiced or charged while paused, and `subscription.paused` is ' +
+        'sent. Any other status is a 400.',
       auth: 'apiKey',
       params: SubscriptionIdParams,
-      errors: [400, 403, 404],
+      errors: { 400: 'A past due subscription cannot pause', ...NOT_FOUND },
       response: { status: 200, description: 'The paused subscription', schema: SubscriptionSchema },
+      responseExample: { ...subscriptionExample, status: 'PAUSED' },
       async handle({ auth: { apiKey }, params }) {
         const { subscription } = await billing.pauseSubscription({
           scope: scopeOf(apiKey),
@@ -117,14 +159,21 @@ export const subscriptionsResource: Resource = {
     defineRoute({
       method: 'post',
       path: '/:subscription_id/resume',
+      operationId: 'resumeSubscription',
       summary: 'Resume a paused subscription',
       description:
-        'A new period starts now and is charged at once: `ACTIVE` when the charge succeeds, `PAST_DUE` ' +
-        '(dunning retries) when it fails; both answer 200. A subscription that is not paused -> 400.',
+        'A new period starts now and is charged at once: ACTIVE (`subscription.resumed`) when the charge ' +
+        'succeeds, PAST_DUE (`subscription.past_due`, dunning retries) when it fails; both answer 200, so read ' +
+        '`status`. A subscription that is not paused is a 400.',
       auth: 'apiKey',
       params: SubscriptionIdParams,
-      errors: [400, 403, 404],
+      errors: { 400: 'A cancelled subscription cannot resume paid', ...NOT_FOUND },
       response: { status: 200, description: 'The resumed subscription', schema: SubscriptionSchema },
+      responseExample: {
+        ...subscriptionExample,
+        current_period_start: '2026-03-20T10:00:00.000Z',
+        current_period_end: '2026-04-20T10:00:00.000Z',
+      },
       async handle({ auth: { apiKey }, params }) {
         const { subscription } = await billing.resumeSubscription({
           scope: scopeOf(apiKey),
@@ -136,6 +185,7 @@ export const subscriptionsResource: Resource = {
     defineRoute({
       method: 'post',
       path: '/:subscription_id/cancel',
+      operationId: 'cancelSubscription',
       summary: 'Cancel a subscription now or at the end of its period',
       description:
         'Now: any non-final state -> `CANCELLED` (`cancelled_by` `MERCHANT`), and the cancellation policy ' +
@@ -144,12 +194,16 @@ export const subscriptionsResource: Resource = {
         '`cancel_at_period_end` becomes true and the subscription ends with its current period. ' +
         '`refund` is what the cancellation refunded (null when no policy applies, and always at period end; ' +
         'amount 0 with `id` null when the policy gives nothing back). A cancelled or expired subscription ' +
-        "-> 400, so a subscription is refunded once. An unknown `policy_id` -> 404, another project's -> 403.",
+        "-> 400, so a subscription is refunded once. An unknown `policy_id` -> 404, another project's -> 403. " +
+        'Sends `subscription.cancelled` (with the refund) and, once the provider took the refund, ' +
+        '`refund.processed`. An `Idempotency-Key` makes a retry return the first answer without refunding twice.',
       auth: 'apiKey',
       params: SubscriptionIdParams,
       body: CancelSubscriptionBody,
-      errors: [400, 403, 404],
+      bodyExample: { at_period_end: false, policy_id: EXAMPLE.policyId, reason: 'Moving abroad' },
+      errors: { 400: 'A cancelled subscription cannot cancel', ...NOT_FOUND },
       response: { status: 200, description: 'The subscription and its refund', schema: CancelledSubscriptionSchema },
+      responseExample: cancelledSubscriptionExample,
       async handle({ auth: { apiKey }, params, body, req }) {
         const { subscription, refund } = await billing.cancelSubscription({
           scope: scopeOf(apiKey),
@@ -166,6 +220,7 @@ export const subscriptionsResource: Resource = {
     defineRoute({
       method: 'post',
       path: '/:subscription_id/cancel/preview',
+      operationId: 'previewSubscriptionCancellation',
       summary: 'Preview the refund of cancelling a subscription',
       description:
         'What `POST /subscriptions/{id}/cancel` with the same `at_period_end` and `policy_id` would refund right ' +
@@ -174,8 +229,10 @@ export const subscriptionsResource: Resource = {
       auth: 'apiKey',
       params: SubscriptionIdParams,
       body: PreviewCancellationBody,
-      errors: [400, 403, 404],
+      bodyExample: { at_period_end: false, policy_id: EXAMPLE.policyId },
+      errors: { 400: 'A cancelled subscription cannot cancel', ...NOT_FOUND },
       response: { status: 200, description: 'The refund the cancel would give', schema: CancellationPreviewSchema },
+      responseExample: { refund: { ...refundExample, id: null } },
       async handle({ auth: { apiKey }, params, body }) {
         const { refund } = await billing.previewCancellation({
           scope: scopeOf(apiKey),

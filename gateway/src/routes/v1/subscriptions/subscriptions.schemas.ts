@@ -1,12 +1,12 @@
 import { z } from 'zod';
 import { CURRENCIES, toMajorUnits } from '@billing/platform';
 import type { billingV1 } from '@billing/proto';
-import { idParam, iso, metadata, pageQuery, timestamp } from '../common.schemas';
+import { EXAMPLE, idParam, iso, metadata, pageQuery, timestamp } from '../common.schemas';
 
 export const SUBSCRIPTION_STATUSES = ['ACTIVE', 'PAST_DUE', 'CANCELLED', 'PAUSED', 'TRIALING', 'EXPIRED'] as const;
 const status = z.enum(SUBSCRIPTION_STATUSES);
 
-/** service-api.md "Subscription, list view", exactly. */
+/** What a list of subscriptions shows of each, exactly. */
 const listViewFields = {
   id: z.uuid(),
   customer_email: z.string(),
@@ -25,7 +25,7 @@ const listViewFields = {
 
 export const SubscriptionListItemSchema = z.object(listViewFields).meta({ id: 'SubscriptionListItem' });
 
-/** The list view + the detail fields of contract section 8. */
+/** The list view + the detail fields. */
 export const SubscriptionSchema = z
   .object({
     ...listViewFields,
@@ -42,7 +42,7 @@ export const SubscriptionSchema = z
   })
   .meta({ id: 'Subscription' });
 
-/** Contract 16.4 (+ livemode, 16.23): what a cancel now refunds; null when no cancellation policy applies. */
+/** What a cancel now refunds; null when no cancellation policy applies. */
 export const RefundSchema = z
   .object({
     id: z.uuid().nullable().meta({ description: 'Null in a preview, and when the amount is 0 (nothing was sent)' }),
@@ -144,3 +144,48 @@ export const toRefund = (r: billingV1.Refund | undefined): z.input<typeof Refund
         livemode: r.livemode,
       }
     : null;
+
+export const subscriptionListItemExample = {
+  id: EXAMPLE.subscriptionId,
+  customer_email: EXAMPLE.customerEmail,
+  plan_name: 'Pro',
+  status: 'ACTIVE',
+  amount: 15000,
+  currency: 'NGN',
+  interval: 'monthly',
+  current_period_start: EXAMPLE.createdAt,
+  current_period_end: EXAMPLE.periodEnd,
+  cancelled_at: null,
+  cancel_at_period_end: false,
+  cancelled_by: null,
+  created_at: EXAMPLE.createdAt,
+} satisfies z.input<typeof SubscriptionListItemSchema>;
+
+export const subscriptionExample = {
+  ...subscriptionListItemExample,
+  customer_id: EXAMPLE.customerId,
+  plan_id: EXAMPLE.planId,
+  trial_end: null,
+  billing_cycles: null,
+  metadata: { signup_source: 'pricing-page' },
+  livemode: false,
+} satisfies z.input<typeof SubscriptionSchema>;
+
+/** Half of the first period back under the example cancellation policy, less its fee. */
+export const refundExample = {
+  id: EXAMPLE.refundId,
+  amount: 7000,
+  currency: 'NGN',
+  status: 'PENDING',
+  policy_id: EXAMPLE.policyId,
+  invoice_id: EXAMPLE.invoiceId,
+  livemode: false,
+} satisfies z.input<typeof RefundSchema>;
+
+export const cancelledSubscriptionExample = {
+  ...subscriptionExample,
+  status: 'CANCELLED',
+  cancelled_at: '2026-03-05T12:00:00.000Z',
+  cancelled_by: 'MERCHANT',
+  refund: refundExample,
+} satisfies z.input<typeof CancelledSubscriptionSchema>;

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { CURRENCIES, parseUsageQuantity, toMajorUnits } from '@billing/platform';
 import type { billingV1 } from '@billing/proto';
-import { idParam, iso, pageQuery, queryBoolean, timestamp } from '../common.schemas';
+import { EXAMPLE, idParam, iso, pageQuery, queryBoolean, timestamp } from '../common.schemas';
 
 /**
  * The body reader hands a JSON number of `quantity` over as the text it was written as
@@ -118,3 +118,17 @@ export const toUsageSummary = (s: billingV1.GetUsageSummaryResponse): z.input<ty
   estimated_amount: toMajorUnits(s.estimatedAmount),
   currency: s.currency as (typeof CURRENCIES)[number],
 });
+
+export const usageRecordExample = {
+  id: EXAMPLE.usageRecordId,
+  subscription_id: EXAMPLE.subscriptionId,
+  quantity: '2.5',
+  description: 'Sauna hours',
+  idempotency_key: 'visit-2026-03-04-0192',
+  billed: false,
+  billed_at: null,
+  invoice_id: null,
+  timestamp: '2026-03-04T18:30:00.000Z',
+  livemode: false,
+  created_at: '2026-03-04T18:30:02.000Z',
+} satisfies z.input<typeof UsageRecordSchema>;

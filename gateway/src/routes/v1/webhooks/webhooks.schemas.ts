@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { notificationV1 } from '@billing/proto';
-import { idParam, iso, pageQuery, timestamp } from '../common.schemas';
+import { EXAMPLE, idParam, iso, pageQuery, timestamp } from '../common.schemas';
 
 export const WebhookSchema = z
   .object({
@@ -124,3 +124,37 @@ export const toDeliveryDetail = (
     error: a.error ?? null,
   })),
 });
+
+export const webhookExample = {
+  id: EXAMPLE.webhookId,
+  url: 'https://acme.example/hooks/billing',
+  events: ['checkout.session.completed', 'invoice.paid', 'invoice.payment_failed', 'subscription.cancelled'],
+  description: 'Provision and revoke gym access',
+  is_active: true,
+  livemode: false,
+  created_at: EXAMPLE.createdAt,
+} satisfies z.input<typeof WebhookSchema>;
+
+export const deliveryExample = {
+  id: EXAMPLE.deliveryId,
+  webhook_id: EXAMPLE.webhookId,
+  event: 'invoice.paid',
+  status: 'SUCCEEDED',
+  attempts: 1,
+  last_status_code: 204,
+  last_error: null,
+  next_attempt_at: null,
+  created_at: '2026-03-02T09:21:38.000Z',
+  delivered_at: '2026-03-02T09:21:38.412Z',
+  livemode: false,
+} satisfies z.input<typeof DeliverySchema>;
+
+/** A delivery that failed every attempt: the one POST /webhooks/deliveries/{id}/retry takes. */
+export const failedDeliveryExample = {
+  ...deliveryExample,
+  status: 'FAILED',
+  attempts: 5,
+  last_status_code: 500,
+  last_error: null,
+  delivered_at: null,
+} satisfies z.input<typeof DeliverySchema>;
