@@ -5,7 +5,8 @@
  * dependencies, because it runs on a fresh clone before node_modules exists:
  *   1. install dependencies when node_modules is missing or older than package-lock.json
  *      (`npm ci`: exactly the committed lock, never a silently rewritten one);
- *   2. build every workspace (`npm run build`, an incremental `tsc -b`);
+ *   2. build every workspace (`npm run build`, an incremental `tsc -b`), and for --test
+ *      type-check the tests too (`npm run typecheck:tests`);
  *   3. hand over, in this same process, to the compiled runner deploy/dist/runner.js.
  * Staying in one process means Ctrl-C and SIGTERM reach the runner directly, which then
  * stops the platform's processes in order.
@@ -81,7 +82,11 @@ function main() {
   }
 
   if (process.env.SKIP_BUILD === '1') say('SKIP_BUILD=1: not building');
-  else run(['run', 'build', '--silent']);
+  else {
+    run(['run', 'build', '--silent']);
+    // jest runs the tests through swc, which strips their types unchecked: check them first.
+    if (mode === 'test') run(['run', 'typecheck:tests', '--silent']);
+  }
 
   const runner = join(ROOT, 'deploy', 'dist', 'runner.js');
   if (!existsSync(runner)) {

@@ -123,12 +123,13 @@ describe('pages in a real browser: the hosted checkout and the API reference', (
   });
 
   it('serves the API reference at /docs from its own assets, listing every operation of /openapi.json', async () => {
-    const document = await (await fetch(`${platform.gatewayUrl}/openapi.json`)).json();
-    const operations = Object.entries(document.paths as Record<string, Record<string, unknown>>).flatMap(
-      ([path, item]) =>
-        Object.keys(item)
-          .filter((key) => ['get', 'post', 'put', 'patch', 'delete'].includes(key))
-          .map((method) => `${method.toUpperCase()} ${path}`),
+    const document = (await (await fetch(`${platform.gatewayUrl}/openapi.json`)).json()) as {
+      paths: Record<string, Record<string, unknown>>;
+    };
+    const operations = Object.entries(document.paths).flatMap(([path, item]) =>
+      Object.keys(item)
+        .filter((key) => ['get', 'post', 'put', 'patch', 'delete'].includes(key))
+        .map((method) => `${method.toUpperCase()} ${path}`),
     );
     expect(operations.length).toBeGreaterThan(50);
     const requested: string[] = [];

@@ -16,7 +16,7 @@ import { deliveryBody } from '../../services/notification/src/domain/delivery-si
 import { EVENT_CATALOGUE } from '../../services/notification/src/domain/event-catalogue';
 import { mockEventData } from '../../services/notification/src/domain/mock-events';
 import { ErrorSchema, ValidationErrorSchema } from '../src/openapi/error.schemas';
-import { routeTable, routeTableDocument } from '../src/openapi/route-table-document';
+import { publishedOpenApiDocument, routeTable } from '../src/openapi/published-document';
 import {
   WEBHOOK_EVENT_BODIES,
   WEBHOOK_EVENTS,
@@ -50,7 +50,7 @@ interface Document {
   webhooks: Record<string, Record<string, Operation>>;
 }
 
-const doc = routeTableDocument() as unknown as Document;
+const doc = publishedOpenApiDocument() as unknown as Document;
 const routes = routeTable();
 
 const operationsIn = (items: Record<string, Record<string, Operation>>) =>

@@ -6,13 +6,17 @@ import { errorHandler } from '../src/middleware/errors';
 
 /** With CHECK_RESPONSES (on in tests), a body that breaks its published schema is a loud 500. */
 describe('response checking against the published schema', () => {
+  const Thing = z.object({ id: z.uuid(), amount: z.number() });
   const route = (body: unknown) =>
     defineRoute({
       method: 'get',
       path: '/thing',
+      operationId: 'getThing',
       summary: 'A thing',
+      description: 'A thing, to check responses against.',
       auth: 'none',
-      response: { status: 200, description: 'A thing', schema: z.object({ id: z.uuid(), amount: z.number() }) },
+      response: { status: 200, description: 'A thing', schema: Thing },
+      responseExample: { id: '3f1c1a52-8d4e-4c57-9d0c-2c6f0e6f9a01', amount: 1.5 },
       handle: async () => body as { id: string; amount: number },
     });
 
@@ -25,7 +29,7 @@ describe('response checking against the published schema', () => {
       {
         path: '/auth/login',
         route: { ...route(body), path: '/auth/login', method: 'post' as const },
-        tag: 't',
+        tag: { name: 'Things', description: 'Things' },
         alias: false,
       },
     ];
@@ -49,7 +53,7 @@ describe('response checking against the published schema', () => {
   it('refuses a body that does not match, without leaking it', async () => {
     const res = await call({ id: 'not-a-uuid', amount: '1.5' }, true);
     expect(res.status).toBe(500);
-    const body = await res.json();
+    const body = (await res.json()) as { detail: string };
     expect(body.detail).not.toContain('not-a-uuid');
   });
 

@@ -7,10 +7,11 @@ import { buildOpenApiDocument } from './document';
 export const PUBLISHED_SERVER_URL = 'http://localhost:8080';
 
 /**
- * Building the route table reads no dependency (handlers use them only when called), so a
- * stand-in whose every method throws is enough to build the document offline.
+ * Building the document reads the routes' specs only: their handlers, the only users of these
+ * clients, never run. Every client method throws all the same, so a route that called one
+ * while being built would fail loudly instead of reaching for a service.
  */
-const offlineDeps = new Proxy({} as RouteDeps, {
+const HANDLERS_NOT_CALLED = new Proxy({} as RouteDeps, {
   get: (_target, dependency) =>
     new Proxy(
       {},
@@ -22,12 +23,16 @@ const offlineDeps = new Proxy({} as RouteDeps, {
     ),
 });
 
+/** Every route the gateway mounts, as the document generator sees them. */
+export const routeTable = () => resolveRoutes(v1Resources, HANDLERS_NOT_CALLED);
+
 /**
  * The document GET /openapi.json serves (the same route table, the same builder), without
- * starting a gateway: what the SDK (packages/sdk) is generated from.
+ * starting a gateway or any service: what the SDK (packages/sdk) is generated from, what
+ * `npm run lint:openapi` lints and gateway/test/openapi-document.test.ts checks.
  */
 export function publishedOpenApiDocument(): ReturnType<typeof buildOpenApiDocument> {
-  return buildOpenApiDocument(resolveRoutes(v1Resources, offlineDeps), PUBLISHED_SERVER_URL);
+  return buildOpenApiDocument(routeTable(), PUBLISHED_SERVER_URL);
 }
 
 /** The document as the SDK commits it (packages/sdk/openapi.json): two-space JSON and a final newline. */
