@@ -56,7 +56,15 @@ export function createApp(deps: AppDeps): Express {
     res.json(document);
   });
   // swagger-ui-express serves its assets from the swagger-ui-dist package: no CDN.
-  app.use('/docs', swaggerUi.serve, swaggerUi.setup(document, { customSiteTitle: 'Subscription Billing API' }));
+  // Operation ids shown: they are the names merchants meet in generated clients.
+  app.use(
+    '/docs',
+    swaggerUi.serve,
+    swaggerUi.setup(document, {
+      customSiteTitle: 'Subscription Billing API',
+      swaggerOptions: { displayOperationId: true },
+    }),
+  );
 
   // Before any body parser: the proxied bodies must reach catalog byte for byte.
   app.use(checkoutProxy(deps.config.CATALOG_HTTP_URL, logger));

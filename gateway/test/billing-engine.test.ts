@@ -7,7 +7,7 @@ import { payHostedCheckout } from './support/hosted-checkout';
 const DAY_MS = 24 * 60 * 60 * 1000;
 const HOUR_MS = 60 * 60 * 1000;
 
-/** `anchor` + k calendar months, the day clamped to the month's last day (contract 4). */
+/** `anchor` + k calendar months, the day clamped to the month's last day (docs/api-behaviour.md §4). */
 function addMonths(anchor: string, k: number): string {
   const d = new Date(anchor);
   const total = d.getUTCFullYear() * 12 + d.getUTCMonth() + k;

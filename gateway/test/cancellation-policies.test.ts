@@ -56,7 +56,7 @@ describe('cancellation policies (gateway -> policy over gRPC -> PostgreSQL)', ()
     expect(got.body).toEqual(policy);
   });
 
-  it('creates a policy with the contract defaults; money in major units, stored in minor units', async () => {
+  it('creates a policy with the defaults of docs/api-behaviour.md §10; money in major units, stored in minor units', async () => {
     const res = await create(acme, { name: 'Full refund', refund_type: 'FULL' });
     expect(res.status).toBe(201);
     expect(res.body).toEqual({
@@ -256,7 +256,7 @@ describe('cancellation policies (gateway -> policy over gRPC -> PostgreSQL)', ()
     expect(malformed.body).toEqual({ detail: expect.any(String) });
     expect((await api('PATCH', `${PATH}/not-a-uuid`, { ...as(acme), body: { name: 'x' } })).status).toBe(404);
     expect((await api('DELETE', `${PATH}/not-a-uuid`, as(acme))).status).toBe(404);
-    // Contract 1: it exists, but in another merchant's project.
+    // docs/api-behaviour.md §1: it exists, but in another merchant's project.
     const foreign = await api('GET', `${PATH}/${mine.id}`, as(other));
     expect(foreign.status).toBe(403);
     expect((await api('DELETE', `${PATH}/${mine.id}`, as(other))).status).toBe(403);

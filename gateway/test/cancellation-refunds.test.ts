@@ -7,7 +7,7 @@ import { payHostedCheckout, type PaidCheckout } from './support/hosted-checkout'
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 /**
- * Refunds on cancellation (contract 8, 10, 11, 12, 16.4, 16.18) through the gateway: billing asks
+ * Refunds on cancellation (docs/api-behaviour.md §8, 10, 11, 12, 16.4, 16.18) through the gateway: billing asks
  * the policy service for the refund and gives it back through the sandbox provider. Every
  * process is real; money is checked in the sandbox provider's own ledger.
  */
@@ -235,7 +235,7 @@ describe('refunds on cancellation (gateway -> billing -> policy + sandbox provid
     ]);
   });
 
-  it('apply_to_existing limits the default policy only; a policy_id given on cancel applies (contract 10, 16.5)', async () => {
+  it('apply_to_existing limits the default policy only; a policy_id given on cancel applies (docs/api-behaviour.md §10, 16.5)', async () => {
     const m = await registerMerchant(api, 'existing');
     const other = await registerMerchant(api, 'existing-other');
     const planId = await plan(m, { amount: 80 });

@@ -1,7 +1,7 @@
 import { queryDatabase, startPlatform, type PlatformUnderTest } from '@billing/testing';
 import { gatewayApi, ISO_UTC, registerMerchant, type Api, type RegisteredMerchant } from './support/api';
 
-/** Contract section 5 through the API: defaults, validation, scope rules, expiry. */
+/** docs/api-behaviour.md §5 through the API: defaults, validation, scope rules, expiry. */
 describe('checkout sessions', () => {
   let platform: PlatformUnderTest;
   let api: Api;

@@ -12,7 +12,7 @@ import {
 import { payHostedCheckout } from './support/hosted-checkout';
 
 /**
- * Metered usage (contract section 9) through the real platform: subscriptions are made by paid
+ * Metered usage (docs/api-behaviour.md §9) through the real platform: subscriptions are made by paid
  * hosted checkouts on the sandbox provider, usage goes through the gateway over HTTP.
  */
 describe('usage: records, idempotency, batch, history, summary', () => {

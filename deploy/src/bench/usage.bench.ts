@@ -3,7 +3,7 @@
  * of 1000 over several connections: HTTP -> API-key check -> zod -> billing over gRPC -> one
  * multi-row INSERT ... ON CONFLICT DO NOTHING in PostgreSQL) beside a baseline of plain SQL
  * multi-row inserts of the same rows into a scratch table of the same database, in the same run.
- * Goal (contract section 9): >= 10,000 records/s through the gateway. Run with
+ * Goal (docs/benchmarks.md): >= 10,000 records/s through the gateway. Run with
  * `npm run bench -- usage`.
  *
  * Environment: BENCH_DURATION_S [10], BENCH_CONNECTIONS [8], BENCH_WARMUP_S [3],

@@ -3,7 +3,7 @@ import { HttpError } from './http-error';
 import { MAX_JSON_DEPTH, prepareJsonText } from './json-text';
 import { recordBodyProblem } from './validation';
 
-/** Contract section 14: a request body over 1 MiB is refused with 413. */
+/** docs/api-behaviour.md §14: a request body over 1 MiB is refused with 413. */
 export const MAX_BODY_BYTES = 1024 * 1024;
 
 const JSON_TYPES = ['application/json', 'application/*+json'];

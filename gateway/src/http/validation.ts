@@ -102,7 +102,7 @@ export function violationsOf(error: z.ZodError, location: Location, input: unkno
   return error.issues.map((issue) => toViolation(issue, location, input));
 }
 
-/** Path ids: anything that cannot name a record is a 404 (contract section 1), never a 422 or 500. */
+/** Path ids: anything that cannot name a record is a 404 (docs/api-behaviour.md §1), never a 422 or 500. */
 export function parsePath<S extends z.ZodType>(schema: S, params: unknown): z.output<S> {
   const result = schema.safeParse(params);
   if (!result.success) throw new HttpError(404, result.error.issues[0]?.message ?? 'Not Found');

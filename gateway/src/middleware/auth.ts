@@ -68,7 +68,7 @@ export function jwtAuth(deps: AuthDeps): RequestHandler {
 }
 
 /**
- * Both headers (contract section 3): each missing one is a 401; both are verified, and the key's
+ * Both headers (docs/api-behaviour.md §3): each missing one is a 401; both are verified, and the key's
  * project must belong to the token's merchant, else 403. A key problem is reported before a
  * token problem so that the answer does not depend on which check finished first.
  */

@@ -18,7 +18,7 @@ interface ErrorResponse {
 }
 
 /**
- * The one table from a downstream gRPC status to HTTP (architecture.md). Statuses not listed
+ * The one table from a downstream gRPC status to HTTP (docs/api-behaviour.md §1). Statuses not listed
  * (INTERNAL, UNKNOWN, DATA_LOSS, ...) are our own faults: a 500 with a generic detail.
  */
 const GRPC_TO_HTTP: Partial<Record<GrpcStatus, number>> = {

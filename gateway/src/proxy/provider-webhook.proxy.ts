@@ -3,7 +3,7 @@ import type { IncomingMessage, RequestListener } from 'node:http';
 import { Pool } from 'undici';
 import { isPostTo, readRawBodyOrRefuse, sendJson, type Logger } from '@billing/platform';
 
-/** The provider's inbound webhook as merchants configure it at Paystack (contract section 6). */
+/** The provider's inbound webhook as merchants configure it at Paystack (docs/api-behaviour.md §6). */
 export const PROVIDER_WEBHOOK_PATH = '/api/v1/payments/paystack/webhook';
 /** Where catalog, which owns checkout completion, receives it. */
 const CATALOG_WEBHOOK_PATH = '/payments/paystack/webhook';

@@ -1,5 +1,5 @@
 /**
- * The payment provider as the platform sees it (contract section 6). Amounts are integer minor
+ * The payment provider as the platform sees it (docs/api-behaviour.md §6). Amounts are integer minor
  * units (kobo for NGN). Test mode talks to the sandbox provider, live mode to Paystack; both
  * speak the same HTTP protocol, so one client class implements this interface for both.
  */

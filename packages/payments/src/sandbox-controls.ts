@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { PaymentProviderError } from './payment-provider';
 import { ProviderHttp, type ProviderHttpOptions } from './provider-http';
 
-/** How a saved sandbox card answers later charges (contract 8 and 16.2: exercising dunning). */
+/** How a saved sandbox card answers later charges (docs/api-behaviour.md §8 and 16.2: exercising dunning). */
 export const CARD_BEHAVIORS = ['succeed', 'decline', 'insufficient_funds'] as const;
 export type CardBehavior = (typeof CARD_BEHAVIORS)[number];
 

@@ -13,7 +13,7 @@ export type ErrorKind =
   | 'resource_exhausted'
   | 'unavailable';
 
-/** One item of a 422 body (service-api.md "Errors"). */
+/** One item of a 422 body (docs/api-behaviour.md §0, "Errors"). */
 export interface FieldViolation {
   loc: (string | number)[];
   msg: string;

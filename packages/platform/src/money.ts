@@ -1,12 +1,12 @@
 import Decimal from 'decimal.js';
 
-/** Currencies the platform bills in (contract section 1); all have two minor digits. */
+/** Currencies the platform bills in (docs/api-behaviour.md §1); all have two minor digits. */
 export const CURRENCIES = ['NGN', 'USD', 'GHS', 'ZAR', 'KES'] as const;
 export type Currency = (typeof CURRENCIES)[number];
 export const DEFAULT_CURRENCY: Currency = 'NGN';
 const MINOR_DIGITS = 2;
 
-/** True when a JSON money value has at most two decimals (the contract's limit). */
+/** True when a JSON money value has at most two decimals (the limit of docs/api-behaviour.md §1). */
 export function hasAtMostMinorDigits(amount: number): boolean {
   return Number.isFinite(amount) && new Decimal(String(amount)).decimalPlaces() <= MINOR_DIGITS;
 }

@@ -17,7 +17,7 @@ export interface PageRequest {
 /**
  * One page of a list, newest first (created_at, then id, descending). `where` must already
  * hold the tenant scope; the cursor is looked up inside the same list, so a starting_after that
- * names no record of it is a 400 (contract 16.11), not an empty page.
+ * names no record of it is a 400 (docs/api-behaviour.md §16.11), not an empty page.
  */
 export async function findPage<M extends Model & { id: string; createdAt: Date }>(
   model: ModelStatic<M>,

@@ -11,7 +11,7 @@ import { DomainError } from './errors';
 export const testClocksMigration: Migration = {
   name: '0005-create-test-clocks',
   async up({ sql }) {
-    // A project's test-mode time = real time + offset_ms; the offset only grows (contract 16.1).
+    // A project's test-mode time = real time + offset_ms; the offset only grows (docs/api-behaviour.md §16.1).
     await sql(`
       CREATE TABLE test_clocks (
         project_id uuid PRIMARY KEY,
@@ -28,7 +28,7 @@ export const testClocksMigration: Migration = {
 export const MAX_TEST_CLOCK_STEP_YEARS = 2;
 
 /**
- * "Now" for a project and mode (contract sections 13 and 16.1): live mode is real time; test
+ * "Now" for a project and mode (docs/api-behaviour.md §13 and §16.1): live mode is real time; test
  * mode is real time plus the project's test-clock offset, which only grows. Every billing rule
  * that reads the time asks this, never Date.now().
  */

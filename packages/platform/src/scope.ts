@@ -24,7 +24,7 @@ export function requireScope(
 }
 
 /**
- * Finds a record by id inside the scope. Contract section 1: an id of another project is 403;
+ * Finds a record by id inside the scope. docs/api-behaviour.md §1: an id of another project is 403;
  * an unknown id, a malformed one, or one of the other mode of this project is 404 (the two
  * modes share nothing).
  */

@@ -19,11 +19,11 @@ const billingEnvSchema = baseEnvSchema
   .extend({
     /** How often the renewal and dunning scheduler looks for due work. */
     RENEWAL_POLL_MS: z.coerce.number().int().min(10).default(1000),
-    /** Retries of a failed invoice charge, in days after the first failure (contract 8). */
+    /** Retries of a failed invoice charge, in days after the first failure (docs/api-behaviour.md §8). */
     DUNNING_RETRY_DAYS: commaSeparatedIntegers().default([1, 3, 5]),
     /** A PENDING charge older than this (real time) is settled by verifying its reference. */
     PAYMENT_SETTLE_AFTER_MS: z.coerce.number().int().min(0).default(30000),
-    /** The policy service, asked for the refund of every cancel-now (contract 10). */
+    /** The policy service, asked for the refund of every cancel-now (docs/api-behaviour.md §10). */
     POLICY_GRPC_URL: grpcTarget('127.0.0.1:50054'),
     /**
      * Test-mode work of one scheduler pass or test-clock advance: subscriptions claimed at once

@@ -19,7 +19,7 @@ const invoice = (over: Partial<PeriodInvoice> = {}, usage = 0): PeriodInvoice =>
   ...over,
 });
 
-describe("P of contract 10: the current period's paid amount after earlier refunds (minor units)", () => {
+describe("P of docs/api-behaviour.md §10: the current period's paid amount after earlier refunds (minor units)", () => {
   it.each<[string, PeriodInvoice | null, number, number]>([
     ['no invoice for the period (trial, paused before paying)', null, 0, 0],
     ['a paid plan line', invoice(), 0, 10_000],

@@ -149,7 +149,7 @@ describe('billing CompleteCheckout (gRPC + sandbox provider + PostgreSQL)', () =
     ]);
     expect(sub).toEqual({ metadata: { order: '42' }, checkout_session_id: sessionId });
 
-    // Events in the outbox, money in major units (contract section 12).
+    // Events in the outbox, money in major units (docs/api-behaviour.md §12).
     const events = await eventsOf(scope.projectId);
     expect(events.map((e) => e.event_type)).toEqual([
       'customer.created',

@@ -8,7 +8,7 @@ import {
 } from '../src/domain/subscription-status';
 
 /**
- * Contract section 8 written out independently of the implementation's table: every status x
+ * docs/api-behaviour.md §8 written out independently of the implementation's table: every status x
  * event pair is either here (allowed, with its next status) or refused.
  */
 const ALLOWED: Record<string, SubscriptionStatus> = {
@@ -38,7 +38,7 @@ const pairs: [SubscriptionStatus, SubscriptionEvent][] = SUBSCRIPTION_STATUSES.f
 );
 
 describe('subscription state machine', () => {
-  it('covers every status and event of contract section 8', () => {
+  it('covers every status and event of docs/api-behaviour.md §8', () => {
     expect([...SUBSCRIPTION_STATUSES].sort()).toEqual(
       ['ACTIVE', 'CANCELLED', 'EXPIRED', 'PAST_DUE', 'PAUSED', 'TRIALING'].sort(),
     );

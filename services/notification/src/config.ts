@@ -19,13 +19,13 @@ const notificationEnvSchema = baseEnvSchema
   .extend(eventConsumerEnvSchema.shape)
   .extend({
     NOTIFICATION_GRPC_PORT: port(50055),
-    /** The four waits after failed attempts 1 to 4 (contract 12: 1 min, 5 min, 30 min, 2 h). */
+    /** The four waits after failed attempts 1 to 4 (docs/api-behaviour.md §12: 1 min, 5 min, 30 min, 2 h). */
     WEBHOOK_RETRY_DELAYS_MS: commaSeparatedIntegers(4).default([60_000, 300_000, 1_800_000, 7_200_000]),
     /** One attempt, answer included. */
     WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(10_000),
     /** How often a worker looks for due deliveries besides being woken by new ones. */
     DELIVERY_POLL_MS: z.coerce.number().int().min(10).max(60_000).default(250),
-    /** Development only: http URLs and loopback/private addresses are allowed (contract 12). */
+    /** Development only: http URLs and loopback/private addresses are allowed (docs/api-behaviour.md §12). */
     ALLOW_INSECURE_WEBHOOKS: booleanFlag,
     /** Base64 of 32 bytes: encrypts the webhook signing secrets at rest (AES-256-GCM). */
     WEBHOOK_SECRETS_KEY: z

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { baseEnvSchema, databaseEnvSchema, loadConfigOrExit, port } from '@billing/platform';
 
-// No NATS settings: policy emits no events (contract 12 names none) and consumes none.
+// No NATS settings: policy emits no events (docs/api-behaviour.md §12 names none) and consumes none.
 const policyEnvSchema = baseEnvSchema.extend(databaseEnvSchema.shape).extend({
   POLICY_GRPC_PORT: port(50054),
 });

@@ -14,7 +14,7 @@ export interface RunningPolicy {
 
 /**
  * Wiring: database and gRPC server. No NATS connection or outbox relay: policy emits no events
- * (contract 12 names none), so neither would ever carry anything.
+ * (docs/api-behaviour.md §12 names none), so neither would ever carry anything.
  */
 export async function startPolicy(config: PolicyConfig, logger: Logger): Promise<RunningPolicy> {
   const sequelize = await openDatabase({

@@ -82,7 +82,7 @@ describe('policy gRPC service', () => {
     expect(err.code).toBe(status.INVALID_ARGUMENT);
   });
 
-  it('stores the contract defaults, the fee in minor units and the percentage as an exact decimal', async () => {
+  it('stores the defaults of docs/api-behaviour.md §10, the fee in minor units and the percentage as an exact decimal', async () => {
     const scope = newScope();
     const created = await create(scope, { refundType: 'PARTIAL', refundPercentage: '33.33', cancellationFee: 550 });
     expect(created).toMatchObject({
@@ -104,7 +104,7 @@ describe('policy gRPC service', () => {
     expect(row).toEqual({ refund_percentage: '33.33', cancellation_fee: '550' });
   });
 
-  it('reports every broken rule of contract 10 as field violations', async () => {
+  it('reports every broken rule of docs/api-behaviour.md §10 as field violations', async () => {
     const scope = newScope();
     const err = await failure(
       policy.createPolicy({
@@ -251,7 +251,7 @@ describe('policy gRPC service', () => {
       const mine = await create(scope, { isDefault: true, applyToExisting: true });
       const otherProject = newScope();
       const foreign = await failure(policy.quoteRefund(question(otherProject, new Date(), { policyId: mine.id })));
-      // Contract 1: an id of another project is a 403 (PERMISSION_DENIED), like every id of this platform.
+      // docs/api-behaviour.md §1: an id of another project is a 403 (PERMISSION_DENIED), like every id of this platform.
       expect(foreign.code).toBe(status.PERMISSION_DENIED);
       // The other mode of the same project shares nothing: its default is not this one either.
       const live = { ...scope, livemode: true };

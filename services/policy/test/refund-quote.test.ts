@@ -20,7 +20,7 @@ const rules = (over: Partial<RefundRules> = {}): RefundRules => ({
   ...over,
 });
 
-// Every expected amount below is worked out by hand from contract section 10.
+// Every expected amount below is worked out by hand from docs/api-behaviour.md §10.
 const cases: [string, RefundRules, PaidPeriod, Date, number, string][] = [
   // refund types
   ['FULL refunds the whole paid amount', rules(), period(), day(10), 10_000, 'computed'],
@@ -169,7 +169,7 @@ const cases: [string, RefundRules, PaidPeriod, Date, number, string][] = [
   ],
 ];
 
-describe('quoteRefund (contract section 10)', () => {
+describe('quoteRefund (docs/api-behaviour.md §10)', () => {
   it.each(cases)('%s', (_name, policy, paid, at, amount, reason) => {
     expect(quoteRefund(policy, paid, at)).toEqual({ amount, reason });
   });

@@ -2,7 +2,7 @@ import { nextPeriodBoundary, type BillingPeriod, type Interval } from './periods
 import type { SubscriptionEvent, SubscriptionStatus } from './subscription-status';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
-/** subscription.trial_will_end goes out this long before the trial ends (contract 12). */
+/** subscription.trial_will_end goes out this long before the trial ends (docs/api-behaviour.md §12). */
 export const TRIAL_WILL_END_MS = 3 * DAY_MS;
 
 /** What the scheduler needs to know of a subscription to choose its next step. */
@@ -28,7 +28,7 @@ export type BillingStep =
   | { kind: 'renew'; at: Date; period: BillingPeriod };
 
 /**
- * The earliest due step of a subscription at the project's time `now` (contract 8): first the
+ * The earliest due step of a subscription at the project's time `now` (docs/api-behaviour.md §8): first the
  * trial's notice three days before it ends, then, once the period has ended, a requested cancel,
  * the end of a fixed term (`invoicesSoFar` periods billed of `billing_cycles`), or the next
  * period's invoice. Paused and past-due subscriptions do not renew (their own steps handle them).

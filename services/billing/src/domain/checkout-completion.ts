@@ -80,13 +80,13 @@ export interface SubscriptionStart {
   status: SubscriptionStatus;
   billingAnchor: Date;
   trialEnd: Date | null;
-  /** The current period: the trial window during a trial (contract 16.6). */
+  /** The current period: the trial window during a trial (docs/api-behaviour.md §16.6). */
   period: BillingPeriod;
 }
 
 /**
  * How a subscription bought at `now` starts: a trial runs whole days and paid periods are then
- * anchored on its end (contract 16.19); without a trial the first paid period starts now.
+ * anchored on its end (docs/api-behaviour.md §16.19); without a trial the first paid period starts now.
  */
 export function subscriptionStart(plan: PlanSnapshot, now: Date): SubscriptionStart {
   if (plan.trialPeriodDays > 0) {

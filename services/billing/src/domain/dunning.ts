@@ -1,7 +1,7 @@
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 /**
- * Dunning (contract 8): a failed invoice is retried the configured days after its FIRST failed
+ * Dunning (docs/api-behaviour.md §8): a failed invoice is retried the configured days after its FIRST failed
  * charge (1, 3, 5 by default). After a failure at `failedAt`, the next retry is the first
  * scheduled time after it; null when the schedule is used up (dunning exhausted).
  */

@@ -1,4 +1,4 @@
-/** Invoice numbers run per project and mode (contract section 11): INV-000001, INV-000002, ... */
+/** Invoice numbers run per project and mode (docs/api-behaviour.md §11): INV-000001, INV-000002, ... */
 const PREFIX = 'INV-';
 const MIN_DIGITS = 6;
 

@@ -1,5 +1,5 @@
 /**
- * Billing periods (contract section 4): calendar arithmetic in UTC, always counted from the
+ * Billing periods (docs/api-behaviour.md §4): calendar arithmetic in UTC, always counted from the
  * subscription's billing anchor rather than from the previous period's end. Counting from the
  * anchor is what lets a Jan 31 subscription bill on Feb 28 and then return to Mar 31: stepping
  * period by period would drift to the 28th for ever.
@@ -68,7 +68,7 @@ export function periodAt(anchor: Date, interval: Interval, intervalCount: number
   };
 }
 
-/** A trial lasts whole days from its start (contract 16.6: the trial window is the period). */
+/** A trial lasts whole days from its start (docs/api-behaviour.md §16.6: the trial window is the period). */
 export const trialWindow = (start: Date, trialDays: number): BillingPeriod => ({
   start,
   end: addBillingPeriods(start, 'daily', 1, trialDays),

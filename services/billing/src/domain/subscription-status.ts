@@ -3,7 +3,7 @@ import { DomainError } from '@billing/platform';
 export const SUBSCRIPTION_STATUSES = ['ACTIVE', 'PAST_DUE', 'CANCELLED', 'PAUSED', 'TRIALING', 'EXPIRED'] as const;
 export type SubscriptionStatus = (typeof SUBSCRIPTION_STATUSES)[number];
 
-/** What can happen to a subscription (contract section 8). */
+/** What can happen to a subscription (docs/api-behaviour.md §8). */
 export const SUBSCRIPTION_EVENTS = [
   'trial_ended_paid',
   'trial_ended_payment_failed',
@@ -47,7 +47,7 @@ export const SUBSCRIPTION_TRANSITIONS: Record<
     dunning_exhausted: 'CANCELLED',
     cancel: 'CANCELLED',
     period_end_cancel: 'CANCELLED',
-    // Voiding the open invoice forgives the period (contract 16.22): dunning stops.
+    // Voiding the open invoice forgives the period (docs/api-behaviour.md §16.22): dunning stops.
     invoice_voided: 'ACTIVE',
   },
   PAUSED: {

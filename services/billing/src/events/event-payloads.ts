@@ -3,7 +3,7 @@ import type { CustomerModel, InvoiceModel, SubscriptionModel } from '../db/model
 import type { RefundView } from '../domain/cancellation-refund';
 
 /**
- * The `data` of billing's events (contract section 12), as merchants receive it in webhooks:
+ * The `data` of billing's events (docs/api-behaviour.md §12), as merchants receive it in webhooks:
  * snake_case, money in major units, ISO timestamps.
  */
 
@@ -39,7 +39,7 @@ export const subscriptionEventData = (subscription: SubscriptionModel, customerE
   plan_id: subscription.planId,
 });
 
-/** invoice.*: service-api.md's invoice.paid shape + subscription_id, customer_id. */
+/** invoice.*: the invoice.paid shape of docs/api-behaviour.md §0 + subscription_id, customer_id. */
 export const invoiceEventData = (invoice: InvoiceModel, customerEmail: string) => ({
   id: invoice.id,
   amount: toMajorUnits(invoice.amount),
@@ -51,7 +51,7 @@ export const invoiceEventData = (invoice: InvoiceModel, customerEmail: string) =
   customer_id: invoice.customerId,
 });
 
-/** The refund object of contract 16.4 (+ livemode): `refund` of subscription.cancelled. */
+/** The refund object of docs/api-behaviour.md §16.4 (+ livemode): `refund` of subscription.cancelled. */
 export const refundEventData = (refund: RefundView) => ({
   id: refund.id,
   amount: toMajorUnits(refund.amount),

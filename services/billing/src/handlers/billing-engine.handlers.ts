@@ -44,7 +44,7 @@ export const toInvoice = ({ invoice: i, lines, customerEmail }: InvoiceView): bi
   createdAt: i.createdAt,
 });
 
-/** Invoices (contract 11), test clocks (13) and test helpers (16.2). Thin handlers. */
+/** Invoices (docs/api-behaviour.md §11), test clocks (13) and test helpers (16.2). Thin handlers. */
 export function billingEngineHandlers(deps: BillingDeps): Partial<BillingHandlers> {
   return {
     async listInvoices(req) {

@@ -61,7 +61,7 @@ function cancelledBy(value: string): CancelledBy {
   ]);
 }
 
-/** Subscriptions (contract section 8). Thin: proto request -> use case -> proto response. */
+/** Subscriptions (docs/api-behaviour.md §8). Thin: proto request -> use case -> proto response. */
 export function subscriptionHandlers(deps: BillingDeps): Partial<BillingHandlers> {
   return {
     async createSubscription(req) {

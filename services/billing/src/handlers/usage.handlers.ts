@@ -24,7 +24,7 @@ export const toUsageRecord = (r: UsageRecordModel): billingV1.UsageRecord => ({
   createdAt: r.createdAt,
 });
 
-/** Metered usage (contract section 9). Thin: proto request -> use case -> proto response. */
+/** Metered usage (docs/api-behaviour.md §9). Thin: proto request -> use case -> proto response. */
 export function usageHandlers(deps: BillingDeps): Partial<BillingHandlers> {
   return {
     async recordUsage(req) {

@@ -7,7 +7,7 @@ import type { ChargeOutcome } from './charge-invoice.usecase';
 import { recordSubscriptionEvent, viewOf } from './subscription-views';
 
 /**
- * What an invoice charge's outcome does to its subscription (contract 8), in the transaction
+ * What an invoice charge's outcome does to its subscription (docs/api-behaviour.md §8), in the transaction
  * that records the outcome, so the status change and its event commit with the payment:
  *  - paid: a trial's first charge -> ACTIVE; a retry on PAST_DUE -> ACTIVE; a renewal of an
  *    ACTIVE subscription keeps it ACTIVE. Each records subscription.renewed (a paid period began).

@@ -5,7 +5,7 @@ import { InvoiceLineModel, type InvoiceModel, type SubscriptionModel } from '../
 import type { BillingDeps } from './billing-deps';
 
 /**
- * Bills a subscription's metered usage of an ended period on the renewal invoice (contract 8
+ * Bills a subscription's metered usage of an ended period on the renewal invoice (docs/api-behaviour.md §8
  * and 9), inside the renewal's transaction:
  *  - every unbilled record with timestamp < endedPeriod.end (all unbilled up to the period end)
  *    is marked billed (billed_at, invoice_id) in one UPDATE, which also sums the quantities

@@ -17,7 +17,7 @@ export interface CancelSubscriptionCommand {
   atPeriodEnd: boolean;
   /** MERCHANT (API) or CUSTOMER (hosted pages); SYSTEM is dunning's. */
   cancelledBy: CancelledBy;
-  /** The cancellation policy to apply; absent = the default (contract 10). */
+  /** The cancellation policy to apply; absent = the default (docs/api-behaviour.md §10). */
   policyId?: string;
   reason?: string;
   /** The caller's Idempotency-Key: a retry with it finds this cancel and its refund. */
@@ -36,7 +36,7 @@ export interface Cancellation {
  * then, refunding nothing). A final subscription -> 400, so a subscription is cancelled, and
  * refunded, once.
  *
- * Cancel now applies the cancellation policy (contract 10): in the transaction that holds the
+ * Cancel now applies the cancellation policy (docs/api-behaviour.md §10): in the transaction that holds the
  * subscription's lock, the policy service quotes the refund for this moment; a refund above 0 is
  * written as a PENDING refund row (unique reference per subscription) together with the
  * cancellation and its subscription.cancelled event, then issued after commit through the

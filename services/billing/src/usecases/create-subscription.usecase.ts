@@ -38,7 +38,7 @@ interface CreationIds extends Record<string, unknown> {
 const IN_PROGRESS = 'The first charge of the request with this Idempotency-Key is still in progress; please retry';
 
 /**
- * Subscribes a customer with a saved card to a plan (contract section 8).
+ * Subscribes a customer with a saved card to a plan (docs/api-behaviour.md §8).
  *
  * With a trial it starts TRIALING and charges nothing (the card was verified when it was
  * saved). Without one the first period is charged now and nothing is created unless that charge

@@ -46,7 +46,7 @@ export function newPeriodInvoice(
 }
 
 /**
- * Opens the invoice of a subscription's new `period` (contract 8 and 16.6), in the caller's
+ * Opens the invoice of a subscription's new `period` (docs/api-behaviour.md §8 and 16.6), in the caller's
  * transaction: status OPEN, numbered from the project's counter, due `now`, with
  *  - a SUBSCRIPTION line: the plan price for the new period, billed in advance;
  *  - for a metered plan, the USAGE line of the period that just ended (billed in arrears,

@@ -11,7 +11,7 @@ export interface InvoiceFilter {
   subscriptionId?: string;
 }
 
-/** GET /invoices (contract 11): newest first, filtered by status, customer, subscription. */
+/** GET /invoices (docs/api-behaviour.md §11): newest first, filtered by status, customer, subscription. */
 export async function listInvoices(
   scope: ProjectScope,
   page: PageRequest,

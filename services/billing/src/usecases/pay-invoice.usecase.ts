@@ -6,7 +6,7 @@ import { chargeInvoice, NEVER_CHARGED, recordChargeOutcome, type ChargeResult } 
 import { invoiceView, type InvoiceView } from './invoice-views';
 
 /**
- * POST /invoices/{id}/pay (contract 11, 16.22): charges an OPEN invoice now. A failed charge is
+ * POST /invoices/{id}/pay (docs/api-behaviour.md §11, 16.22): charges an OPEN invoice now. A failed charge is
  * 402 with the provider's words (the invoice stays OPEN, attempt_count + 1); success on a
  * PAST_DUE subscription makes it ACTIVE. Anything but OPEN is a 400.
  *

@@ -11,7 +11,7 @@ export interface PreviewCancellationCommand {
 }
 
 /**
- * POST /subscriptions/{id}/cancel/preview (contract 8, 16.4): the refund the same cancel would
+ * POST /subscriptions/{id}/cancel/preview (docs/api-behaviour.md §8, 16.4): the refund the same cancel would
  * give right now (`id` null, `status` PENDING), changing nothing. Null when no policy applies,
  * and at period end (which refunds nothing). A subscription that cannot be cancelled -> 400,
  * as the cancel would answer.

@@ -14,7 +14,7 @@ export interface CancellationQuote {
 /**
  * The refund of cancelling `subscription` now, at `now` (the project's time): billing says what
  * the current period's invoice collected, the policy service picks the policy (`policyId`, else
- * the default; contract 10 and 16.5) and computes the refund. Cancel and its preview both ask
+ * the default; docs/api-behaviour.md §10 and 16.5) and computes the refund. Cancel and its preview both ask
  * here, so a preview shows what the cancel would refund at the same moment. NOT_FOUND and
  * PERMISSION_DENIED for `policyId` come back from the policy service as they are.
  */

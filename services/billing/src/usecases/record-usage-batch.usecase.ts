@@ -23,7 +23,7 @@ export interface BatchUsageResult {
 }
 
 /**
- * The high-volume path (contract section 9): every record obeys RecordUsage's rules, a bad record
+ * The high-volume path (docs/api-behaviour.md §9): every record obeys RecordUsage's rules, a bad record
  * is reported by index without failing the others. Fast: the distinct subscriptions are read in
  * one query and the valid records go in one multi-row INSERT ... ON CONFLICT DO NOTHING.
  */

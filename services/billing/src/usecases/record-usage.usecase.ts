@@ -14,7 +14,7 @@ export interface RecordUsageCommand {
 }
 
 /**
- * Records one usage record (contract section 9). The same idempotency key on the same
+ * Records one usage record (docs/api-behaviour.md §9). The same idempotency key on the same
  * subscription returns the first record (created=false): the INSERT skips on the unique index and
  * the stored record is read back, so concurrent repeats also end with one record.
  */

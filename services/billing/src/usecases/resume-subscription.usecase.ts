@@ -10,7 +10,7 @@ import { changeSubscription, recordSubscriptionEvent, viewOf, type SubscriptionV
 
 /**
  * PAUSED -> a new period starts at resume time (the new billing anchor) and is charged at once
- * (contract section 8): ACTIVE + subscription.resumed when the charge succeeds, PAST_DUE +
+ * (docs/api-behaviour.md §8): ACTIVE + subscription.resumed when the charge succeeds, PAST_DUE +
  * subscription.past_due when it fails (dunning then retries the OPEN invoice); both answer with
  * the subscription. Any other state -> 400.
  *

@@ -3,7 +3,7 @@ import { CARD_BEHAVIORS, type CardBehavior } from '@billing/payments';
 import type { BillingDeps } from './billing-deps';
 import { callProvider } from './provider-call';
 
-/** Test helper (contract 16.2): the customer's saved sandbox card succeeds or fails from now on. */
+/** Test helper (docs/api-behaviour.md §16.2): the customer's saved sandbox card succeeds or fails from now on. */
 export async function setCardBehavior(
   deps: BillingDeps,
   scope: ProjectScope,

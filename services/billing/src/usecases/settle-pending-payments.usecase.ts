@@ -4,7 +4,7 @@ import type { BillingDeps } from './billing-deps';
 import { recordChargeOutcome, resendUnknownCharge, type ChargeOptions } from './charge-invoice.usecase';
 
 /**
- * Crash safety of invoice charges (contract 6): a payment still PENDING after `olderThanMs` of
+ * Crash safety of invoice charges (docs/api-behaviour.md §6): a payment still PENDING after `olderThanMs` of
  * real time (longer than any provider call may take) belongs to a process that died or lost the
  * answer. Its reference is verified with the provider:
  *  - success -> recorded as paid exactly as chargeInvoice would (invoice PAID, invoice.paid,

@@ -31,7 +31,7 @@ export async function viewOf(subscription: SubscriptionModel, transaction?: Tran
   return view;
 }
 
-/** Records one subscription.* event (contract 12) in the transaction of the change. */
+/** Records one subscription.* event (docs/api-behaviour.md §12) in the transaction of the change. */
 export function recordSubscriptionEvent(
   deps: BillingDeps,
   scope: ProjectScope,

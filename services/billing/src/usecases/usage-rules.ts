@@ -2,7 +2,7 @@ import { DomainError, findInScope, type ProjectScope } from '@billing/platform';
 import { SubscriptionModel } from '../db/models';
 import type { SubscriptionStatus } from '../domain/subscription-status';
 
-/** Usage on a finished subscription is refused (contract section 9). */
+/** Usage on a finished subscription is refused (docs/api-behaviour.md §9). */
 const CLOSED: readonly SubscriptionStatus[] = ['CANCELLED', 'EXPIRED'];
 
 export const MAX_IDEMPOTENCY_KEY_LENGTH = 255;

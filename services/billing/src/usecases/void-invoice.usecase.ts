@@ -6,7 +6,7 @@ import type { BillingDeps } from './billing-deps';
 import { invoiceView, type InvoiceView } from './invoice-views';
 
 /**
- * POST /invoices/{id}/void (contract 11, 16.22): OPEN -> VOID with invoice.voided. Voiding the
+ * POST /invoices/{id}/void (docs/api-behaviour.md §11, 16.22): OPEN -> VOID with invoice.voided. Voiding the
  * open invoice of a PAST_DUE subscription forgives that period: the subscription returns to
  * ACTIVE (nextStatus 'invoice_voided') and, with no invoice left to retry, its dunning stops.
  * The catalogue has no event for that return, so invoice.voided (which names the subscription)

@@ -18,7 +18,7 @@ export type CheckoutPaymentState = 'STARTED' | 'USED' | 'REFUNDED' | 'NOT_PAID';
  */
 export const LATE_PAYMENT_WATCH_MS = 48 * 3600 * 1000;
 
-/** The whole life of a session (contract section 5): only PENDING moves, every end is final. */
+/** The whole life of a session (docs/api-behaviour.md §5): only PENDING moves, every end is final. */
 export const CHECKOUT_TRANSITIONS: Record<CheckoutStatus, Partial<Record<CheckoutEvent, CheckoutStatus>>> = {
   PENDING: { complete: 'COMPLETED', expire: 'EXPIRED', cancel: 'CANCELLED' },
   COMPLETED: {},

@@ -15,7 +15,7 @@ export const IMMUTABLE_PLAN_FIELDS = [
 
 const MAX_METADATA_KEYS = 50;
 
-/** Input is case-insensitive and `yearly` means `annually` (contract section 4). */
+/** Input is case-insensitive and `yearly` means `annually` (docs/api-behaviour.md §4). */
 export function normalizeInterval(raw: string): Interval | null {
   const lower = raw.trim().toLowerCase();
   const value = lower === 'yearly' ? 'annually' : lower;

@@ -3,7 +3,7 @@ import type { CatalogDeps } from './catalog-deps';
 import { expireDueCheckoutSessions } from './expire-checkout-session.usecase';
 
 /**
- * Catalog's side of `POST /test-clock/advance` (contract 13): the project's checkout sessions
+ * Catalog's side of `POST /test-clock/advance` (docs/api-behaviour.md §13): the project's checkout sessions
  * follow its test clock. Moves catalog's copy of the clock, then expires what is due by then.
  */
 export async function advanceTestClock(deps: CatalogDeps, scope: ProjectScope, to: Date): Promise<number> {

@@ -3,7 +3,7 @@ import { createHash, randomInt } from 'node:crypto';
 export const TEST_KEY_PREFIX = 'svc_test_';
 export const LIVE_KEY_PREFIX = 'svc_live_';
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
-/** 40 base62 characters = ~238 bits, well above the contract's 32-character minimum. */
+/** 40 base62 characters = ~238 bits, well above the 32-character minimum of docs/api-behaviour.md §3. */
 const SECRET_LENGTH = 40;
 
 export interface GeneratedApiKey {

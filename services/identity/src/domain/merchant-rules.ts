@@ -5,7 +5,7 @@ const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 export { isUuid } from '@billing/platform';
 
-/** Emails compare case-insensitively (contract section 3). */
+/** Emails compare case-insensitively (docs/api-behaviour.md §3). */
 export const normalizeEmail = (email: string) => email.trim().toLowerCase();
 
 export function passwordViolation(password: string, field = 'password'): FieldViolation | null {

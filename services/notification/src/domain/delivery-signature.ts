@@ -2,7 +2,7 @@ import { createHmac } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
 
 /**
- * The signature headers of one attempt (contract 12): the seed's X-Signature (hex HMAC-SHA256 of
+ * The signature headers of one attempt (docs/api-behaviour.md §12): the seed's X-Signature (hex HMAC-SHA256 of
  * the exact body keyed with the whole `whsec_...` string), X-Webhook-Id (the delivery, the same
  * on every retry), X-Timestamp, and the Standard Webhooks trio signed by the `standardwebhooks`
  * package itself, so its verifiers agree by construction.

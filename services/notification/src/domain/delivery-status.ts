@@ -1,4 +1,4 @@
-/** Delivery states (contract 12): due (PENDING, RETRYING) until SUCCEEDED or FAILED. */
+/** Delivery states (docs/api-behaviour.md §12): due (PENDING, RETRYING) until SUCCEEDED or FAILED. */
 export type DeliveryStatus = 'PENDING' | 'RETRYING' | 'SUCCEEDED' | 'FAILED';
 
 /** What happens to a delivery, as the transition table reads it. */
@@ -15,7 +15,7 @@ export type DeliveryEvent =
 /**
  * Every state x event -> next state; null: not allowed. A manual retry makes a FAILED delivery
  * due once more: its attempt has no retry delay after it, so failing again is FAILED again with
- * nothing scheduled (contract 16.22).
+ * nothing scheduled (docs/api-behaviour.md §16.22).
  */
 export const DELIVERY_TRANSITIONS: Record<DeliveryStatus, Record<DeliveryEvent, DeliveryStatus | null>> = {
   PENDING: {

@@ -1,6 +1,6 @@
 import type { FieldViolation } from '@billing/platform';
 
-/** Every event the platform emits (contract section 12); a webhook subscribes to some or "*". */
+/** Every event the platform emits (docs/api-behaviour.md §12); a webhook subscribes to some or "*". */
 export const EVENT_CATALOGUE = [
   'checkout.session.completed',
   'checkout.session.expired',

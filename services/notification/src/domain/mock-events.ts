@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { EventName } from './event-catalogue';
 
 /**
- * The `data` of a test send (POST /webhooks/test): the event's shape (contract 12) with sample
+ * The `data` of a test send (POST /webhooks/test): the event's shape (docs/api-behaviour.md §12) with sample
  * values, marked `"test": true`, so a merchant can build and check a receiver before real
  * events flow.
  */

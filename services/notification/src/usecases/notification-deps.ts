@@ -17,7 +17,7 @@ export interface NotificationDeps {
   urlPolicy: WebhookUrlPolicy;
   /** Resolves a host name to every address it has (node:dns lookup with all: true). */
   resolveHost(host: string): Promise<string[]>;
-  /** Webhooks and deliveries run on real time in both modes (contract 16.1). */
+  /** Webhooks and deliveries run on real time in both modes (docs/api-behaviour.md §16.1). */
   clock: Clock;
   /** Runs a delivery pass now (a test send is due at once). */
   wakeWorkers(): void;

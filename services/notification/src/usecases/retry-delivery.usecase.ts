@@ -5,7 +5,7 @@ import type { NotificationDeps } from './notification-deps';
 
 /**
  * A merchant's re-send of a FAILED delivery: due again at once, for one attempt (its number
- * goes on from the last; failing again leaves it FAILED with nothing scheduled, contract 16.22).
+ * goes on from the last; failing again leaves it FAILED with nothing scheduled, docs/api-behaviour.md §16.22).
  * Answers the delivery as accepted; the workers are woken to send it.
  */
 export async function retryDelivery(

@@ -7,7 +7,7 @@ const PERCENTAGE_DECIMALS = 2;
 /** Keeps the column an int32; a century is longer than any billing period. */
 export const MAX_REFUND_WINDOW_DAYS = 36_500;
 
-/** A policy as a client describes it (contract section 10); money in minor units. */
+/** A policy as a client describes it (docs/api-behaviour.md §10); money in minor units. */
 export interface PolicyDraft {
   name: string;
   refundType: string;
@@ -32,7 +32,7 @@ const DECIMAL_TEXT = /^-?\d+(\.\d+)?$/;
 const echo = (text: string): unknown => (Number.isFinite(Number(text)) ? Number(text) : text);
 
 /**
- * Every rule of contract 10 on a whole policy (a new one, or a stored one with a PATCH applied),
+ * Every rule of docs/api-behaviour.md §10 on a whole policy (a new one, or a stored one with a PATCH applied),
  * reported together as field violations named like the REST body's fields. The gateway checks
  * shapes first; this is the authority for any caller of the gRPC API.
  */
@@ -147,7 +147,7 @@ export function refundRulesOf(policy: StoredRules): RefundRules {
 }
 
 /**
- * Contract 10 and 16.5: a policy named on cancel always applies; the default applies to
+ * docs/api-behaviour.md §10 and 16.5: a policy named on cancel always applies; the default applies to
  * subscriptions created after it, or to every subscription with apply_to_existing.
  */
 export function policyApplies(

@@ -3,7 +3,7 @@ import Decimal from 'decimal.js';
 export const REFUND_TYPES = ['NONE', 'FULL', 'PARTIAL'] as const;
 export type RefundType = (typeof REFUND_TYPES)[number];
 
-/** The refund rules of a cancellation policy (contract section 10). Money in minor units. */
+/** The refund rules of a cancellation policy (docs/api-behaviour.md §10). Money in minor units. */
 export interface RefundRules {
   refundType: RefundType;
   /** 0..100, may have decimals; used by PARTIAL only. */
@@ -38,7 +38,7 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 const Exact = Decimal.clone({ precision: 60, rounding: Decimal.ROUND_HALF_UP });
 
 /**
- * The refund on cancelling now (contract 10): outside the window (now >= start + window days,
+ * The refund on cancelling now (docs/api-behaviour.md §10): outside the window (now >= start + window days,
  * when the window is > 0) nothing; base = P (FULL), P x percentage / 100 (PARTIAL), 0 (NONE);
  * prorated by the unused share of the period when the policy says so; minus the fee, never below
  * 0, rounded once to whole minor units. A trial period refunds nothing.

@@ -2,7 +2,7 @@ import { DomainError, type ProjectScope } from '@billing/platform';
 import type { PolicyDeps } from './policy-deps';
 
 /**
- * Policy's side of `POST /test-clock/advance` (contract 13, 16.1): test-mode policies get
+ * Policy's side of `POST /test-clock/advance` (docs/api-behaviour.md §13, 16.1): test-mode policies get
  * test-clock creation times, so "created after the policy" compares like with like against the
  * subscription times billing sends to QuoteRefund.
  */

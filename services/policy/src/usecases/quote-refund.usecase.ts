@@ -23,7 +23,7 @@ export interface RefundAnswer {
   reason: string;
 }
 
-/** Contract 10: which policy applies to this cancel-now, and what it refunds. */
+/** docs/api-behaviour.md §10: which policy applies to this cancel-now, and what it refunds. */
 export async function quoteRefundFor(
   deps: PolicyDeps,
   scope: ProjectScope,

@@ -23,7 +23,7 @@ export const CHARGE_OUTCOMES: Record<CardBehavior, ChargeOutcome> = {
   insufficient_funds: { status: 'failed', gatewayResponse: 'Insufficient Funds' },
 };
 
-/** The buttons of the hosted payment page (contract 16.3) and the card behavior each stands for. */
+/** The buttons of the hosted payment page (docs/api-behaviour.md §16.3) and the card behavior each stands for. */
 export const PAGE_OUTCOMES = {
   success: 'succeed',
   declined: 'decline',

@@ -47,7 +47,7 @@ export interface PaymentPageView {
 }
 
 /**
- * The hosted payment page: no card form, just the outcomes a tester picks (contract 16.3). Plain
+ * The hosted payment page: no card form, just the outcomes a tester picks (docs/api-behaviour.md §16.3). Plain
  * HTML with one form and no script, so it works on any phone and in any test browser.
  */
 export function renderPaymentPage(view: PaymentPageView): string {

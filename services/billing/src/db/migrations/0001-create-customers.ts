@@ -15,7 +15,7 @@ export const createCustomers: Migration = {
         created_at timestamptz NOT NULL,
         updated_at timestamptz NOT NULL
       )`);
-    // One customer per e-mail in a project and mode, whatever its case (contract section 7);
+    // One customer per e-mail in a project and mode, whatever its case (docs/api-behaviour.md §7);
     // checkout's find-or-create relies on it under concurrency.
     await sql(`CREATE UNIQUE INDEX customers_scope_email ON customers (project_id, livemode, lower(email))`);
     await sql(`CREATE INDEX customers_scope_recent ON customers (project_id, livemode, created_at DESC, id DESC)`);

@@ -27,7 +27,7 @@ export const createInvoices: Migration = {
         created_at timestamptz NOT NULL,
         updated_at timestamptz NOT NULL,
         UNIQUE (project_id, livemode, number),
-        -- One invoice per subscription per period (contract section 8), whoever races to bill it.
+        -- One invoice per subscription per period (docs/api-behaviour.md §8), whoever races to bill it.
         UNIQUE (subscription_id, period_start)
       )`);
     await sql(`CREATE INDEX invoices_scope_recent ON invoices (project_id, livemode, created_at DESC, id DESC)`);

@@ -3,7 +3,7 @@ import type { Migration } from '@billing/platform';
 export const createUsageRecords: Migration = {
   name: '0008-create-usage-records',
   async up({ sql }) {
-    // Quantities are exact decimals: up to 18 integer and 6 fraction digits (contract section 9).
+    // Quantities are exact decimals: up to 18 integer and 6 fraction digits (docs/api-behaviour.md §9).
     await sql(`
       CREATE TABLE usage_records (
         id uuid PRIMARY KEY,

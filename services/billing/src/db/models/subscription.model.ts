@@ -45,7 +45,7 @@ export class SubscriptionModel extends Model {
   @Column(DataType.TEXT)
   status!: SubscriptionStatus;
 
-  /** Periods are counted from here (the start, or the trial's end: contract 16.19). */
+  /** Periods are counted from here (the start, or the trial's end: docs/api-behaviour.md §16.19). */
   @Column(DataType.DATE)
   billingAnchor!: Date;
 

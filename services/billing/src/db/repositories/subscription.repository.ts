@@ -59,7 +59,7 @@ export class SubscriptionRepository {
     });
   }
 
-  /** 404 unknown or of the other mode, 403 another project's (contract section 1). */
+  /** 404 unknown or of the other mode, 403 another project's (docs/api-behaviour.md §1). */
   get(scope: ProjectScope, id: string): Promise<SubscriptionModel> {
     return findInScope(SubscriptionModel, scope, id, 'Subscription');
   }

@@ -26,7 +26,7 @@ export const protobufPackage = "billing.v1";
 
 export const protobufFileName = "billing/v1/billing.proto";
 
-/** The subscription as the API shows it (list view + detail fields of contract section 8). */
+/** The subscription as the API shows it (list view + detail fields of docs/api-behaviour.md §8). */
 export interface Subscription {
   id: string;
   customerId: string;
@@ -190,7 +190,7 @@ export interface PreviewCancellationResponse {
   refund?: Refund | undefined;
 }
 
-/** The refund of a cancel-now (contract 16.4). */
+/** The refund of a cancel-now (docs/api-behaviour.md §16.4). */
 export interface Refund {
   /** Empty in a preview, and when the amount is 0 (nothing is sent to the provider). */
   id: string;

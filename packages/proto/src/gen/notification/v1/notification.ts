@@ -2147,7 +2147,7 @@ export const RotateSecretResponse: MessageFns<RotateSecretResponse> = {
 };
 
 /**
- * NotificationService owns merchants' webhook registrations (contract section 12). Every call
+ * NotificationService owns merchants' webhook registrations (docs/api-behaviour.md §12). Every call
  * is scoped to the project and mode of `scope`. Errors: INVALID_ARGUMENT (field violations,
  * `loc` as the REST body names the field: a URL that is not https, or that resolves to a
  * loopback, private, link-local or metadata address; an unknown event name), NOT_FOUND (no such

@@ -55,7 +55,7 @@ export interface CreatePolicyRequest {
   refundPercentage?:
     | string
     | undefined;
-  /** The zero values of the fields below are the contract's defaults. */
+  /** The zero values of the fields below are the defaults of docs/api-behaviour.md §10. */
   refundWindowDays: number;
   prorateRefund: boolean;
   cancellationFee: number;
@@ -2045,7 +2045,7 @@ export const AdvanceTestClockResponse: MessageFns<AdvanceTestClockResponse> = {
 };
 
 /**
- * PolicyService owns cancellation policies (contract section 10) and computes the refund of a
+ * PolicyService owns cancellation policies (docs/api-behaviour.md §10) and computes the refund of a
  * cancel-now. Money is in minor units (int64); a percentage is exact decimal text. Every call is
  * scoped to the project and mode of `scope`. Errors: INVALID_ARGUMENT (field violations, with
  * `loc` as the REST body names the field), NOT_FOUND (no such id in this project and mode, or a
