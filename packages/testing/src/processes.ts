@@ -104,6 +104,9 @@ export const RELAXED_LIMITS: Record<string, string> = {
   LOGIN_FAILURES_PER_15_MIN: '1000000',
 };
 
+/** How long a process of a platform starting all at once may take to answer its probe. */
+const PARALLEL_START_TIMEOUT_MS = 120_000;
+
 export interface StartOptions {
   /** Extra environment for every process (e.g. a short JWT_TTL_SECONDS). */
   env?: Record<string, string>;
@@ -161,8 +164,10 @@ export async function startPlatform(options: StartOptions = {}): Promise<Platfor
   try {
     // All at once: no process needs another to start (they connect on first use), and each
     // spends much of its start waiting on PostgreSQL, so a test's platform is up sooner.
+    // Seven processes starting together on two loaded cores each take far longer than one
+    // alone: each gets the time the seven would have had one after another.
     const starts = PLATFORM_PROCESSES.filter((spec) => wanted.includes(spec.name)).map((spec) =>
-      processes[spec.name].start(),
+      processes[spec.name].start(PARALLEL_START_TIMEOUT_MS),
     );
     const failed = (await Promise.allSettled(starts)).find((outcome) => outcome.status === 'rejected');
     if (failed) throw failed.reason;
