@@ -29,7 +29,7 @@ const overlays = folders('overlays');
 const components = folders('components');
 const describeWithKubectl = kubectlAvailable() ? describe : describe.skip;
 if (!kubectlAvailable()) {
-  // The npm kustomize renderers are either unmaintained or download a kustomize binary at install.
+  // kustomize has no renderer on npm (it is Go, inside kubectl); without kubectl nothing renders.
   console.warn('k8s-manifests: /usr/bin/kubectl (or KUBECTL) not found, the manifest tests are skipped');
 }
 
