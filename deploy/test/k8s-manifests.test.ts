@@ -111,8 +111,12 @@ describeWithKubectl('Kubernetes manifests render and are valid', () => {
             problems.push(`${id}: container ${container.name} may escalate privileges`);
           }
         }
+        // Its own rules for both directions: a shared policy (metrics, OTLP) opens one port only.
         const own = policies.filter(
-          (p) => !isEmptySelector(p.spec.podSelector) && selects(p.spec.podSelector, podLabels(deployment)),
+          (p) =>
+            !isEmptySelector(p.spec.podSelector) &&
+            ['Ingress', 'Egress'].every((t) => p.spec.policyTypes?.includes(t)) &&
+            selects(p.spec.podSelector, podLabels(deployment)),
         );
         if (own.length === 0) problems.push(`${id}: selected by no NetworkPolicy of its own`);
       }
