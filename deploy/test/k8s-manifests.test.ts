@@ -19,6 +19,7 @@ import {
   parseObjects,
   renderComponent,
   renderOverlay,
+  refusals,
   runConfigLoaders,
   selects,
   type ConfigCheck,
@@ -199,6 +200,81 @@ function secretsOf(folder: string, objects: KubeObject[]): Map<string, Record<st
   );
 }
 
+type Direction = 'Ingress' | 'Egress';
+
+/**
+ * Whether the NetworkPolicies let a pod (labels `subject`) send (Egress) to or take (Ingress)
+ * from `peer` on a port: the pod labels of a Deployment of the overlay, or 'outside' (an address
+ * outside the namespace, which only a rule without `to` or with an ipBlock reaches).
+ */
+function allowed(
+  policies: KubeObject[],
+  direction: Direction,
+  subject: Record<string, string>,
+  peer: Record<string, string> | 'outside',
+  port: { number: number; name?: string },
+): boolean {
+  const applying = policies.filter(
+    (p) => p.spec.policyTypes?.includes(direction) && selects(p.spec.podSelector, subject),
+  );
+  if (applying.length === 0) return true;
+  return applying.some((policy) =>
+    ((direction === 'Ingress' ? policy.spec.ingress : policy.spec.egress) ?? []).some((rule: KubeObject) => {
+      const peers: KubeObject[] | undefined = direction === 'Ingress' ? rule.from : rule.to;
+      const peerAllowed =
+        !peers ||
+        peers.some((p) =>
+          peer === 'outside'
+            ? Boolean(p.ipBlock)
+            : Boolean(p.podSelector && !p.namespaceSelector && selects(p.podSelector, peer)),
+        );
+      const portAllowed =
+        !rule.ports ||
+        rule.ports.some((p: { port: number | string }) => p.port === port.number || p.port === port.name);
+      return peerAllowed && portAllowed;
+    }),
+  );
+}
+
+/** Why the pods of `deployment` cannot reach the address `value` names (nothing when they can, or it is no address). */
+function blockedAddress(objects: KubeObject[], deployment: KubeObject, value: string): string[] {
+  const address = addressOf(value);
+  if (!address) return [];
+  const policies = byKind(objects, 'NetworkPolicy');
+  const from = podLabels(deployment);
+  const service = byKind(objects, 'Service').find((s) =>
+    [s.metadata.name, `${s.metadata.name}.${s.metadata.namespace}.svc.cluster.local`].includes(address.host),
+  );
+  const publicHost =
+    ['localhost', '127.0.0.1'].includes(address.host) ||
+    byKind(objects, 'Ingress').some((i) => i.spec.rules.some((r: { host: string }) => r.host === address.host));
+  if (publicHost) return []; // addresses for browsers, which the processes do not call
+  if (!service || service.spec.type === 'ExternalName') {
+    return allowed(policies, 'Egress', from, 'outside', { number: address.port })
+      ? []
+      : [`no egress to port ${address.port} outside the namespace`];
+  }
+  const servicePort = service.spec.ports.find((p: { port: number }) => p.port === address.port);
+  if (!servicePort) return [`Service ${service.metadata.name} has no port ${address.port}`];
+  const targets = byKind(objects, 'Deployment').filter((d) =>
+    selects({ matchLabels: service.spec.selector }, podLabels(d)),
+  );
+  return targets.flatMap((target) => {
+    const targetPort = servicePort.targetPort ?? servicePort.port;
+    const containerPort = containers(target)
+      .flatMap((c) => c.ports ?? [])
+      .find((p: { name?: string; containerPort: number }) => p.name === targetPort || p.containerPort === targetPort);
+    if (!containerPort) return [`${target.metadata.name} has no container port ${targetPort}`];
+    const port = { number: containerPort.containerPort, name: containerPort.name };
+    const why: string[] = [];
+    if (!allowed(policies, 'Egress', from, podLabels(target), port))
+      why.push(`no egress to ${target.metadata.name}:${port.number}`);
+    if (!allowed(policies, 'Ingress', podLabels(target), from, port))
+      why.push(`${target.metadata.name} takes no ingress on ${port.number}`);
+    return why;
+  });
+}
+
 describeWithKubectl('Kubernetes overlays hang together', () => {
   it.each(overlays.map((folder) => [name(folder), folder]))(
     'every address in the configuration of %s names a Service on a port it exposes',
@@ -269,7 +345,7 @@ describeWithKubectl('Kubernetes overlays hang together', () => {
   );
 
   it.each(overlays.map((folder) => [name(folder), folder]))(
-    'every process of %s starts on the configuration and secrets the overlay gives it',
+    'every process of %s starts on the configuration and secrets the overlay gives it and may reach every address it reads',
     (_name, folder) => {
       const objects = renderedOverlay(folder);
       const secrets = secretsOf(folder, objects);
@@ -277,6 +353,7 @@ describeWithKubectl('Kubernetes overlays hang together', () => {
       const certificateSecrets = new Set(byKind(objects, 'Certificate').map((c) => c.spec.secretName as string));
       const problems: string[] = [];
       const checks: ConfigCheck[] = [];
+      const deploymentOf = new Map<string, KubeObject>();
       for (const deployment of byKind(objects, 'Deployment')) {
         const pod = deployment.spec.template.spec;
         for (const volume of pod.volumes ?? []) {
@@ -308,12 +385,22 @@ describeWithKubectl('Kubernetes overlays hang together', () => {
               problems.push(`${id}: ${variable.name} from ${ref.name}/${ref.key}, which is not there`);
           }
           checks.push({ label: id, configModule: configModuleOf(container.args[0]), env });
+          deploymentOf.set(id, deployment);
         }
       }
       expect(checks.length).toBeGreaterThanOrEqual(7);
-      const refused = Object.entries(runConfigLoaders(checks)).filter(([, message]) => message !== null);
+      const loaded = runConfigLoaders(checks);
       expect(problems).toEqual([]);
-      expect(refused).toEqual([]);
+      expect(refusals(loaded)).toEqual([]);
+      // Every address a process read (its own configuration, so nothing it ignores) is open to it.
+      const blocked = Object.entries(loaded).flatMap(([label, { config }]) =>
+        Object.entries(config ?? {}).flatMap(([variable, value]) =>
+          blockedAddress(objects, deploymentOf.get(label)!, typeof value === 'string' ? value : '').map(
+            (why) => `${label} ${variable}=${String(value)}: ${why}`,
+          ),
+        ),
+      );
+      expect(blocked).toEqual([]);
     },
   );
 

@@ -109,12 +109,15 @@ export interface ConfigCheck {
   env: Record<string, string>;
 }
 
+/** What a process's configuration loader made of an environment: its configuration, or why it stopped. */
+export type LoadedConfig = { refused: null; config: Record<string, unknown> } | { refused: string; config: null };
+
 /**
  * Runs each process's own configuration loader (the exported `load…Config` of its config.ts,
  * the first thing its main does) on the given environment, in one child process without the
- * test's environment. Answers, per check, the message it stopped with, or null when it started.
+ * test's environment. Answers, per check, the configuration it read or the message it stopped with.
  */
-export function runConfigLoaders(checks: ConfigCheck[]): Record<string, string | null> {
+export function runConfigLoaders(checks: ConfigCheck[]): Record<string, LoadedConfig> {
   const script = `
     const checks = JSON.parse(require('fs').readFileSync(0, 'utf8'));
     const results = {};
@@ -129,10 +132,10 @@ export function runConfigLoaders(checks: ConfigCheck[]): Record<string, string |
       process.exit = (code) => { throw Object.assign(new Error('exit'), { exitCode: code }); };
       try {
         if (!load) throw new Error('no load…Config function in ' + check.configModule);
-        load[1]();
-        results[check.label] = null;
+        results[check.label] = { refused: null, config: load[1]() };
       } catch (err) {
-        results[check.label] = err.exitCode !== undefined ? stderr.trim() || 'exit ' + err.exitCode : String(err);
+        const refused = err.exitCode !== undefined ? stderr.trim() || 'exit ' + err.exitCode : String(err);
+        results[check.label] = { refused, config: null };
       } finally {
         process.exit = exit;
       }
@@ -145,5 +148,9 @@ export function runConfigLoaders(checks: ConfigCheck[]): Record<string, string |
     encoding: 'utf8',
     env: { PATH: process.env.PATH },
   });
-  return JSON.parse(output) as Record<string, string | null>;
+  return JSON.parse(output) as Record<string, LoadedConfig>;
 }
+
+/** The refusals among loaded configurations, by label (empty when every process started). */
+export const refusals = (loaded: Record<string, LoadedConfig>): [string, string][] =>
+  Object.entries(loaded).flatMap(([label, result]) => (result.refused === null ? [] : [[label, result.refused]]));
