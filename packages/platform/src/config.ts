@@ -36,6 +36,16 @@ export const natsEnvSchema = z.object({
     .default('events'),
 });
 
+/**
+ * A gRPC server closes each connection after GRPC_MAX_CONNECTION_AGE_MS (GOAWAY), leaving calls
+ * in flight GRPC_MAX_CONNECTION_AGE_GRACE_MS to finish; its clients then resolve the Service's
+ * pods again, so replicas the autoscaler adds get their share of the calls.
+ */
+export const grpcServerEnvSchema = z.object({
+  GRPC_MAX_CONNECTION_AGE_MS: z.coerce.number().int().min(1000).max(86_400_000).default(300_000),
+  GRPC_MAX_CONNECTION_AGE_GRACE_MS: z.coerce.number().int().min(0).max(3_600_000).default(30_000),
+});
+
 export const port = (fallback: number) => z.coerce.number().int().min(0).max(65535).default(fallback);
 
 /** Where a client reaches a gRPC service: host:port, or e.g. dns:///policy:50054 to balance over replicas. */

@@ -84,8 +84,15 @@ export async function startGrpcServer(options: {
   host?: string;
   port: number;
   services: RegisteredService[];
+  /** GRPC_MAX_CONNECTION_AGE_MS and its grace (grpcServerEnvSchema). */
+  maxConnectionAgeMs: number;
+  maxConnectionAgeGraceMs: number;
 }): Promise<RunningGrpcServer> {
-  const server = new Server({ 'grpc.max_receive_message_length': 4 * 1024 * 1024 });
+  const server = new Server({
+    'grpc.max_receive_message_length': 4 * 1024 * 1024,
+    'grpc.max_connection_age_ms': options.maxConnectionAgeMs,
+    'grpc.max_connection_age_grace_ms': options.maxConnectionAgeGraceMs,
+  });
   const statuses: Record<string, 'SERVING'> = { '': 'SERVING' };
   for (const service of options.services) {
     server.addService(service.definition, service.implementation);

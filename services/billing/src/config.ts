@@ -4,6 +4,7 @@ import {
   booleanFlag,
   commaSeparatedIntegers,
   databaseEnvSchema,
+  grpcServerEnvSchema,
   grpcTarget,
   loadConfigOrExit,
   natsEnvSchema,
@@ -13,6 +14,7 @@ import { paymentsEnvSchema } from '@billing/payments';
 
 const billingEnvSchema = baseEnvSchema
   .extend(databaseEnvSchema.shape)
+  .extend(grpcServerEnvSchema.shape)
   .extend(natsEnvSchema.shape)
   .extend(paymentsEnvSchema.shape)
   .extend({ BILLING_GRPC_PORT: port(50053) })

@@ -77,6 +77,8 @@ export async function startBilling(config: BillingConfig, logger: Logger): Promi
   };
   const grpc = await startGrpcServer({
     port: config.BILLING_GRPC_PORT,
+    maxConnectionAgeMs: config.GRPC_MAX_CONNECTION_AGE_MS,
+    maxConnectionAgeGraceMs: config.GRPC_MAX_CONNECTION_AGE_GRACE_MS,
     services: [
       {
         name: 'billing.v1.BillingService',

@@ -1,9 +1,17 @@
 import { z } from 'zod';
-import { baseEnvSchema, databaseEnvSchema, loadConfigOrExit, natsEnvSchema, port } from '@billing/platform';
+import {
+  baseEnvSchema,
+  databaseEnvSchema,
+  grpcServerEnvSchema,
+  loadConfigOrExit,
+  natsEnvSchema,
+  port,
+} from '@billing/platform';
 import { paymentsEnvSchema } from '@billing/payments';
 
 const catalogEnvSchema = baseEnvSchema
   .extend(databaseEnvSchema.shape)
+  .extend(grpcServerEnvSchema.shape)
   .extend(natsEnvSchema.shape)
   .extend(paymentsEnvSchema.shape)
   .extend({

@@ -57,6 +57,8 @@ export async function startCatalog(config: CatalogConfig, logger: Logger): Promi
 
   const grpc = await startGrpcServer({
     port: config.CATALOG_GRPC_PORT,
+    maxConnectionAgeMs: config.GRPC_MAX_CONNECTION_AGE_MS,
+    maxConnectionAgeGraceMs: config.GRPC_MAX_CONNECTION_AGE_GRACE_MS,
     services: [
       {
         name: 'catalog.v1.CatalogService',

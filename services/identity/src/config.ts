@@ -1,8 +1,16 @@
 import { z } from 'zod';
-import { baseEnvSchema, databaseEnvSchema, loadConfigOrExit, natsEnvSchema, port } from '@billing/platform';
+import {
+  baseEnvSchema,
+  databaseEnvSchema,
+  grpcServerEnvSchema,
+  loadConfigOrExit,
+  natsEnvSchema,
+  port,
+} from '@billing/platform';
 
 const identityEnvSchema = baseEnvSchema
   .extend(databaseEnvSchema.shape)
+  .extend(grpcServerEnvSchema.shape)
   .extend(natsEnvSchema.shape)
   .extend({
     IDENTITY_GRPC_PORT: port(50051),

@@ -36,6 +36,8 @@ export async function startIdentity(config: IdentityConfig, logger: Logger): Pro
   };
   const grpc = await startGrpcServer({
     port: config.IDENTITY_GRPC_PORT,
+    maxConnectionAgeMs: config.GRPC_MAX_CONNECTION_AGE_MS,
+    maxConnectionAgeGraceMs: config.GRPC_MAX_CONNECTION_AGE_GRACE_MS,
     services: [
       {
         name: 'identity.v1.IdentityService',

@@ -5,6 +5,7 @@ import {
   commaSeparatedIntegers,
   databaseEnvSchema,
   eventConsumerEnvSchema,
+  grpcServerEnvSchema,
   loadConfigOrExit,
   natsEnvSchema,
   port,
@@ -15,6 +16,7 @@ export const DEVELOPMENT_WEBHOOK_SECRETS_KEY = Buffer.alloc(32, 'development-web
 
 const notificationEnvSchema = baseEnvSchema
   .extend(databaseEnvSchema.shape)
+  .extend(grpcServerEnvSchema.shape)
   .extend(natsEnvSchema.shape)
   .extend(eventConsumerEnvSchema.shape)
   .extend({

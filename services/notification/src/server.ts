@@ -64,6 +64,8 @@ export async function startNotification(config: NotificationConfig, logger: Logg
 
   const grpc = await startGrpcServer({
     port: config.NOTIFICATION_GRPC_PORT,
+    maxConnectionAgeMs: config.GRPC_MAX_CONNECTION_AGE_MS,
+    maxConnectionAgeGraceMs: config.GRPC_MAX_CONNECTION_AGE_GRACE_MS,
     services: [
       {
         name: 'notification.v1.NotificationService',

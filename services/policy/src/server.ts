@@ -32,6 +32,8 @@ export async function startPolicy(config: PolicyConfig, logger: Logger): Promise
 
   const grpc = await startGrpcServer({
     port: config.POLICY_GRPC_PORT,
+    maxConnectionAgeMs: config.GRPC_MAX_CONNECTION_AGE_MS,
+    maxConnectionAgeGraceMs: config.GRPC_MAX_CONNECTION_AGE_GRACE_MS,
     services: [
       {
         name: 'policy.v1.PolicyService',

@@ -1,0 +1,46 @@
+#!/bin/sh
+# Writes what compose needs besides the image (docs/deployment.md), into deploy/ or the folder
+# given, once: an existing .env is kept, because WEBHOOK_SECRETS_KEY encrypts the webhook
+# secrets stored in the pgdata volume and a new key could not read them.
+#   .env          JWT_SECRET, SANDBOX_SECRET_KEY, WEBHOOK_SECRETS_KEY
+#   tls/<process> ca.crt, tls.crt, tls.key: gRPC mutual TLS, a certificate per process whose CN
+#                 and DNS name are its compose service name, from a CA made here (its key is
+#                 thrown away; remove tls/ and run again for new ones)
+set -eu
+dir="${1:-$(dirname "$0")}"
+
+if [ -e "$dir/.env" ]; then
+  echo "$dir/.env exists; keeping it" >&2
+else
+  (
+    umask 077
+    {
+      echo "JWT_SECRET=$(openssl rand -hex 32)"
+      echo "SANDBOX_SECRET_KEY=sk_test_$(openssl rand -hex 24)"
+      echo "WEBHOOK_SECRETS_KEY=$(openssl rand -base64 32)"
+    } >"$dir/.env"
+  )
+  echo "wrote $dir/.env" >&2
+fi
+
+if [ -e "$dir/tls" ]; then
+  echo "$dir/tls exists; keeping it" >&2
+  exit 0
+fi
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+ec="-newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes"
+# shellcheck disable=SC2086 # $ec is several options
+openssl req -x509 $ec -keyout "$work/ca.key" -out "$work/ca.crt" -days 3650 -subj /CN=billing-platform-grpc-ca 2>/dev/null
+for process in gateway identity catalog billing policy notification; do
+  mkdir -p "$dir/tls/$process"
+  printf 'subjectAltName=DNS:%s\nextendedKeyUsage=serverAuth,clientAuth\nkeyUsage=digitalSignature\n' "$process" >"$work/ext"
+  # shellcheck disable=SC2086
+  openssl req -new $ec -keyout "$dir/tls/$process/tls.key" -out "$work/$process.csr" -subj "/CN=$process" 2>/dev/null
+  openssl x509 -req -in "$work/$process.csr" -CA "$work/ca.crt" -CAkey "$work/ca.key" -set_serial "0x$(openssl rand -hex 16)" \
+    -days 825 -extfile "$work/ext" -out "$dir/tls/$process/tls.crt" 2>/dev/null
+  cp "$work/ca.crt" "$dir/tls/$process/ca.crt"
+  # The containers run as uid 1000, which need not be yours: readable by all, on this machine only.
+  chmod 0644 "$dir/tls/$process/"*
+done
+echo "wrote $dir/tls" >&2
