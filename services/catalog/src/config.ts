@@ -1,8 +1,16 @@
 import { z } from 'zod';
-import { baseEnvSchema, databaseEnvSchema, loadConfigOrExit, natsEnvSchema, port } from '@billing/platform';
+import {
+  baseEnvSchema,
+  grpcTlsEnvSchema,
+  databaseEnvSchema,
+  loadConfigOrExit,
+  natsEnvSchema,
+  port,
+} from '@billing/platform';
 import { paymentsEnvSchema } from '@billing/payments';
 
 const catalogEnvSchema = baseEnvSchema
+  .extend(grpcTlsEnvSchema.shape)
   .extend(databaseEnvSchema.shape)
   .extend(natsEnvSchema.shape)
   .extend(paymentsEnvSchema.shape)

@@ -1,7 +1,15 @@
 import { z } from 'zod';
-import { baseEnvSchema, databaseEnvSchema, loadConfigOrExit, natsEnvSchema, port } from '@billing/platform';
+import {
+  baseEnvSchema,
+  grpcTlsEnvSchema,
+  databaseEnvSchema,
+  loadConfigOrExit,
+  natsEnvSchema,
+  port,
+} from '@billing/platform';
 
 const identityEnvSchema = baseEnvSchema
+  .extend(grpcTlsEnvSchema.shape)
   .extend(databaseEnvSchema.shape)
   .extend(natsEnvSchema.shape)
   .extend({

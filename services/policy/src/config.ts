@@ -1,10 +1,13 @@
 import { z } from 'zod';
-import { baseEnvSchema, databaseEnvSchema, loadConfigOrExit, port } from '@billing/platform';
+import { baseEnvSchema, grpcTlsEnvSchema, databaseEnvSchema, loadConfigOrExit, port } from '@billing/platform';
 
 // No NATS settings: policy emits no events (docs/api-behaviour.md §12 names none) and consumes none.
-const policyEnvSchema = baseEnvSchema.extend(databaseEnvSchema.shape).extend({
-  POLICY_GRPC_PORT: port(50054),
-});
+const policyEnvSchema = baseEnvSchema
+  .extend(grpcTlsEnvSchema.shape)
+  .extend(databaseEnvSchema.shape)
+  .extend({
+    POLICY_GRPC_PORT: port(50054),
+  });
 
 export type PolicyConfig = z.infer<typeof policyEnvSchema>;
 
