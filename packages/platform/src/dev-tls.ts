@@ -1,3 +1,5 @@
+// @peculiar/x509 resolves its services through tsyringe, which needs the Reflect polyfill first.
+import 'reflect-metadata';
 import { existsSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
