@@ -32,6 +32,11 @@ export const GRPC_CALLERS: Readonly<Record<string, readonly string[]>> = {
 /** Answered to every caller, so that kubelet gRPC probes (which speak plaintext) keep working. */
 const HEALTH_SERVICE = 'grpc.health.v1.Health';
 
+/** The first byte of a TLS connection: a handshake record. */
+const TLS_HANDSHAKE_RECORD = 0x16;
+/** A connection that sends nothing this long is closed before it is handed to a server. */
+const FIRST_BYTE_TIMEOUT_MS = 10_000;
+
 /** How often the PEM files are read again, so that a certificate cert-manager renews is picked up. */
 const CERTIFICATE_REFRESH_MS = 60_000;
 
@@ -165,15 +170,19 @@ export async function listenMutualTlsWithPlaintextHealth(
 ): Promise<{ port: number; close(): Promise<void> }> {
   const secure = server.createConnectionInjector(transport.serverCredentials);
   const plaintext = server.createConnectionInjector(ServerCredentials.createInsecure());
-  const sockets = new Set<Socket>();
-  const listener: TcpServer = createTcpServer((socket) => {
-    sockets.add(socket);
-    socket.once('close', () => sockets.delete(socket));
+  const listener: TcpServer = createTcpServer((socket: Socket) => {
+    // A reset before the first byte is the client's business; the servers handle errors after.
+    socket.on('error', () => socket.destroy());
+    const dropIdle = () => socket.destroy();
+    socket.setTimeout(FIRST_BYTE_TIMEOUT_MS);
+    socket.once('timeout', dropIdle);
     socket.once('readable', () => {
+      socket.setTimeout(0);
+      socket.removeListener('timeout', dropIdle);
       const first = socket.read(1) as Buffer | null;
       if (!first) return socket.destroy();
       socket.unshift(first);
-      (first[0] === 0x16 ? secure : plaintext).injectConnection(socket);
+      (first[0] === TLS_HANDSHAKE_RECORD ? secure : plaintext).injectConnection(socket);
     });
   });
   await new Promise<void>((resolve, reject) => {
