@@ -18,8 +18,8 @@ import type { Logger } from './logger';
 
 /**
  * Who may call whom over gRPC (docs/decisions.md, "Internal authentication"): for each gRPC
- * service, the service names that may appear in a caller's certificate. The NetworkPolicies of
- * k8s/ allow the same pairs.
+ * service, the service names that may appear in a caller's certificate. These are also the only
+ * pairs a NetworkPolicy needs to let through.
  */
 export const GRPC_CALLERS: Readonly<Record<string, readonly string[]>> = {
   'identity.v1.IdentityService': ['gateway'],
