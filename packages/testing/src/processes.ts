@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { readFileSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -90,7 +90,7 @@ export interface PlatformUnderTest {
   eventsSubjectPrefix: string;
   gatewayUrl: string;
   processes: Record<ServiceName, PlatformProcess>;
-  /** The environment every process was started with (ports, prefixes, secrets). */
+  /** The environment every process was started with (ports, prefixes, secrets), besides its own tlsFiles. */
   env: Record<string, string>;
   /** The gRPC mutual-TLS files of a process (its certificate names it). */
   tlsFiles(service: ServiceName): ServiceTlsFiles;
@@ -118,6 +118,7 @@ let certificateDirectory: Promise<string> | undefined;
 /** One CA and one certificate per process, made once per test process (docs/decisions.md). */
 function platformCertificates(): Promise<string> {
   certificateDirectory ??= mkdtemp(join(tmpdir(), 'billing-tls-')).then(async (dir) => {
+    process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
     await createDevelopmentCertificates(
       dir,
       PLATFORM_PROCESSES.map((spec) => spec.name),

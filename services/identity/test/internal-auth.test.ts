@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { mkdtemp } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { credentials, status, type ChannelCredentials, type ServiceError } from '@grpc/grpc-js';
@@ -32,6 +32,7 @@ describe('gRPC internal authentication', () => {
   });
   afterAll(async () => {
     await platform?.stop();
+    if (strangerCertificates) await rm(strangerCertificates, { recursive: true, force: true });
   });
 
   const registration = (label: string) => ({
