@@ -9,6 +9,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { ensureDevelopmentCertificates, serviceTlsFiles } from '@billing/platform/dist/dev-tls';
 import { ensureChromium, thisMachine } from './chromium';
 import { developmentJwtSecret, ensureInfrastructure, InfrastructureError, type Infrastructure } from './infrastructure';
 import { ManagedProcess, PLATFORM_PROCESSES, platformEnvironment, portOf, waitUntilReady } from './processes';
@@ -95,6 +96,22 @@ class SignalTrap {
   }
 }
 
+/**
+ * gRPC mutual TLS for `npm start` (docs/decisions.md, "Internal authentication"): unless the
+ * caller set GRPC_TLS_* or GRPC_INSECURE, a development CA and one certificate per process,
+ * made once into .data/dev-tls/, and each process started with its own.
+ */
+async function developmentTls(env: Record<string, string | undefined>): Promise<(service: string) => object> {
+  if (env.GRPC_TLS_CA_FILE || env.GRPC_TLS_CERT_FILE || env.GRPC_TLS_KEY_FILE || env.GRPC_INSECURE) return () => ({});
+  const dir = join(REPO_ROOT, '.data', 'dev-tls');
+  await ensureDevelopmentCertificates(
+    dir,
+    PLATFORM_PROCESSES.map((spec) => spec.name),
+  );
+  log(`gRPC mutual TLS with the development certificates in ${dir}`);
+  return (service) => serviceTlsFiles(dir, service);
+}
+
 async function startPlatform(infra: Infrastructure, signals: SignalTrap): Promise<number> {
   const env: Record<string, string | undefined> = {
     ...infraEnv(infra),
@@ -109,6 +126,8 @@ async function startPlatform(infra: Infrastructure, signals: SignalTrap): Promis
         `(${generated.path}); set JWT_SECRET for anything but local development`,
     );
   }
+
+  const tlsFor = await developmentTls(env);
 
   for (const spec of PLATFORM_PROCESSES) {
     const port = portOf(spec, env);
@@ -156,7 +175,7 @@ async function startPlatform(infra: Infrastructure, signals: SignalTrap): Promis
       if (stopping) break;
       const port = portOf(spec, env);
       log(`starting ${spec.name} (${spec.entry}, port ${port})`);
-      const managed = new ManagedProcess(spec, REPO_ROOT, env, index, nameWidth);
+      const managed = new ManagedProcess(spec, REPO_ROOT, { ...env, ...tlsFor(spec.name) }, index, nameWidth);
       started.push(managed);
       managed.child.on('exit', (code, signal) => {
         if (stopping) return;

@@ -1,5 +1,12 @@
 import { z } from 'zod';
-import { baseEnvSchema, databaseEnvSchema, loadConfigOrExit, natsEnvSchema, port } from '@billing/platform';
+import {
+  baseEnvSchema,
+  grpcTlsEnvSchema,
+  databaseEnvSchema,
+  loadConfigOrExit,
+  natsEnvSchema,
+  port,
+} from '@billing/platform';
 
 const milliseconds = (fallback: number, min: number, max: number) =>
   z.coerce.number().int().min(min).max(max).default(fallback);
@@ -8,6 +15,7 @@ const milliseconds = (fallback: number, min: number, max: number) =>
 const perPeriod = (fallback: number) => z.coerce.number().int().min(1).max(10_000_000).default(fallback);
 
 const gatewayEnvSchema = baseEnvSchema
+  .extend(grpcTlsEnvSchema.shape)
   .extend(databaseEnvSchema.shape)
   .extend(natsEnvSchema.shape)
   .extend({

@@ -1,6 +1,14 @@
 import express, { type Express, type RequestHandler } from 'express';
 import swaggerUi from 'swagger-ui-express';
-import { connectNats, listenHttp, openDatabase, startPollingLoop, systemClock, type Logger } from '@billing/platform';
+import {
+  connectNats,
+  grpcTransport,
+  listenHttp,
+  openDatabase,
+  startPollingLoop,
+  systemClock,
+  type Logger,
+} from '@billing/platform';
 import { ApiKeyCache } from './auth/api-key-cache';
 import { listenForKeyRevocations } from './auth/key-revocation-listener';
 import { createBillingClient, type BillingClient } from './clients/billing.client';
@@ -100,6 +108,8 @@ const IDEMPOTENCY_PURGE_BATCH = 10_000;
 
 /** Wiring: the gateway's database, gRPC clients, the app, the HTTP server. */
 export async function startGateway(config: GatewayConfig, logger: Logger): Promise<RunningGateway> {
+  // First, so that a process without its certificates stops before it opens anything.
+  const transport = grpcTransport(config, logger);
   const sequelize = await openDatabase({
     url: config.DATABASE_URL,
     database: `${config.DATABASE_NAME_PREFIX}_gateway`,
@@ -118,11 +128,19 @@ export async function startGateway(config: GatewayConfig, logger: Logger): Promi
     },
     logger,
   );
-  const identity = createIdentityClient(config.IDENTITY_GRPC_URL, config.GRPC_DEADLINE_MS);
-  const catalog = createCatalogClient(config.CATALOG_GRPC_URL, config.GRPC_DEADLINE_MS);
-  const billing = createBillingClient(config.BILLING_GRPC_URL, config.GRPC_DEADLINE_MS);
-  const policy = createPolicyClient(config.POLICY_GRPC_URL, config.GRPC_DEADLINE_MS);
-  const notification = createNotificationClient(config.NOTIFICATION_GRPC_URL, config.GRPC_DEADLINE_MS);
+  const identity = createIdentityClient(
+    config.IDENTITY_GRPC_URL,
+    config.GRPC_DEADLINE_MS,
+    transport.channelCredentials,
+  );
+  const catalog = createCatalogClient(config.CATALOG_GRPC_URL, config.GRPC_DEADLINE_MS, transport.channelCredentials);
+  const billing = createBillingClient(config.BILLING_GRPC_URL, config.GRPC_DEADLINE_MS, transport.channelCredentials);
+  const policy = createPolicyClient(config.POLICY_GRPC_URL, config.GRPC_DEADLINE_MS, transport.channelCredentials);
+  const notification = createNotificationClient(
+    config.NOTIFICATION_GRPC_URL,
+    config.GRPC_DEADLINE_MS,
+    transport.channelCredentials,
+  );
   const apiKeyCache = new ApiKeyCache(config.API_KEY_CACHE_TTL_MS);
   const rateLimits = new RateLimits(config, logger);
   const providerWebhooks = providerWebhookForwarder(config.CATALOG_HTTP_URL, logger);

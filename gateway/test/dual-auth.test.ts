@@ -27,7 +27,7 @@ let other: RegisteredMerchant;
 
 beforeAll(async () => {
   platform = await startGatewayPlatform();
-  identity = createIdentityClient(platform.env.IDENTITY_GRPC_URL, 5000);
+  identity = createIdentityClient(platform.env.IDENTITY_GRPC_URL, 5000, platform.grpcCredentials('gateway'));
   app = express();
   app.get('/dual', dualAuth({ identity, apiKeyCache: new ApiKeyCache(5000) }), (req, res) => {
     res.json({

@@ -181,7 +181,7 @@ async function main(): Promise<number> {
       const replica = new PlatformProcess(
         'billing',
         resolve(__dirname, '../../../services/billing/dist/main.js'),
-        { ...platform.env, BILLING_GRPC_PORT: String(port) },
+        { ...platform.env, ...platform.tlsFiles('billing'), BILLING_GRPC_PORT: String(port) },
         () => probeReady(spec, port),
       );
       await replica.start();

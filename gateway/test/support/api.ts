@@ -68,7 +68,7 @@ export async function startGatewayReplica(
   const replica = new PlatformProcess(
     'gateway',
     resolve(__dirname, '../../dist/main.js'),
-    { ...platform.env, ...env, PORT: String(port) },
+    { ...platform.env, ...platform.tlsFiles('gateway'), ...env, PORT: String(port) },
     async () => {
       const res = await fetch(`${url}/healthz`);
       if (!res.ok) throw new Error(String(res.status));

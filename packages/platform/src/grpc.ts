@@ -3,9 +3,9 @@ import {
   credentials,
   Metadata,
   Server,
-  ServerCredentials,
   status as GrpcStatus,
   type CallOptions,
+  type ChannelCredentials,
   type Client,
   type ClientUnaryCall,
   type handleUnaryCall,
@@ -19,6 +19,7 @@ import { loadPackageDefinition } from '@grpc/grpc-js';
 import { HealthImplementation, protoPath as healthProtoPath } from 'grpc-health-check';
 import type { Logger } from './logger';
 import { DomainError, domainErrorToGrpc, isGrpcServiceError } from './errors';
+import { callerCheck, listenMutualTlsWithPlaintextHealth, type GrpcTransport } from './grpc-auth';
 
 /** What a use-case handler sees of its call besides the request. */
 export interface CallContext {
@@ -87,11 +88,14 @@ export async function startGrpcServer(options: {
   /** GRPC_MAX_CONNECTION_AGE_MS and its grace (grpcServerEnvSchema). */
   maxConnectionAgeMs: number;
   maxConnectionAgeGraceMs: number;
+  transport: GrpcTransport;
 }): Promise<RunningGrpcServer> {
+  const { transport } = options;
   const server = new Server({
     'grpc.max_receive_message_length': 4 * 1024 * 1024,
     'grpc.max_connection_age_ms': options.maxConnectionAgeMs,
     'grpc.max_connection_age_grace_ms': options.maxConnectionAgeGraceMs,
+    interceptors: transport.mutualTls ? [callerCheck] : [],
   });
   const statuses: Record<string, 'SERVING'> = { '': 'SERVING' };
   for (const service of options.services) {
@@ -100,18 +104,24 @@ export async function startGrpcServer(options: {
   }
   const health = new HealthImplementation(statuses);
   health.addToServer(server);
-  const port = await new Promise<number>((resolve, reject) =>
-    server.bindAsync(
-      `${options.host ?? '0.0.0.0'}:${options.port}`,
-      ServerCredentials.createInsecure(),
-      (err, bound) => (err ? reject(err) : resolve(bound)),
-    ),
-  );
+  const host = options.host ?? '0.0.0.0';
+  const listener = transport.mutualTls
+    ? await listenMutualTlsWithPlaintextHealth(server, transport, host, options.port)
+    : undefined;
+  const port =
+    listener?.port ??
+    (await new Promise<number>((resolve, reject) =>
+      server.bindAsync(`${host}:${options.port}`, transport.serverCredentials, (err, bound) =>
+        err ? reject(err) : resolve(bound),
+      ),
+    ));
   return {
     port,
     health,
     async shutdown(graceMs = 10_000) {
       for (const name of Object.keys(statuses)) health.setStatus(name, 'NOT_SERVING');
+      // No new connections; resolves once the server has closed the open ones.
+      const listenerClosed = listener?.close();
       await new Promise<void>((resolve) => {
         const timer = setTimeout(() => {
           server.forceShutdown();
@@ -122,6 +132,7 @@ export async function startGrpcServer(options: {
           resolve();
         });
       });
+      await listenerClosed;
     },
   };
 }
@@ -146,18 +157,15 @@ export type PromiseClient<C> = {
     : never;
 } & { close(): void };
 
-export type ClientConstructor<C> = new (
-  address: string,
-  creds: ReturnType<typeof credentials.createInsecure>,
-  options?: object,
-) => C;
+export type ClientConstructor<C> = new (address: string, creds: ChannelCredentials, options?: object) => C;
 
 export function createPromiseClient<C extends Client>(
   Ctor: ClientConstructor<C>,
   address: string,
   defaultDeadlineMs: number,
+  channelCredentials: ChannelCredentials,
 ): PromiseClient<C> {
-  const client = new Ctor(address, credentials.createInsecure(), {
+  const client = new Ctor(address, channelCredentials, {
     'grpc.keepalive_time_ms': 30_000,
     'grpc.service_config': JSON.stringify({ loadBalancingConfig: [{ round_robin: {} }] }),
   });
@@ -189,7 +197,10 @@ interface HealthClient extends Client {
   ): void;
 }
 
-/** grpc.health.v1 Check, through proto-loader (the standard proto shipped by grpc-health-check). */
+/**
+ * grpc.health.v1 Check, through proto-loader (the standard proto shipped by grpc-health-check).
+ * Plaintext, as kubelet probes ask: every service port answers health checks without TLS.
+ */
 export async function checkGrpcHealth(address: string, service = '', deadlineMs = 2000): Promise<string> {
   const definition = loadPackageDefinition(loadSync(healthProtoPath, { keepCase: true, enums: String }));
   const Health = (definition.grpc as unknown as { health: { v1: { Health: ClientConstructor<HealthClient> } } }).health

@@ -5,6 +5,7 @@ export * from './config';
 export * from './db';
 export * from './errors';
 export * from './grpc';
+export * from './grpc-auth';
 export * from './lifecycle';
 export * from './logger';
 export * from './nats';

@@ -1,7 +1,12 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { resolve } from 'node:path';
+import { readFileSync, rmSync } from 'node:fs';
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { credentials, type ChannelCredentials } from '@grpc/grpc-js';
 import { connectNats } from '@billing/platform';
+import { createDevelopmentCertificates, serviceTlsFiles, type ServiceTlsFiles } from '@billing/platform/dist/dev-tls';
 import { PLATFORM_PROCESSES, platformEnvironment, portOf, probeReady, type ServiceName } from './platform-processes';
 import { freePort } from './ports';
 
@@ -85,8 +90,12 @@ export interface PlatformUnderTest {
   eventsSubjectPrefix: string;
   gatewayUrl: string;
   processes: Record<ServiceName, PlatformProcess>;
-  /** The environment every process was started with (ports, prefixes, secrets). */
+  /** The environment every process was started with (ports, prefixes, secrets), besides its own tlsFiles. */
   env: Record<string, string>;
+  /** The gRPC mutual-TLS files of a process (its certificate names it). */
+  tlsFiles(service: ServiceName): ServiceTlsFiles;
+  /** Channel credentials presenting a process's certificate, for a test that calls a service as it. */
+  grpcCredentials(service: ServiceName): ChannelCredentials;
   /** The database that a service owns in this run, e.g. `${prefix}_identity`. */
   database(service: ServiceName): string;
   stop(): Promise<void>;
@@ -106,6 +115,30 @@ export const RELAXED_LIMITS: Record<string, string> = {
 
 /** How long a process of a platform starting all at once may take to answer its probe. */
 const PARALLEL_START_TIMEOUT_MS = 120_000;
+
+let certificateDirectory: Promise<string> | undefined;
+
+/** One CA and one certificate per process, made once per test process (docs/decisions.md). */
+function platformCertificates(): Promise<string> {
+  certificateDirectory ??= mkdtemp(join(tmpdir(), 'billing-tls-')).then(async (dir) => {
+    process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
+    await createDevelopmentCertificates(
+      dir,
+      PLATFORM_PROCESSES.map((spec) => spec.name),
+    );
+    return dir;
+  });
+  return certificateDirectory;
+}
+
+/** Channel credentials that present the given certificate files. */
+export function channelCredentialsFrom(files: ServiceTlsFiles): ChannelCredentials {
+  return credentials.createSsl(
+    readFileSync(files.GRPC_TLS_CA_FILE),
+    readFileSync(files.GRPC_TLS_KEY_FILE),
+    readFileSync(files.GRPC_TLS_CERT_FILE),
+  );
+}
 
 export interface StartOptions {
   /** Extra environment for every process (e.g. a short JWT_TTL_SECONDS). */
@@ -147,11 +180,16 @@ export async function startPlatform(options: StartOptions = {}): Promise<Platfor
   };
   const common = { ...base, ...platformEnvironment({ ...base, ...options.env }), ...options.env };
   const gatewayUrl = `http://127.0.0.1:${common.PORT}`;
+  const certificates = await platformCertificates();
+  const tlsFiles = (service: ServiceName) => serviceTlsFiles(certificates, service);
   const processes = Object.fromEntries(
     PLATFORM_PROCESSES.map((spec) => [
       spec.name,
-      new PlatformProcess(spec.name, resolve(REPO_ROOT, spec.entry), common, () =>
-        probeReady(spec, portOf(spec, common)),
+      new PlatformProcess(
+        spec.name,
+        resolve(REPO_ROOT, spec.entry),
+        { ...common, ...tlsFiles(spec.name), ...options.env },
+        () => probeReady(spec, portOf(spec, common)),
       ),
     ]),
   ) as Record<ServiceName, PlatformProcess>;
@@ -183,6 +221,8 @@ export async function startPlatform(options: StartOptions = {}): Promise<Platfor
     gatewayUrl,
     processes,
     env: common,
+    tlsFiles,
+    grpcCredentials: (service) => channelCredentialsFrom(tlsFiles(service)),
     database: (service) => `${runId}_${service.replace(/-/g, '_')}`,
     stop: stopAll,
   };

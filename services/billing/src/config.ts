@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import {
   baseEnvSchema,
+  grpcTlsEnvSchema,
   booleanFlag,
   commaSeparatedIntegers,
   databaseEnvSchema,
@@ -13,6 +14,7 @@ import {
 import { paymentsEnvSchema } from '@billing/payments';
 
 const billingEnvSchema = baseEnvSchema
+  .extend(grpcTlsEnvSchema.shape)
   .extend(databaseEnvSchema.shape)
   .extend(grpcServerEnvSchema.shape)
   .extend(natsEnvSchema.shape)

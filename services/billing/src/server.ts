@@ -2,6 +2,7 @@ import {
   createPromiseClient,
   openServiceStorage,
   ProjectClocks,
+  grpcTransport,
   startGrpcServer,
   startPollingLoop,
   systemClock,
@@ -33,6 +34,8 @@ export interface RunningBilling {
 
 /** Wiring: database, events, payment providers, use-case dependencies, gRPC server. */
 export async function startBilling(config: BillingConfig, logger: Logger): Promise<RunningBilling> {
+  // First, so that a process without its certificates stops before it opens anything.
+  const transport = grpcTransport(config, logger);
   const storage = await openServiceStorage({
     service: 'billing',
     config,
@@ -42,7 +45,12 @@ export async function startBilling(config: BillingConfig, logger: Logger): Promi
   });
 
   const providers = new PaymentProviders(config);
-  const policy = createPromiseClient(policyV1.PolicyServiceClient, config.POLICY_GRPC_URL, config.GRPC_DEADLINE_MS);
+  const policy = createPromiseClient(
+    policyV1.PolicyServiceClient,
+    config.POLICY_GRPC_URL,
+    config.GRPC_DEADLINE_MS,
+    transport.channelCredentials,
+  );
   const deps: BillingDeps = {
     sequelize: storage.sequelize,
     customers: new CustomerRepository(),
@@ -76,6 +84,7 @@ export async function startBilling(config: BillingConfig, logger: Logger): Promi
       : undefined,
   };
   const grpc = await startGrpcServer({
+    transport,
     port: config.BILLING_GRPC_PORT,
     maxConnectionAgeMs: config.GRPC_MAX_CONNECTION_AGE_MS,
     maxConnectionAgeGraceMs: config.GRPC_MAX_CONNECTION_AGE_GRACE_MS,

@@ -20,7 +20,12 @@ describe('billing CompleteCheckout (gRPC + sandbox provider + PostgreSQL)', () =
 
   beforeAll(async () => {
     platform = await startPlatform({ only: ['sandbox-provider', 'billing'] });
-    billing = createPromiseClient(billingV1.BillingServiceClient, platform.env.BILLING_GRPC_URL, 20_000);
+    billing = createPromiseClient(
+      billingV1.BillingServiceClient,
+      platform.env.BILLING_GRPC_URL,
+      20_000,
+      platform.grpcCredentials('gateway'),
+    );
     const providerOptions = { baseUrl: platform.env.SANDBOX_PROVIDER_URL, secretKey: platform.env.SANDBOX_SECRET_KEY };
     provider = new PaystackClient(providerOptions);
     sandbox = new SandboxControlsClient(providerOptions);

@@ -16,7 +16,12 @@ describe('billing when the payment provider is unreachable', () => {
       only: ['billing'],
       env: { SANDBOX_PROVIDER_URL: `http://127.0.0.1:${await freePort()}` },
     });
-    billing = createPromiseClient(billingV1.BillingServiceClient, platform.env.BILLING_GRPC_URL, 20_000);
+    billing = createPromiseClient(
+      billingV1.BillingServiceClient,
+      platform.env.BILLING_GRPC_URL,
+      20_000,
+      platform.grpcCredentials('gateway'),
+    );
   });
   afterAll(async () => {
     billing?.close();

@@ -160,7 +160,7 @@ describe('renewals exactly once: two replicas, SIGKILL mid-batch', () => {
     second = new PlatformProcess(
       'billing',
       resolve(__dirname, '../dist/main.js'),
-      { ...platform.env, BILLING_GRPC_PORT: String(port) },
+      { ...platform.env, ...platform.tlsFiles('billing'), BILLING_GRPC_PORT: String(port) },
       () => probeReady(spec, port),
     );
   }, 120_000);

@@ -3,6 +3,7 @@ import {
   baseEnvSchema,
   databaseEnvSchema,
   grpcServerEnvSchema,
+  grpcTlsEnvSchema,
   loadConfigOrExit,
   natsEnvSchema,
   port,
@@ -10,6 +11,7 @@ import {
 import { paymentsEnvSchema } from '@billing/payments';
 
 const catalogEnvSchema = baseEnvSchema
+  .extend(grpcTlsEnvSchema.shape)
   .extend(databaseEnvSchema.shape)
   .extend(grpcServerEnvSchema.shape)
   .extend(natsEnvSchema.shape)

@@ -3,6 +3,7 @@ import {
   listenHttp,
   openServiceStorage,
   ProjectClocks,
+  grpcTransport,
   startGrpcServer,
   startPollingLoop,
   systemClock,
@@ -31,6 +32,8 @@ export interface RunningCatalog {
 
 /** Wiring: database, events, billing client, gRPC server, hosted pages, expiry sweep. */
 export async function startCatalog(config: CatalogConfig, logger: Logger): Promise<RunningCatalog> {
+  // First, so that a process without its certificates stops before it opens anything.
+  const transport = grpcTransport(config, logger);
   const storage = await openServiceStorage({
     service: 'catalog',
     config,
@@ -38,7 +41,12 @@ export async function startCatalog(config: CatalogConfig, logger: Logger): Promi
     migrations: catalogMigrations,
     logger,
   });
-  const billing = createPromiseClient(billingV1.BillingServiceClient, config.BILLING_GRPC_URL, config.GRPC_DEADLINE_MS);
+  const billing = createPromiseClient(
+    billingV1.BillingServiceClient,
+    config.BILLING_GRPC_URL,
+    config.GRPC_DEADLINE_MS,
+    transport.channelCredentials,
+  );
   const providers = new PaymentProviders(config);
   const deps: CatalogDeps = {
     sequelize: storage.sequelize,
@@ -56,6 +64,7 @@ export async function startCatalog(config: CatalogConfig, logger: Logger): Promi
   };
 
   const grpc = await startGrpcServer({
+    transport,
     port: config.CATALOG_GRPC_PORT,
     maxConnectionAgeMs: config.GRPC_MAX_CONNECTION_AGE_MS,
     maxConnectionAgeGraceMs: config.GRPC_MAX_CONNECTION_AGE_GRACE_MS,

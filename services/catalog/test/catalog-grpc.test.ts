@@ -13,7 +13,7 @@ describe('catalog gRPC service', () => {
   beforeAll(async () => {
     platform = await startPlatform({ only: ['catalog'] });
     address = platform.env.CATALOG_GRPC_URL;
-    catalog = createPromiseClient(catalogV1.CatalogServiceClient, address, 5000);
+    catalog = createPromiseClient(catalogV1.CatalogServiceClient, address, 5000, platform.grpcCredentials('gateway'));
   });
   afterAll(async () => {
     catalog?.close();

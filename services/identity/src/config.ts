@@ -3,12 +3,14 @@ import {
   baseEnvSchema,
   databaseEnvSchema,
   grpcServerEnvSchema,
+  grpcTlsEnvSchema,
   loadConfigOrExit,
   natsEnvSchema,
   port,
 } from '@billing/platform';
 
 const identityEnvSchema = baseEnvSchema
+  .extend(grpcTlsEnvSchema.shape)
   .extend(databaseEnvSchema.shape)
   .extend(grpcServerEnvSchema.shape)
   .extend(natsEnvSchema.shape)

@@ -1,4 +1,4 @@
-import { openServiceStorage, startGrpcServer, systemClock, type Logger } from '@billing/platform';
+import { openServiceStorage, grpcTransport, startGrpcServer, systemClock, type Logger } from '@billing/platform';
 import { identityV1 } from '@billing/proto';
 import type { IdentityConfig } from './config';
 import { identityMigrations } from './db/migrations';
@@ -17,6 +17,8 @@ export interface RunningIdentity {
 
 /** Wiring: database, events, use-case dependencies, gRPC server. */
 export async function startIdentity(config: IdentityConfig, logger: Logger): Promise<RunningIdentity> {
+  // First, so that a process without its certificates stops before it opens anything.
+  const transport = grpcTransport(config, logger);
   const storage = await openServiceStorage({
     service: 'identity',
     config,
@@ -35,6 +37,7 @@ export async function startIdentity(config: IdentityConfig, logger: Logger): Pro
     jwt: { secret: config.JWT_SECRET, ttlSeconds: config.JWT_TTL_SECONDS },
   };
   const grpc = await startGrpcServer({
+    transport,
     port: config.IDENTITY_GRPC_PORT,
     maxConnectionAgeMs: config.GRPC_MAX_CONNECTION_AGE_MS,
     maxConnectionAgeGraceMs: config.GRPC_MAX_CONNECTION_AGE_GRACE_MS,

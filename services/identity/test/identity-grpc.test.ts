@@ -12,7 +12,12 @@ describe('identity gRPC service', () => {
   beforeAll(async () => {
     platform = await startPlatform({ only: ['identity'] });
     address = platform.env.IDENTITY_GRPC_URL;
-    identity = createPromiseClient(identityV1.IdentityServiceClient, address, 5000);
+    identity = createPromiseClient(
+      identityV1.IdentityServiceClient,
+      address,
+      5000,
+      platform.grpcCredentials('gateway'),
+    );
   });
   afterAll(async () => {
     identity?.close();

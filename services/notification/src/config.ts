@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import {
   baseEnvSchema,
+  grpcTlsEnvSchema,
   booleanFlag,
   commaSeparatedIntegers,
   databaseEnvSchema,
@@ -15,6 +16,7 @@ import {
 export const DEVELOPMENT_WEBHOOK_SECRETS_KEY = Buffer.alloc(32, 'development-webhook-secrets-key').toString('base64');
 
 const notificationEnvSchema = baseEnvSchema
+  .extend(grpcTlsEnvSchema.shape)
   .extend(databaseEnvSchema.shape)
   .extend(grpcServerEnvSchema.shape)
   .extend(natsEnvSchema.shape)

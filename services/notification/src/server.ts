@@ -5,6 +5,7 @@ import {
   openDatabase,
   ParkedEvents,
   StatementBatches,
+  grpcTransport,
   startGrpcServer,
   startPollingLoop,
   systemClock,
@@ -31,6 +32,8 @@ export interface RunningNotification {
 
 /** Wiring: database, secret box, DNS, webhook HTTP, gRPC server, event consumer, delivery worker. */
 export async function startNotification(config: NotificationConfig, logger: Logger): Promise<RunningNotification> {
+  // First, so that a process without its certificates stops before it opens anything.
+  const transport = grpcTransport(config, logger);
   const sequelize = await openDatabase({
     url: config.DATABASE_URL,
     database: `${config.DATABASE_NAME_PREFIX}_notification`,
@@ -63,6 +66,7 @@ export async function startNotification(config: NotificationConfig, logger: Logg
   };
 
   const grpc = await startGrpcServer({
+    transport,
     port: config.NOTIFICATION_GRPC_PORT,
     maxConnectionAgeMs: config.GRPC_MAX_CONNECTION_AGE_MS,
     maxConnectionAgeGraceMs: config.GRPC_MAX_CONNECTION_AGE_GRACE_MS,

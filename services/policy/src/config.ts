@@ -1,8 +1,16 @@
 import { z } from 'zod';
-import { baseEnvSchema, databaseEnvSchema, grpcServerEnvSchema, loadConfigOrExit, port } from '@billing/platform';
+import {
+  baseEnvSchema,
+  databaseEnvSchema,
+  grpcServerEnvSchema,
+  grpcTlsEnvSchema,
+  loadConfigOrExit,
+  port,
+} from '@billing/platform';
 
 // No NATS settings: policy emits no events (docs/api-behaviour.md §12 names none) and consumes none.
 const policyEnvSchema = baseEnvSchema
+  .extend(grpcTlsEnvSchema.shape)
   .extend(databaseEnvSchema.shape)
   .extend(grpcServerEnvSchema.shape)
   .extend({

@@ -1,4 +1,11 @@
-import { openDatabase, ProjectClocks, startGrpcServer, systemClock, type Logger } from '@billing/platform';
+import {
+  openDatabase,
+  ProjectClocks,
+  grpcTransport,
+  startGrpcServer,
+  systemClock,
+  type Logger,
+} from '@billing/platform';
 import { policyV1 } from '@billing/proto';
 import type { PolicyConfig } from './config';
 import { policyMigrations } from './db/migrations';
@@ -17,6 +24,8 @@ export interface RunningPolicy {
  * (docs/api-behaviour.md §12 names none), so neither would ever carry anything.
  */
 export async function startPolicy(config: PolicyConfig, logger: Logger): Promise<RunningPolicy> {
+  // First, so that a process without its certificates stops before it opens anything.
+  const transport = grpcTransport(config, logger);
   const sequelize = await openDatabase({
     url: config.DATABASE_URL,
     database: `${config.DATABASE_NAME_PREFIX}_policy`,
@@ -31,6 +40,7 @@ export async function startPolicy(config: PolicyConfig, logger: Logger): Promise
   };
 
   const grpc = await startGrpcServer({
+    transport,
     port: config.POLICY_GRPC_PORT,
     maxConnectionAgeMs: config.GRPC_MAX_CONNECTION_AGE_MS,
     maxConnectionAgeGraceMs: config.GRPC_MAX_CONNECTION_AGE_GRACE_MS,

@@ -65,7 +65,7 @@ describe('policy gRPC service', () => {
   beforeAll(async () => {
     platform = await startPlatform({ only: ['policy'] });
     address = platform.env.POLICY_GRPC_URL;
-    policy = createPromiseClient(policyV1.PolicyServiceClient, address, 5000);
+    policy = createPromiseClient(policyV1.PolicyServiceClient, address, 5000, platform.grpcCredentials('gateway'));
   });
   afterAll(async () => {
     policy?.close();

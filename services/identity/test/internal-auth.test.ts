@@ -1,0 +1,120 @@
+import { readFileSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { credentials, status, type ChannelCredentials, type ServiceError } from '@grpc/grpc-js';
+import {
+  checkGrpcHealth,
+  ConfigError,
+  createLogger,
+  createPromiseClient,
+  grpcTransport,
+  readRemoteError,
+} from '@billing/platform';
+import { createDevelopmentCertificates, serviceTlsFiles } from '@billing/platform/dist/dev-tls';
+import { identityV1 } from '@billing/proto';
+import { channelCredentialsFrom, startPlatform, type PlatformUnderTest } from '@billing/testing';
+
+/**
+ * Internal authentication (docs/decisions.md, "Internal authentication"): a real identity
+ * process under mutual TLS, called with every kind of wrong credential and with the right one.
+ */
+describe('gRPC internal authentication', () => {
+  let platform: PlatformUnderTest;
+  let address: string;
+  let strangerCertificates: string;
+
+  beforeAll(async () => {
+    platform = await startPlatform({ only: ['identity'] });
+    address = platform.env.IDENTITY_GRPC_URL;
+    strangerCertificates = await mkdtemp(join(tmpdir(), 'billing-stranger-tls-'));
+    await createDevelopmentCertificates(strangerCertificates, ['gateway']);
+  });
+  afterAll(async () => {
+    await platform?.stop();
+    if (strangerCertificates) await rm(strangerCertificates, { recursive: true, force: true });
+  });
+
+  const registration = (label: string) => ({
+    email: `internal-auth-${label}-${Date.now()}@example.com`,
+    businessName: 'Internal Auth Ltd',
+    password: 'password123',
+  });
+
+  async function registerAs(channelCredentials: ChannelCredentials, email: string) {
+    const identity = createPromiseClient(identityV1.IdentityServiceClient, address, 20_000, channelCredentials);
+    try {
+      return await identity.registerMerchant({ ...registration('x'), email });
+    } finally {
+      identity.close();
+    }
+  }
+
+  async function refusal(channelCredentials: ChannelCredentials, email: string) {
+    const err = await registerAs(channelCredentials, email).then(
+      () => new Error('the call was not refused') as ServiceError,
+      (e: ServiceError) => e,
+    );
+    return readRemoteError(err);
+  }
+
+  it('refuses a plaintext call with UNAUTHENTICATED', async () => {
+    const refused = await refusal(credentials.createInsecure(), registration('plaintext').email);
+    expect(refused.code).toBe(status.UNAUTHENTICATED);
+  });
+
+  it('refuses a TLS call without a client certificate with UNAUTHENTICATED', async () => {
+    const ca = readFileSync(platform.tlsFiles('gateway').GRPC_TLS_CA_FILE);
+    const refused = await refusal(credentials.createSsl(ca), registration('no-cert').email);
+    expect(refused.code).toBe(status.UNAUTHENTICATED);
+  });
+
+  it('refuses a certificate naming the gateway but signed by another CA with UNAUTHENTICATED', async () => {
+    const stranger = serviceTlsFiles(strangerCertificates, 'gateway');
+    const impostor = channelCredentialsFrom({
+      ...stranger,
+      // It trusts the platform's server; the server must not trust it back.
+      GRPC_TLS_CA_FILE: platform.tlsFiles('gateway').GRPC_TLS_CA_FILE,
+    });
+    const refused = await refusal(impostor, registration('other-ca').email);
+    expect(refused.code).toBe(status.UNAUTHENTICATED);
+  });
+
+  it('refuses a valid certificate of a service that may not call identity with PERMISSION_DENIED', async () => {
+    const email = registration('catalog').email;
+    const refused = await refusal(platform.grpcCredentials('catalog'), email);
+    expect(refused.code).toBe(status.PERMISSION_DENIED);
+    expect(refused.detail).toContain('catalog may not call identity.v1.IdentityService');
+
+    // Nothing was done: the rightful caller registers that same email afterwards.
+    const registered = await registerAs(platform.grpcCredentials('gateway'), email);
+    expect(registered.merchant?.email).toBe(email);
+  });
+
+  it('serves the rightful caller', async () => {
+    const email = registration('gateway').email;
+    const registered = await registerAs(platform.grpcCredentials('gateway'), email);
+    expect(registered.merchant?.email).toBe(email);
+    expect(registered.accessToken).not.toBe('');
+  });
+
+  it('answers plaintext health checks on the service port, as kubelet probes ask', async () => {
+    expect(await checkGrpcHealth(address, 'identity.v1.IdentityService')).toBe('SERVING');
+  });
+
+  it('refuses to start in production without certificates unless GRPC_INSECURE is set', () => {
+    const logger = createLogger('internal-auth-test', 'silent');
+    expect(() => grpcTransport({ NODE_ENV: 'production', GRPC_INSECURE: false }, logger)).toThrow(ConfigError);
+    expect(grpcTransport({ NODE_ENV: 'production', GRPC_INSECURE: true }, logger).mutualTls).toBe(false);
+    expect(() =>
+      grpcTransport(
+        {
+          NODE_ENV: 'development',
+          GRPC_INSECURE: false,
+          GRPC_TLS_CA_FILE: platform.tlsFiles('gateway').GRPC_TLS_CA_FILE,
+        },
+        logger,
+      ),
+    ).toThrow(ConfigError);
+  });
+});
