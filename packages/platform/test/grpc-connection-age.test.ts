@@ -1,4 +1,4 @@
-import { Client, connectivityState, credentials } from '@grpc/grpc-js';
+import { Client, connectivityState, credentials, ServerCredentials } from '@grpc/grpc-js';
 import { startGrpcServer, type RunningGrpcServer } from '@billing/platform';
 
 /** Resolves with the channel's state once it leaves `from`, or rejects at the deadline. */
@@ -22,6 +22,12 @@ describe('gRPC server maximum connection age', () => {
       services: [],
       maxConnectionAgeMs: 1000,
       maxConnectionAgeGraceMs: 500,
+      // Plaintext: the connection's age is the point here, not who calls.
+      transport: {
+        mutualTls: false,
+        serverCredentials: ServerCredentials.createInsecure(),
+        channelCredentials: credentials.createInsecure(),
+      },
     });
     client = new Client(`127.0.0.1:${server.port}`, credentials.createInsecure());
   });
