@@ -11,7 +11,14 @@ import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { ensureChromium, thisMachine } from './chromium';
 import { developmentJwtSecret, ensureInfrastructure, InfrastructureError, type Infrastructure } from './infrastructure';
-import { ManagedProcess, PLATFORM_PROCESSES, platformEnvironment, portOf, waitUntilReady } from './processes';
+import {
+  ManagedProcess,
+  PLATFORM_PROCESSES,
+  platformEnvironment,
+  portOf,
+  processEnvironment,
+  waitUntilReady,
+} from './processes';
 import { portIsFree } from './ports';
 
 const REPO_ROOT = resolve(__dirname, '../..');
@@ -156,7 +163,7 @@ async function startPlatform(infra: Infrastructure, signals: SignalTrap): Promis
       if (stopping) break;
       const port = portOf(spec, env);
       log(`starting ${spec.name} (${spec.entry}, port ${port})`);
-      const managed = new ManagedProcess(spec, REPO_ROOT, env, index, nameWidth);
+      const managed = new ManagedProcess(spec, REPO_ROOT, processEnvironment(spec, env), index, nameWidth);
       started.push(managed);
       managed.child.on('exit', (code, signal) => {
         if (stopping) return;

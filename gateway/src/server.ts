@@ -15,6 +15,7 @@ import { readJsonBody } from './http/body';
 import { API_PREFIX, mountRoutes, resolveRoutes, type AuthScheme } from './http/route';
 import { apiKeyAuth, dualAuth, jwtAuth } from './middleware/auth';
 import { errorHandler, notFoundHandler } from './middleware/errors';
+import { httpMetrics } from './middleware/http-metrics';
 import { idempotency, type IdempotencyDeps } from './middleware/idempotency';
 import { RateLimits } from './middleware/rate-limit';
 import { requestId } from './middleware/request-id';
@@ -43,6 +44,7 @@ export function createApp(deps: AppDeps): Express {
   const app = express();
   app.disable('x-powered-by');
   app.use(requestId(logger));
+  app.use(httpMetrics());
 
   // Probes and process starters; deliberately independent of identity, so a slow identity does
   // not get healthy gateway replicas restarted.

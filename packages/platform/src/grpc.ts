@@ -19,6 +19,7 @@ import { loadPackageDefinition } from '@grpc/grpc-js';
 import { HealthImplementation, protoPath as healthProtoPath } from 'grpc-health-check';
 import type { Logger } from './logger';
 import { DomainError, domainErrorToGrpc, isGrpcServiceError } from './errors';
+import { measuredGrpcService } from './metrics';
 
 /** What a use-case handler sees of its call besides the request. */
 export interface CallContext {
@@ -88,7 +89,10 @@ export async function startGrpcServer(options: {
   const server = new Server({ 'grpc.max_receive_message_length': 4 * 1024 * 1024 });
   const statuses: Record<string, 'SERVING'> = { '': 'SERVING' };
   for (const service of options.services) {
-    server.addService(service.definition, service.implementation);
+    server.addService(
+      service.definition,
+      measuredGrpcService(service.name, service.definition, service.implementation),
+    );
     statuses[service.name] = 'SERVING';
   }
   const health = new HealthImplementation(statuses);

@@ -7,6 +7,7 @@ export * from './errors';
 export * from './grpc';
 export * from './lifecycle';
 export * from './logger';
+export * from './metrics';
 export * from './nats';
 export * from './outbox';
 export * from './event-consumer';

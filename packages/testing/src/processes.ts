@@ -2,7 +2,14 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { resolve } from 'node:path';
 import { connectNats } from '@billing/platform';
-import { PLATFORM_PROCESSES, platformEnvironment, portOf, probeReady, type ServiceName } from './platform-processes';
+import {
+  PLATFORM_PROCESSES,
+  platformEnvironment,
+  portOf,
+  probeReady,
+  processEnvironment,
+  type ServiceName,
+} from './platform-processes';
 import { freePort } from './ports';
 
 export type { ServiceName };
@@ -33,7 +40,8 @@ export class PlatformProcess {
     this.output = '';
     const profile = process.env.CPU_PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${process.env.CPU_PROFILE_DIR}`] : [];
     const child = spawn(process.execPath, [...PLATFORM_NODE_FLAGS, ...profile, this.entry], {
-      env: { ...process.env, ...this.env },
+      // A replica started with the platform's environment has no METRICS_PORT of its own: any free one.
+      env: { ...process.env, METRICS_PORT: '0', ...this.env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     this.child = child;
@@ -121,6 +129,7 @@ export async function startPlatform(options: StartOptions = {}): Promise<Platfor
   for (const spec of PLATFORM_PROCESSES) {
     ports[spec.portVariable] = String(await freePort());
     if (spec.http) ports[spec.http.portVariable] = String(await freePort());
+    ports[spec.metrics.portVariable] = String(await freePort());
   }
   const base: Record<string, string> = {
     NODE_ENV: 'test',
@@ -147,7 +156,7 @@ export async function startPlatform(options: StartOptions = {}): Promise<Platfor
   const processes = Object.fromEntries(
     PLATFORM_PROCESSES.map((spec) => [
       spec.name,
-      new PlatformProcess(spec.name, resolve(REPO_ROOT, spec.entry), common, () =>
+      new PlatformProcess(spec.name, resolve(REPO_ROOT, spec.entry), processEnvironment(spec, common), () =>
         probeReady(spec, portOf(spec, common)),
       ),
     ]),
