@@ -89,10 +89,7 @@ export async function startGrpcServer(options: {
   const server = new Server({ 'grpc.max_receive_message_length': 4 * 1024 * 1024 });
   const statuses: Record<string, 'SERVING'> = { '': 'SERVING' };
   for (const service of options.services) {
-    server.addService(
-      service.definition,
-      measuredGrpcService(service.name, service.definition, service.implementation),
-    );
+    server.addService(service.definition, measuredGrpcService(service.definition, service.implementation));
     statuses[service.name] = 'SERVING';
   }
   const health = new HealthImplementation(statuses);

@@ -126,7 +126,6 @@ type UnaryCallback = (error: Partial<ServiceError> | null, response?: unknown) =
  * from the status it sends.
  */
 export function measuredGrpcService(
-  serviceName: string,
   definition: ServiceDefinition,
   implementation: UntypedServiceImplementation,
 ): UntypedServiceImplementation {
@@ -134,13 +133,15 @@ export function measuredGrpcService(
   for (const [method, handler] of Object.entries(implementation)) {
     const spec = definition[method];
     if (typeof handler !== 'function' || !spec || spec.requestStream || spec.responseStream) continue;
+    // The path names the method as the proto does: /billing.v1.BillingService/AdvanceTestClock.
+    const [, grpcService, grpcMethod] = spec.path.split('/');
     const unary = handler as (call: ServerUnaryCall<unknown, unknown>, callback: UnaryCallback) => void;
     measured[method] = (call: ServerUnaryCall<unknown, unknown>, callback: UnaryCallback) => {
       const end = grpcHandling.startTimer();
       unary(call, (error, response) => {
         const labels = {
-          grpc_service: serviceName,
-          grpc_method: method,
+          grpc_service: grpcService,
+          grpc_method: grpcMethod,
           grpc_code: GrpcStatus[error ? (error.code ?? GrpcStatus.UNKNOWN) : GrpcStatus.OK],
         };
         grpcHandled.inc(labels);
