@@ -121,9 +121,9 @@ const grpcHandling = latencyHistogram(
 type UnaryCallback = (error: Partial<ServiceError> | null, response?: unknown) => void;
 
 /**
- * The implementation of a gRPC service with every unary method counted and timed: a wrapper,
- * since grpc-js server interceptors do not see the handler's outcome of an async handler apart
- * from the status it sends.
+ * The implementation of a gRPC service with every unary method counted and timed, by the status
+ * each call ends with (the one unaryService turned its error into). A wrapper of the handlers
+ * that startGrpcServer registers, so every service is measured without code of its own.
  */
 export function measuredGrpcService(
   definition: ServiceDefinition,
