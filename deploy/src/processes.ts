@@ -7,6 +7,7 @@ import { sleep, stopChild } from './infrastructure';
 import { probeReady, type ProcessSpec } from '@billing/testing';
 
 export {
+  metricsPortOf,
   PLATFORM_PROCESSES,
   platformEnvironment,
   portOf,

@@ -13,6 +13,7 @@ import { ensureChromium, thisMachine } from './chromium';
 import { developmentJwtSecret, ensureInfrastructure, InfrastructureError, type Infrastructure } from './infrastructure';
 import {
   ManagedProcess,
+  metricsPortOf,
   PLATFORM_PROCESSES,
   platformEnvironment,
   portOf,
@@ -118,12 +119,14 @@ async function startPlatform(infra: Infrastructure, signals: SignalTrap): Promis
   }
 
   for (const spec of PLATFORM_PROCESSES) {
-    const port = portOf(spec, env);
-    if (!(await portIsFree(port))) {
-      fail(
-        `port ${port} (${spec.portVariable}, ${spec.name}) is already in use: stop what uses it or set ${spec.portVariable}`,
-      );
-      return 1;
+    for (const [variable, port] of [
+      [spec.portVariable, portOf(spec, env)],
+      [spec.metrics.portVariable, metricsPortOf(spec, env)],
+    ] as const) {
+      if (!(await portIsFree(port))) {
+        fail(`port ${port} (${variable}, ${spec.name}) is already in use: stop what uses it or set ${variable}`);
+        return 1;
+      }
     }
   }
 
