@@ -6,7 +6,14 @@ import { sleep, stopChild } from './infrastructure';
 
 import { probeReady, type ProcessSpec } from '@billing/testing';
 
-export { PLATFORM_PROCESSES, platformEnvironment, portOf, type ProcessSpec } from '@billing/testing';
+export {
+  metricsPortOf,
+  PLATFORM_PROCESSES,
+  platformEnvironment,
+  portOf,
+  processEnvironment,
+  type ProcessSpec,
+} from '@billing/testing';
 
 export async function waitUntilReady(
   spec: ProcessSpec,

@@ -12,7 +12,15 @@ import { join, resolve } from 'node:path';
 import { ensureDevelopmentCertificates, serviceTlsFiles } from '@billing/platform/dist/dev-tls';
 import { ensureChromium, thisMachine } from './chromium';
 import { developmentJwtSecret, ensureInfrastructure, InfrastructureError, type Infrastructure } from './infrastructure';
-import { ManagedProcess, PLATFORM_PROCESSES, platformEnvironment, portOf, waitUntilReady } from './processes';
+import {
+  ManagedProcess,
+  metricsPortOf,
+  PLATFORM_PROCESSES,
+  platformEnvironment,
+  portOf,
+  processEnvironment,
+  waitUntilReady,
+} from './processes';
 import { portIsFree } from './ports';
 
 const REPO_ROOT = resolve(__dirname, '../..');
@@ -130,12 +138,14 @@ async function startPlatform(infra: Infrastructure, signals: SignalTrap): Promis
   const tlsFor = await developmentTls(env);
 
   for (const spec of PLATFORM_PROCESSES) {
-    const port = portOf(spec, env);
-    if (!(await portIsFree(port))) {
-      fail(
-        `port ${port} (${spec.portVariable}, ${spec.name}) is already in use: stop what uses it or set ${spec.portVariable}`,
-      );
-      return 1;
+    for (const [variable, port] of [
+      [spec.portVariable, portOf(spec, env)],
+      [spec.metrics.portVariable, metricsPortOf(spec, env)],
+    ] as const) {
+      if (!(await portIsFree(port))) {
+        fail(`port ${port} (${variable}, ${spec.name}) is already in use: stop what uses it or set ${variable}`);
+        return 1;
+      }
     }
   }
 
@@ -175,7 +185,13 @@ async function startPlatform(infra: Infrastructure, signals: SignalTrap): Promis
       if (stopping) break;
       const port = portOf(spec, env);
       log(`starting ${spec.name} (${spec.entry}, port ${port})`);
-      const managed = new ManagedProcess(spec, REPO_ROOT, { ...env, ...tlsFor(spec.name) }, index, nameWidth);
+      const managed = new ManagedProcess(
+        spec,
+        REPO_ROOT,
+        { ...processEnvironment(spec, env), ...tlsFor(spec.name) },
+        index,
+        nameWidth,
+      );
       started.push(managed);
       managed.child.on('exit', (code, signal) => {
         if (stopping) return;

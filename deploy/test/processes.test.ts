@@ -1,4 +1,4 @@
-import { PLATFORM_PROCESSES, platformEnvironment } from '../src/processes';
+import { PLATFORM_PROCESSES, platformEnvironment, processEnvironment } from '../src/processes';
 
 describe('platform process list', () => {
   it('starts the gateway after every service it calls', () => {
@@ -21,5 +21,14 @@ describe('platform process list', () => {
     expect(platformEnvironment({ IDENTITY_GRPC_URL: 'dns:///identity:50051' }).IDENTITY_GRPC_URL).toBe(
       'dns:///identity:50051',
     );
+  });
+
+  it('gives every process a METRICS_PORT of its own, from <NAME>_METRICS_PORT', () => {
+    const env = platformEnvironment({ SANDBOX_PROVIDER_METRICS_PORT: '7001' });
+    const ports = PLATFORM_PROCESSES.map((spec) => processEnvironment(spec, env).METRICS_PORT);
+    expect(new Set(ports).size).toBe(PLATFORM_PROCESSES.length);
+    const sandbox = PLATFORM_PROCESSES.find((spec) => spec.name === 'sandbox-provider')!;
+    expect(processEnvironment(sandbox, env).METRICS_PORT).toBe('7001');
+    expect(processEnvironment(PLATFORM_PROCESSES.at(-1)!, env).METRICS_PORT).toBe('9470');
   });
 });

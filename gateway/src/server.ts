@@ -23,6 +23,7 @@ import { readJsonBody } from './http/body';
 import { API_PREFIX, mountRoutes, resolveRoutes, type AuthScheme } from './http/route';
 import { apiKeyAuth, dualAuth, jwtAuth } from './middleware/auth';
 import { errorHandler, notFoundHandler } from './middleware/errors';
+import { httpMetrics, markRoute } from './middleware/http-metrics';
 import { idempotency, type IdempotencyDeps } from './middleware/idempotency';
 import { RateLimits } from './middleware/rate-limit';
 import { requestId } from './middleware/request-id';
@@ -51,6 +52,7 @@ export function createApp(deps: AppDeps): Express {
   const app = express();
   app.disable('x-powered-by');
   app.use(requestId(logger));
+  app.use(httpMetrics());
 
   // Probes and process starters; deliberately independent of identity, so a slow identity does
   // not get healthy gateway replicas restarted.
@@ -88,7 +90,8 @@ export function createApp(deps: AppDeps): Express {
   const v1 = express.Router();
   v1.use(readJsonBody());
   v1.use('/auth', deps.rateLimits.perAuthAddress());
-  v1.post('/auth/login', deps.rateLimits.loginFailuresPerEmail());
+  // Named here too: a login refused by its limit never reaches the route's own handlers.
+  v1.post('/auth/login', markRoute(`${API_PREFIX}/auth/login`), deps.rateLimits.loginFailuresPerEmail());
   mountRoutes(v1, routes, authFor, deps.config.CHECK_RESPONSES);
   app.use(API_PREFIX, v1);
 

@@ -9,6 +9,7 @@ import type { NotificationClient } from '../clients/notification.client';
 import type { PolicyClient } from '../clients/policy.client';
 import type { AuthenticatedMerchant } from '../middleware/auth';
 import { parsePath, parseRequest } from './validation';
+import { markRoute } from '../middleware/http-metrics';
 
 /** What a route needs from the outside world; built once in server.ts. */
 export interface RouteDeps {
@@ -217,6 +218,11 @@ export function mountRoutes(
     if ((route.auth === 'none') !== PUBLIC_ROUTES.has(name)) {
       throw new Error(`${name}: auth 'none' and the PUBLIC_ROUTES list disagree`);
     }
-    router[route.method](path, ...authFor[route.auth], expressHandler(route, checkResponses));
+    router[route.method](
+      path,
+      markRoute(`${API_PREFIX}${path}`),
+      ...authFor[route.auth],
+      expressHandler(route, checkResponses),
+    );
   }
 }

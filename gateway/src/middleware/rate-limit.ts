@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { RequestHandler } from 'express';
 import { Redis } from 'ioredis';
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
-import type { Logger } from '@billing/platform';
+import { counter, type Logger } from '@billing/platform';
 import type { GatewayConfig } from '../config';
 import { HttpError } from '../http/http-error';
 
@@ -42,8 +42,23 @@ function insuredLimiter(redis: Redis, keyPrefix: string, points: number, duratio
   });
 }
 
+/** Which limit refused a request (docs/rate-limits.md): the label of the refusals metric. */
+type LimitKind = 'api_key_live' | 'api_key_test' | 'auth_address' | 'login_failures';
+
+const refusals = counter(
+  'gateway_rate_limit_refusals_total',
+  'Requests refused with 429, by the limit that refused them',
+  ['limit'],
+);
+
 /** A refusal: 429 with the seconds until the window that refused it ends. */
-function tooManyRequests(refusal: RateLimiterRes, detail: string, headers: Record<string, string> = {}): HttpError {
+function tooManyRequests(
+  limit: LimitKind,
+  refusal: RateLimiterRes,
+  detail: string,
+  headers: Record<string, string> = {},
+): HttpError {
+  refusals.inc({ limit });
   const retryAfter = Math.max(1, Math.ceil(refusal.msBeforeNext / 1000));
   return new HttpError(429, detail, { ...headers, 'Retry-After': String(retryAfter) });
 }
@@ -138,7 +153,12 @@ export class RateLimits {
         res.set(headers(allowed.remainingPoints));
       } catch (err) {
         if (!isRefusal(err)) throw err;
-        throw tooManyRequests(err, `Rate limit exceeded: ${limit} requests per second for this API key`, headers(0));
+        throw tooManyRequests(
+          apiKey.livemode ? 'api_key_live' : 'api_key_test',
+          err,
+          `Rate limit exceeded: ${limit} requests per second for this API key`,
+          headers(0),
+        );
       }
       next();
     };
@@ -151,7 +171,7 @@ export class RateLimits {
         await this.authAddresses.consume(req.ip ?? req.socket.remoteAddress ?? 'unknown');
       } catch (err) {
         if (!isRefusal(err)) throw err;
-        throw tooManyRequests(err, 'Too many authentication requests from this address; retry later');
+        throw tooManyRequests('auth_address', err, 'Too many authentication requests from this address; retry later');
       }
       next();
     };
@@ -175,7 +195,7 @@ export class RateLimits {
         if (!isRefusal(err)) throw err;
         // The refused attempt was counted too; only failures may use up the budget.
         this.giveBack(key);
-        throw tooManyRequests(err, 'Too many failed login attempts for this email; retry later');
+        throw tooManyRequests('login_failures', err, 'Too many failed login attempts for this email; retry later');
       }
       res.on('finish', () => {
         if (res.statusCode !== 401) this.giveBack(key);

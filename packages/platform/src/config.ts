@@ -8,6 +8,8 @@ export const baseEnvSchema = z.object({
   NODE_ENV: z.enum(['development', 'test', 'production']).default('development'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   OTEL_EXPORTER_OTLP_ENDPOINT: z.url().optional(),
+  /** Where the process serves Prometheus metrics at GET /metrics (docs/deployment.md, "Metrics"). */
+  METRICS_PORT: z.coerce.number().int().min(0).max(65535).default(9464),
 });
 
 export const databaseEnvSchema = z.object({

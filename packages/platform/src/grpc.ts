@@ -20,6 +20,7 @@ import { HealthImplementation, protoPath as healthProtoPath } from 'grpc-health-
 import type { Logger } from './logger';
 import { DomainError, domainErrorToGrpc, isGrpcServiceError } from './errors';
 import { callerCheck, listenMutualTlsWithPlaintextHealth, type GrpcTransport } from './grpc-auth';
+import { measuredGrpcService } from './metrics';
 
 /** What a use-case handler sees of its call besides the request. */
 export interface CallContext {
@@ -99,7 +100,7 @@ export async function startGrpcServer(options: {
   });
   const statuses: Record<string, 'SERVING'> = { '': 'SERVING' };
   for (const service of options.services) {
-    server.addService(service.definition, service.implementation);
+    server.addService(service.definition, measuredGrpcService(service.definition, service.implementation));
     statuses[service.name] = 'SERVING';
   }
   const health = new HealthImplementation(statuses);

@@ -8,6 +8,7 @@ export * from './grpc';
 export * from './grpc-auth';
 export * from './lifecycle';
 export * from './logger';
+export * from './metrics';
 export * from './nats';
 export * from './outbox';
 export * from './event-consumer';

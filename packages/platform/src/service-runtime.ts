@@ -2,6 +2,7 @@ import type { ModelCtor, Sequelize } from 'sequelize-typescript';
 import { openDatabase, type Migration } from './db';
 import { exitOnStartupFailure, runUntilSignalled } from './lifecycle';
 import { createLogger, type Logger } from './logger';
+import { registerOutboxMetrics, startMetricsServer } from './metrics';
 import { connectNats, ensureEventStream, type NatsConnection } from './nats';
 import { OutboxRelay } from './outbox';
 
@@ -40,6 +41,7 @@ export async function openServiceStorage(options: {
   await ensureEventStream(nats, config.EVENTS_STREAM, config.EVENTS_SUBJECT_PREFIX);
   const relay = new OutboxRelay({ sequelize, nats, logger, subjectPrefix: config.EVENTS_SUBJECT_PREFIX });
   relay.start();
+  registerOutboxMetrics(sequelize, logger);
   return {
     sequelize,
     nats,
@@ -53,10 +55,10 @@ export async function openServiceStorage(options: {
 }
 
 /**
- * A process's main: config, logger, start, then run until SIGTERM/SIGINT. Call startTracing
+ * A process's main: config, logger, its metrics server, start, then run until SIGTERM/SIGINT. Call startTracing
  * before importing the service's modules and pass its handle here.
  */
-export function runService<C extends { LOG_LEVEL: string }>(
+export function runService<C extends { LOG_LEVEL: string; METRICS_PORT: number }>(
   service: string,
   tracing: { shutdown(): Promise<void> },
   loadConfig: () => C,
@@ -64,9 +66,15 @@ export function runService<C extends { LOG_LEVEL: string }>(
 ): void {
   const config = loadConfig();
   const logger = createLogger(service, config.LOG_LEVEL);
-  start(config, logger).then((running) => {
+  const started = async () => {
+    const metrics = await startMetricsServer(service, config.METRICS_PORT);
+    logger.info({ metrics_port: metrics.port }, 'metrics at GET /metrics');
+    return { metrics, running: await start(config, logger) };
+  };
+  started().then(({ metrics, running }) => {
     runUntilSignalled(logger, async () => {
       await running.stop();
+      await metrics.close();
       await tracing.shutdown();
     });
   }, exitOnStartupFailure(logger));

@@ -5,3 +5,4 @@ export * from './platform-processes';
 export * from './event-testbed';
 export * from './local-endpoint';
 export * from './hosted-checkout';
+export * from './metrics';

@@ -14,13 +14,29 @@ export interface ProcessSpec {
   urlVariable?: string;
   /** A second, HTTP port of a gRPC service (catalog's hosted checkout pages). */
   http?: { portVariable: string; defaultPort: number; urlVariable: string };
+  /**
+   * Its Prometheus metrics port: the process reads METRICS_PORT, which is set from this
+   * variable (`<NAME>_METRICS_PORT`) so that processes on one machine do not share a port.
+   */
+  metrics: { portVariable: string; defaultPort: number };
 }
+
+const metricsPort = (name: ServiceName, defaultPort: number): ProcessSpec['metrics'] => ({
+  portVariable: `${name.toUpperCase().replace(/-/g, '_')}_METRICS_PORT`,
+  defaultPort,
+});
 
 export type ServiceName =
   'identity' | 'sandbox-provider' | 'policy' | 'billing' | 'catalog' | 'notification' | 'gateway';
 
-const grpcService = (name: ServiceName, defaultPort: number, http?: ProcessSpec['http']): ProcessSpec => ({
+const grpcService = (
+  name: ServiceName,
+  defaultPort: number,
+  defaultMetricsPort: number,
+  http?: ProcessSpec['http'],
+): ProcessSpec => ({
   name,
+  metrics: metricsPort(name, defaultMetricsPort),
   entry: `services/${name}/dist/main.js`,
   kind: 'grpc',
   portVariable: `${name.toUpperCase()}_GRPC_PORT`,
@@ -34,7 +50,7 @@ const grpcService = (name: ServiceName, defaultPort: number, http?: ProcessSpec[
  * Adding a service is one line here (see README, "Adding a service").
  */
 export const PLATFORM_PROCESSES: ProcessSpec[] = [
-  grpcService('identity', 50051),
+  grpcService('identity', 50051, 9471),
   {
     name: 'sandbox-provider',
     entry: 'services/sandbox-provider/dist/main.js',
@@ -42,22 +58,40 @@ export const PLATFORM_PROCESSES: ProcessSpec[] = [
     portVariable: 'SANDBOX_PROVIDER_PORT',
     defaultPort: 8090,
     urlVariable: 'SANDBOX_PROVIDER_URL',
+    metrics: metricsPort('sandbox-provider', 9472),
   },
   // Before billing, which is to ask it for the refund of a cancel-now.
-  grpcService('policy', 50054),
-  grpcService('billing', 50053),
-  grpcService('catalog', 50052, {
+  grpcService('policy', 50054, 9473),
+  grpcService('billing', 50053, 9474),
+  grpcService('catalog', 50052, 9475, {
     portVariable: 'CATALOG_HTTP_PORT',
     defaultPort: 8082,
     urlVariable: 'CATALOG_HTTP_URL',
   }),
-  grpcService('notification', 50055),
-  { name: 'gateway', entry: 'gateway/dist/main.js', kind: 'http', portVariable: 'PORT', defaultPort: 8080 },
+  grpcService('notification', 50055, 9476),
+  {
+    name: 'gateway',
+    entry: 'gateway/dist/main.js',
+    kind: 'http',
+    portVariable: 'PORT',
+    defaultPort: 8080,
+    metrics: metricsPort('gateway', 9470),
+  },
 ];
 
 export function portOf(spec: ProcessSpec, env: NodeJS.ProcessEnv): number {
   const raw = env[spec.portVariable];
   return raw ? Number(raw) : spec.defaultPort;
+}
+
+export function metricsPortOf(spec: ProcessSpec, env: NodeJS.ProcessEnv): number {
+  const raw = env[spec.metrics.portVariable];
+  return raw ? Number(raw) : spec.metrics.defaultPort;
+}
+
+/** The environment of one process: the platform's, with its own METRICS_PORT. */
+export function processEnvironment<E extends NodeJS.ProcessEnv>(spec: ProcessSpec, env: E): E {
+  return { ...env, METRICS_PORT: String(metricsPortOf(spec, env)) };
 }
 
 /**
@@ -70,6 +104,7 @@ export function platformEnvironment(env: NodeJS.ProcessEnv): Record<string, stri
   for (const spec of PLATFORM_PROCESSES) {
     const port = portOf(spec, env);
     result[spec.portVariable] = String(port);
+    result[spec.metrics.portVariable] = String(metricsPortOf(spec, env));
     if (spec.urlVariable) {
       const address = spec.kind === 'grpc' ? `127.0.0.1:${port}` : `http://127.0.0.1:${port}`;
       result[spec.urlVariable] = env[spec.urlVariable] || address;

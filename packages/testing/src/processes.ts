@@ -7,7 +7,14 @@ import { join, resolve } from 'node:path';
 import { credentials, type ChannelCredentials } from '@grpc/grpc-js';
 import { connectNats } from '@billing/platform';
 import { createDevelopmentCertificates, serviceTlsFiles, type ServiceTlsFiles } from '@billing/platform/dist/dev-tls';
-import { PLATFORM_PROCESSES, platformEnvironment, portOf, probeReady, type ServiceName } from './platform-processes';
+import {
+  PLATFORM_PROCESSES,
+  platformEnvironment,
+  portOf,
+  probeReady,
+  processEnvironment,
+  type ServiceName,
+} from './platform-processes';
 import { freePort } from './ports';
 
 export type { ServiceName };
@@ -38,7 +45,8 @@ export class PlatformProcess {
     this.output = '';
     const profile = process.env.CPU_PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${process.env.CPU_PROFILE_DIR}`] : [];
     const child = spawn(process.execPath, [...PLATFORM_NODE_FLAGS, ...profile, this.entry], {
-      env: { ...process.env, ...this.env },
+      // A replica started with the platform's environment has no METRICS_PORT of its own: any free one.
+      env: { ...process.env, METRICS_PORT: '0', ...this.env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     this.child = child;
@@ -157,6 +165,7 @@ export async function startPlatform(options: StartOptions = {}): Promise<Platfor
   for (const spec of PLATFORM_PROCESSES) {
     ports[spec.portVariable] = String(await freePort());
     if (spec.http) ports[spec.http.portVariable] = String(await freePort());
+    ports[spec.metrics.portVariable] = String(await freePort());
   }
   const base: Record<string, string> = {
     NODE_ENV: 'test',
@@ -188,7 +197,7 @@ export async function startPlatform(options: StartOptions = {}): Promise<Platfor
       new PlatformProcess(
         spec.name,
         resolve(REPO_ROOT, spec.entry),
-        { ...common, ...tlsFiles(spec.name), ...options.env },
+        { ...processEnvironment(spec, common), ...tlsFiles(spec.name), ...options.env },
         () => probeReady(spec, portOf(spec, common)),
       ),
     ]),

@@ -3,6 +3,7 @@ import {
   openServiceStorage,
   ProjectClocks,
   grpcTransport,
+  registerSchedulerBacklog,
   startGrpcServer,
   startPollingLoop,
   systemClock,
@@ -25,6 +26,7 @@ import { billingHandlers } from './handlers/billing.handlers';
 import type { BillingDeps } from './usecases/billing-deps';
 import { runDueBilling } from './usecases/billing-scheduler';
 import { issueDueRefunds } from './usecases/issue-pending-refunds.usecase';
+import { dueWorkCounts } from './usecases/renew-due-subscriptions.usecase';
 import { settleFirstCharges } from './usecases/settle-first-charges.usecase';
 
 export interface RunningBilling {
@@ -108,6 +110,10 @@ export async function startBilling(config: BillingConfig, logger: Logger): Promi
       logger,
     ),
   );
+  registerSchedulerBacklog(logger, async () => {
+    const due = await dueWorkCounts(deps);
+    return { billing_renewals: due.subscriptions, billing_dunning: due.invoices };
+  });
   // First charges of POST /subscriptions whose request died: refunded, nothing was created.
   const firstCharges = startPollingLoop(
     'first-charge-settlement',

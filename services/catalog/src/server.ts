@@ -5,6 +5,7 @@ import {
   ProjectClocks,
   grpcTransport,
   startGrpcServer,
+  registerSchedulerBacklog,
   startPollingLoop,
   systemClock,
   type Logger,
@@ -82,6 +83,9 @@ export async function startCatalog(config: CatalogConfig, logger: Logger): Promi
     (req, res) => (isProviderWebhook(req) ? providerWebhook(req, res) : pagesApp(req, res)),
     config.CATALOG_HTTP_PORT,
   );
+  registerSchedulerBacklog(logger, async () => ({
+    checkout_expiry: await deps.checkoutSessions.countExpired(deps.clock.now()),
+  }));
   // One expiry sweep per mode, so that a test-mode backlog never delays a live session's expiry;
   // payments of sessions that ended while the payer was paying are watched by a loop of their own.
   const expirySweeps = [

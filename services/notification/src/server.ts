@@ -4,6 +4,8 @@ import {
   EventConsumer,
   openDatabase,
   ParkedEvents,
+  registerConsumerLagMetrics,
+  registerSchedulerBacklog,
   StatementBatches,
   grpcTransport,
   startGrpcServer,
@@ -24,6 +26,9 @@ import { SecretBox } from './domain/webhook-secret';
 import { notificationHandlers } from './handlers/notification.handlers';
 import { fanOutEvents } from './usecases/fan-out-events.usecase';
 import type { NotificationDeps } from './usecases/notification-deps';
+
+/** The durable JetStream consumer shared by notification's replicas. */
+const EVENT_CONSUMER = 'notification';
 
 export interface RunningNotification {
   port: number;
@@ -87,7 +92,7 @@ export async function startNotification(config: NotificationConfig, logger: Logg
     nats,
     stream: config.EVENTS_STREAM,
     subjectPrefix: config.EVENTS_SUBJECT_PREFIX,
-    durableName: 'notification',
+    durableName: EVENT_CONSUMER,
     logger,
     parked: new ParkedEvents(sequelize),
     maxDeliveries: config.EVENT_MAX_DELIVERIES,
@@ -98,6 +103,11 @@ export async function startNotification(config: NotificationConfig, logger: Logg
     },
   });
   await consumer.start();
+  registerConsumerLagMetrics({ nats, stream: config.EVENTS_STREAM, durableNames: [EVENT_CONSUMER], logger });
+  registerSchedulerBacklog(logger, async () => {
+    const due = await deliveryRows.countDue(deps.clock.now());
+    return { webhook_deliveries: due.firstAttempts, webhook_retries: due.retries };
+  });
   logger.info({ grpc_port: grpc.port }, 'notification listening');
   return {
     port: grpc.port,

@@ -3,6 +3,7 @@ import { SubscriptionModel } from '../db/models';
 import { afterInvoicePaid } from '../domain/billing-step';
 import { nextStatus } from '../domain/subscription-status';
 import type { BillingDeps } from './billing-deps';
+import { countRenewal } from './billing-metrics';
 import type { ChargeOutcome } from './charge-invoice.usecase';
 import { recordSubscriptionEvent, viewOf } from './subscription-views';
 
@@ -35,13 +36,17 @@ export async function applyChargeOutcome(
   if (outcome.paid) {
     const { event, renewed } = afterInvoicePaid(status);
     if (event) await subscription.update({ status: nextStatus(status, event), updatedAt: at }, { transaction });
-    if (renewed) await emit('subscription.renewed');
+    if (renewed) {
+      await emit('subscription.renewed');
+      countRenewal('renewed', subscription.livemode, transaction);
+    }
     return;
   }
   if (status === 'TRIALING' || status === 'ACTIVE') {
     const event = status === 'TRIALING' ? 'trial_ended_payment_failed' : 'renewal_failed';
     await subscription.update({ status: nextStatus(status, event), updatedAt: at }, { transaction });
     await emit('subscription.past_due');
+    countRenewal('past_due', subscription.livemode, transaction);
     return;
   }
   if (status === 'PAST_DUE' && outcome.invoice.status === 'OPEN' && outcome.invoice.nextPaymentAttempt === null) {
@@ -51,5 +56,6 @@ export async function applyChargeOutcome(
       { transaction },
     );
     await emit('subscription.cancelled', { refund: null });
+    countRenewal('cancelled_unpaid', subscription.livemode, transaction);
   }
 }

@@ -6,6 +6,7 @@ import { nextDunningAttempt } from '../domain/dunning';
 import { InvoiceModel } from '../db/models';
 import { invoiceEventData } from '../events/event-payloads';
 import type { BillingDeps } from './billing-deps';
+import { countCharge } from './billing-metrics';
 
 export interface ChargeResult {
   paid: boolean;
@@ -311,6 +312,7 @@ export async function recordChargeOutcome(
     const words = answer?.gatewayResponse || (answer ? `Payment ${answer.status}` : NEVER_CHARGED);
     if (answer?.status === 'success') {
       await payment.update({ status: 'SUCCEEDED', gatewayResponse: words, updatedAt: at }, { transaction });
+      countCharge('succeeded', invoice.livemode, transaction);
       if (invoice.status !== 'OPEN') {
         // Money moved for an invoice that was closed meanwhile (voided): keep the record for support.
         deps.logger.error({ reference, invoice_id: invoice.id, status: invoice.status }, 'charge for a closed invoice');
@@ -322,9 +324,11 @@ export async function recordChargeOutcome(
     }
     if (answer && answer.status !== 'failed' && answer.status !== 'abandoned') {
       // Still pending at the provider: settlement asks again later.
+      countCharge('pending', invoice.livemode, transaction);
       return { paid: false, invoice, pending: true, failure: words };
     }
     await payment.update({ status: 'FAILED', gatewayResponse: words, updatedAt: at }, { transaction });
+    countCharge('failed', invoice.livemode, transaction);
     if (invoice.status !== 'OPEN') return { paid: false, invoice, failure: words };
     if (!answer) {
       // Never charged, and never to be: resendUnknownCharge found nothing to send again (the

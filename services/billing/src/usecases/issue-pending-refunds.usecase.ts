@@ -4,6 +4,7 @@ import type { RefundModel } from '../db/models';
 import { findOwnRefund } from '../domain/refund-recovery';
 import { refundProcessedEventData } from '../events/event-payloads';
 import type { BillingDeps } from './billing-deps';
+import { countRefund } from './billing-metrics';
 import { refundViewOf } from './refund-views';
 
 /**
@@ -77,10 +78,12 @@ export async function issueClaimedRefund(deps: BillingDeps, refund: RefundModel)
     if (err instanceof PaymentProviderError && !err.retryable) {
       deps.logger.warn({ err, refund_id: refund.id }, 'payment provider refused a refund');
       await deps.refunds.markFailed(refund.id, err.message, deps.clock.now());
+      countRefund('failed', refund.livemode);
       return;
     }
     // Unknown outcome or unreachable provider: back to PENDING; the next attempt looks first.
     deps.logger.warn({ err, refund_id: refund.id }, 'refund not issued; will retry');
+    countRefund('retry', refund.livemode);
     await deps.refunds.release(refund.id, deps.clock.now()).catch(() => undefined);
   }
 }
@@ -88,9 +91,11 @@ export async function issueClaimedRefund(deps: BillingDeps, refund: RefundModel)
 async function recordAnswer(deps: BillingDeps, refund: RefundModel, answer: ProviderRefund): Promise<void> {
   if (answer.status === 'failed') {
     await deps.refunds.markFailed(refund.id, 'The payment provider reported the refund as failed', deps.clock.now());
+    countRefund('failed', refund.livemode);
   } else {
     // Accepted by the provider (processed, or pending on its side): ours is done.
     await recordProcessed(deps, refund, answer.id);
+    countRefund('processed', refund.livemode);
   }
 }
 

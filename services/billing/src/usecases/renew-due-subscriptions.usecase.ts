@@ -89,6 +89,21 @@ export async function dueTestWorkCount(deps: BillingDeps, projectId: string): Pr
 }
 
 /**
+ * The scheduler's backlog in both modes (the scheduler_due_items metric): subscriptions with a
+ * step due (period ends, trial ends and notices) and invoices whose charge is due (dunning retries).
+ */
+export async function dueWorkCounts(deps: BillingDeps): Promise<{ subscriptions: number; invoices: number }> {
+  const [row] = await deps.sequelize.query<{ subscriptions: string; invoices: string }>(
+    `SELECT (SELECT count(*) FROM subscriptions s LEFT JOIN test_clocks tc ON tc.project_id = s.project_id
+              WHERE ${dueSubscription()}) AS subscriptions,
+            (SELECT count(*) FROM invoices i JOIN subscriptions s ON s.id = i.subscription_id
+              LEFT JOIN test_clocks tc ON tc.project_id = i.project_id WHERE ${dueInvoice()}) AS invoices`,
+    { bind: [deps.clock.now(), null], type: QueryTypes.SELECT },
+  );
+  return { subscriptions: Number(row.subscriptions), invoices: Number(row.invoices) };
+}
+
+/**
  * One pass of the billing scheduler: the due step of each due subscription (period ends, trial
  * ends, trial_will_end notices), then the charges of every due invoice (renewals just opened and
  * dunning retries). Returns how much work it did, so callers can repeat until nothing is due.

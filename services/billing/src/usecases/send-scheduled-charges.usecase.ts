@@ -4,6 +4,7 @@ import { nextStatus } from '../domain/subscription-status';
 import { invoiceEventData, subscriptionEventData } from '../events/event-payloads';
 import { applyChargeOutcome } from './apply-charge-outcome';
 import type { BillingDeps } from './billing-deps';
+import { countCharge, countRenewal } from './billing-metrics';
 import { recordChargeOutcome, sendClaimedCharge, type ChargeClaim } from './charge-invoice.usecase';
 
 /**
@@ -91,6 +92,7 @@ export async function recordPaidCharges(deps: BillingDeps, charges: PaidCharge[]
     );
     const ours = sorted.filter(({ claim }) => succeeded.has(claim.reference));
     if (ours.length === 0) return 0;
+    for (const { claim } of ours) countCharge('succeeded', claim.invoice.livemode, transaction);
     const paidIds = await deps.invoices.markPaidMany(
       ours.map(({ claim }) => ({
         id: claim.invoice.id,
@@ -141,6 +143,7 @@ export async function recordPaidCharges(deps: BillingDeps, charges: PaidCharge[]
         await subscription.update({ status: nextStatus(subscription.status, event), updatedAt: at }, { transaction });
       }
       if (renewed) {
+        countRenewal('renewed', subscription.livemode, transaction);
         events.push({
           type: 'subscription.renewed',
           data: subscriptionEventData(subscription, claim.input.email),

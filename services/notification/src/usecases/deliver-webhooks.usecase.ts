@@ -1,6 +1,7 @@
 import { afterAttempt } from '../domain/delivery-status';
 import { signedHeaders } from '../domain/delivery-signature';
 import type { ClaimedDelivery } from '../db/repositories/delivery.repository';
+import { countDeliveryAttempt } from './delivery-metrics';
 import type { NotificationDeps } from './notification-deps';
 
 /** Deliveries claimed per pass, and of one webhook at most, so one receiver cannot take them all. */
@@ -64,5 +65,6 @@ async function attemptDelivery(deps: NotificationDeps, delivery: ClaimedDelivery
     status: next.status,
     nextAttemptAt: next.nextAttemptAt,
   });
+  countDeliveryAttempt(next.status, outcome.durationMs);
   return next.status;
 }

@@ -20,6 +20,15 @@ export type NewCheckoutSession = Pick<
   | 'createdAt'
 >;
 
+/**
+ * PENDING sessions past their expiry ($1 the real now): a test-mode session's expiry is in its
+ * project's test time, real time + the clock's offset.
+ */
+const EXPIRED_SESSIONS = `checkout_sessions cs
+    LEFT JOIN test_clocks tc ON tc.project_id = cs.project_id AND NOT cs.livemode
+   WHERE cs.status = 'PENDING'
+     AND cs.expires_at <= $1::timestamptz + COALESCE(tc.offset_ms, 0) * interval '1 millisecond'`;
+
 export class CheckoutSessionRepository {
   create(session: NewCheckoutSession): Promise<CheckoutSessionModel> {
     return CheckoutSessionModel.create({ ...session, status: 'PENDING' });
@@ -84,10 +93,7 @@ export class CheckoutSessionRepository {
     options: { withPayment: boolean; skip?: string[] },
   ): Promise<string[]> {
     const rows = await CheckoutSessionModel.sequelize!.query<{ id: string }>(
-      `SELECT cs.id FROM checkout_sessions cs
-         LEFT JOIN test_clocks tc ON tc.project_id = cs.project_id AND NOT cs.livemode
-        WHERE cs.status = 'PENDING' AND cs.livemode = $3
-          AND cs.expires_at <= $1::timestamptz + COALESCE(tc.offset_ms, 0) * interval '1 millisecond'
+      `SELECT cs.id FROM ${EXPIRED_SESSIONS} AND cs.livemode = $3
           AND $4::boolean = EXISTS (SELECT 1 FROM checkout_payments p WHERE p.session_id = cs.id AND p.state = 'STARTED')
           AND NOT (cs.id = ANY($5::uuid[]))
         ORDER BY cs.expires_at LIMIT $2 FOR UPDATE OF cs SKIP LOCKED`,
@@ -98,5 +104,14 @@ export class CheckoutSessionRepository {
       },
     );
     return rows.map((r) => r.id);
+  }
+
+  /** How many sessions of both modes are past their expiry and still PENDING (the sweep's backlog). */
+  async countExpired(realNow: Date): Promise<number> {
+    const [row] = await CheckoutSessionModel.sequelize!.query<{ count: string }>(
+      `SELECT count(*) AS count FROM ${EXPIRED_SESSIONS}`,
+      { bind: [realNow], type: QueryTypes.SELECT },
+    );
+    return Number(row.count);
   }
 }

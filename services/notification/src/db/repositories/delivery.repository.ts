@@ -124,6 +124,17 @@ export class DeliveryRepository {
     );
   }
 
+  /** Deliveries due now and not yet attempted, and failed ones whose retry is due (the worker's backlog). */
+  async countDue(now: Date): Promise<{ firstAttempts: number; retries: number }> {
+    const [row] = await this.sequelize.query<{ first_attempts: string; retries: string }>(
+      `SELECT count(*) FILTER (WHERE status = 'PENDING') AS first_attempts,
+              count(*) FILTER (WHERE status = 'RETRYING') AS retries
+         FROM deliveries WHERE status IN ('PENDING', 'RETRYING') AND next_attempt_at <= $1`,
+      { bind: [now], type: QueryTypes.SELECT },
+    );
+    return { firstAttempts: Number(row.first_attempts), retries: Number(row.retries) };
+  }
+
   /** A FAILED delivery due again now; false when it is no longer FAILED (a concurrent retry). */
   async requestRetry(deliveryId: string, now: Date): Promise<boolean> {
     const [, count] = await this.sequelize.query(

@@ -1,0 +1,232 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { ServerUnaryCall, ServiceDefinition, ServiceError, UntypedServiceImplementation } from '@grpc/grpc-js';
+import { status as GrpcStatus } from '@grpc/grpc-js';
+import type { NatsConnection } from 'nats';
+import { collectDefaultMetrics, Counter, Gauge, Histogram, register } from 'prom-client';
+import { QueryTypes } from 'sequelize';
+import type { Sequelize } from 'sequelize-typescript';
+import { listenHttp, sendJson, type RunningHttpServer } from './http-server';
+import type { Logger } from './logger';
+
+/**
+ * Prometheus metrics of one process (docs/deployment.md, "Metrics"). One registry per process
+ * (prom-client's default one): every metric a process defines is on its `GET /metrics`.
+ */
+
+/** Latency buckets in seconds, from a cached lookup to a slow provider call. */
+const LATENCY_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
+
+/**
+ * Values that a scrape reads from the database or NATS must answer within this, so that a slow
+ * dependency makes a scrape miss a value instead of hanging it (Prometheus times out at 10 s).
+ */
+const SCRAPE_READ_TIMEOUT_MS = 2000;
+
+let defaultMetricsStarted = false;
+
+/**
+ * Serves `GET /metrics` on its own port (METRICS_PORT), apart from the API port so that it is
+ * never exposed through the gateway's Ingress, and collects the Node.js process metrics.
+ */
+export async function startMetricsServer(service: string, port: number): Promise<RunningHttpServer> {
+  if (!defaultMetricsStarted) {
+    register.setDefaultLabels({ service });
+    collectDefaultMetrics();
+    defaultMetricsStarted = true;
+  }
+  return listenHttp((req: IncomingMessage, res: ServerResponse) => {
+    if (req.method !== 'GET' || (req.url !== '/metrics' && !req.url?.startsWith('/metrics?'))) {
+      sendJson(res, 404, { detail: 'Not found: metrics are at GET /metrics' });
+      return;
+    }
+    register.metrics().then(
+      (body) => {
+        res.writeHead(200, { 'content-type': register.contentType });
+        res.end(body);
+      },
+      (err: unknown) => sendJson(res, 500, { detail: `metrics could not be collected: ${String(err)}` }),
+    );
+  }, port);
+}
+
+/** A counter of this process, created once (a module may be loaded by several wirings in tests). */
+export function counter<L extends string>(name: string, help: string, labelNames: readonly L[]): Counter<L> {
+  return (register.getSingleMetric(name) as Counter<L> | undefined) ?? new Counter({ name, help, labelNames });
+}
+
+/** A latency histogram in seconds with the platform's buckets. */
+export function latencyHistogram<L extends string>(name: string, help: string, labelNames: readonly L[]): Histogram<L> {
+  return (
+    (register.getSingleMetric(name) as Histogram<L> | undefined) ??
+    new Histogram({ name, help, labelNames, buckets: LATENCY_BUCKETS })
+  );
+}
+
+/**
+ * A gauge whose values are read when Prometheus scrapes (a backlog counted by a query): `read`
+ * returns one value per label set. A read that fails or takes longer than SCRAPE_READ_TIMEOUT_MS
+ * leaves the gauge empty for that scrape (a missing series, which alerts can detect), never a
+ * stale value, and is logged.
+ */
+export function scrapeTimeGauge<L extends string>(options: {
+  name: string;
+  help: string;
+  labelNames: readonly L[];
+  logger: Logger;
+  read(): Promise<{ labels: Partial<Record<L, string>>; value: number }[]>;
+}): Gauge<L> {
+  const { name, help, labelNames, logger, read } = options;
+  const existing = register.getSingleMetric(name);
+  if (existing) register.removeSingleMetric(name);
+  return new Gauge({
+    name,
+    help,
+    labelNames,
+    async collect() {
+      this.reset();
+      let timer: NodeJS.Timeout | undefined;
+      try {
+        const values = await Promise.race([
+          read(),
+          new Promise<never>((_, reject) => {
+            timer = setTimeout(
+              () => reject(new Error(`no answer in ${SCRAPE_READ_TIMEOUT_MS} ms`)),
+              SCRAPE_READ_TIMEOUT_MS,
+            );
+          }),
+        ]);
+        for (const { labels, value } of values) this.set(labels, value);
+      } catch (err) {
+        logger.warn({ err, metric: name }, 'metrics: a scrape-time value could not be read');
+      } finally {
+        clearTimeout(timer);
+      }
+    },
+  });
+}
+
+// --- gRPC server: rate, errors and latency per method ----------------------------------------
+
+const grpcHandled = counter(
+  'grpc_server_handled_total',
+  'gRPC calls answered by this server, by service, method and status code',
+  ['grpc_service', 'grpc_method', 'grpc_code'],
+);
+const grpcHandling = latencyHistogram(
+  'grpc_server_handling_seconds',
+  'Time from receiving a gRPC call to answering it, by service, method and status code',
+  ['grpc_service', 'grpc_method', 'grpc_code'],
+);
+
+type UnaryCallback = (error: Partial<ServiceError> | null, response?: unknown) => void;
+
+/**
+ * The implementation of a gRPC service with every unary method counted and timed, by the status
+ * each call ends with (the one unaryService turned its error into). A wrapper of the handlers
+ * that startGrpcServer registers, so every service is measured without code of its own.
+ */
+export function measuredGrpcService(
+  definition: ServiceDefinition,
+  implementation: UntypedServiceImplementation,
+): UntypedServiceImplementation {
+  const measured: UntypedServiceImplementation = { ...implementation };
+  for (const [method, handler] of Object.entries(implementation)) {
+    const spec = definition[method];
+    if (typeof handler !== 'function' || !spec || spec.requestStream || spec.responseStream) continue;
+    // The path names the method as the proto does: /billing.v1.BillingService/AdvanceTestClock.
+    const [, grpcService, grpcMethod] = spec.path.split('/');
+    const unary = handler as (call: ServerUnaryCall<unknown, unknown>, callback: UnaryCallback) => void;
+    measured[method] = (call: ServerUnaryCall<unknown, unknown>, callback: UnaryCallback) => {
+      const end = grpcHandling.startTimer();
+      unary(call, (error, response) => {
+        const labels = {
+          grpc_service: grpcService,
+          grpc_method: grpcMethod,
+          grpc_code: GrpcStatus[error ? (error.code ?? GrpcStatus.UNKNOWN) : GrpcStatus.OK],
+        };
+        grpcHandled.inc(labels);
+        end(labels);
+        callback(error, response);
+      });
+    };
+  }
+  return measured;
+}
+
+// --- Scrape-time backlogs: outbox and JetStream consumers -----------------------------------
+
+/**
+ * The outbox's unsent events and the age of the oldest one (a relay that is stuck or behind):
+ * each a query served by the partial index of unsent rows (outbox_events_pending_seq).
+ */
+export function registerOutboxMetrics(sequelize: Sequelize, logger: Logger): void {
+  const pending = (select: string) => async () => {
+    const [row] = await sequelize.query<{ value: number | null }>(
+      `SELECT (${select})::float8 AS value FROM outbox_events WHERE published_at IS NULL`,
+      { type: QueryTypes.SELECT },
+    );
+    return [{ labels: {}, value: row.value ?? 0 }];
+  };
+  scrapeTimeGauge({
+    name: 'outbox_pending_events',
+    help: 'Events committed to the outbox and not yet published to NATS',
+    labelNames: [],
+    logger,
+    read: pending('count(*)'),
+  });
+  scrapeTimeGauge({
+    name: 'outbox_oldest_pending_age_seconds',
+    help: 'Age of the oldest unpublished outbox event (0 when none is pending)',
+    labelNames: [],
+    logger,
+    read: pending('EXTRACT(EPOCH FROM now() - min(created_at))'),
+  });
+}
+
+/** Messages of a stream that a durable consumer has not yet been handed or not yet acked. */
+export function registerConsumerLagMetrics(options: {
+  nats: NatsConnection;
+  stream: string;
+  durableNames: string[];
+  logger: Logger;
+}): void {
+  const { nats, stream, durableNames, logger } = options;
+  const infos = async () => {
+    const jsm = await nats.jetstreamManager();
+    return Promise.all(durableNames.map((durable) => jsm.consumers.info(stream, durable)));
+  };
+  scrapeTimeGauge({
+    name: 'jetstream_consumer_pending_messages',
+    help: 'Messages of the stream not yet delivered to the durable consumer (num_pending)',
+    labelNames: ['stream', 'consumer'],
+    logger,
+    async read() {
+      return (await infos()).map((info) => ({ labels: { stream, consumer: info.name }, value: info.num_pending }));
+    },
+  });
+  scrapeTimeGauge({
+    name: 'jetstream_consumer_ack_pending_messages',
+    help: 'Messages delivered to the durable consumer and not yet acknowledged (num_ack_pending)',
+    labelNames: ['stream', 'consumer'],
+    logger,
+    async read() {
+      return (await infos()).map((info) => ({ labels: { stream, consumer: info.name }, value: info.num_ack_pending }));
+    },
+  });
+}
+
+/**
+ * Due work of a process's schedulers, counted at scrape time: `counts` returns, per scheduler,
+ * how many items are due now and not yet done (a growing value means the scheduler falls behind).
+ */
+export function registerSchedulerBacklog(logger: Logger, counts: () => Promise<Record<string, number>>): void {
+  scrapeTimeGauge({
+    name: 'scheduler_due_items',
+    help: 'Work items due now and not yet done, by scheduler',
+    labelNames: ['scheduler'],
+    logger,
+    async read() {
+      return Object.entries(await counts()).map(([scheduler, value]) => ({ labels: { scheduler }, value }));
+    },
+  });
+}

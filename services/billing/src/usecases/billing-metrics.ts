@@ -1,0 +1,38 @@
+import type { Transaction } from 'sequelize';
+import { counter } from '@billing/platform';
+
+/** Billing's counters (docs/deployment.md, "Metrics"); each counted once its outcome is committed. */
+
+const renewals = counter(
+  'billing_renewals_total',
+  'Period charges of subscriptions by outcome: renewed (paid), past_due (failed), cancelled_unpaid (dunning exhausted)',
+  ['outcome', 'livemode'],
+);
+const charges = counter(
+  'billing_charges_total',
+  'Provider answers to invoice charges (renewals, dunning retries, pay-now) by outcome: succeeded, failed, pending',
+  ['outcome', 'livemode'],
+);
+const refunds = counter(
+  'billing_refunds_total',
+  'Refunds sent to the provider by outcome: processed, failed (refused), retry (outcome unknown, sent again later)',
+  ['outcome', 'livemode'],
+);
+
+export type RenewalOutcome = 'renewed' | 'past_due' | 'cancelled_unpaid';
+export type ChargeMetricOutcome = 'succeeded' | 'failed' | 'pending';
+export type RefundMetricOutcome = 'processed' | 'failed' | 'retry';
+
+const afterCommit = (transaction: Transaction, count: () => void) => transaction.afterCommit(count);
+
+export function countRenewal(outcome: RenewalOutcome, livemode: boolean, transaction: Transaction): void {
+  afterCommit(transaction, () => renewals.inc({ outcome, livemode: String(livemode) }));
+}
+
+export function countCharge(outcome: ChargeMetricOutcome, livemode: boolean, transaction: Transaction): void {
+  afterCommit(transaction, () => charges.inc({ outcome, livemode: String(livemode) }));
+}
+
+export function countRefund(outcome: RefundMetricOutcome, livemode: boolean): void {
+  refunds.inc({ outcome, livemode: String(livemode) });
+}
