@@ -103,7 +103,7 @@ export async function startGrpcServer(options: {
   return {
     port,
     health,
-    async shutdown(graceMs = 10_000) {
+    async shutdown(graceMs = 5_000) {
       for (const name of Object.keys(statuses)) health.setStatus(name, 'NOT_SERVING');
       await new Promise<void>((resolve) => {
         const timer = setTimeout(() => {

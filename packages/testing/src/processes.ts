@@ -2,7 +2,14 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { resolve } from 'node:path';
 import { connectNats } from '@billing/platform';
-import { PLATFORM_PROCESSES, platformEnvironment, portOf, probeReady, type ServiceName } from './platform-processes';
+import {
+  PLATFORM_PROCESSES,
+  platformEnvironment,
+  portOf,
+  probeReady,
+  type ProcessSpec,
+  type ServiceName,
+} from './platform-processes';
 import { freePort } from './ports';
 
 export type { ServiceName };
@@ -16,6 +23,14 @@ const REPO_ROOT = resolve(__dirname, '../../..');
  * scavenges were measured at about 5% more renewals/s.
  */
 export const PLATFORM_NODE_FLAGS = ['--max-semi-space-size=32'];
+
+/** How a stopped process ended: its exit code (null when a signal ended it) and when. */
+export interface ProcessExit {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  /** From sending the signal to the exit. */
+  afterMs: number;
+}
 
 /** A real OS process of the platform, started from its built entry point. */
 export class PlatformProcess {
@@ -67,14 +82,20 @@ export class PlatformProcess {
     this.child?.kill(signal);
   }
 
-  async stop(signal: NodeJS.Signals = 'SIGTERM'): Promise<void> {
+  /**
+   * Sends `signal` and waits for the exit (SIGKILL after 10 s); answers how the process ended,
+   * or undefined when it was not running.
+   */
+  async stop(signal: NodeJS.Signals = 'SIGTERM'): Promise<ProcessExit | undefined> {
     const child = this.child;
-    if (!child || child.exitCode !== null || child.signalCode !== null) return;
+    if (!child || child.exitCode !== null || child.signalCode !== null) return undefined;
+    const sent = Date.now();
     child.kill('SIGCONT');
     child.kill(signal);
     const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
-    await once(child, 'exit');
+    const [code, exitSignal] = (await once(child, 'exit')) as [number | null, NodeJS.Signals | null];
     clearTimeout(timer);
+    return { code, signal: exitSignal, afterMs: Date.now() - sent };
   }
 }
 
@@ -85,6 +106,8 @@ export interface PlatformUnderTest {
   eventsSubjectPrefix: string;
   gatewayUrl: string;
   processes: Record<ServiceName, PlatformProcess>;
+  /** Every replica of each process (the first is `processes[name]`); one each unless asked. */
+  replicas: Record<ServiceName, PlatformProcess[]>;
   /** The environment every process was started with (ports, prefixes, secrets). */
   env: Record<string, string>;
   /** The database that a service owns in this run, e.g. `${prefix}_identity`. */
@@ -109,6 +132,12 @@ export interface StartOptions {
   env?: Record<string, string>;
   /** Which processes to start; all of them by default. */
   only?: ServiceName[];
+  /**
+   * How many replicas of a process to run (1 by default), on one set of databases. The others
+   * reach a gRPC service's replicas through one target listing them all (round robin); HTTP
+   * processes are reached at the first replica's address, the rest at their own.
+   */
+  replicas?: Partial<Record<ServiceName, number>>;
 }
 
 /**
@@ -117,11 +146,23 @@ export interface StartOptions {
  */
 export async function startPlatform(options: StartOptions = {}): Promise<PlatformUnderTest> {
   const runId = uniqueRunId();
-  const ports: Record<string, string> = {};
+  // The ports of each replica; the first replica's are the platform's.
+  const replicaPorts = new Map<ServiceName, Record<string, string>[]>();
+  const balanced: Record<string, string> = {};
   for (const spec of PLATFORM_PROCESSES) {
-    ports[spec.portVariable] = String(await freePort());
-    if (spec.http) ports[spec.http.portVariable] = String(await freePort());
+    const own: Record<string, string>[] = [];
+    for (let i = 0; i < (options.replicas?.[spec.name] ?? 1); i++) {
+      own.push({
+        [spec.portVariable]: String(await freePort()),
+        ...(spec.http ? { [spec.http.portVariable]: String(await freePort()) } : {}),
+      });
+    }
+    replicaPorts.set(spec.name, own);
+    if (own.length > 1 && spec.kind === 'grpc' && spec.urlVariable) {
+      balanced[spec.urlVariable] = `ipv4:${own.map((p) => `127.0.0.1:${p[spec.portVariable]}`).join(',')}`;
+    }
   }
+  const ports = Object.assign({}, ...[...replicaPorts.values()].map((own) => own[0])) as Record<string, string>;
   const base: Record<string, string> = {
     NODE_ENV: 'test',
     LOG_LEVEL: process.env.TEST_LOG_LEVEL || 'warn',
@@ -142,27 +183,29 @@ export async function startPlatform(options: StartOptions = {}): Promise<Platfor
     GRPC_DEADLINE_MS: '20000',
     ...ports,
   };
-  const common = { ...base, ...platformEnvironment({ ...base, ...options.env }), ...options.env };
+  const common = { ...base, ...platformEnvironment({ ...base, ...balanced, ...options.env }), ...options.env };
   const gatewayUrl = `http://127.0.0.1:${common.PORT}`;
-  const processes = Object.fromEntries(
+  const replicas = Object.fromEntries(
     PLATFORM_PROCESSES.map((spec) => [
       spec.name,
-      new PlatformProcess(spec.name, resolve(REPO_ROOT, spec.entry), common, () =>
-        probeReady(spec, portOf(spec, common)),
-      ),
+      replicaPorts.get(spec.name)!.map((own) => platformProcess(spec, { ...common, ...own })),
     ]),
-  ) as Record<ServiceName, PlatformProcess>;
+  ) as Record<ServiceName, PlatformProcess[]>;
+  const processes = Object.fromEntries(PLATFORM_PROCESSES.map((spec) => [spec.name, replicas[spec.name][0]])) as Record<
+    ServiceName,
+    PlatformProcess
+  >;
   const wanted = options.only ?? PLATFORM_PROCESSES.map((spec) => spec.name);
   const stopAll = async () => {
-    await Promise.all(Object.values(processes).map((p) => p.stop()));
+    await Promise.all(Object.values(replicas).flatMap((all) => all.map((p) => p.stop())));
     await dropDatabases(runId);
     await deleteStream(common.EVENTS_STREAM);
   };
   try {
     // All at once: no process needs another to start (they connect on first use), and each
     // spends much of its start waiting on PostgreSQL, so a test's platform is up sooner.
-    const starts = PLATFORM_PROCESSES.filter((spec) => wanted.includes(spec.name)).map((spec) =>
-      processes[spec.name].start(),
+    const starts = PLATFORM_PROCESSES.filter((spec) => wanted.includes(spec.name)).flatMap((spec) =>
+      replicas[spec.name].map((replica) => replica.start()),
     );
     const failed = (await Promise.allSettled(starts)).find((outcome) => outcome.status === 'rejected');
     if (failed) throw failed.reason;
@@ -177,10 +220,34 @@ export async function startPlatform(options: StartOptions = {}): Promise<Platfor
     eventsSubjectPrefix: common.EVENTS_SUBJECT_PREFIX,
     gatewayUrl,
     processes,
+    replicas,
     env: common,
     database: (service) => `${runId}_${service.replace(/-/g, '_')}`,
     stop: stopAll,
   };
+}
+
+function platformProcess(spec: ProcessSpec, env: Record<string, string>): PlatformProcess {
+  return new PlatformProcess(spec.name, resolve(REPO_ROOT, spec.entry), env, () => probeReady(spec, portOf(spec, env)));
+}
+
+/**
+ * One more replica of a running platform's process on free ports, with `env` on top of the
+ * platform's (started by the caller). Its address is `http://127.0.0.1:<port>` for an HTTP
+ * process, `127.0.0.1:<port>` for a gRPC one.
+ */
+export async function createReplica(
+  platform: PlatformUnderTest,
+  name: ServiceName,
+  env: Record<string, string> = {},
+): Promise<{ process: PlatformProcess; port: number }> {
+  const spec = PLATFORM_PROCESSES.find((s) => s.name === name)!;
+  const port = await freePort();
+  const own = {
+    [spec.portVariable]: String(port),
+    ...(spec.http ? { [spec.http.portVariable]: String(await freePort()) } : {}),
+  };
+  return { process: platformProcess(spec, { ...platform.env, ...env, ...own }), port };
 }
 
 async function deleteStream(stream: string): Promise<void> {
