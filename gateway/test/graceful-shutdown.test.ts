@@ -75,6 +75,7 @@ describe('graceful shutdown: SIGTERM under load', () => {
     });
     const hook = await api('POST', '/api/v1/webhooks', {
       apiKey: merchant.testKey,
+      token: merchant.token,
       body: { url: `${receiver.url}/hooks`, events: ['customer.created'] },
     });
     expect(hook.status).toBe(201);

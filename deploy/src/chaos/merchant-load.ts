@@ -44,9 +44,14 @@ export class GatewayClient {
     return this.gateways[this.next++ % this.gateways.length];
   }
 
-  async call(method: string, path: string, options: { apiKey?: string; body?: unknown } = {}): Promise<Answer> {
+  async call(
+    method: string,
+    path: string,
+    options: { apiKey?: string; token?: string; body?: unknown } = {},
+  ): Promise<Answer> {
     const headers: Record<string, string> = { 'content-type': 'application/json' };
     if (options.apiKey) headers['x-api-key'] = options.apiKey;
+    if (options.token) headers.authorization = `Bearer ${options.token}`;
     if (method === 'POST') headers['idempotency-key'] = randomUUID();
     for (let attempt = 1; ; attempt++) {
       const gateway = this.anyGateway;
@@ -76,6 +81,7 @@ export class GatewayClient {
 /** One merchant of the load: a test-mode project with a plan, a webhook to the receiver, subscribers. */
 export class LoadMerchant {
   private apiKey = '';
+  private token = '';
   private planId = '';
   private readonly subscriptions: string[] = [];
   private clockAdvancedAt = Date.now();
@@ -93,6 +99,7 @@ export class LoadMerchant {
       body: { email, business_name: `${this.label} Ltd`, password: `pw-${randomUUID()}` },
     });
     this.apiKey = registered.api_keys[0].key;
+    this.token = registered.access_token;
     await this.expect(201, 'POST', '/api/v1/webhooks', { body: { url: `${this.receiverUrl}/hooks`, events: ['*'] } });
     const plan = await this.expect(201, 'POST', '/api/v1/plans', {
       body: { name: 'Metered', amount: 100, interval: 'monthly', usage_unit_amount: 2 },
@@ -152,7 +159,9 @@ export class LoadMerchant {
   }
 
   private call(method: string, path: string, options: { body?: unknown } = {}): Promise<Answer> {
-    return this.client.call(method, path, { ...options, apiKey: this.apiKey });
+    // Managing webhooks takes the access token besides the key (docs/api-behaviour.md).
+    const token = path.startsWith('/api/v1/webhooks') ? this.token : undefined;
+    return this.client.call(method, path, { ...options, apiKey: this.apiKey, token });
   }
 
   // eslint-disable-next-line @typescript-eslint/no-explicit-any

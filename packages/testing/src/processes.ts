@@ -44,7 +44,8 @@ export class PlatformProcess {
     private readonly ready: () => Promise<void>,
   ) {}
 
-  async start(timeoutMs = 30_000): Promise<void> {
+  /** PLATFORM_START_TIMEOUT_MS lets a loaded machine (many suites at once) wait longer. */
+  async start(timeoutMs = Number(process.env.PLATFORM_START_TIMEOUT_MS) || 30_000): Promise<void> {
     this.output = '';
     const profile = process.env.CPU_PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${process.env.CPU_PROFILE_DIR}`] : [];
     const child = spawn(process.execPath, [...PLATFORM_NODE_FLAGS, ...profile, this.entry], {
