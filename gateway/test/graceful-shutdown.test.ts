@@ -91,6 +91,12 @@ describe('graceful shutdown: SIGTERM under load', () => {
     const completed = await api('GET', `/api/v1/checkout/sessions/${session.body.code}`, { apiKey: merchant.testKey });
     customerId = completed.body.customer_id;
     expect(customerId).toBeDefined();
+  }, 180_000);
+  /** The process a case stopped, started again before the next case (whatever the outcome). */
+  let stopped: ServiceName | undefined;
+  afterEach(async () => {
+    if (stopped) await platform.processes[stopped].start();
+    stopped = undefined;
   });
   afterAll(async () => {
     await platform?.stop();
@@ -147,12 +153,15 @@ describe('graceful shutdown: SIGTERM under load', () => {
       }
       const deliveredBefore = received.length;
       const sigtermAt = Date.now();
+      stopped = name;
       const exit = await platform.processes[name].stop('SIGTERM');
       // The load runs on a little while the process is gone (refusals and 503s are expected).
       await new Promise((r) => setTimeout(r, 500));
       await load.stop();
 
-      expect(exit).toEqual({ code: 0, signal: null, afterMs: expect.any(Number) });
+      // The process's own log when it did not exit cleanly.
+      const log = exit?.code === 0 ? '' : platform.processes[name].output.slice(-3000);
+      expect({ ...exit, log }).toEqual({ code: 0, signal: null, afterMs: expect.any(Number), log: '' });
       expect(exit!.afterMs).toBeLessThan(10_000);
       const inFlight = load.outcomes.filter((o) => o.sentAt < sigtermAt && o.endedAt > sigtermAt);
       expect(inFlight.length).toBeGreaterThan(0);
@@ -180,7 +189,6 @@ describe('graceful shutdown: SIGTERM under load', () => {
           await queryDatabase(platform.database('billing'), `SELECT id FROM refunds WHERE status = 'PROCESSING'`),
         ).toEqual([]);
       }
-      await platform.processes[name].start();
     },
     60_000,
   );
