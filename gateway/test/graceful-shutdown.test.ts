@@ -94,7 +94,9 @@ describe('graceful shutdown: SIGTERM under load', () => {
   }, 180_000);
   /** The process a case stopped, started again before the next case (whatever the outcome). */
   let stopped: ServiceName | undefined;
+  const loads: { stop(): Promise<void> }[] = [];
   afterEach(async () => {
+    await Promise.all(loads.splice(0).map((load) => load.stop()));
     if (stopped) await platform.processes[stopped].start();
     stopped = undefined;
   });
@@ -138,6 +140,7 @@ describe('graceful shutdown: SIGTERM under load', () => {
     '%s finishes its in-flight work, releases its claims and exits 0 within 10 s',
     async (name) => {
       const load = steadyLoad(requestServedBy[name]);
+      loads.push(load);
       await waitFor(
         'a steady load',
         async () => load.outcomes.filter((o) => ok(o.status)).length,

@@ -62,17 +62,21 @@ async function main(): Promise<number> {
       { length: MERCHANTS },
       (_, i) => new LoadMerchant(client, `chaos-${i + 1}`, receiver.url, RENEW_EVERY_MS),
     );
-    await Promise.all(merchants.map((m) => m.setUp()));
+    // One after another: registrations hash passwords, which identity does a few at a time.
+    for (const merchant of merchants) await merchant.setUp();
     log(`${MERCHANTS} merchants registered; load for ${DURATION_MS / 1000} s`);
 
-    const deadline = Date.now() + DURATION_MS;
+    let deadline = Date.now() + DURATION_MS;
+    // Ctrl-C ends the load early; the counts and the clean-up still run.
+    const endEarly = () => (deadline = Date.now());
+    process.once('SIGINT', endEarly).once('SIGTERM', endEarly);
     const loadErrors: string[] = [];
     const load = merchants.map(async (merchant) => {
       while (Date.now() < deadline) {
         await merchant.step().catch((err: Error) => void loadErrors.push(err.message));
       }
     });
-    const chaos = runChaos(platform.replicas, nats, redis, deadline);
+    const chaos = runChaos(platform.replicas, nats, redis, () => deadline);
     await Promise.all([...load, chaos]);
 
     log(`load over; waiting up to ${SETTLE_MS / 1000} s for deliveries to settle`);
@@ -101,9 +105,9 @@ async function runChaos(
   replicas: Record<ServiceName, PlatformProcess[]>,
   nats: PrivateServer,
   redis: PrivateServer,
-  deadline: number,
+  deadline: () => number,
 ): Promise<void> {
-  const span = deadline - Date.now();
+  const span = deadline() - Date.now();
   const outages = [
     { at: Date.now() + span / 3, server: nats },
     { at: Date.now() + (2 * span) / 3, server: redis },
@@ -111,7 +115,7 @@ async function runChaos(
   const candidates = REPLICATED.flatMap((name) => replicas[name]);
   for (;;) {
     const nextKill = Date.now() + KILL_MIN_MS + Math.random() * (KILL_MAX_MS - KILL_MIN_MS);
-    while (Date.now() < Math.min(nextKill, deadline)) {
+    while (Date.now() < Math.min(nextKill, deadline())) {
       const due = outages.find((o) => o.at <= Date.now());
       if (due) {
         outages.splice(outages.indexOf(due), 1);
@@ -121,7 +125,7 @@ async function runChaos(
       }
       await sleep(250);
     }
-    if (Date.now() >= deadline) return;
+    if (Date.now() >= deadline()) return;
     const victim = candidates[Math.floor(Math.random() * candidates.length)];
     const index = replicas[victim.name].indexOf(victim) + 1;
     log(`SIGKILL ${victim.name} #${index} (pid ${victim.pid})`);

@@ -29,8 +29,8 @@ interface Answer {
 
 /**
  * A merchant's HTTP client over every gateway replica, as a load balancer would spread it: a
- * refused connection (a killed gateway) goes to the next replica, a 503 is retried after its
- * Retry-After. POSTs carry an Idempotency-Key, so a retry never does the work twice.
+ * refused connection (a killed gateway) goes to the next replica, a 503 or 429 is retried after
+ * its Retry-After. POSTs carry an Idempotency-Key, so a retry never does the work twice.
  */
 export class GatewayClient {
   private next = 0;
@@ -65,15 +65,15 @@ export class GatewayClient {
         });
         const text = await res.text();
         this.tally.record(res.status);
-        if (res.status !== 503 || attempt >= 10)
-          return { status: res.status, body: text ? JSON.parse(text) : undefined };
+        const later = res.status === 503 || res.status === 429;
+        if (!later || attempt >= 10) return { status: res.status, body: text ? JSON.parse(text) : undefined };
         status = res.status;
       } catch (err) {
         status = (err as { cause?: { code?: string } }).cause?.code ?? (err as Error).name;
         this.tally.record(status);
         if (attempt >= 10) throw err;
       }
-      await sleep(status === 503 ? 1_000 : 100);
+      await sleep(typeof status === 'number' ? 1_000 : 100);
     }
   }
 }
