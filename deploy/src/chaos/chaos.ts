@@ -108,23 +108,22 @@ async function runChaos(
   deadline: () => number,
 ): Promise<void> {
   const span = deadline() - Date.now();
-  const outages = [
-    { at: Date.now() + span / 3, server: nats },
-    { at: Date.now() + (2 * span) / 3, server: redis },
-  ];
+  // Independent of the kills (a replica's restart takes a while on a loaded machine).
+  const outage = async (server: PrivateServer, after: number) => {
+    await sleep(after);
+    if (Date.now() >= deadline()) return;
+    log(`restarting ${server.name}`);
+    await server.restart();
+    log(`${server.name} back`);
+  };
+  await Promise.all([outage(nats, span / 3), outage(redis, (2 * span) / 3), killReplicas(replicas, deadline)]);
+}
+
+async function killReplicas(replicas: Record<ServiceName, PlatformProcess[]>, deadline: () => number): Promise<void> {
   const candidates = REPLICATED.flatMap((name) => replicas[name]);
   for (;;) {
     const nextKill = Date.now() + KILL_MIN_MS + Math.random() * (KILL_MAX_MS - KILL_MIN_MS);
-    while (Date.now() < Math.min(nextKill, deadline())) {
-      const due = outages.find((o) => o.at <= Date.now());
-      if (due) {
-        outages.splice(outages.indexOf(due), 1);
-        log(`restarting ${due.server.name}`);
-        await due.server.restart();
-        log(`${due.server.name} back`);
-      }
-      await sleep(250);
-    }
+    while (Date.now() < Math.min(nextKill, deadline())) await sleep(250);
     if (Date.now() >= deadline()) return;
     const victim = candidates[Math.floor(Math.random() * candidates.length)];
     const index = replicas[victim.name].indexOf(victim) + 1;

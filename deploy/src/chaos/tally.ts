@@ -16,7 +16,7 @@ export class ReceivedEvents {
 }
 
 /** The services whose outboxes hold the events merchants' webhooks receive. */
-const PRODUCERS: ServiceName[] = ['identity', 'catalog', 'billing', 'policy'];
+const PRODUCERS: ServiceName[] = ['identity', 'catalog', 'billing'];
 
 /**
  * Events a merchant's webhook must receive: test-mode events of a project, produced after its
