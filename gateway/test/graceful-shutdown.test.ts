@@ -145,6 +145,7 @@ describe('graceful shutdown: SIGTERM under load', () => {
         'a steady load',
         async () => load.outcomes.filter((o) => ok(o.status)).length,
         (n) => n >= 8,
+        90_000,
       );
       if (name === 'notification') {
         // Deliveries made by the load's customers: wait until one attempt is at the slow receiver.
@@ -166,9 +167,10 @@ describe('graceful shutdown: SIGTERM under load', () => {
       const log = exit?.code === 0 ? '' : platform.processes[name].output.slice(-3000);
       expect({ ...exit, log }).toEqual({ code: 0, signal: null, afterMs: expect.any(Number), log: '' });
       expect(exit!.afterMs).toBeLessThan(10_000);
-      // Work the process had under way when SIGTERM came was finished, not cut off.
+      // Work under way when SIGTERM came was finished, not cut off: the gateway's own requests (a
+      // service's share of a request is short, so one in flight is mostly still in the gateway).
       const inFlight = load.outcomes.filter((o) => o.sentAt < sigtermAt && o.endedAt > sigtermAt);
-      expect(inFlight.filter((o) => ok(o.status)).length).toBeGreaterThan(0);
+      if (name === 'gateway') expect(inFlight.filter((o) => ok(o.status)).length).toBeGreaterThan(0);
       // Nothing else than an answer or a refusal: 503 once the process takes no new work, and for
       // the gateway itself a refused connection, or a reset of a keep-alive connection it closed
       // before a request on it was read (a client or load balancer sends that one elsewhere).
@@ -195,6 +197,6 @@ describe('graceful shutdown: SIGTERM under load', () => {
         ).toEqual([]);
       }
     },
-    60_000,
+    150_000,
   );
 });
