@@ -129,7 +129,17 @@ async function killReplicas(replicas: Record<ServiceName, PlatformProcess[]>, de
     const index = replicas[victim.name].indexOf(victim) + 1;
     log(`SIGKILL ${victim.name} #${index} (pid ${victim.pid})`);
     await victim.stop('SIGKILL');
-    await victim.start(60_000);
+    // A loaded machine may take long to start a process; the load meanwhile runs on the other replica.
+    for (let tries = 1; ; tries++) {
+      try {
+        await victim.start(180_000);
+        break;
+      } catch (err) {
+        if (tries === 3) throw err;
+        log(`${victim.name} #${index} did not start (${(err as Error).message.split('\n')[0]}); again`);
+        await victim.stop('SIGKILL');
+      }
+    }
     log(`${victim.name} #${index} started again`);
   }
 }
