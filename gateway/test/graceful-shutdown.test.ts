@@ -116,7 +116,7 @@ describe('graceful shutdown: SIGTERM under load', () => {
         apiKey: merchant.testKey,
         body: { email: `load-${randomUUID()}@example.com` },
       }),
-    policy: () => api('GET', '/api/v1/cancellation-policies', { apiKey: merchant.testKey }),
+    policy: () => api('GET', '/api/v1/cancellation-policies', { apiKey: merchant.testKey, token: merchant.token }),
     // Each makes a delivery to the slow receiver.
     notification: () =>
       api('POST', '/api/v1/webhooks/test', {
