@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 'use strict';
 /**
- * Entry point of `npm start`, `npm test` and `npm run bench`. Plain CommonJS with no
+ * Entry point of `npm start`, `npm test`, `npm run bench` and `npm run chaos`. Plain CommonJS with no
  * dependencies, because it runs on a fresh clone before node_modules exists:
  *   1. install dependencies when node_modules is missing or older than package-lock.json
  *      (`npm ci`: exactly the committed lock, never a silently rewritten one);
@@ -14,6 +14,7 @@
  * Usage: node deploy/bootstrap.js                   start the platform
  *        node deploy/bootstrap.js --test [jest args] run the test suite
  *        node deploy/bootstrap.js --bench [names]    run benchmarks (all when no name)
+ *        node deploy/bootstrap.js --chaos [options]  the chaos run (docs/chaos.md)
  */
 const { spawnSync } = require('node:child_process');
 const { existsSync, statSync } = require('node:fs');
@@ -56,9 +57,10 @@ function installNeeded() {
 function parseMode(argv) {
   if (argv[0] === '--test') return { mode: 'test', args: argv.slice(1) };
   if (argv[0] === '--bench') return { mode: 'bench', args: argv.slice(1) };
+  if (argv[0] === '--chaos') return { mode: 'chaos', args: argv.slice(1) };
   if (argv.length === 0 || argv[0] === 'start' || argv[0] === '--start') return { mode: 'start', args: argv.slice(1) };
   process.stderr.write(
-    `[bootstrap] unknown arguments: ${argv.join(' ')}\nusage: node deploy/bootstrap.js [--test [jest args...] | --bench [names...]]\n`,
+    `[bootstrap] unknown arguments: ${argv.join(' ')}\nusage: node deploy/bootstrap.js [--test [jest args...] | --bench [names...] | --chaos [options]]\n`,
   );
   process.exit(64);
 }

@@ -344,7 +344,7 @@ function pgUrl(port: number): string {
 }
 
 /** Debian installs nats-server in /usr/sbin and redis-server in /usr/bin, not on every user's PATH. */
-function findBinary(name: string): string | undefined {
+export function findBinary(name: string): string | undefined {
   const dirs = [
     ...(process.env.PATH ?? '').split(':').filter(Boolean),
     '/usr/sbin',

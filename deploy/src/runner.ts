@@ -4,7 +4,8 @@
  * Redis are there (starting embedded/local ones when not), then:
  *   start  starts every platform process in dependency order and supervises them;
  *   test   runs jest against that infrastructure;
- *   bench  runs deploy/dist/bench/<name>.bench.js (all of them when no name is given).
+ *   bench  runs deploy/dist/bench/<name>.bench.js (all of them when no name is given);
+ *   chaos  runs deploy/dist/chaos/chaos.js (docs/chaos.md), which brings its own NATS and Redis.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
@@ -25,8 +26,9 @@ import { portIsFree } from './ports';
 
 const REPO_ROOT = resolve(__dirname, '../..');
 const BENCH_DIR = join(__dirname, 'bench');
+const CHAOS_RUN = join(__dirname, 'chaos', 'chaos.js');
 
-export type Mode = 'start' | 'test' | 'bench';
+export type Mode = 'start' | 'test' | 'bench' | 'chaos';
 
 const log = (message: string) => process.stdout.write(`[runner] ${message}\n`);
 const fail = (message: string) => process.stderr.write(`[runner] ${message}\n`);
@@ -50,6 +52,7 @@ export async function main(mode: Mode, args: string[]): Promise<number> {
       if (signals.received) return 0;
       if (mode === 'start') return await startPlatform(infra, signals);
       if (mode === 'test') return await runJest(infra, args, signals);
+      if (mode === 'chaos') return await runChild(process.execPath, [CHAOS_RUN, ...args], infraEnv(infra), signals);
       return await runBenchmarks(infra, args, signals);
     } finally {
       await infra.stop();
@@ -306,7 +309,8 @@ async function runChild(command: string, args: string[], env: NodeJS.ProcessEnv,
 
 if (require.main === module) {
   const [first, ...rest] = process.argv.slice(2);
-  const mode: Mode = first === '--test' ? 'test' : first === '--bench' ? 'bench' : 'start';
+  const modes: Record<string, Mode> = { '--test': 'test', '--bench': 'bench', '--chaos': 'chaos' };
+  const mode: Mode = modes[first] ?? 'start';
   const args = mode === 'start' ? process.argv.slice(2) : rest;
   main(mode, args).then(
     (code) => process.exit(code),

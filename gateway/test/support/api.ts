@@ -1,6 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { resolve } from 'node:path';
-import { freePort, PlatformProcess, startPlatform, type PlatformUnderTest, type StartOptions } from '@billing/testing';
+import {
+  createReplica,
+  PlatformProcess,
+  startPlatform,
+  type PlatformUnderTest,
+  type StartOptions,
+} from '@billing/testing';
 
 /** Response bodies are asserted field by field, so an open JSON type is the honest one here. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -63,19 +68,9 @@ export async function startGatewayReplica(
   platform: PlatformUnderTest,
   env: Record<string, string> = {},
 ): Promise<{ process: PlatformProcess; url: string }> {
-  const port = await freePort();
-  const url = `http://127.0.0.1:${port}`;
-  const replica = new PlatformProcess(
-    'gateway',
-    resolve(__dirname, '../../dist/main.js'),
-    { ...platform.env, ...platform.tlsFiles('gateway'), ...env, PORT: String(port) },
-    async () => {
-      const res = await fetch(`${url}/healthz`);
-      if (!res.ok) throw new Error(String(res.status));
-    },
-  );
-  await replica.start();
-  return { process: replica, url };
+  const replica = await createReplica(platform, 'gateway', env);
+  await replica.process.start();
+  return { process: replica.process, url: `http://127.0.0.1:${replica.port}` };
 }
 
 export const uniqueEmail = (label = 'merchant') => `${label}-${randomUUID().slice(0, 8)}@example.com`;

@@ -119,7 +119,7 @@ export async function startGrpcServer(options: {
   return {
     port,
     health,
-    async shutdown(graceMs = 10_000) {
+    async shutdown(graceMs = 5_000) {
       for (const name of Object.keys(statuses)) health.setStatus(name, 'NOT_SERVING');
       // No new connections; resolves once the server has closed the open ones.
       const listenerClosed = listener?.close();

@@ -3,8 +3,12 @@ import type { Duplex } from 'node:stream';
 
 export interface RunningHttpServer {
   port: number;
-  /** Stops accepting; in-flight requests finish, idle keep-alive sockets do not hold us open. */
-  close(): Promise<void>;
+  /**
+   * Stops accepting; in-flight requests finish (for up to `graceMs`, then their connections are
+   * closed), and neither idle keep-alive sockets nor a client's steady stream of requests on one
+   * hold us open.
+   */
+  close(graceMs?: number): Promise<void>;
 }
 
 /**
@@ -33,6 +37,11 @@ function answerUnparsable(err: NodeJS.ErrnoException, socket: Duplex): void {
 export async function listenHttp(app: RequestListener, port: number): Promise<RunningHttpServer> {
   const server = createServer(app);
   server.on('clientError', answerUnparsable);
+  let closing = false;
+  // Once closing, each answer ends its connection, so a busy keep-alive client moves elsewhere.
+  server.prependListener('request', (_req: IncomingMessage, res: ServerResponse) => {
+    if (closing) res.shouldKeepAlive = false;
+  });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, () => resolve());
@@ -40,10 +49,15 @@ export async function listenHttp(app: RequestListener, port: number): Promise<Ru
   const address = server.address();
   return {
     port: typeof address === 'object' && address ? address.port : port,
-    async close() {
+    async close(graceMs = 5_000) {
+      closing = true;
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-      server.closeIdleConnections();
+      // Connections busy at close() become idle as their answers end: close those too.
+      const idle = setInterval(() => server.closeIdleConnections(), 50);
+      const cutOff = setTimeout(() => server.closeAllConnections(), graceMs);
       await closed;
+      clearInterval(idle);
+      clearTimeout(cutOff);
     },
   };
 }

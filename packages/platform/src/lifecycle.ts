@@ -2,9 +2,10 @@ import type { Logger } from './logger';
 
 /**
  * Runs a process until SIGTERM/SIGINT, then calls `stop` once (stop accepting, drain, close
- * pools). A second signal, or a stop that takes longer than `graceMs`, exits at once.
+ * pools). A second signal, or a stop that takes longer than `graceMs`, exits at once. The
+ * default keeps the whole stop within the 10 s docs/deployment.md promises ("Stopping").
  */
-export function runUntilSignalled(logger: Logger, stop: () => Promise<void>, graceMs = 15_000): void {
+export function runUntilSignalled(logger: Logger, stop: () => Promise<void>, graceMs = 9_500): void {
   let stopping = false;
   const onSignal = (signal: NodeJS.Signals) => {
     if (stopping) process.exit(1);

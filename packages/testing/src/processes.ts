@@ -13,6 +13,7 @@ import {
   portOf,
   probeReady,
   processEnvironment,
+  type ProcessSpec,
   type ServiceName,
 } from './platform-processes';
 import { freePort } from './ports';
@@ -29,6 +30,14 @@ const REPO_ROOT = resolve(__dirname, '../../..');
  */
 export const PLATFORM_NODE_FLAGS = ['--max-semi-space-size=32'];
 
+/** How a stopped process ended: its exit code (null when a signal ended it) and when. */
+export interface ProcessExit {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  /** From sending the signal to the exit. */
+  afterMs: number;
+}
+
 /** A real OS process of the platform, started from its built entry point. */
 export class PlatformProcess {
   private child?: ChildProcess;
@@ -41,12 +50,12 @@ export class PlatformProcess {
     private readonly ready: () => Promise<void>,
   ) {}
 
-  async start(timeoutMs = 30_000): Promise<void> {
+  /** PLATFORM_START_TIMEOUT_MS lets a loaded machine (many suites at once) wait longer. */
+  async start(timeoutMs = Number(process.env.PLATFORM_START_TIMEOUT_MS) || 30_000): Promise<void> {
     this.output = '';
     const profile = process.env.CPU_PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${process.env.CPU_PROFILE_DIR}`] : [];
     const child = spawn(process.execPath, [...PLATFORM_NODE_FLAGS, ...profile, this.entry], {
-      // A replica started with the platform's environment has no METRICS_PORT of its own: any free one.
-      env: { ...process.env, METRICS_PORT: '0', ...this.env },
+      env: { ...process.env, ...this.env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     this.child = child;
@@ -80,14 +89,20 @@ export class PlatformProcess {
     this.child?.kill(signal);
   }
 
-  async stop(signal: NodeJS.Signals = 'SIGTERM'): Promise<void> {
+  /**
+   * Sends `signal` and waits for the exit (SIGKILL after 10 s); answers how the process ended,
+   * or undefined when it was not running.
+   */
+  async stop(signal: NodeJS.Signals = 'SIGTERM'): Promise<ProcessExit | undefined> {
     const child = this.child;
-    if (!child || child.exitCode !== null || child.signalCode !== null) return;
+    if (!child || child.exitCode !== null || child.signalCode !== null) return undefined;
+    const sent = Date.now();
     child.kill('SIGCONT');
     child.kill(signal);
     const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
-    await once(child, 'exit');
+    const [code, exitSignal] = (await once(child, 'exit')) as [number | null, NodeJS.Signals | null];
     clearTimeout(timer);
+    return { code, signal: exitSignal, afterMs: Date.now() - sent };
   }
 }
 
@@ -98,6 +113,8 @@ export interface PlatformUnderTest {
   eventsSubjectPrefix: string;
   gatewayUrl: string;
   processes: Record<ServiceName, PlatformProcess>;
+  /** Every replica of each process (the first is `processes[name]`); one each unless asked. */
+  replicas: Record<ServiceName, PlatformProcess[]>;
   /** The environment every process was started with (ports, prefixes, secrets), besides its own tlsFiles. */
   env: Record<string, string>;
   /** The gRPC mutual-TLS files of a process (its certificate names it). */
@@ -122,7 +139,7 @@ export const RELAXED_LIMITS: Record<string, string> = {
 };
 
 /** How long a process of a platform starting all at once may take to answer its probe. */
-const PARALLEL_START_TIMEOUT_MS = 120_000;
+const PARALLEL_START_TIMEOUT_MS = Number(process.env.PLATFORM_START_TIMEOUT_MS) || 120_000;
 
 let certificateDirectory: Promise<string> | undefined;
 
@@ -153,6 +170,12 @@ export interface StartOptions {
   env?: Record<string, string>;
   /** Which processes to start; all of them by default. */
   only?: ServiceName[];
+  /**
+   * How many replicas of a process to run (1 by default), on one set of databases. The others
+   * reach a gRPC service's replicas through one target listing them all (round robin); HTTP
+   * processes are reached at the first replica's address, the rest at their own.
+   */
+  replicas?: Partial<Record<ServiceName, number>>;
 }
 
 /**
@@ -161,12 +184,24 @@ export interface StartOptions {
  */
 export async function startPlatform(options: StartOptions = {}): Promise<PlatformUnderTest> {
   const runId = uniqueRunId();
-  const ports: Record<string, string> = {};
+  // The ports of each replica; the first replica's are the platform's.
+  const replicaPorts = new Map<ServiceName, Record<string, string>[]>();
+  const balanced: Record<string, string> = {};
   for (const spec of PLATFORM_PROCESSES) {
-    ports[spec.portVariable] = String(await freePort());
-    if (spec.http) ports[spec.http.portVariable] = String(await freePort());
-    ports[spec.metrics.portVariable] = String(await freePort());
+    const own: Record<string, string>[] = [];
+    for (let i = 0; i < (options.replicas?.[spec.name] ?? 1); i++) {
+      own.push({
+        [spec.portVariable]: String(await freePort()),
+        ...(spec.http ? { [spec.http.portVariable]: String(await freePort()) } : {}),
+        [spec.metrics.portVariable]: String(await freePort()),
+      });
+    }
+    replicaPorts.set(spec.name, own);
+    if (own.length > 1 && spec.kind === 'grpc' && spec.urlVariable) {
+      balanced[spec.urlVariable] = `ipv4:${own.map((p) => `127.0.0.1:${p[spec.portVariable]}`).join(',')}`;
+    }
   }
+  const ports = Object.assign({}, ...[...replicaPorts.values()].map((own) => own[0])) as Record<string, string>;
   const base: Record<string, string> = {
     NODE_ENV: 'test',
     LOG_LEVEL: process.env.TEST_LOG_LEVEL || 'warn',
@@ -187,24 +222,25 @@ export async function startPlatform(options: StartOptions = {}): Promise<Platfor
     GRPC_DEADLINE_MS: '20000',
     ...ports,
   };
-  const common = { ...base, ...platformEnvironment({ ...base, ...options.env }), ...options.env };
+  const common = { ...base, ...platformEnvironment({ ...base, ...balanced, ...options.env }), ...options.env };
   const gatewayUrl = `http://127.0.0.1:${common.PORT}`;
   const certificates = await platformCertificates();
   const tlsFiles = (service: ServiceName) => serviceTlsFiles(certificates, service);
-  const processes = Object.fromEntries(
+  const replicas = Object.fromEntries(
     PLATFORM_PROCESSES.map((spec) => [
       spec.name,
-      new PlatformProcess(
-        spec.name,
-        resolve(REPO_ROOT, spec.entry),
-        { ...processEnvironment(spec, common), ...tlsFiles(spec.name), ...options.env },
-        () => probeReady(spec, portOf(spec, common)),
-      ),
+      replicaPorts
+        .get(spec.name)!
+        .map((own) => platformProcess(spec, { ...common, ...own, ...tlsFiles(spec.name), ...options.env })),
     ]),
-  ) as Record<ServiceName, PlatformProcess>;
+  ) as Record<ServiceName, PlatformProcess[]>;
+  const processes = Object.fromEntries(PLATFORM_PROCESSES.map((spec) => [spec.name, replicas[spec.name][0]])) as Record<
+    ServiceName,
+    PlatformProcess
+  >;
   const wanted = options.only ?? PLATFORM_PROCESSES.map((spec) => spec.name);
   const stopAll = async () => {
-    await Promise.all(Object.values(processes).map((p) => p.stop()));
+    await Promise.all(Object.values(replicas).flatMap((all) => all.map((p) => p.stop())));
     await dropDatabases(runId);
     await deleteStream(common.EVENTS_STREAM);
   };
@@ -213,8 +249,8 @@ export async function startPlatform(options: StartOptions = {}): Promise<Platfor
     // spends much of its start waiting on PostgreSQL, so a test's platform is up sooner.
     // Seven processes starting together on two loaded cores each take far longer than one
     // alone: each gets the time the seven would have had one after another.
-    const starts = PLATFORM_PROCESSES.filter((spec) => wanted.includes(spec.name)).map((spec) =>
-      processes[spec.name].start(PARALLEL_START_TIMEOUT_MS),
+    const starts = PLATFORM_PROCESSES.filter((spec) => wanted.includes(spec.name)).flatMap((spec) =>
+      replicas[spec.name].map((replica) => replica.start(PARALLEL_START_TIMEOUT_MS)),
     );
     const failed = (await Promise.allSettled(starts)).find((outcome) => outcome.status === 'rejected');
     if (failed) throw failed.reason;
@@ -229,12 +265,40 @@ export async function startPlatform(options: StartOptions = {}): Promise<Platfor
     eventsSubjectPrefix: common.EVENTS_SUBJECT_PREFIX,
     gatewayUrl,
     processes,
+    replicas,
     env: common,
     tlsFiles,
     grpcCredentials: (service) => channelCredentialsFrom(tlsFiles(service)),
     database: (service) => `${runId}_${service.replace(/-/g, '_')}`,
     stop: stopAll,
   };
+}
+
+/** A process of the platform with `env`, its own METRICS_PORT taken from its `<NAME>_METRICS_PORT`. */
+function platformProcess(spec: ProcessSpec, env: Record<string, string>): PlatformProcess {
+  return new PlatformProcess(spec.name, resolve(REPO_ROOT, spec.entry), processEnvironment(spec, env), () =>
+    probeReady(spec, portOf(spec, env)),
+  );
+}
+
+/**
+ * One more replica of a running platform's process on free ports, with `env` on top of the
+ * platform's (started by the caller). Its address is `http://127.0.0.1:<port>` for an HTTP
+ * process, `127.0.0.1:<port>` for a gRPC one.
+ */
+export async function createReplica(
+  platform: PlatformUnderTest,
+  name: ServiceName,
+  env: Record<string, string> = {},
+): Promise<{ process: PlatformProcess; port: number }> {
+  const spec = PLATFORM_PROCESSES.find((s) => s.name === name)!;
+  const port = await freePort();
+  const own = {
+    [spec.portVariable]: String(port),
+    ...(spec.http ? { [spec.http.portVariable]: String(await freePort()) } : {}),
+    [spec.metrics.portVariable]: String(await freePort()),
+  };
+  return { process: platformProcess(spec, { ...platform.env, ...platform.tlsFiles(name), ...env, ...own }), port };
 }
 
 async function deleteStream(stream: string): Promise<void> {

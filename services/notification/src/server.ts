@@ -30,6 +30,9 @@ import type { NotificationDeps } from './usecases/notification-deps';
 /** The durable JetStream consumer shared by notification's replicas. */
 const EVENT_CONSUMER = 'notification';
 
+/** How long a stopping process waits for receivers before it cuts their attempts off. */
+const DELIVERY_DRAIN_MS = 5_000;
+
 export interface RunningNotification {
   port: number;
   stop(): Promise<void>;
@@ -113,9 +116,9 @@ export async function startNotification(config: NotificationConfig, logger: Logg
     port: grpc.port,
     async stop() {
       await consumer.stop();
-      await grpc.shutdown();
       await worker.stop();
-      await deliveries.drain();
+      // Side by side, within the 10 s a stop has (docs/deployment.md, "Stopping").
+      await Promise.all([grpc.shutdown(), deliveries.drain(DELIVERY_DRAIN_MS)]);
       await nats.drain();
       await http.close();
       await sequelize.close();

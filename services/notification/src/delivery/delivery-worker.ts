@@ -6,8 +6,10 @@ import type { NotificationDeps } from '../usecases/notification-deps';
 const MAX_IN_FLIGHT = 2_000;
 
 /**
- * Keeps the attempts a process has started, so a pass never waits for a receiver and stop()
- * lets the ones under way finish (an attempt cut off would be repeated after its lease anyway).
+ * Keeps the attempts a process has started, so a pass never waits for a receiver and drain()
+ * lets the ones under way finish; those still waiting on a receiver after the grace period are
+ * cut off and their deliveries released, so that the process stops in time and another worker
+ * sends them at once.
  */
 export class DeliveryWorker {
   private readonly inFlight = new Set<Promise<unknown>>();
@@ -27,7 +29,14 @@ export class DeliveryWorker {
     });
   }
 
-  async drain(): Promise<void> {
+  async drain(graceMs: number): Promise<void> {
+    let timer: NodeJS.Timeout | undefined;
+    const graceOver = new Promise<void>((resolve) => (timer = setTimeout(resolve, graceMs)));
+    await Promise.race([Promise.all([...this.inFlight]), graceOver]);
+    clearTimeout(timer);
+    if (this.inFlight.size === 0) return;
+    this.logger.warn({ attempts: this.inFlight.size }, 'stopping: delivery attempts cut off and released');
+    this.deps.http.abandonAttempts();
     await Promise.all([...this.inFlight]);
   }
 }

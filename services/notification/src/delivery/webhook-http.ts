@@ -7,6 +7,8 @@ export interface PostOutcome {
   statusCode: number | null;
   durationMs: number;
   error: string | null;
+  /** Cut off by abandonAttempts (the process is stopping): not an attempt to record. */
+  abandoned?: true;
 }
 
 export interface WebhookHttpOptions {
@@ -27,6 +29,7 @@ const MAX_ERROR_LENGTH = 500;
  */
 export class WebhookHttp {
   private readonly agent: Agent;
+  private readonly stopping = new AbortController();
 
   constructor(private readonly options: WebhookHttpOptions) {
     this.agent = new Agent({
@@ -55,12 +58,14 @@ export class WebhookHttp {
         // would race it, and a loaded process decided which error the log showed.
         headersTimeout: 0,
         bodyTimeout: 0,
-        signal: AbortSignal.timeout(this.options.timeoutMs),
+        signal: AbortSignal.any([AbortSignal.timeout(this.options.timeoutMs), this.stopping.signal]),
       });
       // Drain the answer so the connection can be reused; its content does not matter.
       await response.body.dump({ limit: 64 * 1024 }).catch(() => undefined);
       return { statusCode: response.statusCode, durationMs: elapsed(), error: null };
     } catch (err) {
+      if (this.stopping.signal.aborted)
+        return { statusCode: null, durationMs: elapsed(), error: null, abandoned: true };
       const name = (err as Error).name;
       const message =
         name === 'TimeoutError' || name === 'AbortError'
@@ -68,6 +73,11 @@ export class WebhookHttp {
           : ((err as NodeJS.ErrnoException).code ?? (err as Error).message);
       return { statusCode: null, durationMs: elapsed(), error: String(message).slice(0, MAX_ERROR_LENGTH) };
     }
+  }
+
+  /** Cuts off every attempt under way (a stopping process past its grace period). */
+  abandonAttempts(): void {
+    this.stopping.abort();
   }
 
   close(): Promise<void> {

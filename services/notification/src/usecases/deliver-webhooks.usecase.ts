@@ -48,6 +48,8 @@ async function attemptDelivery(deps: NotificationDeps, delivery: ClaimedDelivery
     delivery.body,
     signedHeaders(delivery.body, secret, delivery.id, at),
   );
+  // The process is stopping: another worker sends it at once instead of after the lease.
+  if (outcome.abandoned) return deps.deliveries.releaseLease(delivery.id);
   const next = afterAttempt(
     delivery.status,
     delivery.attempt,

@@ -135,6 +135,14 @@ export class DeliveryRepository {
     return { firstAttempts: Number(row.first_attempts), retries: Number(row.retries) };
   }
 
+  /** Gives up a claim without an attempt: the delivery is due again for any worker. */
+  async releaseLease(deliveryId: string): Promise<void> {
+    await this.sequelize.query(
+      `UPDATE deliveries SET lease_until = NULL WHERE id = $1 AND status IN ('PENDING', 'RETRYING')`,
+      { bind: [deliveryId] },
+    );
+  }
+
   /** A FAILED delivery due again now; false when it is no longer FAILED (a concurrent retry). */
   async requestRetry(deliveryId: string, now: Date): Promise<boolean> {
     const [, count] = await this.sequelize.query(
