@@ -1,4 +1,4 @@
-import { recordEvents, type NewEvent } from '@billing/platform';
+import { inSpan, recordEvents, type NewEvent } from '@billing/platform';
 import { afterInvoicePaid } from '../domain/billing-step';
 import { nextStatus } from '../domain/subscription-status';
 import { invoiceEventData, subscriptionEventData } from '../events/event-payloads';
@@ -49,24 +49,33 @@ export async function sendScheduledCharges(
       ),
     );
   };
+  // One span per subscription's charge (a renewal or a dunning retry), under the pass's span.
+  const charge = async (claim: ChargeClaim) => {
+    const answer = await sendClaimedCharge(deps, claim);
+    if (!answer) return;
+    if (answer.status === 'success') {
+      paid.push({ claim, gatewayResponse: answer.gatewayResponse || 'Payment success' });
+      if (paid.length >= PAID_BATCH_SIZE) recordPaid();
+      return;
+    }
+    try {
+      const result = await recordChargeOutcome(deps, claim.reference, answer, claim.at, {
+        onOutcome: (outcome, transaction) => applyChargeOutcome(deps, outcome, transaction),
+      });
+      if (!result.pending) recorded += 1;
+    } catch (err) {
+      deps.logger.error({ err, reference: claim.reference }, 'charge outcome not recorded; settlement will');
+    }
+  };
   const worker = async () => {
     while (next < claims.length) {
       const claim = claims[next++];
-      const answer = await sendClaimedCharge(deps, claim);
-      if (!answer) continue;
-      if (answer.status === 'success') {
-        paid.push({ claim, gatewayResponse: answer.gatewayResponse || 'Payment success' });
-        if (paid.length >= PAID_BATCH_SIZE) recordPaid();
-        continue;
-      }
-      try {
-        const result = await recordChargeOutcome(deps, claim.reference, answer, claim.at, {
-          onOutcome: (outcome, transaction) => applyChargeOutcome(deps, outcome, transaction),
-        });
-        if (!result.pending) recorded += 1;
-      } catch (err) {
-        deps.logger.error({ err, reference: claim.reference }, 'charge outcome not recorded; settlement will');
-      }
+      const attributes = {
+        'billing.subscription_id': claim.invoice.subscriptionId,
+        'billing.invoice_id': claim.invoice.id,
+        'billing.charge_attempt': claim.attempt,
+      };
+      await inSpan('renewal charge', { attributes }, () => charge(claim));
     }
   };
   await Promise.all(Array.from({ length: Math.min(concurrency, claims.length) }, worker));
