@@ -13,15 +13,7 @@ import type { Logger } from './logger';
 import { ensureEventStream } from './nats';
 import type { EventEnvelope } from './outbox';
 import type { ParkedEvents } from './parked-events';
-import {
-  contextOfTraceHeaders,
-  inSpan,
-  recordSpanError,
-  SpanKind,
-  startSpan,
-  type Context,
-  type Span,
-} from './spans';
+import { contextOfTraceHeaders, inSpan, recordSpanError, SpanKind, startSpan, type Context, type Span } from './spans';
 
 /** Settings of every event consumer (README, Configuration). */
 export const eventConsumerEnvSchema = z.object({
@@ -167,8 +159,10 @@ export class EventConsumer {
     const traces = batch.map((r) => r.trace);
     const links = batch.map((r) => ({ context: r.span.spanContext() }));
     const options = batch.length === 1 ? { parent: batch[0].trace } : { links };
-    return inSpan(`handle ${this.options.durableName} events`, { ...options, attributes: { events: batch.length } }, () =>
-      this.options.handle(events, traces),
+    return inSpan(
+      `handle ${this.options.durableName} events`,
+      { ...options, attributes: { events: batch.length } },
+      () => this.options.handle(events, traces),
     );
   }
 

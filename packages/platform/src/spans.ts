@@ -32,7 +32,11 @@ export interface SpanOptions {
 /** Starts a span without making it active (its context is for work that runs elsewhere). */
 export function startSpan(name: string, options: SpanOptions = {}): { span: Span; context: Context } {
   const parent = options.parent ?? context.active();
-  const span = tracer.startSpan(name, { kind: options.kind, attributes: options.attributes, links: options.links }, parent);
+  const span = tracer.startSpan(
+    name,
+    { kind: options.kind, attributes: options.attributes, links: options.links },
+    parent,
+  );
   return { span, context: trace.setSpan(parent, span) };
 }
 

@@ -109,6 +109,8 @@ export interface StartOptions {
   env?: Record<string, string>;
   /** Which processes to start; all of them by default. */
   only?: ServiceName[];
+  /** How long each process may take to be ready (30 s by default; tracing on loads its SDK too). */
+  startTimeoutMs?: number;
 }
 
 /**
@@ -162,7 +164,7 @@ export async function startPlatform(options: StartOptions = {}): Promise<Platfor
     // All at once: no process needs another to start (they connect on first use), and each
     // spends much of its start waiting on PostgreSQL, so a test's platform is up sooner.
     const starts = PLATFORM_PROCESSES.filter((spec) => wanted.includes(spec.name)).map((spec) =>
-      processes[spec.name].start(),
+      processes[spec.name].start(options.startTimeoutMs),
     );
     const failed = (await Promise.allSettled(starts)).find((outcome) => outcome.status === 'rejected');
     if (failed) throw failed.reason;

@@ -1,0 +1,174 @@
+import { gunzipSync } from 'node:zlib';
+import { listenLocally, startPlatform, type LocalEndpoint, type PlatformUnderTest } from '@billing/testing';
+import { gatewayApi, registerMerchant, type Api } from './support/api';
+
+/** One span as the OTLP/HTTP JSON exporter sends it (ids in hex), with its resource's service.name. */
+interface CollectedSpan {
+  service: string;
+  traceId: string;
+  spanId: string;
+  parentSpanId: string;
+  name: string;
+  attributes: Record<string, string | number | boolean>;
+}
+
+interface OtlpValue {
+  stringValue?: string;
+  intValue?: string | number;
+  boolValue?: boolean;
+}
+interface OtlpAttribute {
+  key: string;
+  value: OtlpValue;
+}
+interface OtlpExport {
+  resourceSpans: {
+    resource: { attributes: OtlpAttribute[] };
+    scopeSpans: {
+      spans: { traceId: string; spanId: string; parentSpanId?: string; name: string; attributes?: OtlpAttribute[] }[];
+    }[];
+  }[];
+}
+
+const attributesOf = (list: OtlpAttribute[] = []) =>
+  Object.fromEntries(
+    list.map(({ key, value }) => [
+      key,
+      value.stringValue ?? (value.intValue !== undefined ? Number(value.intValue) : (value.boolValue ?? '')),
+    ]),
+  );
+
+describe('tracing end to end (docs/decisions.md, "One trace per request")', () => {
+  let platform: PlatformUnderTest;
+  let api: Api;
+  let collector: LocalEndpoint | undefined;
+  let receiver: LocalEndpoint | undefined;
+  const spans: CollectedSpan[] = [];
+  const traceparents: string[] = [];
+
+  beforeAll(async () => {
+    // A test OTLP/HTTP collector: every process exports its spans here as JSON.
+    collector = await listenLocally((req, body, res) => {
+      // The SDK also exports its (empty) metrics and logs, as protobuf: only traces matter here.
+      if (req.url !== '/v1/traces') return void res.writeHead(200).end();
+      const raw = req.headers['content-encoding'] === 'gzip' ? gunzipSync(body) : body;
+      const request = JSON.parse(raw.toString('utf8')) as OtlpExport;
+      for (const { resource, scopeSpans } of request.resourceSpans) {
+        const service = String(attributesOf(resource.attributes)['service.name']);
+        for (const span of scopeSpans.flatMap((s) => s.spans)) {
+          spans.push({
+            service,
+            traceId: span.traceId,
+            spanId: span.spanId,
+            parentSpanId: span.parentSpanId ?? '',
+            name: span.name,
+            attributes: attributesOf(span.attributes),
+          });
+        }
+      }
+      res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
+    });
+    receiver = await listenLocally((req, _body, res) => {
+      traceparents.push(String(req.headers.traceparent ?? ''));
+      res.writeHead(204).end();
+    });
+    platform = await startPlatform({
+      env: {
+        OTEL_EXPORTER_OTLP_ENDPOINT: collector.url,
+        OTEL_BSP_SCHEDULE_DELAY: '200',
+        ALLOW_INSECURE_WEBHOOKS: 'true',
+        DELIVERY_POLL_MS: '50',
+      },
+      // Every process loads the OpenTelemetry SDK first (about 1.3 s of CPU each, seven at once).
+      startTimeoutMs: 90_000,
+    });
+    api = gatewayApi(platform.gatewayUrl);
+  }, 120_000);
+  afterAll(async () => {
+    await platform?.stop();
+    await receiver?.close();
+    await collector?.close();
+  });
+
+  it('creating a customer yields one trace from the gateway to the webhook POST, across gRPC, the outbox and NATS', async () => {
+    const merchant = await registerMerchant(api, 'traced');
+    const hook = await api('POST', '/api/v1/webhooks', {
+      apiKey: merchant.testKey,
+      token: merchant.token,
+      body: { url: `${receiver!.url}/hooks`, events: ['customer.created'] },
+    });
+    expect(hook.status).toBe(201);
+    // A key the gateway has never seen, so it asks identity (it caches the keys it has checked).
+    const key = await api('POST', '/api/v1/api-keys', {
+      token: merchant.token,
+      body: { project_id: merchant.projectId, name: 'traced', is_live: false },
+    });
+    expect(key.status).toBe(201);
+
+    const customer = await api('POST', '/api/v1/customers', {
+      apiKey: key.body.key,
+      body: { email: 'traced@example.com' },
+    });
+    expect(customer.status).toBe(201);
+
+    // The webhook POST carries the trace on; its trace id is the request's.
+    await waitFor(() => traceparents.length > 0, 'the webhook delivery');
+    expect(traceparents).toHaveLength(1);
+    const traceId = traceparents[0].split('-')[1];
+    expect(traceparents[0]).toMatch(/^00-[0-9a-f]{32}-[0-9a-f]{16}-0[01]$/);
+    const inTrace = () => spans.filter((s) => s.traceId === traceId);
+    const find = (service: string, match: (s: CollectedSpan) => boolean) =>
+      inTrace().find((s) => s.service === service && match(s));
+    const request = () =>
+      find('gateway', (s) => s.parentSpanId === '' && s.attributes['http.route'] === '/api/v1/customers');
+    const attempt = () => find('notification', (s) => s.name === 'webhook delivery attempt');
+    const webhookPost = () =>
+      find(
+        'notification',
+        (s) => s.parentSpanId === attempt()?.spanId && s.attributes['http.request.method'] === 'POST',
+      );
+    await waitFor(() => Boolean(request() && webhookPost()), 'the spans of the trace');
+
+    // Every hop, each in its own process, under the one trace id.
+    const apiKeyCheck = find('identity', (s) => s.name === 'grpc.identity.v1.IdentityService/VerifyApiKey');
+    const customerCreation = find('billing', (s) => s.name === 'grpc.billing.v1.BillingService/CreateCustomer');
+    const publish = find('billing', (s) => s.name.startsWith('publish ') && s.name.endsWith('.customer.created'));
+    const processing = find('notification', (s) => s.name.startsWith('process ') && s.parentSpanId === publish?.spanId);
+    expect({ apiKeyCheck, customerCreation, publish, processing }).toEqual({
+      apiKeyCheck: expect.objectContaining({ service: 'identity' }),
+      customerCreation: expect.objectContaining({ service: 'billing' }),
+      publish: expect.objectContaining({ service: 'billing' }),
+      processing: expect.objectContaining({ service: 'notification' }),
+    });
+    // The provider call (the customer at the sandbox provider) is a span, continued by the provider.
+    const providerCall = find('billing', (s) => s.parentSpanId === customerCreation?.spanId && s.name === 'POST');
+    expect(find('sandbox-provider', (s) => s.parentSpanId === providerCall?.spanId)).toBeDefined();
+    // The delivery attempt continues the consumer's span and names the delivery, never its secret.
+    expect(attempt()).toMatchObject({
+      parentSpanId: processing!.spanId,
+      attributes: {
+        'webhook.id': hook.body.id,
+        'webhook.event': 'customer.created',
+        'webhook.attempt': 1,
+        'webhook.delivery_status': 'SUCCEEDED',
+        'http.response.status_code': 204,
+      },
+    });
+    expect(JSON.stringify(inTrace())).not.toContain(hook.body.secret);
+    // The webhook POST's span is the one whose context the receiver got.
+    expect(traceparents[0].split('-')[2]).toBe(webhookPost()!.spanId);
+    // The request is the trace's only root: nothing of it started a trace of its own.
+    expect(inTrace().filter((s) => s.parentSpanId === '')).toEqual([request()]);
+    expect(spans.filter((s) => s.parentSpanId === '' && s.attributes['http.route'] === '/api/v1/customers')).toEqual([
+      request(),
+    ]);
+  });
+});
+
+async function waitFor(done: () => boolean, what: string, ms = 20_000): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!done()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
