@@ -45,12 +45,13 @@ describe('tracing end to end (docs/decisions.md, "One trace per request")', () =
   let receiver: LocalEndpoint | undefined;
   const spans: CollectedSpan[] = [];
   const traceparents: string[] = [];
+  const exportPaths = new Set<string>();
 
   beforeAll(async () => {
     // A test OTLP/HTTP collector: every process exports its spans here as JSON.
     collector = await listenLocally((req, body, res) => {
-      // The SDK also exports its (empty) metrics and logs, as protobuf: only traces matter here.
-      if (req.url !== '/v1/traces') return void res.writeHead(200).end();
+      exportPaths.add(String(req.url));
+      if (req.url !== '/v1/traces') return void res.writeHead(404).end();
       const raw = req.headers['content-encoding'] === 'gzip' ? gunzipSync(body) : body;
       const request = JSON.parse(raw.toString('utf8')) as OtlpExport;
       for (const { resource, scopeSpans } of request.resourceSpans) {
@@ -159,6 +160,8 @@ describe('tracing end to end (docs/decisions.md, "One trace per request")', () =
     expect(traceparents[0].split('-')[2]).toBe(webhookPost()!.spanId);
     // The request is the trace's only root: nothing of it started a trace of its own.
     expect(inTrace().filter((s) => s.parentSpanId === '')).toEqual([request()]);
+    // Traces only: no OTLP metrics or logs, which the collector of deploy/compose.yaml does not take.
+    expect([...exportPaths]).toEqual(['/v1/traces']);
     expect(spans.filter((s) => s.parentSpanId === '' && s.attributes['http.route'] === '/api/v1/customers')).toEqual([
       request(),
     ]);

@@ -30,6 +30,10 @@ export function startTracing(serviceName: string): { shutdown(): Promise<void> }
   const sdk = new NodeSDK({
     resource: resourceFromAttributes({ [ATTR_SERVICE_NAME]: serviceName }),
     traceExporter: new OTLPTraceExporter({ url: `${endpoint.replace(/\/$/, '')}/v1/traces` }),
+    // Traces only: left to its defaults the SDK would also push OTLP metrics and logs to the
+    // endpoint, which the collector of deploy/compose.yaml has no pipeline for.
+    metricReaders: [],
+    logRecordProcessors: [],
     instrumentations: [
       // Probes are not requests anyone wants to look at, and come every few seconds.
       new HttpInstrumentation({ ignoreIncomingRequestHook: (request) => request.url?.startsWith('/healthz') ?? false }),
