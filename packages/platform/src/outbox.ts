@@ -6,7 +6,7 @@ import type { Sequelize } from 'sequelize-typescript';
 import type { Migration } from './db';
 import type { Logger } from './logger';
 import { natsHeaders } from './nats';
-import { contextOfTraceHeaders, inSpan, SpanKind, traceHeadersOf } from './spans';
+import { contextOfTraceHeaders, inSpan, SpanKind, traceHeadersOf, type Context } from './spans';
 
 /** The outbox table; see outboxMigrations. */
 export const outboxMigration: Migration = {
@@ -66,6 +66,8 @@ export interface NewEvent<T> {
   livemode?: boolean | null;
   /** The event's business time (test-clock time in test mode). */
   occurredAt: Date;
+  /** The trace the event continues (one of a batch's renewals); the active one by default. */
+  trace?: Context;
 }
 
 const committed = new EventEmitter();
@@ -95,7 +97,8 @@ export async function recordEvents<T>(
 ): Promise<EventEnvelope<T>[]> {
   if (events.length === 0) return [];
   // The trace of the change (the request, or the scheduled pass): the relay continues it.
-  const headers = JSON.stringify(traceHeadersOf());
+  const activeHeaders = JSON.stringify(traceHeadersOf());
+  const headers = events.map((event) => (event.trace ? JSON.stringify(traceHeadersOf(event.trace)) : activeHeaders));
   const envelopes: EventEnvelope<T>[] = events.map((event) => ({
     id: randomUUID(),
     event: event.type,
@@ -107,8 +110,9 @@ export async function recordEvents<T>(
   // WITH ORDINALITY keeps the given order in seq, which is the publish order.
   await sequelize.query(
     `INSERT INTO outbox_events (id, event_type, payload, headers)
-     SELECT e.id, e.event_type, e.payload, $4::jsonb
-       FROM unnest($1::uuid[], $2::text[], $3::jsonb[]) WITH ORDINALITY AS e(id, event_type, payload, n)
+     SELECT e.id, e.event_type, e.payload, e.headers
+       FROM unnest($1::uuid[], $2::text[], $3::jsonb[], $4::jsonb[])
+            WITH ORDINALITY AS e(id, event_type, payload, headers, n)
       ORDER BY e.n`,
     {
       bind: [

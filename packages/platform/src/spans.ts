@@ -61,6 +61,11 @@ export function inSpan<T>(name: string, options: SpanOptions, work: (span: Span)
   });
 }
 
+/** The context work runs in now (to hand on to work that runs later in another one). */
+export function activeContext(): Context {
+  return context.active();
+}
+
 /** The W3C trace headers (traceparent, tracestate) of a context, to store or send along. */
 export function traceHeadersOf(from: Context = context.active()): Record<string, string> {
   const headers: Record<string, string> = {};

@@ -1,4 +1,4 @@
-import { inSpan, recordEvents, type NewEvent } from '@billing/platform';
+import { activeContext, inSpan, recordEvents, type Context, type NewEvent } from '@billing/platform';
 import { afterInvoicePaid } from '../domain/billing-step';
 import { nextStatus } from '../domain/subscription-status';
 import { invoiceEventData, subscriptionEventData } from '../events/event-payloads';
@@ -15,6 +15,8 @@ const PAID_BATCH_SIZE = 250;
 interface PaidCharge {
   claim: ChargeClaim;
   gatewayResponse: string;
+  /** The charge's span: its events continue it, though recorded with the batch. */
+  trace: Context;
 }
 
 /**
@@ -29,6 +31,8 @@ export async function sendScheduledCharges(
   claims: ChargeClaim[],
   concurrency: number,
 ): Promise<number> {
+  // The pass's trace: a batch of paid charges is recorded in it, not in the charge that filled it.
+  const pass = activeContext();
   let recorded = 0;
   let next = 0;
   let paid: PaidCharge[] = [];
@@ -38,7 +42,9 @@ export async function sendScheduledCharges(
     paid = [];
     if (batch.length === 0) return;
     recording.push(
-      recordPaidCharges(deps, batch).then(
+      inSpan('paid charges recorded', { parent: pass, attributes: { 'billing.charges': batch.length } }, () =>
+        recordPaidCharges(deps, batch),
+      ).then(
         (count) => {
           recorded += count;
         },
@@ -54,7 +60,7 @@ export async function sendScheduledCharges(
     const answer = await sendClaimedCharge(deps, claim);
     if (!answer) return;
     if (answer.status === 'success') {
-      paid.push({ claim, gatewayResponse: answer.gatewayResponse || 'Payment success' });
+      paid.push({ claim, gatewayResponse: answer.gatewayResponse || 'Payment success', trace: activeContext() });
       if (paid.length >= PAID_BATCH_SIZE) recordPaid();
       return;
     }
@@ -122,7 +128,7 @@ export async function recordPaidCharges(deps: BillingDeps, charges: PaidCharge[]
     );
     const byId = new Map(subscriptions.map((s) => [s.id, s]));
     const events: NewEvent<unknown>[] = [];
-    for (const { claim } of paid) {
+    for (const { claim, trace } of paid) {
       const { invoice, at, attempt, reference } = claim;
       invoice.set(
         {
@@ -136,7 +142,7 @@ export async function recordPaidCharges(deps: BillingDeps, charges: PaidCharge[]
         },
         { raw: true },
       );
-      const scope = { projectId: invoice.projectId, livemode: invoice.livemode };
+      const scope = { projectId: invoice.projectId, livemode: invoice.livemode, trace };
       events.push({
         type: 'invoice.paid',
         data: invoiceEventData(invoice, claim.input.email),
