@@ -1,5 +1,11 @@
 import { gunzipSync } from 'node:zlib';
-import { listenLocally, startPlatform, type LocalEndpoint, type PlatformUnderTest } from '@billing/testing';
+import {
+  listenLocally,
+  payCheckoutPageInSandbox,
+  startPlatform,
+  type LocalEndpoint,
+  type PlatformUnderTest,
+} from '@billing/testing';
 import { gatewayApi, registerMerchant, type Api } from './support/api';
 
 /** One span as the OTLP/HTTP JSON exporter sends it (ids in hex), with its resource's service.name. */
@@ -44,7 +50,8 @@ describe('tracing end to end (docs/decisions.md, "One trace per request")', () =
   let collector: LocalEndpoint | undefined;
   let receiver: LocalEndpoint | undefined;
   const spans: CollectedSpan[] = [];
-  const traceparents: string[] = [];
+  /** Webhook POSTs received: the path (one per test's webhook) and the traceparent header. */
+  const received: { path: string; traceparent: string }[] = [];
   const exportPaths = new Set<string>();
 
   beforeAll(async () => {
@@ -70,7 +77,7 @@ describe('tracing end to end (docs/decisions.md, "One trace per request")', () =
       res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
     });
     receiver = await listenLocally((req, _body, res) => {
-      traceparents.push(String(req.headers.traceparent ?? ''));
+      received.push({ path: String(req.url), traceparent: String(req.headers.traceparent ?? '') });
       res.writeHead(204).end();
     });
     platform = await startPlatform({
@@ -90,6 +97,25 @@ describe('tracing end to end (docs/decisions.md, "One trace per request")', () =
     await receiver?.close();
     await collector?.close();
   });
+
+  /** The trace a webhook POST to `path` carried on (the test's webhook was delivered once). */
+  const deliveredTrace = async (path: string) => {
+    await waitFor(() => received.some((r) => r.path === path), `the webhook POST to ${path}`);
+    const posts = received.filter((r) => r.path === path);
+    expect(posts).toHaveLength(1);
+    const { traceparent } = posts[0];
+    expect(traceparent).toMatch(/^00-[0-9a-f]{32}-[0-9a-f]{16}-01$/);
+    const traceId = traceparent.split('-')[1];
+    const inTrace = () => spans.filter((s) => s.traceId === traceId);
+    return {
+      traceparent,
+      trace: {
+        spans: inTrace,
+        find: (service: string, match: (s: CollectedSpan) => boolean) =>
+          inTrace().find((s) => s.service === service && match(s)),
+      },
+    };
+  };
 
   it('creating a customer yields one trace from the gateway to the webhook POST, across gRPC, the outbox and NATS', async () => {
     const merchant = await registerMerchant(api, 'traced');
@@ -113,28 +139,25 @@ describe('tracing end to end (docs/decisions.md, "One trace per request")', () =
     expect(customer.status).toBe(201);
 
     // The webhook POST carries the trace on; its trace id is the request's.
-    await waitFor(() => traceparents.length > 0, 'the webhook delivery');
-    expect(traceparents).toHaveLength(1);
-    const traceId = traceparents[0].split('-')[1];
-    expect(traceparents[0]).toMatch(/^00-[0-9a-f]{32}-[0-9a-f]{16}-0[01]$/);
-    const inTrace = () => spans.filter((s) => s.traceId === traceId);
-    const find = (service: string, match: (s: CollectedSpan) => boolean) =>
-      inTrace().find((s) => s.service === service && match(s));
+    const { traceparent, trace } = await deliveredTrace('/hooks');
     const request = () =>
-      find('gateway', (s) => s.parentSpanId === '' && s.attributes['http.route'] === '/api/v1/customers');
-    const attempt = () => find('notification', (s) => s.name === 'webhook delivery attempt');
+      trace.find('gateway', (s) => s.parentSpanId === '' && s.attributes['http.route'] === '/api/v1/customers');
+    const attempt = () => trace.find('notification', (s) => s.name === 'webhook delivery attempt');
     const webhookPost = () =>
-      find(
+      trace.find(
         'notification',
         (s) => s.parentSpanId === attempt()?.spanId && s.attributes['http.request.method'] === 'POST',
       );
     await waitFor(() => Boolean(request() && webhookPost()), 'the spans of the trace');
 
     // Every hop, each in its own process, under the one trace id.
-    const apiKeyCheck = find('identity', (s) => s.name === 'grpc.identity.v1.IdentityService/VerifyApiKey');
-    const customerCreation = find('billing', (s) => s.name === 'grpc.billing.v1.BillingService/CreateCustomer');
-    const publish = find('billing', (s) => s.name.startsWith('publish ') && s.name.endsWith('.customer.created'));
-    const processing = find('notification', (s) => s.name.startsWith('process ') && s.parentSpanId === publish?.spanId);
+    const apiKeyCheck = trace.find('identity', (s) => s.name === 'grpc.identity.v1.IdentityService/VerifyApiKey');
+    const customerCreation = trace.find('billing', (s) => s.name === 'grpc.billing.v1.BillingService/CreateCustomer');
+    const publish = trace.find('billing', (s) => s.name.startsWith('publish ') && s.name.endsWith('.customer.created'));
+    const processing = trace.find(
+      'notification',
+      (s) => s.name.startsWith('process ') && s.parentSpanId === publish?.spanId,
+    );
     expect({ apiKeyCheck, customerCreation, publish, processing }).toEqual({
       apiKeyCheck: expect.objectContaining({ service: 'identity' }),
       customerCreation: expect.objectContaining({ service: 'billing' }),
@@ -142,8 +165,8 @@ describe('tracing end to end (docs/decisions.md, "One trace per request")', () =
       processing: expect.objectContaining({ service: 'notification' }),
     });
     // The provider call (the customer at the sandbox provider) is a span, continued by the provider.
-    const providerCall = find('billing', (s) => s.parentSpanId === customerCreation?.spanId && s.name === 'POST');
-    expect(find('sandbox-provider', (s) => s.parentSpanId === providerCall?.spanId)).toBeDefined();
+    const providerCall = trace.find('billing', (s) => s.parentSpanId === customerCreation?.spanId && s.name === 'POST');
+    expect(trace.find('sandbox-provider', (s) => s.parentSpanId === providerCall?.spanId)).toBeDefined();
     // The delivery attempt continues the consumer's span and names the delivery, never its secret.
     expect(attempt()).toMatchObject({
       parentSpanId: processing!.spanId,
@@ -155,16 +178,64 @@ describe('tracing end to end (docs/decisions.md, "One trace per request")', () =
         'http.response.status_code': 204,
       },
     });
-    expect(JSON.stringify(inTrace())).not.toContain(hook.body.secret);
+    expect(JSON.stringify(trace.spans())).not.toContain(hook.body.secret);
     // The webhook POST's span is the one whose context the receiver got.
-    expect(traceparents[0].split('-')[2]).toBe(webhookPost()!.spanId);
+    expect(traceparent.split('-')[2]).toBe(webhookPost()!.spanId);
     // The request is the trace's only root: nothing of it started a trace of its own.
-    expect(inTrace().filter((s) => s.parentSpanId === '')).toEqual([request()]);
+    expect(trace.spans().filter((s) => s.parentSpanId === '')).toEqual([request()]);
     // Traces only: no OTLP metrics or logs, which the collector of deploy/compose.yaml does not take.
     expect([...exportPaths]).toEqual(['/v1/traces']);
     expect(spans.filter((s) => s.parentSpanId === '' && s.attributes['http.route'] === '/api/v1/customers')).toEqual([
       request(),
     ]);
+  });
+
+  it('a renewal is a span of its own, and the renewed webhook continues it', async () => {
+    const merchant = await registerMerchant(api, 'traced-renewal');
+    const hook = await api('POST', '/api/v1/webhooks', {
+      apiKey: merchant.testKey,
+      token: merchant.token,
+      body: { url: `${receiver!.url}/renewals`, events: ['subscription.renewed'] },
+    });
+    expect(hook.status).toBe(201);
+    const plan = await api('POST', '/api/v1/plans', {
+      apiKey: merchant.testKey,
+      body: { name: 'Monthly', amount: 100, interval: 'monthly' },
+    });
+    const session = await api('POST', '/api/v1/checkout/sessions', {
+      apiKey: merchant.testKey,
+      body: { plan_id: plan.body.id },
+    });
+    await payCheckoutPageInSandbox(platform.gatewayUrl, session.body.code, 'renewing@example.com');
+    const { subscription_id: subscriptionId } = (
+      await api('GET', `/api/v1/checkout/sessions/${session.body.code}`, { apiKey: merchant.testKey })
+    ).body;
+    const now = (await api('GET', '/api/v1/test-clock', { apiKey: merchant.testKey })).body.now;
+    const advanced = await api('POST', '/api/v1/test-clock/advance', {
+      apiKey: merchant.testKey,
+      body: { to: new Date(new Date(now).getTime() + 32 * 86_400_000).toISOString() },
+    });
+    expect(advanced.status).toBe(200);
+
+    const { trace } = await deliveredTrace('/renewals');
+    // The renewal charge of this subscription, its provider call, and the event's way from it to
+    // the delivery attempt: publish, process, attempt.
+    const renewal = () =>
+      trace.find(
+        'billing',
+        (s) => s.name === 'renewal charge' && s.attributes['billing.subscription_id'] === subscriptionId,
+      );
+    const child = (service: string, parent: CollectedSpan | undefined, match: (s: CollectedSpan) => boolean) =>
+      parent && trace.find(service, (s) => s.parentSpanId === parent.spanId && match(s));
+    const publish = () => child('billing', renewal(), (s) => s.name.startsWith('publish '));
+    const processing = () => child('notification', publish(), (s) => s.name.startsWith('process '));
+    const attempt = () => child('notification', processing(), (s) => s.name === 'webhook delivery attempt');
+    await waitFor(() => Boolean(attempt()), 'the spans from the renewal charge to the delivery attempt');
+    expect(child('billing', renewal(), (s) => s.name === 'POST')).toBeDefined();
+    expect(attempt()!.attributes).toMatchObject({
+      'webhook.id': hook.body.id,
+      'webhook.event': 'subscription.renewed',
+    });
   });
 });
 
