@@ -88,10 +88,10 @@ describe('tracing end to end (docs/decisions.md, "One trace per request")', () =
         DELIVERY_POLL_MS: '50',
       },
       // Every process loads the OpenTelemetry SDK first (about 1.3 s of CPU each, seven at once).
-      startTimeoutMs: 90_000,
+      startTimeoutMs: 150_000,
     });
     api = gatewayApi(platform.gatewayUrl);
-  }, 120_000);
+  }, 180_000);
   afterAll(async () => {
     await platform?.stop();
     await receiver?.close();
@@ -227,7 +227,7 @@ describe('tracing end to end (docs/decisions.md, "One trace per request")', () =
       );
     const child = (service: string, parent: CollectedSpan | undefined, match: (s: CollectedSpan) => boolean) =>
       parent && trace.find(service, (s) => s.parentSpanId === parent.spanId && match(s));
-    const publish = () => child('billing', renewal(), (s) => s.name.startsWith('publish '));
+    const publish = () => child('billing', renewal(), (s) => /^publish .*\.subscription\.renewed$/.test(s.name));
     const processing = () => child('notification', publish(), (s) => s.name.startsWith('process '));
     const attempt = () => child('notification', processing(), (s) => s.name === 'webhook delivery attempt');
     await waitFor(() => Boolean(attempt()), 'the spans from the renewal charge to the delivery attempt');
