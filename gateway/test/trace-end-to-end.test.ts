@@ -98,6 +98,18 @@ describe('tracing end to end (docs/decisions.md, "One trace per request")', () =
     await collector?.close();
   });
 
+  /** A new merchant with a test-mode webhook of one event to the receiver's `path`. */
+  const merchantWithWebhook = async (label: string, path: string, event: string) => {
+    const merchant = await registerMerchant(api, label);
+    const hook = await api('POST', '/api/v1/webhooks', {
+      apiKey: merchant.testKey,
+      token: merchant.token,
+      body: { url: `${receiver!.url}${path}`, events: [event] },
+    });
+    expect(hook.status).toBe(201);
+    return { merchant, hook };
+  };
+
   /** The trace a webhook POST to `path` carried on (the test's webhook was delivered once). */
   const deliveredTrace = async (path: string) => {
     await waitFor(() => received.some((r) => r.path === path), `the webhook POST to ${path}`);
@@ -118,13 +130,7 @@ describe('tracing end to end (docs/decisions.md, "One trace per request")', () =
   };
 
   it('creating a customer yields one trace from the gateway to the webhook POST, across gRPC, the outbox and NATS', async () => {
-    const merchant = await registerMerchant(api, 'traced');
-    const hook = await api('POST', '/api/v1/webhooks', {
-      apiKey: merchant.testKey,
-      token: merchant.token,
-      body: { url: `${receiver!.url}/hooks`, events: ['customer.created'] },
-    });
-    expect(hook.status).toBe(201);
+    const { merchant, hook } = await merchantWithWebhook('traced', '/hooks', 'customer.created');
     // A key the gateway has never seen, so it asks identity (it caches the keys it has checked).
     const key = await api('POST', '/api/v1/api-keys', {
       token: merchant.token,
@@ -191,13 +197,7 @@ describe('tracing end to end (docs/decisions.md, "One trace per request")', () =
   });
 
   it('a renewal is a span of its own, and the renewed webhook continues it', async () => {
-    const merchant = await registerMerchant(api, 'traced-renewal');
-    const hook = await api('POST', '/api/v1/webhooks', {
-      apiKey: merchant.testKey,
-      token: merchant.token,
-      body: { url: `${receiver!.url}/renewals`, events: ['subscription.renewed'] },
-    });
-    expect(hook.status).toBe(201);
+    const { merchant, hook } = await merchantWithWebhook('traced-renewal', '/renewals', 'subscription.renewed');
     const plan = await api('POST', '/api/v1/plans', {
       apiKey: merchant.testKey,
       body: { name: 'Monthly', amount: 100, interval: 'monthly' },
