@@ -1,9 +1,19 @@
-import { AckPolicy, DeliverPolicy, nanos, type ConsumerMessages, type JsMsg, type NatsConnection } from 'nats';
+import type { TextMapGetter } from '@opentelemetry/api';
+import {
+  AckPolicy,
+  DeliverPolicy,
+  nanos,
+  type ConsumerMessages,
+  type JsMsg,
+  type MsgHdrs,
+  type NatsConnection,
+} from 'nats';
 import { z } from 'zod';
 import type { Logger } from './logger';
 import { ensureEventStream } from './nats';
 import type { EventEnvelope } from './outbox';
 import type { ParkedEvents } from './parked-events';
+import { contextOfTraceHeaders, inSpan, recordSpanError, SpanKind, startSpan, type Context, type Span } from './spans';
 
 /** Settings of every event consumer (README, Configuration). */
 export const eventConsumerEnvSchema = z.object({
@@ -25,8 +35,12 @@ export interface EventConsumerOptions {
   maxDeliveries: number;
   redeliveryDelayMs: number;
   now(): Date;
-  /** Turns a batch of events into the service's work; must be idempotent (a batch may come again). */
-  handle(events: EventEnvelope[]): Promise<unknown>;
+  /**
+   * Turns a batch of events into the service's work; must be idempotent (a batch may come
+   * again). `traces[i]` is the trace context of `events[i]` (its consumer span), for work done
+   * later on its behalf, such as a webhook delivery.
+   */
+  handle(events: EventEnvelope[], traces: Context[]): Promise<unknown>;
 }
 
 const BATCH = 256;
@@ -43,6 +57,9 @@ const SINGLE_FAILURES_BEFORE_GIVING_UP_ON_BATCH = 2;
 interface Received {
   message: JsMsg;
   envelope: EventEnvelope;
+  /** The event's consumer span, child of the span that published it; ends once it is settled. */
+  span: Span;
+  trace: Context;
 }
 
 /**
@@ -103,17 +120,55 @@ export class EventConsumer {
       const received: Received[] = [];
       for (const message of this.buffer.splice(0, BATCH)) {
         const envelope = envelopeOf(message);
-        if (envelope) received.push({ message, envelope });
+        if (envelope) received.push({ message, envelope, ...this.consumerSpan(message, envelope) });
         else await this.park(message, null, new Error('not an event envelope'));
       }
-      if (received.length > 0) await this.handleBatch(received);
+      if (received.length === 0) continue;
+      try {
+        await this.handleBatch(received);
+      } finally {
+        for (const { span } of received) span.end();
+      }
     }
     this.flushing = undefined;
   }
 
+  /** Continues the trace the message carries (docs/decisions.md, "One trace per request"). */
+  private consumerSpan(message: JsMsg, envelope: EventEnvelope): { span: Span; trace: Context } {
+    const { span, context } = startSpan(`process ${message.subject}`, {
+      kind: SpanKind.CONSUMER,
+      parent: contextOfTraceHeaders(message.headers, natsHeaderGetter),
+      attributes: {
+        'messaging.system': 'nats',
+        'messaging.operation.type': 'process',
+        'messaging.destination.name': message.subject,
+        'messaging.consumer.group.name': this.options.durableName,
+        'messaging.message.id': envelope.id,
+        'messaging.nats.delivery_count': message.info.deliveryCount,
+      },
+    });
+    return { span, trace: context };
+  }
+
+  /**
+   * Runs the handler in the event's span when it is alone, else in a span of the batch linked to
+   * each event's span (the handler's own calls serve them all).
+   */
+  private handleIn(batch: Received[]): Promise<unknown> {
+    const events = batch.map((r) => r.envelope);
+    const traces = batch.map((r) => r.trace);
+    const links = batch.map((r) => ({ context: r.span.spanContext() }));
+    const options = batch.length === 1 ? { parent: batch[0].trace } : { links };
+    return inSpan(
+      `handle ${this.options.durableName} events`,
+      { ...options, attributes: { events: batch.length } },
+      () => this.options.handle(events, traces),
+    );
+  }
+
   private async handleBatch(batch: Received[]): Promise<void> {
     try {
-      await this.options.handle(batch.map((r) => r.envelope));
+      await this.handleIn(batch);
       for (const { message } of batch) message.ack();
       return;
     } catch (err) {
@@ -129,7 +184,7 @@ export class EventConsumer {
         return;
       }
       try {
-        await this.options.handle([item.envelope]);
+        await this.handleIn([item]);
         item.message.ack();
       } catch (err) {
         failures += 1;
@@ -139,7 +194,8 @@ export class EventConsumer {
   }
 
   /** A failed delivery: parked if it was the last allowed one, else delivered again later. */
-  private async failed({ message, envelope }: Received, err: unknown): Promise<void> {
+  private async failed({ message, envelope, span }: Received, err: unknown): Promise<void> {
+    recordSpanError(span, err);
     const deliveries = message.info.deliveryCount;
     if (deliveries >= this.options.maxDeliveries) return this.park(message, envelope.id, err);
     this.options.logger.warn(
@@ -184,6 +240,11 @@ export class EventConsumer {
     return Math.min(this.options.redeliveryDelayMs * 2 ** doublings, MAX_REDELIVERY_DELAY_MS);
   }
 }
+
+const natsHeaderGetter: TextMapGetter<MsgHdrs> = {
+  get: (headers, key) => (headers.has(key) ? headers.get(key) : undefined),
+  keys: (headers) => headers.keys(),
+};
 
 function envelopeOf(message: JsMsg): EventEnvelope | null {
   try {

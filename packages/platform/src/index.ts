@@ -14,6 +14,7 @@ export * from './outbox';
 export * from './event-consumer';
 export * from './parked-events';
 export * from './tracing';
+export * from './spans';
 export * from './money';
 export * from './quantity';
 export * from './paging';

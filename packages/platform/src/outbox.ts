@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { EventEmitter } from 'node:events';
-import { context, propagation } from '@opentelemetry/api';
 import type { JetStreamClient, NatsConnection } from 'nats';
 import { QueryTypes, type Transaction } from 'sequelize';
 import type { Sequelize } from 'sequelize-typescript';
 import type { Migration } from './db';
 import type { Logger } from './logger';
 import { natsHeaders } from './nats';
+import { contextOfTraceHeaders, inSpan, SpanKind, traceHeadersOf, type Context } from './spans';
 
 /** The outbox table; see outboxMigrations. */
 export const outboxMigration: Migration = {
@@ -66,6 +66,8 @@ export interface NewEvent<T> {
   livemode?: boolean | null;
   /** The event's business time (test-clock time in test mode). */
   occurredAt: Date;
+  /** The trace the event continues (one of a batch's renewals); the active one by default. */
+  trace?: Context;
 }
 
 const committed = new EventEmitter();
@@ -94,9 +96,9 @@ export async function recordEvents<T>(
   events: NewEvent<T>[],
 ): Promise<EventEnvelope<T>[]> {
   if (events.length === 0) return [];
-  const traceHeaders: Record<string, string> = {};
-  propagation.inject(context.active(), traceHeaders);
-  const headers = JSON.stringify(traceHeaders);
+  // The trace of the change (the request, or the scheduled pass): the relay continues it.
+  const activeHeaders = JSON.stringify(traceHeadersOf());
+  const headers = events.map((event) => (event.trace ? JSON.stringify(traceHeadersOf(event.trace)) : activeHeaders));
   const envelopes: EventEnvelope<T>[] = events.map((event) => ({
     id: randomUUID(),
     event: event.type,
@@ -108,8 +110,9 @@ export async function recordEvents<T>(
   // WITH ORDINALITY keeps the given order in seq, which is the publish order.
   await sequelize.query(
     `INSERT INTO outbox_events (id, event_type, payload, headers)
-     SELECT e.id, e.event_type, e.payload, $4::jsonb
-       FROM unnest($1::uuid[], $2::text[], $3::jsonb[]) WITH ORDINALITY AS e(id, event_type, payload, n)
+     SELECT e.id, e.event_type, e.payload, e.headers
+       FROM unnest($1::uuid[], $2::text[], $3::jsonb[], $4::jsonb[])
+            WITH ORDINALITY AS e(id, event_type, payload, headers, n)
       ORDER BY e.n`,
     {
       bind: [
@@ -192,22 +195,33 @@ export class OutboxRelay {
       );
       if (rows.length === 0) return 0;
       // Sent in order on one connection; acks are awaited together.
-      await Promise.all(
-        rows.map((row) => {
-          const h = natsHeaders();
-          for (const [k, v] of Object.entries(row.headers ?? {})) h.set(k, v);
-          return this.js.publish(`${this.options.subjectPrefix}.${row.event_type}`, Buffer.from(row.payload), {
-            msgID: row.id,
-            headers: h,
-          });
-        }),
-      );
+      await Promise.all(rows.map((row) => this.publish(row)));
       await sequelize.query(`UPDATE outbox_events SET published_at = now() WHERE id = ANY($1::uuid[])`, {
         bind: [rows.map((r) => r.id)],
         transaction,
       });
       this.published += rows.length;
       return rows.length;
+    });
+  }
+
+  /**
+   * One row to JetStream, in a span of the trace that wrote it (docs/decisions.md, "One trace
+   * per request"): the message carries that span's context, which consumers continue.
+   */
+  private publish(row: PendingRow) {
+    const subject = `${this.options.subjectPrefix}.${row.event_type}`;
+    const attributes = {
+      'messaging.system': 'nats',
+      'messaging.operation.type': 'send',
+      'messaging.destination.name': subject,
+      'messaging.message.id': row.id,
+    };
+    const parent = contextOfTraceHeaders(row.headers);
+    return inSpan(`publish ${subject}`, { kind: SpanKind.PRODUCER, attributes, parent }, () => {
+      const headers = natsHeaders();
+      for (const [k, v] of Object.entries({ ...row.headers, ...traceHeadersOf() })) headers.set(k, v);
+      return this.js.publish(subject, Buffer.from(row.payload), { msgID: row.id, headers });
     });
   }
 

@@ -1,4 +1,5 @@
 import type { Logger } from './logger';
+import { inSpan, ROOT_CONTEXT } from './spans';
 
 export interface PollingLoop {
   /** Runs one pass now (tests, and callers that know work just became due). */
@@ -9,7 +10,9 @@ export interface PollingLoop {
 
 /**
  * Runs `pass` every `intervalMs` (never two at once in this process; replicas coordinate through
- * the rows they claim with SKIP LOCKED). A failing pass is logged and retried next time.
+ * the rows they claim with SKIP LOCKED). A failing pass is logged and retried next time. Each
+ * pass is the root span of a trace of its own (`<name> pass`), also when a request woke it: the
+ * work it finds is not that request's.
  */
 export function startPollingLoop(
   name: string,
@@ -23,7 +26,7 @@ export function startPollingLoop(
     running = running.then(async () => {
       if (stopped) return;
       try {
-        await pass();
+        await inSpan(`${name} pass`, { parent: ROOT_CONTEXT, attributes: { 'scheduler.loop': name } }, pass);
       } catch (err) {
         logger.warn({ err, loop: name }, 'scheduled pass failed; retrying next interval');
       }

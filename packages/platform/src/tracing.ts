@@ -1,6 +1,6 @@
 /**
- * Starts OpenTelemetry before the application modules load, so their http/grpc/pg calls are
- * instrumented. Without OTEL_EXPORTER_OTLP_ENDPOINT tracing stays off and costs nothing: the
+ * Starts OpenTelemetry before the application modules load, so their http/grpc/pg/undici calls
+ * are instrumented (how a trace travels: docs/decisions.md, "One trace per request"). Without OTEL_EXPORTER_OTLP_ENDPOINT tracing stays off and costs nothing: the
  * SDK is only loaded when it is on, because loading it takes about 1.3 s of CPU per process
  * (measured on these 2-core machines), paid seven times by every platform start, test runs
  * included. Reads process.env directly on purpose: it must run before config parsing imports
@@ -21,6 +21,8 @@ export function startTracing(serviceName: string): { shutdown(): Promise<void> }
     require('@opentelemetry/instrumentation-grpc') as typeof import('@opentelemetry/instrumentation-grpc');
   const { PgInstrumentation } =
     require('@opentelemetry/instrumentation-pg') as typeof import('@opentelemetry/instrumentation-pg');
+  const { UndiciInstrumentation } =
+    require('@opentelemetry/instrumentation-undici') as typeof import('@opentelemetry/instrumentation-undici');
   const { resourceFromAttributes } = require('@opentelemetry/resources') as typeof import('@opentelemetry/resources');
   const { ATTR_SERVICE_NAME } =
     require('@opentelemetry/semantic-conventions') as typeof import('@opentelemetry/semantic-conventions');
@@ -28,11 +30,22 @@ export function startTracing(serviceName: string): { shutdown(): Promise<void> }
   const sdk = new NodeSDK({
     resource: resourceFromAttributes({ [ATTR_SERVICE_NAME]: serviceName }),
     traceExporter: new OTLPTraceExporter({ url: `${endpoint.replace(/\/$/, '')}/v1/traces` }),
+    // Traces only: left to its defaults the SDK would also push OTLP metrics and logs to the
+    // endpoint, which the collector of deploy/compose.yaml has no pipeline for.
+    metricReaders: [],
+    logRecordProcessors: [],
     instrumentations: [
-      new HttpInstrumentation(),
+      // Probes are not requests anyone wants to look at, and come every few seconds.
+      new HttpInstrumentation({ ignoreIncomingRequestHook: (request) => request.url?.startsWith('/healthz') ?? false }),
       new ExpressInstrumentation(),
-      new GrpcInstrumentation(),
-      new PgInstrumentation(),
+      // grpc.health.v1 (Check, Watch: no service of ours has a method of those names).
+      new GrpcInstrumentation({ ignoreGrpcMethods: ['Check', 'Watch'] }),
+      // Queries only inside a span: the pollers' idle queries (outbox relays, claims) would
+      // otherwise each be a trace of one span, several a second per process.
+      new PgInstrumentation({ requireParentSpan: true }),
+      // Node's fetch and the undici package alike: provider calls and webhook POSTs, which carry
+      // the traceparent header on.
+      new UndiciInstrumentation(),
     ],
   });
   sdk.start();

@@ -176,6 +176,8 @@ export interface StartOptions {
    * processes are reached at the first replica's address, the rest at their own.
    */
   replicas?: Partial<Record<ServiceName, number>>;
+  /** How long each process may take to be ready (30 s by default; tracing on loads its SDK too). */
+  startTimeoutMs?: number;
 }
 
 /**
@@ -250,7 +252,7 @@ export async function startPlatform(options: StartOptions = {}): Promise<Platfor
     // Seven processes starting together on two loaded cores each take far longer than one
     // alone: each gets the time the seven would have had one after another.
     const starts = PLATFORM_PROCESSES.filter((spec) => wanted.includes(spec.name)).flatMap((spec) =>
-      replicas[spec.name].map((replica) => replica.start(PARALLEL_START_TIMEOUT_MS)),
+      replicas[spec.name].map((replica) => replica.start(options.startTimeoutMs ?? PARALLEL_START_TIMEOUT_MS)),
     );
     const failed = (await Promise.allSettled(starts)).find((outcome) => outcome.status === 'rejected');
     if (failed) throw failed.reason;

@@ -101,8 +101,8 @@ export async function startNotification(config: NotificationConfig, logger: Logg
     maxDeliveries: config.EVENT_MAX_DELIVERIES,
     redeliveryDelayMs: config.EVENT_REDELIVERY_DELAY_MS,
     now: () => systemClock.now(),
-    handle: async (events) => {
-      if ((await fanOutEvents(deps, events)) > 0) wakeWorkers();
+    handle: async (events, traces) => {
+      if ((await fanOutEvents(deps, events, traces)) > 0) wakeWorkers();
     },
   });
   await consumer.start();

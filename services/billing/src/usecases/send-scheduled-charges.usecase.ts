@@ -1,4 +1,4 @@
-import { recordEvents, type NewEvent } from '@billing/platform';
+import { activeContext, inSpan, recordEvents, type Context, type NewEvent } from '@billing/platform';
 import { afterInvoicePaid } from '../domain/billing-step';
 import { nextStatus } from '../domain/subscription-status';
 import { invoiceEventData, subscriptionEventData } from '../events/event-payloads';
@@ -16,6 +16,8 @@ const PAID_BATCH_SIZE = 250;
 interface PaidCharge {
   claim: ChargeClaim;
   gatewayResponse: string;
+  /** The charge's span: its events continue it, though recorded with the batch. */
+  trace: Context;
 }
 
 /**
@@ -30,6 +32,8 @@ export async function sendScheduledCharges(
   claims: ChargeClaim[],
   concurrency: number,
 ): Promise<number> {
+  // The pass's trace: a batch of paid charges is recorded in it, not in the charge that filled it.
+  const pass = activeContext();
   let recorded = 0;
   let next = 0;
   let paid: PaidCharge[] = [];
@@ -39,7 +43,9 @@ export async function sendScheduledCharges(
     paid = [];
     if (batch.length === 0) return;
     recording.push(
-      recordPaidCharges(deps, batch).then(
+      inSpan('paid charges recorded', { parent: pass, attributes: { 'billing.charges': batch.length } }, () =>
+        recordPaidCharges(deps, batch),
+      ).then(
         (count) => {
           recorded += count;
         },
@@ -50,24 +56,33 @@ export async function sendScheduledCharges(
       ),
     );
   };
+  // One span per subscription's charge (a renewal or a dunning retry), under the pass's span.
+  const charge = async (claim: ChargeClaim) => {
+    const answer = await sendClaimedCharge(deps, claim);
+    if (!answer) return;
+    if (answer.status === 'success') {
+      paid.push({ claim, gatewayResponse: answer.gatewayResponse || 'Payment success', trace: activeContext() });
+      if (paid.length >= PAID_BATCH_SIZE) recordPaid();
+      return;
+    }
+    try {
+      const result = await recordChargeOutcome(deps, claim.reference, answer, claim.at, {
+        onOutcome: (outcome, transaction) => applyChargeOutcome(deps, outcome, transaction),
+      });
+      if (!result.pending) recorded += 1;
+    } catch (err) {
+      deps.logger.error({ err, reference: claim.reference }, 'charge outcome not recorded; settlement will');
+    }
+  };
   const worker = async () => {
     while (next < claims.length) {
       const claim = claims[next++];
-      const answer = await sendClaimedCharge(deps, claim);
-      if (!answer) continue;
-      if (answer.status === 'success') {
-        paid.push({ claim, gatewayResponse: answer.gatewayResponse || 'Payment success' });
-        if (paid.length >= PAID_BATCH_SIZE) recordPaid();
-        continue;
-      }
-      try {
-        const result = await recordChargeOutcome(deps, claim.reference, answer, claim.at, {
-          onOutcome: (outcome, transaction) => applyChargeOutcome(deps, outcome, transaction),
-        });
-        if (!result.pending) recorded += 1;
-      } catch (err) {
-        deps.logger.error({ err, reference: claim.reference }, 'charge outcome not recorded; settlement will');
-      }
+      const attributes = {
+        'billing.subscription_id': claim.invoice.subscriptionId,
+        'billing.invoice_id': claim.invoice.id,
+        'billing.charge_attempt': claim.attempt,
+      };
+      await inSpan('renewal charge', { attributes }, () => charge(claim));
     }
   };
   await Promise.all(Array.from({ length: Math.min(concurrency, claims.length) }, worker));
@@ -115,7 +130,7 @@ export async function recordPaidCharges(deps: BillingDeps, charges: PaidCharge[]
     );
     const byId = new Map(subscriptions.map((s) => [s.id, s]));
     const events: NewEvent<unknown>[] = [];
-    for (const { claim } of paid) {
+    for (const { claim, trace } of paid) {
       const { invoice, at, attempt, reference } = claim;
       invoice.set(
         {
@@ -129,7 +144,7 @@ export async function recordPaidCharges(deps: BillingDeps, charges: PaidCharge[]
         },
         { raw: true },
       );
-      const scope = { projectId: invoice.projectId, livemode: invoice.livemode };
+      const scope = { projectId: invoice.projectId, livemode: invoice.livemode, trace };
       events.push({
         type: 'invoice.paid',
         data: invoiceEventData(invoice, claim.input.email),

@@ -1,3 +1,4 @@
+import { contextOfTraceHeaders, inSpan, recordSpanError, SpanKind } from '@billing/platform';
 import { afterAttempt } from '../domain/delivery-status';
 import { signedHeaders } from '../domain/delivery-signature';
 import type { ClaimedDelivery } from '../db/repositories/delivery.repository';
@@ -33,8 +34,38 @@ export async function startDueDeliveries(
 /** Past the attempt's own timeout, so a lease never runs out under a live attempt. */
 const LEASE_MARGIN_MS = 5_000;
 
-/** Sends one claimed delivery and records the attempt. */
-async function attemptDelivery(deps: NotificationDeps, delivery: ClaimedDelivery) {
+/**
+ * One attempt is a span of the trace of the delivery's event (docs/decisions.md, "One trace per
+ * request"), whatever pass or replica makes it; its attributes name the delivery, never its
+ * secret or body.
+ */
+function attemptDelivery(deps: NotificationDeps, delivery: ClaimedDelivery) {
+  const attributes = {
+    'webhook.id': delivery.webhookId,
+    'webhook.delivery_id': delivery.id,
+    'webhook.event': delivery.event,
+    'webhook.attempt': delivery.attempt,
+  };
+  const parent = contextOfTraceHeaders(delivery.traceHeaders);
+  return inSpan('webhook delivery attempt', { kind: SpanKind.INTERNAL, attributes, parent }, async (span) => {
+    const outcome = await sendDelivery(deps, delivery);
+    if (!outcome) {
+      recordSpanError(span, new Error('webhook secret could not be opened'));
+      return undefined;
+    }
+    if (outcome === 'abandoned') {
+      span.setAttribute('webhook.abandoned', true);
+      return undefined;
+    }
+    span.setAttribute('webhook.delivery_status', outcome.status);
+    if (outcome.statusCode !== null) span.setAttribute('http.response.status_code', outcome.statusCode);
+    if (outcome.status !== 'SUCCEEDED') recordSpanError(span, new Error(outcome.error ?? 'not delivered'));
+    return outcome.status;
+  });
+}
+
+/** Sends one claimed delivery and records the attempt; nothing when its secret cannot be opened. */
+async function sendDelivery(deps: NotificationDeps, delivery: ClaimedDelivery) {
   const at = deps.clock.now();
   let secret: string;
   try {
@@ -49,7 +80,10 @@ async function attemptDelivery(deps: NotificationDeps, delivery: ClaimedDelivery
     signedHeaders(delivery.body, secret, delivery.id, at),
   );
   // The process is stopping: another worker sends it at once instead of after the lease.
-  if (outcome.abandoned) return deps.deliveries.releaseLease(delivery.id);
+  if (outcome.abandoned) {
+    await deps.deliveries.releaseLease(delivery.id);
+    return 'abandoned' as const;
+  }
   const next = afterAttempt(
     delivery.status,
     delivery.attempt,
@@ -57,7 +91,7 @@ async function attemptDelivery(deps: NotificationDeps, delivery: ClaimedDelivery
     deps.clock.now(),
     deps.delivery.retryDelaysMs,
   );
-  await deps.recordAttempt({
+  const record = {
     deliveryId: delivery.id,
     attempt: delivery.attempt,
     at,
@@ -66,7 +100,8 @@ async function attemptDelivery(deps: NotificationDeps, delivery: ClaimedDelivery
     error: outcome.error ?? (next.status === 'SUCCEEDED' ? null : `HTTP ${outcome.statusCode}`),
     status: next.status,
     nextAttemptAt: next.nextAttemptAt,
-  });
+  };
+  await deps.recordAttempt(record);
   countDeliveryAttempt(next.status, outcome.durationMs);
-  return next.status;
+  return record;
 }

@@ -1,6 +1,12 @@
 import { parkedEventsMigration, type Migration } from '@billing/platform';
 import { createWebhooks } from './0001-create-webhooks';
 import { createDeliveries } from './0002-create-deliveries';
+import { deliveryTraceContext } from './0003-delivery-trace-context';
 
 /** Every migration of the notification database, in order. Append; never edit a shipped one. */
-export const notificationMigrations: Migration[] = [createWebhooks, createDeliveries, parkedEventsMigration];
+export const notificationMigrations: Migration[] = [
+  createWebhooks,
+  createDeliveries,
+  parkedEventsMigration,
+  deliveryTraceContext,
+];

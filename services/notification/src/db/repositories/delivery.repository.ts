@@ -1,6 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { QueryTypes, type Sequelize } from 'sequelize';
-import { findInScope, findPage, scopeWhere, type PageRequest, type ProjectScope } from '@billing/platform';
+import {
+  findInScope,
+  findPage,
+  scopeWhere,
+  traceHeadersOf,
+  type PageRequest,
+  type ProjectScope,
+} from '@billing/platform';
 import type { DeliveryStatus } from '../../domain/delivery-status';
 import { DeliveryAttemptModel, DeliveryModel } from '../models/delivery.model';
 
@@ -12,6 +19,8 @@ export interface EventToDeliver {
   livemode: boolean;
   body: string;
   createdAt: Date;
+  /** The event's trace context, which the delivery's attempts continue. */
+  traceHeaders: Record<string, string>;
 }
 
 /** A claimed delivery with what sending it takes. */
@@ -20,10 +29,12 @@ export interface ClaimedDelivery {
   webhookId: string;
   url: string;
   secretSealed: string;
+  event: string;
   body: string;
   status: DeliveryStatus;
   /** This attempt's number. */
   attempt: number;
+  traceHeaders: Record<string, string>;
 }
 
 export interface AttemptRecord {
@@ -63,10 +74,12 @@ export class DeliveryRepository {
     if (events.length === 0) return 0;
     const [, count] = await this.sequelize.query(
       `INSERT INTO deliveries (id, event_id, webhook_id, project_id, livemode, event, body, status,
-                               next_attempt_at, created_at)
-       SELECT gen_random_uuid(), e.id, w.id, e.project_id, e.livemode, e.event, e.body, 'PENDING', $7, $7
-         FROM unnest($1::uuid[], $2::text[], $3::uuid[], $4::boolean[], $5::text[], $6::timestamptz[])
-              AS e(id, event, project_id, livemode, body, created_at)
+                               next_attempt_at, created_at, trace_headers)
+       SELECT gen_random_uuid(), e.id, w.id, e.project_id, e.livemode, e.event, e.body, 'PENDING', $7, $7,
+              e.trace_headers
+         FROM unnest($1::uuid[], $2::text[], $3::uuid[], $4::boolean[], $5::text[], $6::timestamptz[],
+                     $8::jsonb[])
+              AS e(id, event, project_id, livemode, body, created_at, trace_headers)
          JOIN webhooks w ON w.project_id = e.project_id AND w.livemode = e.livemode AND w.is_active
                         AND (e.event = ANY (w.events) OR '*' = ANY (w.events))
        ON CONFLICT (event_id, webhook_id) DO NOTHING`,
@@ -79,6 +92,7 @@ export class DeliveryRepository {
           events.map((e) => e.body),
           events.map((e) => e.createdAt),
           now,
+          events.map((e) => JSON.stringify(e.traceHeaders)),
         ],
         type: QueryTypes.INSERT,
       },
@@ -86,13 +100,17 @@ export class DeliveryRepository {
     return count ?? 0;
   }
 
-  /** A delivery of one webhook, made now for a test send; the caller sends it at once. */
+  /**
+   * A delivery of one webhook, made now for a test send; the caller sends it at once, and its
+   * attempt is a span of the trace of the request that asked for it (the active one).
+   */
   async createTestDelivery(webhookId: string, event: string, body: string, now: Date): Promise<string> {
     const id = randomUUID();
     await this.sequelize.query(
-      `INSERT INTO deliveries (id, event_id, webhook_id, project_id, livemode, event, body, status, next_attempt_at, created_at)
-       SELECT $1, $2, w.id, w.project_id, w.livemode, $3, $4, 'PENDING', $5, $5 FROM webhooks w WHERE w.id = $6`,
-      { bind: [id, randomUUID(), event, body, now, webhookId] },
+      `INSERT INTO deliveries (id, event_id, webhook_id, project_id, livemode, event, body, status, next_attempt_at,
+                               created_at, trace_headers)
+       SELECT $1, $2, w.id, w.project_id, w.livemode, $3, $4, 'PENDING', $5, $5, $7 FROM webhooks w WHERE w.id = $6`,
+      { bind: [id, randomUUID(), event, body, now, webhookId, JSON.stringify(traceHeadersOf())] },
     );
     return id;
   }
@@ -118,8 +136,8 @@ export class DeliveryRepository {
        UPDATE deliveries d SET lease_until = $1::timestamptz + $4 * interval '1 millisecond'
          FROM fair, webhooks w
         WHERE d.id = fair.id AND fair.n <= $3 AND w.id = d.webhook_id
-        RETURNING d.id, d.webhook_id AS "webhookId", w.url, w.secret_sealed AS "secretSealed", d.body,
-                  d.status, d.attempts + 1 AS attempt`,
+        RETURNING d.id, d.webhook_id AS "webhookId", w.url, w.secret_sealed AS "secretSealed", d.event, d.body,
+                  d.status, d.attempts + 1 AS attempt, d.trace_headers AS "traceHeaders"`,
       { bind: [now, limit, perWebhook, leaseMs], type: QueryTypes.SELECT },
     );
   }
