@@ -16,6 +16,7 @@ export * from './parked-events';
 export * from './tracing';
 export * from './spans';
 export * from './money';
+export * from './discounts';
 export * from './quantity';
 export * from './paging';
 export * from './scope';

@@ -1,0 +1,27 @@
+import Decimal from 'decimal.js';
+
+/**
+ * A coupon's price terms (docs/api-behaviour.md §19): exactly one of the two is set.
+ * `percentOff` is an exact decimal string ("25", "12.5"; 0 < x <= 100, at most 2 decimals);
+ * `amountOff` is integer minor units in the coupon's currency.
+ */
+export interface DiscountTerms {
+  percentOff: string | null;
+  amountOff: number | null;
+}
+
+/**
+ * What a discount takes off `base` (minor units, the sum of an invoice's SUBSCRIPTION and USAGE
+ * lines): percent_off of it, or amount_off capped at it; never more than the base nor below 0;
+ * rounded once, half away from zero, to whole minor units. Catalog prices a discounted checkout
+ * and billing writes the DISCOUNT line with this one function, so the two always agree.
+ */
+export function discountAmount(base: number, terms: DiscountTerms): number {
+  if (base <= 0) return 0;
+  if (terms.percentOff !== null) {
+    const off = new Decimal(base).times(terms.percentOff).div(100).toDecimalPlaces(0, Decimal.ROUND_HALF_UP);
+    return Math.min(base, off.toNumber());
+  }
+  if (terms.amountOff !== null) return Math.min(base, Math.max(0, terms.amountOff));
+  return 0;
+}
