@@ -2,22 +2,69 @@ import { randomUUID } from 'node:crypto';
 import { QueryTypes, type Transaction } from 'sequelize';
 import { canonicalQuantity, usageAmount } from '../domain/usage-quantity';
 import { InvoiceLineModel, type InvoiceModel, type SubscriptionModel } from '../db/models';
+import type { NewInvoiceLine } from '../db/repositories/invoice.repository';
+import type { BillingPeriod } from '../domain/periods';
+import { planTermsOf } from '../domain/plan-change';
+import { linePeriodOf, usageWindows, type UsageWindow } from '../domain/usage-windows';
 import type { BillingDeps } from './billing-deps';
 
 /**
- * Bills a subscription's metered usage of an ended period on the renewal invoice (docs/api-behaviour.md §8
- * and 9), inside the renewal's transaction:
+ * Whether a subscription may have usage to bill: its plan is metered, or it changed plan (an
+ * earlier plan may have been metered, and its usage is billed at that plan's unit amount).
+ */
+export const billsUsage = (subscription: SubscriptionModel) =>
+  (subscription.usageUnitAmount ?? null) !== null || (subscription.planChangedAt ?? null) !== null;
+
+/**
+ * The windows of a subscription's usage before `before` that a metered plan prices: one per plan
+ * in force (docs/api-behaviour.md §18), in time order. Usage under a plan that is not metered is
+ * never billed and stays unbilled (§9).
+ */
+async function meteredWindows(
+  deps: BillingDeps,
+  subscription: SubscriptionModel,
+  before: Date,
+  transaction?: Transaction,
+): Promise<{ windows: UsageWindow[]; changed: boolean }> {
+  if (!billsUsage(subscription)) return { windows: [], changed: false };
+  const history = subscription.planChangedAt ? await deps.subscriptionPlans.history(subscription.id, transaction) : [];
+  const windows = usageWindows(planTermsOf(subscription), history, before);
+  return { windows: windows.filter((w) => w.plan.usageUnitAmount !== null), changed: history.length > 0 };
+}
+
+/**
+ * One USAGE line: the exact sum of a window's records x its plan's unit amount, rounded once half
+ * away from zero; a net negative sum (corrections exceeding usage) bills 0. A subscription that
+ * changed plan names the plan, as its invoice may have a line per plan.
+ */
+function usageLine(window: UsageWindow, total: string, period: BillingPeriod, namePlan: boolean): NewInvoiceLine {
+  const unitAmount = window.plan.usageUnitAmount!;
+  const quantity = canonicalQuantity(total);
+  return {
+    type: 'USAGE',
+    description: namePlan ? `Usage on ${window.plan.name} (${quantity} units)` : `Usage (${quantity} units)`,
+    quantity,
+    unitAmount,
+    amount: Math.max(0, usageAmount(quantity, unitAmount)),
+    periodStart: period.start,
+    periodEnd: period.end,
+  };
+}
+
+/**
+ * Bills a subscription's metered usage of an ended period on the renewal invoice (docs/api-behaviour.md §8,
+ * 9 and 18), inside the renewal's transaction:
  *  - every unbilled record with timestamp < endedPeriod.end (all unbilled up to the period end)
- *    is marked billed (billed_at, invoice_id) in one UPDATE, which also sums the quantities
- *    exactly in PostgreSQL NUMERIC; a record committed concurrently after that UPDATE stays
- *    unbilled and goes on the next invoice, never on two;
- *  - ONE USAGE line {quantity = the exact sum, unit_amount = usage_unit_amount,
+ *    is marked billed (billed_at, invoice_id), one UPDATE per plan in force, which also sums the
+ *    quantities exactly in PostgreSQL NUMERIC; a record committed concurrently after that UPDATE
+ *    stays unbilled and goes on the next invoice, never on two;
+ *  - ONE USAGE line per plan in force that has records (one line in all for a subscription that
+ *    never changed plan) {quantity = the exact sum, unit_amount = that plan's usage_unit_amount,
  *    amount = sum x unit_amount rounded once half away from zero} is appended to the invoice,
- *    with the ended period on it.
- * Returns the line's amount in minor units, for the caller to add to the invoice's totals
- * (this function does not change the invoice row). 0 and no line when the plan is not metered
- * or nothing is unbilled. A net negative sum (corrections exceeding usage) bills 0: an invoice
- * never goes below the subscription price.
+ *    with its part of the ended period on it.
+ * Returns the lines' amount in minor units, for the caller to add to the invoice's totals
+ * (this function does not change the invoice row). 0 and no line when no plan was metered or
+ * nothing is unbilled.
  */
 export async function billUsageForPeriod(
   deps: BillingDeps,
@@ -26,42 +73,52 @@ export async function billUsageForPeriod(
   invoice: InvoiceModel,
   transaction: Transaction,
 ): Promise<number> {
-  const unitAmount = subscription.usageUnitAmount;
-  if (unitAmount === null || unitAmount === undefined) return 0;
+  const { windows, changed } = await meteredWindows(deps, subscription, endedPeriod.end, transaction);
+  if (windows.length === 0) return 0;
 
   const billedAt = await deps.clocks.now(
     { projectId: subscription.projectId, livemode: subscription.livemode },
     transaction,
   );
-  const { count, total } = await deps.usage.markBilled(
-    subscription.id,
-    endedPeriod.end,
-    invoice.id,
-    billedAt,
-    transaction,
-  );
-  if (count === 0) return 0;
-
-  const quantity = canonicalQuantity(total);
-  const amount = Math.max(0, usageAmount(quantity, unitAmount));
-  const [next] = await deps.sequelize.query<{ position: number }>(
+  let [{ position }] = await deps.sequelize.query<{ position: number }>(
     'SELECT COALESCE(max(position) + 1, 0)::int AS position FROM invoice_lines WHERE invoice_id = $1',
     { bind: [invoice.id], transaction, type: QueryTypes.SELECT },
   );
-  await InvoiceLineModel.create(
-    {
-      id: randomUUID(),
-      invoiceId: invoice.id,
-      position: next.position,
-      type: 'USAGE',
-      description: `Usage (${quantity} units)`,
-      quantity,
-      unitAmount,
-      amount,
-      periodStart: endedPeriod.start,
-      periodEnd: endedPeriod.end,
-    },
-    { transaction },
-  );
-  return amount;
+  let billed = 0;
+  for (const window of windows) {
+    const { count, total } = await deps.usage.markBilledIn(subscription.id, window, invoice.id, billedAt, transaction);
+    if (count === 0) continue;
+    const line = usageLine(window, total, linePeriodOf(window, endedPeriod), changed);
+    await InvoiceLineModel.create({ ...line, id: randomUUID(), invoiceId: invoice.id, position }, { transaction });
+    position += 1;
+    billed += line.amount;
+  }
+  return billed;
+}
+
+/** A plan change's usage, read (a preview) or billed on its invoice (the change itself). */
+export type UsageUse = { transaction?: Transaction } | { billOn: string; billedAt: Date; transaction: Transaction };
+
+/**
+ * The USAGE lines of a subscription's unbilled usage before `period.end` (a plan change, §18),
+ * built as a renewal builds them, with the part of `period` up to the change on them. A preview
+ * only reads; the change itself passes `billOn` (its invoice's id) and the records are marked
+ * billed on it by the same statements that sum them.
+ */
+export async function usageUpTo(
+  deps: BillingDeps,
+  subscription: SubscriptionModel,
+  period: BillingPeriod,
+  use: UsageUse,
+): Promise<NewInvoiceLine[]> {
+  const { windows, changed } = await meteredWindows(deps, subscription, period.end, use.transaction);
+  const lines: NewInvoiceLine[] = [];
+  for (const window of windows) {
+    const { count, total } =
+      'billOn' in use
+        ? await deps.usage.markBilledIn(subscription.id, window, use.billOn, use.billedAt, use.transaction)
+        : await deps.usage.sumUnbilledIn(subscription.id, window, use.transaction);
+    if (count > 0) lines.push(usageLine(window, total, linePeriodOf(window, period), changed));
+  }
+  return lines;
 }

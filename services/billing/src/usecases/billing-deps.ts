@@ -8,6 +8,7 @@ import type { InvoiceRepository } from '../db/repositories/invoice.repository';
 import type { PaymentAuthorizationRepository } from '../db/repositories/payment-authorization.repository';
 import type { PaymentRepository } from '../db/repositories/payment.repository';
 import type { RefundRepository } from '../db/repositories/refund.repository';
+import type { SubscriptionPlanRepository } from '../db/repositories/subscription-plan.repository';
 import type { SubscriptionRepository } from '../db/repositories/subscription.repository';
 import type { UsageRecordRepository } from '../db/repositories/usage-record.repository';
 
@@ -17,6 +18,8 @@ export interface BillingDeps {
   customers: CustomerRepository;
   authorizations: PaymentAuthorizationRepository;
   subscriptions: SubscriptionRepository;
+  /** The plans each subscription has had (what prices its usage, docs/api-behaviour.md §18). */
+  subscriptionPlans: SubscriptionPlanRepository;
   invoices: InvoiceRepository;
   payments: PaymentRepository;
   refunds: RefundRepository;

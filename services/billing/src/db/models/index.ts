@@ -4,6 +4,7 @@ import { InvoiceModel } from './invoice.model';
 import { PaymentAuthorizationModel } from './payment-authorization.model';
 import { PaymentModel } from './payment.model';
 import { RefundModel } from './refund.model';
+import { SubscriptionPlanModel } from './subscription-plan.model';
 import { SubscriptionModel } from './subscription.model';
 import { UsageRecordModel } from './usage-record.model';
 
@@ -15,6 +16,7 @@ export {
   PaymentModel,
   RefundModel,
   SubscriptionModel,
+  SubscriptionPlanModel,
   UsageRecordModel,
 };
 
@@ -28,4 +30,5 @@ export const billingModels = [
   PaymentModel,
   RefundModel,
   UsageRecordModel,
+  SubscriptionPlanModel,
 ];

@@ -1,7 +1,7 @@
 import { Column, DataType, Model, PrimaryKey, Table } from 'sequelize-typescript';
 import { minorUnits } from './columns';
 
-export type InvoiceLineType = 'SUBSCRIPTION' | 'USAGE' | 'FEE';
+export type InvoiceLineType = 'SUBSCRIPTION' | 'USAGE' | 'FEE' | 'PRORATION';
 
 @Table({ tableName: 'invoice_lines' })
 export class InvoiceLineModel extends Model {
