@@ -4,11 +4,14 @@ import type { billingV1 } from '@billing/proto';
 import { EXAMPLE, idParam, iso, pageQuery, timestamp } from '../common.schemas';
 
 export const INVOICE_STATUSES = ['DRAFT', 'OPEN', 'PAID', 'VOID', 'UNCOLLECTIBLE'] as const;
+export const INVOICE_LINE_TYPES = ['SUBSCRIPTION', 'USAGE', 'FEE', 'PRORATION'] as const;
 type Currency = (typeof CURRENCIES)[number];
 
 export const InvoiceLineSchema = z
   .object({
-    type: z.enum(['SUBSCRIPTION', 'USAGE', 'FEE']),
+    type: z.enum(INVOICE_LINE_TYPES).meta({
+      description: 'PRORATION: unused or remaining time of a plan change (negative for unused time)',
+    }),
     description: z.string(),
     quantity: z.string().meta({ description: 'Exact decimal text' }),
     unit_amount: z.number().meta({ description: 'Major currency unit' }),
@@ -53,6 +56,16 @@ export const ListInvoicesQuery = z.object({
 
 export const InvoiceIdParams = z.object({ invoice_id: idParam('Invoice') });
 
+export const toInvoiceLine = (l: billingV1.InvoiceLine): z.input<typeof InvoiceLineSchema> => ({
+  type: l.type as (typeof INVOICE_LINE_TYPES)[number],
+  description: l.description,
+  quantity: l.quantity,
+  unit_amount: toMajorUnits(l.unitAmount),
+  amount: toMajorUnits(l.amount),
+  period_start: iso(l.periodStart, 'period_start'),
+  period_end: iso(l.periodEnd, 'period_end'),
+});
+
 export const toInvoice = (i: billingV1.Invoice): z.input<typeof InvoiceSchema> => ({
   id: i.id,
   number: i.number,
@@ -65,15 +78,7 @@ export const toInvoice = (i: billingV1.Invoice): z.input<typeof InvoiceSchema> =
   amount: toMajorUnits(i.amount),
   amount_paid: toMajorUnits(i.amountPaid),
   amount_refunded: toMajorUnits(i.amountRefunded),
-  lines: i.lines.map((l) => ({
-    type: l.type as 'SUBSCRIPTION' | 'USAGE' | 'FEE',
-    description: l.description,
-    quantity: l.quantity,
-    unit_amount: toMajorUnits(l.unitAmount),
-    amount: toMajorUnits(l.amount),
-    period_start: iso(l.periodStart, 'period_start'),
-    period_end: iso(l.periodEnd, 'period_end'),
-  })),
+  lines: i.lines.map(toInvoiceLine),
   period_start: iso(i.periodStart, 'period_start'),
   period_end: iso(i.periodEnd, 'period_end'),
   due_date: iso(i.dueDate, 'due_date'),
