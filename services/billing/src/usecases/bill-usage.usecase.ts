@@ -101,7 +101,8 @@ export type UsageUse = { transaction?: Transaction } | { billOn: string; billedA
 
 /**
  * The USAGE lines of a subscription's unbilled usage before `period.end` (a plan change, §18),
- * built as a renewal builds them, with the part of `period` up to the change on them. A preview
+ * built as a renewal builds them (each naming its plan: the invoice is about two), with the part
+ * of `period` up to the change on them. A preview
  * only reads; the change itself passes `billOn` (its invoice's id) and the records are marked
  * billed on it by the same statements that sum them.
  */
@@ -111,14 +112,14 @@ export async function usageUpTo(
   period: BillingPeriod,
   use: UsageUse,
 ): Promise<NewInvoiceLine[]> {
-  const { windows, changed } = await meteredWindows(deps, subscription, period.end, use.transaction);
+  const { windows } = await meteredWindows(deps, subscription, period.end, use.transaction);
   const lines: NewInvoiceLine[] = [];
   for (const window of windows) {
     const { count, total } =
       'billOn' in use
         ? await deps.usage.markBilledIn(subscription.id, window, use.billOn, use.billedAt, use.transaction)
         : await deps.usage.sumUnbilledIn(subscription.id, window, use.transaction);
-    if (count > 0) lines.push(usageLine(window, total, linePeriodOf(window, period), changed));
+    if (count > 0) lines.push(usageLine(window, total, linePeriodOf(window, period), true));
   }
   return lines;
 }
