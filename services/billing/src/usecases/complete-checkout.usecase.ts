@@ -14,6 +14,7 @@ import { isValidEmail } from '../domain/customer-rules';
 import type { CustomerModel, InvoiceModel, SubscriptionModel } from '../db/models';
 import { customerEventData, invoiceEventData, subscriptionEventData } from '../events/event-payloads';
 import type { BillingDeps } from './billing-deps';
+import { countCharge } from './billing-metrics';
 import { issuePendingRefunds } from './issue-pending-refunds.usecase';
 import { callProvider } from './provider-call';
 import {
@@ -223,6 +224,8 @@ async function recordCompletion(
     },
     transaction,
   );
+  // The payer's payment on the hosted page paid the first invoice: counted as its charge.
+  if (invoice && !verification) countCharge('succeeded', scope.livemode, transaction);
   if (verification) {
     // Decided here, issued after commit (a provider call inside the transaction could not be
     // rolled back with it).

@@ -6,6 +6,7 @@ import { subscriptionStart, subscriptionTerms, type PlanSnapshot } from '../doma
 import { PaymentModel, type CustomerModel, type PaymentAuthorizationModel } from '../db/models';
 import { invoiceEventData } from '../events/event-payloads';
 import type { BillingDeps } from './billing-deps';
+import { countFirstCharge } from './billing-metrics';
 import { NEVER_CHARGED } from './charge-invoice.usecase';
 import { createFirstInvoice } from './complete-checkout.usecase';
 import { recordSubscriptionEvent, viewOf, type SubscriptionView } from './subscription-views';
@@ -150,6 +151,10 @@ export async function createSubscription(
       throw err;
     });
   const charged = await chargeFirstPeriod(deps, scope, { customer, authorization, plan, reference, ids });
+  countFirstCharge(
+    charged.status === 'success' ? 'succeeded' : charged.status === 'pending' ? 'pending' : 'failed',
+    scope.livemode,
+  );
   if (charged.status === 'pending') {
     throw new DomainError('unavailable', 'The payment provider has not settled the first charge yet; please retry');
   }
