@@ -161,7 +161,10 @@ describe('GET /metrics of every process after a renewal and a webhook delivery',
     expect(moved(after, 'gateway', 'http_server_requests_total', route('POST', '/api/v1/auth/login', '4xx'))).toBe(3);
     expect(
       moved(after, 'gateway', 'http_server_request_duration_seconds_count', route('POST', '/api/v1/plans', '2xx')),
-    ).toBe(1);
+    ).toBe(2);
+    expect(moved(after, 'gateway', 'http_server_requests_total', route('POST', '/api/v1/subscriptions', '2xx'))).toBe(
+      1,
+    );
     const routes = after.gateway.series('http_server_requests_total').map((s) => s.labels.route);
     expect(routes.filter((r) => r.includes(subscriptionId) || UUID.test(r.split('/').pop() ?? ''))).toEqual([]);
 
