@@ -62,4 +62,3 @@ export function validateAdjustment(input: { amount: number; description?: string
   if (violations.length) throw DomainError.invalid(violations);
   return { amount: input.amount, description };
 }
-

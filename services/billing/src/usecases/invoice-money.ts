@@ -1,11 +1,6 @@
 import type { Transaction } from 'sequelize';
 import type { RowScope } from '@billing/platform';
-import {
-  totalInvoice,
-  type ChargeLineType,
-  type InvoiceDiscount,
-  type InvoiceTotals,
-} from '../domain/invoice-totals';
+import { totalInvoice, type ChargeLineType, type InvoiceDiscount, type InvoiceTotals } from '../domain/invoice-totals';
 import type { InvoiceModel, SubscriptionModel } from '../db/models';
 import type { NewInvoice, NewInvoiceLine } from '../db/repositories/invoice.repository';
 import type { BillingDeps } from './billing-deps';
