@@ -147,6 +147,31 @@ describe('customer balance: adjustments and credit applied to invoices (gateway 
     expect(await eventsAbout('subscription.renewed', paid.subscriptionId)).toHaveLength(1);
   });
 
+  it('cancelling a credited period refunds what the card paid, never the credit', async () => {
+    const { m, paid } = await merchantWithCustomer('refund', 10_000);
+    // Policies take the merchant's token with the key.
+    const created = await api('POST', '/api/v1/cancellation-policies', {
+      apiKey: m.testKey,
+      token: m.token,
+      body: { name: 'Full refund', refund_type: 'FULL' },
+    });
+    expect(created.status).toBe(201);
+    expect((await adjust(m, paid.customerId, { amount: 3000 })).status).toBe(201);
+    await renew(m, paid.subscriptionId);
+    const renewal = (await invoicesOf(m, paid.subscriptionId))[1];
+    expect([renewal.status, renewal.amount_paid]).toEqual(['PAID', 7000]);
+
+    const cancelled = await post(m, `/subscriptions/${paid.subscriptionId}/cancel`, { policy_id: created.body.id });
+    expect(cancelled.status).toBe(200);
+    expect(cancelled.body.refund).toMatchObject({ amount: 7000, status: 'PROCESSED', invoice_id: renewal.id });
+    const { refunds, transactions } = await sandbox.ledger({ email: paid.email });
+    const renewalCharge = transactions.find((t) => t.metadata.invoice_id === renewal.id)!;
+    expect(refunds.map((r) => [r.transaction_reference, r.amount])).toEqual([[renewalCharge.reference, 700_000]]);
+    expect((await get(m, `/invoices/${renewal.id}`)).body).toMatchObject({ amount_paid: 7000, amount_refunded: 7000 });
+    // The credit the invoice used is not given back: it was spent on the period.
+    expect(await balanceOf(m, paid.customerId)).toBe(0);
+  });
+
   it('an adjustment that would take the balance below 0 is a 400 and changes nothing; to exactly 0 is fine', async () => {
     const { m, paid } = await merchantWithCustomer('below', 100);
     expect((await adjust(m, paid.customerId, { amount: 1000 })).status).toBe(201);
@@ -194,6 +219,34 @@ describe('customer balance: adjustments and credit applied to invoices (gateway 
       -10_000,
       15_000,
       renewal.id,
+    ]);
+  });
+
+  it('two renewals of one customer due together share its balance, one after the other', async () => {
+    const { m, planId, paid } = await merchantWithCustomer('shared', 10_000);
+    const second = await post(m, '/subscriptions', { customer_id: paid.customerId, plan_id: planId });
+    expect(second.status).toBe(201);
+    expect((await adjust(m, paid.customerId, { amount: 15_000 })).status).toBe(201);
+
+    // Both periods end moments apart: one advance renews both, in period-end order.
+    const { current_period_end: secondEnd } = second.body;
+    await advance(m, plus(secondEnd, 60_000));
+
+    const first = (await invoicesOf(m, paid.subscriptionId))[1];
+    const next = (await invoicesOf(m, second.body.id))[1];
+    expect([first.status, first.credit_applied, first.amount_due]).toEqual(['PAID', 10_000, 0]);
+    expect([next.status, next.credit_applied, next.amount_due, next.amount_paid]).toEqual(['PAID', 5000, 5000, 5000]);
+    // The API subscription's first period, then the second renewal's 5,000.
+    expect((await cardChargesOf(paid.email)).map((c) => [c.status, c.amount])).toEqual([
+      ['success', 1_000_000],
+      ['success', 500_000],
+    ]);
+    expect(await balanceOf(m, paid.customerId)).toBe(0);
+    const history = await historyOf(m, paid.customerId);
+    expect(history.map((t) => [t.type, t.amount, t.balance_after, t.invoice_id])).toEqual([
+      ['APPLIED_TO_INVOICE', -5000, 0, next.id],
+      ['APPLIED_TO_INVOICE', -10_000, 5000, first.id],
+      ['ADJUSTMENT', 15_000, 15_000, null],
     ]);
   });
 
