@@ -1,12 +1,11 @@
-import { randomUUID } from 'node:crypto';
-import { QueryTypes, type Transaction } from 'sequelize';
+import type { Transaction } from 'sequelize';
 import { canonicalQuantity, usageAmount } from '../domain/usage-quantity';
-import { InvoiceLineModel, type InvoiceModel, type SubscriptionModel } from '../db/models';
-import type { NewInvoiceLine } from '../db/repositories/invoice.repository';
+import type { SubscriptionModel } from '../db/models';
 import type { BillingPeriod } from '../domain/periods';
 import { planTermsOf } from '../domain/plan-change';
 import { linePeriodOf, usageWindows, type UsageWindow } from '../domain/usage-windows';
 import type { BillingDeps } from './billing-deps';
+import type { ChargeInvoiceLine } from './invoice-money';
 
 /**
  * Whether a subscription may have usage to bill: its plan is metered, or it changed plan (an
@@ -37,7 +36,7 @@ async function meteredWindows(
  * away from zero; a net negative sum (corrections exceeding usage) bills 0. A subscription that
  * changed plan names the plan, as its invoice may have a line per plan.
  */
-function usageLine(window: UsageWindow, total: string, period: BillingPeriod, namePlan: boolean): NewInvoiceLine {
+function usageLine(window: UsageWindow, total: string, period: BillingPeriod, namePlan: boolean): ChargeInvoiceLine {
   const unitAmount = window.plan.usageUnitAmount!;
   const quantity = canonicalQuantity(total);
   return {
@@ -53,47 +52,40 @@ function usageLine(window: UsageWindow, total: string, period: BillingPeriod, na
 
 /**
  * Bills a subscription's metered usage of an ended period on the renewal invoice (docs/api-behaviour.md §8,
- * 9 and 18), inside the renewal's transaction:
+ * 9 and 18), inside the renewal's transaction, before that invoice is written (its totals are
+ * computed once, with these lines among the others: usecases/invoice-money.ts):
  *  - every unbilled record with timestamp < endedPeriod.end (all unbilled up to the period end)
- *    is marked billed (billed_at, invoice_id), one UPDATE per plan in force, which also sums the
- *    quantities exactly in PostgreSQL NUMERIC; a record committed concurrently after that UPDATE
- *    stays unbilled and goes on the next invoice, never on two;
- *  - ONE USAGE line per plan in force that has records (one line in all for a subscription that
- *    never changed plan) {quantity = the exact sum, unit_amount = that plan's usage_unit_amount,
- *    amount = sum x unit_amount rounded once half away from zero} is appended to the invoice,
- *    with its part of the ended period on it.
- * Returns the lines' amount in minor units, for the caller to add to the invoice's totals
- * (this function does not change the invoice row). 0 and no line when no plan was metered or
- * nothing is unbilled.
+ *    is marked billed (billed_at, invoice_id = the invoice about to be created), one UPDATE per
+ *    plan in force, which also sums the quantities exactly in PostgreSQL NUMERIC; a record
+ *    committed concurrently after that UPDATE stays unbilled and goes on the next invoice, never
+ *    on two. The foreign key to the invoice is checked at commit (migration 0013), so the invoice
+ *    row may follow in the same transaction; without it the transaction does not commit;
+ *  - returns ONE USAGE line per plan in force that has records (one line in all for a
+ *    subscription that never changed plan) {quantity = the exact sum, unit_amount = that plan's
+ *    usage_unit_amount, amount = sum x unit_amount rounded once half away from zero}, with its
+ *    part of the ended period on it.
+ * [] (and nothing marked) when no plan was metered or nothing is unbilled. A net negative sum
+ * (corrections exceeding usage) bills 0: an invoice never goes below the subscription price.
  */
 export async function billUsageForPeriod(
   deps: BillingDeps,
   subscription: SubscriptionModel,
   endedPeriod: { start: Date; end: Date },
-  invoice: InvoiceModel,
+  invoiceId: string,
   transaction: Transaction,
-): Promise<number> {
+): Promise<ChargeInvoiceLine[]> {
   const { windows, changed } = await meteredWindows(deps, subscription, endedPeriod.end, transaction);
-  if (windows.length === 0) return 0;
-
+  if (windows.length === 0) return [];
   const billedAt = await deps.clocks.now(
     { projectId: subscription.projectId, livemode: subscription.livemode },
     transaction,
   );
-  let [{ position }] = await deps.sequelize.query<{ position: number }>(
-    'SELECT COALESCE(max(position) + 1, 0)::int AS position FROM invoice_lines WHERE invoice_id = $1',
-    { bind: [invoice.id], transaction, type: QueryTypes.SELECT },
-  );
-  let billed = 0;
+  const lines: ChargeInvoiceLine[] = [];
   for (const window of windows) {
-    const { count, total } = await deps.usage.markBilledIn(subscription.id, window, invoice.id, billedAt, transaction);
-    if (count === 0) continue;
-    const line = usageLine(window, total, linePeriodOf(window, endedPeriod), changed);
-    await InvoiceLineModel.create({ ...line, id: randomUUID(), invoiceId: invoice.id, position }, { transaction });
-    position += 1;
-    billed += line.amount;
+    const { count, total } = await deps.usage.markBilledIn(subscription.id, window, invoiceId, billedAt, transaction);
+    if (count > 0) lines.push(usageLine(window, total, linePeriodOf(window, endedPeriod), changed));
   }
-  return billed;
+  return lines;
 }
 
 /** A plan change's usage, read (a preview) or billed on its invoice (the change itself). */
@@ -111,9 +103,9 @@ export async function usageUpTo(
   subscription: SubscriptionModel,
   period: BillingPeriod,
   use: UsageUse,
-): Promise<NewInvoiceLine[]> {
+): Promise<ChargeInvoiceLine[]> {
   const { windows } = await meteredWindows(deps, subscription, period.end, use.transaction);
-  const lines: NewInvoiceLine[] = [];
+  const lines: ChargeInvoiceLine[] = [];
   for (const window of windows) {
     const { count, total } =
       'billOn' in use

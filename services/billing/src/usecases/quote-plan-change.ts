@@ -1,17 +1,17 @@
 import { DomainError } from '@billing/platform';
 import type { SubscriptionModel } from '../db/models';
-import type { NewInvoiceLine } from '../db/repositories/invoice.repository';
 import { totalInvoice, type InvoiceTotals } from '../domain/invoice-totals';
 import type { BillingPeriod } from '../domain/periods';
 import { decidePlanChange, planTermsOf, type PlanChange, type PlanChangeRequest } from '../domain/plan-change';
 import type { BillingDeps } from './billing-deps';
 import { usageUpTo, type UsageUse } from './bill-usage.usecase';
+import type { ChargeInvoiceLine } from './invoice-money';
 
 /** What a plan change does at one moment: the decision, and the invoice it makes (if any). */
 export interface PlanChangeQuote {
   change: PlanChange;
   /** The invoice's lines before its money (proration or new period, then usage); [] for none. */
-  lines: NewInvoiceLine[];
+  lines: ChargeInvoiceLine[];
   /** The invoice's period; the current period when the change makes no invoice. */
   period: BillingPeriod;
 }

@@ -9,7 +9,8 @@ import { applyChargeOutcome } from './apply-charge-outcome';
 import { billsUsage } from './bill-usage.usecase';
 import type { BillingDeps } from './billing-deps';
 import { claimInvoiceCharges, type ChargeClaim } from './charge-invoice.usecase';
-import { newPeriodInvoice, openPeriodInvoice } from './invoice-period.usecase';
+import { createInvoices } from './invoice-money';
+import { openPeriodInvoice, periodInvoiceDraft } from './invoice-period.usecase';
 import { sendScheduledCharges } from './send-scheduled-charges.usecase';
 import { viewOf } from './subscription-views';
 import { switchPlan } from './switch-plan';
@@ -222,9 +223,10 @@ export async function stepDueSubscriptions(
 }
 
 /**
- * Plain renewals (no usage line, no plan change) of locked subscriptions, together: their period invoices
- * (numbered, with the plan line and invoice.created), their new periods, and their charges
- * claimed, in a handful of statements however many there are.
+ * Plain renewals (no usage line, no plan change) of locked subscriptions, together: their period
+ * invoices (numbered, with the plan line, their money and invoice.created), their new periods, and
+ * their charges claimed (an invoice the balance paid in full is PAID there, without a charge), in a
+ * handful of statements however many there are.
  */
 async function renewTogether(
   deps: BillingDeps,
@@ -234,14 +236,14 @@ async function renewTogether(
   if (renewals.length === 0) return [];
   // Created off the schedule: their charges are claimed below in this same transaction, and a
   // claim takes its invoice off the schedule anyway (one UPDATE saved per renewal).
-  const invoices = await deps.invoices.createMany(
-    renewals.map(({ subscription, step }) => ({
-      ...newPeriodInvoice(subscription, step.period, step.at, null),
-      projectId: subscription.projectId,
-      livemode: subscription.livemode,
-    })),
+  // Their money as every invoice's (createInvoices): one query reads the batch's balances, and
+  // only customers with credit get ledger work.
+  const priced = await createInvoices(
+    deps,
+    renewals.map(({ subscription, step }) => periodInvoiceDraft(subscription, step.period, step.at, null)),
     transaction,
   );
+  const invoices = priced.map((p) => p.invoice);
   const emails = await deps.customers.emailsOf([...new Set(invoices.map((i) => i.customerId))], transaction);
   await recordEvents(
     deps.sequelize,

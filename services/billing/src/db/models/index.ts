@@ -1,4 +1,5 @@
 import { CustomerModel } from './customer.model';
+import { CustomerBalanceTransactionModel } from './customer-balance-transaction.model';
 import { InvoiceLineModel } from './invoice-line.model';
 import { InvoiceModel } from './invoice.model';
 import { PaymentAuthorizationModel } from './payment-authorization.model';
@@ -9,6 +10,7 @@ import { SubscriptionModel } from './subscription.model';
 import { UsageRecordModel } from './usage-record.model';
 
 export {
+  CustomerBalanceTransactionModel,
   CustomerModel,
   InvoiceLineModel,
   InvoiceModel,
@@ -30,5 +32,6 @@ export const billingModels = [
   PaymentModel,
   RefundModel,
   UsageRecordModel,
+  CustomerBalanceTransactionModel,
   SubscriptionPlanModel,
 ];
