@@ -183,8 +183,9 @@ describe('plan changes with proration (gateway -> catalog + billing -> sandbox p
 
     const { preview, changed } = await previewThenChange(m, subscriptionId, { plan_id: plans.pro });
     expect(changed.status).toBe(200);
+    // The change takes effect at the start of its second of the period: exactly half.
     const at = changed.body.latest_invoice.period_start;
-    expect(Date.parse(at) - Date.parse(half)).toBeLessThan(1000);
+    expect(at).toBe(half);
     expect(changed.body).toMatchObject({
       plan_id: plans.pro,
       plan_name: 'Pro',
@@ -428,9 +429,13 @@ describe('plan changes with proration (gateway -> catalog + billing -> sandbox p
   });
 
   it('metered plans: an IMMEDIATE change bills the usage up to it at the old unit price; the renewal bills the rest at the new one', async () => {
-    const { m, plans, subscriptionId, end, half } = await story('metered', 'metered');
+    const { m, plans, subscriptionId, start, end, half } = await story('metered', 'metered');
     await advance(m, half);
-    expect((await post(m, `/subscriptions/${subscriptionId}/usage`, { quantity: '30' })).status).toBe(201);
+    // Recorded on day 10, before the change (a record of the change's own second would be the new plan's).
+    const day10 = plus(start, 10 * DAY_MS);
+    expect((await post(m, `/subscriptions/${subscriptionId}/usage`, { quantity: '30', timestamp: day10 })).status).toBe(
+      201,
+    );
     const { preview, changed } = await previewThenChange(m, subscriptionId, { plan_id: plans.meteredPro });
     expect(changed.status).toBe(200);
     const invoice = changed.body.latest_invoice;
@@ -455,7 +460,10 @@ describe('plan changes with proration (gateway -> catalog + billing -> sandbox p
   it('NONE on a metered plan: the renewal bills one usage line per plan in force, each at its unit price', async () => {
     const { m, plans, subscriptionId, start, end, half } = await story('metered-none', 'metered');
     await advance(m, half);
-    expect((await post(m, `/subscriptions/${subscriptionId}/usage`, { quantity: '30' })).status).toBe(201);
+    const day10 = plus(start, 10 * DAY_MS);
+    expect((await post(m, `/subscriptions/${subscriptionId}/usage`, { quantity: '30', timestamp: day10 })).status).toBe(
+      201,
+    );
     const changed = await post(m, `/subscriptions/${subscriptionId}/change-plan`, {
       plan_id: plans.meteredPro,
       proration: 'NONE',

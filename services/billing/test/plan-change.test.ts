@@ -67,11 +67,29 @@ describe('decidePlanChange', () => {
     expect(decidePlanChange(subscription(), request(PRO, { proration: 'NONE' }), MIDDLE)).toEqual({
       kind: 'swap',
       plan: PRO,
+      at: MIDDLE,
     });
     expect(decidePlanChange(subscription({ status: 'TRIALING' }), request(ANNUAL), MIDDLE)).toEqual({
       kind: 'swap',
       plan: ANNUAL,
+      at: MIDDLE,
     });
+  });
+
+  it('takes effect at the start of the second of the period the request falls in', () => {
+    const change = decidePlanChange(
+      subscription({
+        currentPeriodStart: d('2027-04-01T00:00:00.250Z'),
+        currentPeriodEnd: d('2027-05-01T00:00:00.250Z'),
+      }),
+      request(PRO),
+      d('2027-04-16T00:00:01.100Z'),
+    );
+    expect(change).toMatchObject({ kind: 'invoice', at: d('2027-04-16T00:00:00.250Z') });
+    expect(change.kind === 'invoice' && change.lines.map((l) => l.periodStart)).toEqual([
+      d('2027-04-16T00:00:00.250Z'),
+      d('2027-04-16T00:00:00.250Z'),
+    ]);
   });
 
   it('another interval: a new period from now, invoiced with IMMEDIATE and with NONE', () => {

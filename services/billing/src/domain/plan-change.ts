@@ -1,6 +1,6 @@
 import { DomainError } from '@billing/platform';
 import type { BillingPeriod, Interval } from './periods';
-import { prorationLines, type PlanChangeLine } from './proration';
+import { prorationLines, secondOf, type PlanChangeLine } from './proration';
 import type { SubscriptionStatus } from './subscription-status';
 
 /**
@@ -42,16 +42,21 @@ export type PlanChange =
   | { kind: 'schedule'; plan: PlanTerms; at: Date }
   /** `at_period_end` with the current plan: a pending change (if any) is dropped. */
   | { kind: 'clear_pending' }
-  /** The plan changes now without an invoice: during a trial (its end kept), or NONE, same interval. */
-  | { kind: 'swap'; plan: PlanTerms }
   /**
-   * The plan changes once `lines` are paid: the proration (same interval, IMMEDIATE), or a new
-   * period from now (another interval). `period` is the invoice's; `newPeriod` the subscription's
-   * next current period when the interval changes (its billing anchor moves to now), else null.
+   * The plan changes at `at` (the start of the current second of the period) without an invoice:
+   * during a trial (its end kept), or NONE on the same interval.
+   */
+  | { kind: 'swap'; plan: PlanTerms; at: Date }
+  /**
+   * The plan changes at `at` once `lines` are paid: the proration (same interval, IMMEDIATE), or a
+   * new period from `at` (another interval). `period` is the invoice's; `newPeriod` the
+   * subscription's next current period when the interval changes (its billing anchor moves to
+   * `at`), else null.
    */
   | {
       kind: 'invoice';
       plan: PlanTerms;
+      at: Date;
       lines: PlanChangeLine[];
       period: BillingPeriod;
       newPeriod: BillingPeriod | null;
@@ -103,16 +108,19 @@ export function decidePlanChange(
       "The subscription's period has ended and its renewal is being made; please retry",
     );
   }
-  if (status === 'TRIALING') return { kind: 'swap', plan };
-
   const period = { start: subscription.currentPeriodStart, end: subscription.currentPeriodEnd };
-  const proration = prorationLines({ oldPlan: current, newPlan: plan, period, at: now, proration: request.proration });
-  if (!proration.newPeriod && proration.lines.length === 0) return { kind: 'swap', plan };
+  // Proration counts whole seconds (§16.24): the change takes effect at the start of its second.
+  const at = secondOf(period, now);
+  if (status === 'TRIALING') return { kind: 'swap', plan, at };
+
+  const proration = prorationLines({ oldPlan: current, newPlan: plan, period, at, proration: request.proration });
+  if (!proration.newPeriod && proration.lines.length === 0) return { kind: 'swap', plan, at };
   return {
     kind: 'invoice',
     plan,
+    at,
     lines: proration.lines,
-    period: proration.newPeriod ?? { start: now, end: period.end },
+    period: proration.newPeriod ?? { start: at, end: period.end },
     newPeriod: proration.newPeriod,
   };
 }

@@ -71,6 +71,17 @@ export function unusedSeconds(period: BillingPeriod, at: Date): { unused: number
   return { unused: total - elapsed, total };
 }
 
+/**
+ * The moment a change made at `at` takes effect: the start of the second of the period it falls
+ * in (seconds counted from the period's start). A preview and the change it shows, made within
+ * the same second, then have the same lines to the millisecond, and the change's invoice, its new
+ * period and the plan history all start there.
+ */
+export function secondOf(period: BillingPeriod, at: Date): Date {
+  const start = period.start.getTime();
+  return new Date(start + Math.floor((at.getTime() - start) / SECOND_MS) * SECOND_MS);
+}
+
 /** amount x unused / total, rounded once half away from zero to whole minor units. */
 export function prorate(amount: number, unused: number, total: number): number {
   return new Decimal(amount).times(unused).div(total).toDecimalPlaces(0, Decimal.ROUND_HALF_UP).toNumber();

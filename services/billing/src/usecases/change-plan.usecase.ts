@@ -153,7 +153,7 @@ async function applyPlanChange(
       await recordSubscriptionUpdated(deps, subscription, subscription.planId, now, transaction);
       return none;
     case 'swap':
-      await switchPlan(deps, subscription, change.plan, now, transaction);
+      await switchPlan(deps, subscription, change.plan, change.at, transaction);
       return none;
     case 'invoice':
       return {
@@ -181,7 +181,7 @@ async function invoiceChange(
   const planChange: StoredPlanChange = {
     plan: change.plan,
     previousPlanId: subscription.planId,
-    at: now.toISOString(),
+    at: change.at.toISOString(),
     newPeriod: change.newPeriod && {
       start: change.newPeriod.start.toISOString(),
       end: change.newPeriod.end.toISOString(),

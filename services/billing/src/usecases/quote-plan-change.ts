@@ -51,7 +51,7 @@ export async function quotePlanChange(
     );
   }
   if (change.kind === 'swap') return { change, lines: [], period: current };
-  const usage = await usageUpTo(deps, subscription, { start: current.start, end: now }, use);
+  const usage = await usageUpTo(deps, subscription, { start: current.start, end: change.at }, use);
   return { change, lines: [...change.lines, ...usage], period: change.period };
 }
 
