@@ -486,6 +486,38 @@ describe('plan changes with proration (gateway -> catalog + billing -> sandbox p
     expect(renewal.amount).toBe(20_500);
   });
 
+  it('an upgrade racing the renewal at the period end bills the new period once, at one price', async () => {
+    const { m, plans, subscriptionId, email, end } = await story('race');
+    await advance(m, plus(end, -2000));
+    // The change and the advance that renews, sent together: whichever takes the row first, the
+    // other sees what it did (or the change waits with a 503 for the renewal it would precede).
+    const [changed, advanced] = await Promise.all([
+      post(m, `/subscriptions/${subscriptionId}/change-plan`, { plan_id: plans.pro }),
+      post(m, '/test-clock/advance', { to: plus(end, 60_000) }),
+    ]);
+    expect(advanced.status).toBe(200);
+    expect([200, 503]).toContain(changed.status);
+    const periodInvoices = (await invoicesOf(m, subscriptionId)).filter((i) =>
+      i.lines.some((l: Json) => l.type === 'SUBSCRIPTION' && l.period_start === end),
+    );
+    expect(periodInvoices).toHaveLength(1);
+    const charged = (await chargesOf(email)).reduce(
+      (sum, [status, amount]) => sum + (status === 'success' ? Number(amount) : 0),
+      0,
+    );
+    if (changed.status === 503) {
+      expect((await subscription(m, subscriptionId)).plan_id).toBe(plans.basic);
+      expect(charged).toBe(1_000_000);
+      return;
+    }
+    // Change first: ~0 of proration, then the renewal at Pro's price. Renewal first: Basic's
+    // price, then the proration of (almost) the whole new period. Either way about one Pro
+    // period, never a period at both prices.
+    expect((await subscription(m, subscriptionId)).plan_id).toBe(plans.pro);
+    expect(charged).toBeGreaterThan(1_999_000);
+    expect(charged).toBeLessThan(2_001_000);
+  });
+
   it('refuses what section 18 refuses: same plan, other currency, inactive, unknown or foreign plan, a cancelled subscription', async () => {
     const { m, plans, subscriptionId } = await story('rules');
     const other = await registerMerchant(api, 'rules-other');
