@@ -10,6 +10,7 @@ import {
   refundEventData,
   refundProcessedEventData,
   subscriptionEventData,
+  subscriptionUpdatedEventData,
 } from '../../services/billing/src/events/event-payloads';
 import { checkoutSessionResource } from '../../services/catalog/src/usecases/checkout-session-resource';
 import { deliveryBody } from '../../services/notification/src/domain/delivery-signature';
@@ -315,6 +316,16 @@ describe('the webhook events of the document', () => {
       'subscription.resumed': subscriptionData,
       'subscription.cancelled': { ...subscriptionData, status: 'CANCELLED', refund: refundEventData(refund) },
       'subscription.expired': { ...subscriptionData, status: 'EXPIRED' },
+      'subscription.updated': subscriptionUpdatedEventData(
+        {
+          ...subscription,
+          planId: '5b0f3b7e-2d4c-4f0e-9a55-6f1e8c2d7a31',
+          pendingPlanId: 'baea837a-06ab-4cfb-9510-cd42026464cc',
+          pendingPlanChangeAt: new Date('2026-04-02T09:15:00.000Z'),
+        } as never,
+        customer.email,
+        subscription.planId,
+      ),
       'invoice.created': { ...invoiceData, status: 'OPEN', paid_at: null },
       'invoice.paid': invoiceData,
       'invoice.payment_failed': { ...invoiceData, status: 'OPEN', paid_at: null, failure: 'Declined' },

@@ -34,6 +34,8 @@ const DETAIL_FIELDS = [
   'customer_id',
   'livemode',
   'metadata',
+  'pending_plan_change_at',
+  'pending_plan_id',
   'plan_id',
   'trial_end',
 ].sort();

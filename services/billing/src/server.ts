@@ -21,6 +21,7 @@ import { InvoiceRepository } from './db/repositories/invoice.repository';
 import { PaymentAuthorizationRepository } from './db/repositories/payment-authorization.repository';
 import { PaymentRepository } from './db/repositories/payment.repository';
 import { RefundRepository } from './db/repositories/refund.repository';
+import { SubscriptionPlanRepository } from './db/repositories/subscription-plan.repository';
 import { SubscriptionRepository } from './db/repositories/subscription.repository';
 import { UsageRecordRepository } from './db/repositories/usage-record.repository';
 import { billingHandlers } from './handlers/billing.handlers';
@@ -60,6 +61,7 @@ export async function startBilling(config: BillingConfig, logger: Logger): Promi
     balances: new CustomerBalanceRepository(),
     authorizations: new PaymentAuthorizationRepository(),
     subscriptions: new SubscriptionRepository(),
+    subscriptionPlans: new SubscriptionPlanRepository(),
     invoices: new InvoiceRepository(),
     payments: new PaymentRepository(),
     refunds: new RefundRepository(),

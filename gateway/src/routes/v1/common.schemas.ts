@@ -71,6 +71,8 @@ export const EXAMPLE = {
   testKeyId: 'ad64e87f-4650-407f-9733-80dd916b3ce6',
   liveKeyId: '87498202-076c-40c8-a82d-c6e09a194444',
   planId: 'baea837a-06ab-4cfb-9510-cd42026464cc',
+  /** The plan the example subscription moves to (docs/api-behaviour.md §18). */
+  upgradePlanId: '5b0f3b7e-2d4c-4f0e-9a55-6f1e8c2d7a31',
   checkoutSessionId: 'b61108c5-17cd-411a-8415-819dd792fe02',
   checkoutCode: 'q7Xr2mKp9LsT4vBn',
   customerId: 'ac3c3ddb-4eec-4de9-840a-1b77d36a38ea',

@@ -1038,6 +1038,50 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/subscriptions/{subscription_id}/change-plan": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Move a subscription to another plan (upgrade or downgrade)
+         * @description For an ACTIVE or TRIALING subscription (any other status: 400), to an active plan of the same project, mode and currency (another currency, or the plan it is already on: 400). `at_period_end: true`: nothing is billed now; `pending_plan_id` and `pending_plan_change_at` (the end of the current period) show the change, and the renewal then bills the new plan; a later change replaces it, and `at_period_end: true` with the current plan drops it. Now, with the same interval: the period stays; `IMMEDIATE` makes an invoice at once with two PRORATION lines, computed in seconds and rounded once each: "Unused time on <old plan>" (negative) and "Remaining time on <new plan>", plus, for a metered plan, the usage up to now. A positive total is charged to the saved card now: declined -> 402 and nothing changes (the invoice is VOID); a negative total goes to the customer's balance and the invoice is PAID at 0. `NONE`: the plan changes now and its price applies from the next renewal, with no invoice. Now, with another interval: a new period starts now (the billing anchor moves) and the invoice bills the new plan's full period, less the unused time of the old one with `IMMEDIATE`. During a trial the plan changes, the trial keeps its end and nothing is billed. `latest_invoice` is the invoice the change made (null when none). Sends `subscription.updated` (with `previous_plan_id`) and the invoice events. Send an `Idempotency-Key`: a retry returns the first answer without charging twice. A 503 while the period just ended is being renewed.
+         *
+         *     **Credentials:** a project's API key in `X-Api-Key`. It acts in the key’s project and mode: a test key (`svc_test_...`) reads and writes test-mode data only, a live key (`svc_live_...`) live-mode data only. An id of the other mode is a 404, one of another project a 403.
+         */
+        post: operations["changeSubscriptionPlan"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/subscriptions/{subscription_id}/change-plan/preview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Preview a plan change
+         * @description What `POST /subscriptions/{id}/change-plan` with the same body would do right now, changing nothing: the lines of the invoice it would make and its money (`subtotal`, the subscription's `discount`, the `credit_applied` from the customer's balance, the `amount_due` the card would be charged, and the `credit_to_balance` a downgrade would give), with the invoice's period. No lines and zeros when the change makes no invoice (at period end, `NONE` with the same interval, during a trial); the period is then the current one. Proration is counted in whole seconds, so a change made within the same second as its preview gives the same lines and amounts. Errors as the change.
+         *
+         *     **Credentials:** a project's API key in `X-Api-Key`. It acts in the key’s project and mode: a test key (`svc_test_...`) reads and writes test-mode data only, a live key (`svc_live_...`) live-mode data only. An id of the other mode is a 404, one of another project a 403.
+         */
+        post: operations["previewSubscriptionPlanChange"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/webhooks": {
         parameters: {
             query?: never;
@@ -1474,6 +1518,26 @@ export interface webhooks {
          * @description Its `billing_cycles` periods are over; nothing more is billed.
          */
         post: operations["receiveSubscriptionExpiredEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "subscription.updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A subscription changed plan, or a plan change was scheduled or dropped
+         * @description By POST /subscriptions/{id}/change-plan: the plan changed now (after its proration invoice was paid, when one was charged), a change was set for the end of the period (`pending_plan_id`) or dropped; and when the renewal makes a pending change. `previous_plan_id` is the plan before this update.
+         */
+        post: operations["receiveSubscriptionUpdatedEvent"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1940,6 +2004,72 @@ export interface components {
              * @description When it happened, on the project's clock (its test clock in test mode)
              */
             created_at: string;
+        };
+        SubscriptionUpdatedEvent: {
+            /**
+             * Format: uuid
+             * @description The event: the same in the deliveries of this event to every webhook, a key to deduplicate on
+             */
+            id: string;
+            /** @enum {string} */
+            event: "subscription.updated";
+            data: components["schemas"]["SubscriptionUpdatedEventData"];
+            /**
+             * Format: date-time
+             * @description When it happened, on the project's clock (its test clock in test mode)
+             */
+            created_at: string;
+        };
+        SubscriptionUpdatedEventData: {
+            /** Format: uuid */
+            id: string;
+            customer_email: string;
+            plan_name: string;
+            /** @enum {string} */
+            status: "ACTIVE" | "PAST_DUE" | "CANCELLED" | "PAUSED" | "TRIALING" | "EXPIRED";
+            /** @description Major currency unit */
+            amount: number;
+            /** @enum {string} */
+            currency: "NGN" | "USD" | "GHS" | "ZAR" | "KES";
+            interval: string;
+            /**
+             * Format: date-time
+             * @description During a trial, the trial window
+             */
+            current_period_start: string;
+            /** Format: date-time */
+            current_period_end: string;
+            /** Format: date-time */
+            cancelled_at: string | null;
+            cancel_at_period_end: boolean;
+            /** @enum {string|null} */
+            cancelled_by: "MERCHANT" | "CUSTOMER" | "SYSTEM" | null;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: uuid */
+            customer_id: string;
+            /** Format: uuid */
+            plan_id: string;
+            /**
+             * @description Present only in a test send (POST /webhooks/test)
+             * @enum {boolean}
+             */
+            test?: true;
+            /**
+             * Format: uuid
+             * @description The plan before this update; the same as plan_id when only a pending change was set or dropped
+             */
+            previous_plan_id: string;
+            /**
+             * Format: uuid
+             * @description The plan a change at the period end moves to, or null
+             */
+            pending_plan_id: string | null;
+            /**
+             * Format: date-time
+             * @description When that pending change happens, or null
+             */
+            pending_plan_change_at: string | null;
         };
         InvoiceCreatedEvent: {
             /**
@@ -2448,7 +2578,7 @@ export interface components {
         };
         InvoiceLine: {
             /**
-             * @description PRORATION lines come from a plan change; a DISCOUNT line (negative) from a coupon
+             * @description PRORATION: the unused (negative) or remaining time of a plan change; DISCOUNT (negative): a coupon
              * @enum {string}
              */
             type: "SUBSCRIPTION" | "USAGE" | "FEE" | "PRORATION" | "DISCOUNT";
@@ -2659,6 +2789,16 @@ export interface components {
                 [key: string]: unknown;
             };
             livemode: boolean;
+            /**
+             * Format: uuid
+             * @description The plan a change asked for at the period end bills from pending_plan_change_at; null when none
+             */
+            pending_plan_id: string | null;
+            /**
+             * Format: date-time
+             * @description When the pending plan takes over: the end of the current period; null when none
+             */
+            pending_plan_change_at: string | null;
         };
         CreateSubscriptionRequest: {
             /** Format: uuid */
@@ -2739,6 +2879,16 @@ export interface components {
                 [key: string]: unknown;
             };
             livemode: boolean;
+            /**
+             * Format: uuid
+             * @description The plan a change asked for at the period end bills from pending_plan_change_at; null when none
+             */
+            pending_plan_id: string | null;
+            /**
+             * Format: date-time
+             * @description When the pending plan takes over: the end of the current period; null when none
+             */
+            pending_plan_change_at: string | null;
             refund: components["schemas"]["Refund"];
         };
         Refund: {
@@ -2789,6 +2939,140 @@ export interface components {
              * @description The cancellation policy to apply, whatever its apply_to_existing (else the default policy)
              */
             policy_id?: string;
+        };
+        PlanChangedSubscription: {
+            /** Format: uuid */
+            id: string;
+            customer_email: string;
+            plan_name: string;
+            /** @enum {string} */
+            status: "ACTIVE" | "PAST_DUE" | "CANCELLED" | "PAUSED" | "TRIALING" | "EXPIRED";
+            /** @description Major currency unit */
+            amount: number;
+            /** @enum {string} */
+            currency: "NGN" | "USD" | "GHS" | "ZAR" | "KES";
+            interval: string;
+            /**
+             * Format: date-time
+             * @description During a trial, the trial window
+             */
+            current_period_start: string;
+            /** Format: date-time */
+            current_period_end: string;
+            /** Format: date-time */
+            cancelled_at: string | null;
+            cancel_at_period_end: boolean;
+            /** @enum {string|null} */
+            cancelled_by: "MERCHANT" | "CUSTOMER" | "SYSTEM" | null;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: uuid */
+            customer_id: string;
+            /** Format: uuid */
+            plan_id: string;
+            /** Format: date-time */
+            trial_end: string | null;
+            /** @description Paid periods of a fixed term; null = until cancelled */
+            billing_cycles: number | null;
+            metadata: {
+                [key: string]: unknown;
+            };
+            livemode: boolean;
+            /**
+             * Format: uuid
+             * @description The plan a change asked for at the period end bills from pending_plan_change_at; null when none
+             */
+            pending_plan_id: string | null;
+            /**
+             * Format: date-time
+             * @description When the pending plan takes over: the end of the current period; null when none
+             */
+            pending_plan_change_at: string | null;
+            /** @description The invoice the change made (proration, or a new period for another interval); null when none */
+            latest_invoice: {
+                /** Format: uuid */
+                id: string;
+                /** @description Per project and mode, e.g. INV-000042 */
+                number: string;
+                /** Format: uuid */
+                subscription_id: string;
+                /** Format: uuid */
+                customer_id: string;
+                customer_email: string;
+                /** @enum {string} */
+                status: "DRAFT" | "OPEN" | "PAID" | "VOID" | "UNCOLLECTIBLE";
+                /** @enum {string} */
+                currency: "NGN" | "USD" | "GHS" | "ZAR" | "KES";
+                /** @description The sum of the lines before the discount */
+                subtotal: number;
+                /** @description The DISCOUNT line's amount as a positive number (0 when none) */
+                discount: number;
+                /** @description subtotal - discount */
+                amount: number;
+                /** @description The customer's balance this invoice used */
+                credit_applied: number;
+                /** @description amount - credit_applied: what the card is charged; 0 means PAID without a charge */
+                amount_due: number;
+                /** @description What the card paid (credit is not part of it) */
+                amount_paid: number;
+                amount_refunded: number;
+                lines: components["schemas"]["InvoiceLine"][];
+                /** Format: date-time */
+                period_start: string;
+                /** Format: date-time */
+                period_end: string;
+                /** Format: date-time */
+                due_date: string;
+                /** Format: date-time */
+                paid_at: string | null;
+                attempt_count: number;
+                /** Format: date-time */
+                next_payment_attempt: string | null;
+                livemode: boolean;
+                /** Format: date-time */
+                created_at: string;
+            } | null;
+        };
+        ChangePlanRequest: {
+            /**
+             * Format: uuid
+             * @description The new plan: active, of this project and mode, in the same currency
+             */
+            plan_id: string;
+            /**
+             * @description IMMEDIATE: credit the unused time of the current plan and charge the remaining time of the new one now. NONE: the new price applies from the next renewal
+             * @default IMMEDIATE
+             * @enum {string}
+             */
+            proration?: "IMMEDIATE" | "NONE";
+            /**
+             * @description Change when the current period ends instead of now: nothing is billed now
+             * @default false
+             */
+            at_period_end?: boolean;
+        };
+        PlanChangePreview: {
+            /** @description The invoice lines the change would make; [] when none */
+            lines: components["schemas"]["InvoiceLine"][];
+            /** @description Sum of the lines before the discount (negative for a downgrade) */
+            subtotal: number;
+            /** @description The subscription's discount on the invoice */
+            discount: number;
+            /** @description The customer's balance the invoice would use */
+            credit_applied: number;
+            /** @description What the saved card would be charged now */
+            amount_due: number;
+            /** @description What a negative total would add to the customer's balance */
+            credit_to_balance: number;
+            /** @enum {string} */
+            currency: "NGN" | "USD" | "GHS" | "ZAR" | "KES";
+            /**
+             * Format: date-time
+             * @description The invoice's period; the current period when none is made
+             */
+            period_start: string;
+            /** Format: date-time */
+            period_end: string;
         };
         CreatedWebhook: {
             /** Format: uuid */
@@ -11262,7 +11546,9 @@ export interface operations {
                      *       "metadata": {
                      *         "signup_source": "upgrade-banner"
                      *       },
-                     *       "livemode": false
+                     *       "livemode": false,
+                     *       "pending_plan_id": null,
+                     *       "pending_plan_change_at": null
                      *     }
                      */
                     "application/json": components["schemas"]["Subscription"];
@@ -11484,7 +11770,9 @@ export interface operations {
                      *       "metadata": {
                      *         "signup_source": "pricing-page"
                      *       },
-                     *       "livemode": false
+                     *       "livemode": false,
+                     *       "pending_plan_id": null,
+                     *       "pending_plan_change_at": null
                      *     }
                      */
                     "application/json": components["schemas"]["Subscription"];
@@ -11633,7 +11921,9 @@ export interface operations {
                      *       "metadata": {
                      *         "signup_source": "pricing-page"
                      *       },
-                     *       "livemode": false
+                     *       "livemode": false,
+                     *       "pending_plan_id": null,
+                     *       "pending_plan_change_at": null
                      *     }
                      */
                     "application/json": components["schemas"]["Subscription"];
@@ -11834,7 +12124,9 @@ export interface operations {
                      *       "metadata": {
                      *         "signup_source": "pricing-page"
                      *       },
-                     *       "livemode": false
+                     *       "livemode": false,
+                     *       "pending_plan_id": null,
+                     *       "pending_plan_change_at": null
                      *     }
                      */
                     "application/json": components["schemas"]["Subscription"];
@@ -12047,6 +12339,8 @@ export interface operations {
                      *         "signup_source": "pricing-page"
                      *       },
                      *       "livemode": false,
+                     *       "pending_plan_id": null,
+                     *       "pending_plan_change_at": null,
                      *       "refund": {
                      *         "id": "f7800ccc-7924-4953-897d-02131490cf8b",
                      *         "amount": 7000,
@@ -12323,6 +12617,521 @@ export interface operations {
                     /**
                      * @example {
                      *       "detail": "Subscription not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Idempotency-Key was used with another body, or its first request is still running */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "This Idempotency-Key was already used with a different request body"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is larger than 1 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Request body is larger than 1 MiB"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Invalid query, header or body: `detail` has one item per problem, `loc` says where */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": [
+                     *         {
+                     *           "loc": [
+                     *             "body"
+                     *           ],
+                     *           "msg": "Field required",
+                     *           "type": "missing"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description A rate limit is spent (docs/rate-limits.md); come back after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": string;
+                    /** @description Requests per second the key's mode allows, sustained */
+                    "X-RateLimit-Limit": string;
+                    /** @description What is left of the current 2 s window */
+                    "X-RateLimit-Remaining": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Rate limit exceeded: 25 requests per second for this API key"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An internal error; quote the error id to support */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Internal server error (error id 0b7c9a61-5d2e-4f3a-8c1b-6e9d2a4f7b30)"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A backing service is unavailable or too slow; retry after `Retry-After`. Sent without an Idempotency-Key, the request may have taken effect (no Retry-After then): check before retrying it, or send a key so that a retry is safe */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "A backing service is temporarily unavailable; please retry"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    changeSubscriptionPlan: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: for 24 h a repeat with the same key, method, path and body (per API key, or per merchant for token-only calls) replays the first answer with `Idempotent-Replayed: true`; another body, or the first still running, is a 409. 1 to 255 printable ASCII characters. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description Subscription id */
+                subscription_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "plan_id": "5b0f3b7e-2d4c-4f0e-9a55-6f1e8c2d7a31",
+                 *       "proration": "IMMEDIATE",
+                 *       "at_period_end": false
+                 *     }
+                 */
+                "application/json": components["schemas"]["ChangePlanRequest"];
+            };
+        };
+        responses: {
+            /** @description The subscription on its new plan (or with the pending change), and the invoice made */
+            200: {
+                headers: {
+                    /** @description Present when this is the stored answer of an earlier request with the same key */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description Requests per second the key's mode allows, sustained */
+                    "X-RateLimit-Limit": string;
+                    /** @description What is left of the current 2 s window */
+                    "X-RateLimit-Remaining": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "b641a59e-66cd-426c-868f-d6983e96217c",
+                     *       "customer_email": "ada@example.com",
+                     *       "plan_name": "Business",
+                     *       "status": "ACTIVE",
+                     *       "amount": 30000,
+                     *       "currency": "NGN",
+                     *       "interval": "monthly",
+                     *       "current_period_start": "2026-03-02T09:15:00.000Z",
+                     *       "current_period_end": "2026-04-02T09:15:00.000Z",
+                     *       "cancelled_at": null,
+                     *       "cancel_at_period_end": false,
+                     *       "cancelled_by": null,
+                     *       "created_at": "2026-03-02T09:15:00.000Z",
+                     *       "customer_id": "ac3c3ddb-4eec-4de9-840a-1b77d36a38ea",
+                     *       "plan_id": "5b0f3b7e-2d4c-4f0e-9a55-6f1e8c2d7a31",
+                     *       "trial_end": null,
+                     *       "billing_cycles": null,
+                     *       "metadata": {
+                     *         "signup_source": "pricing-page"
+                     *       },
+                     *       "livemode": false,
+                     *       "pending_plan_id": null,
+                     *       "pending_plan_change_at": null,
+                     *       "latest_invoice": {
+                     *         "id": "ff700b66-b6ab-402c-8a7f-115a7ebf7ff1",
+                     *         "number": "INV-000002",
+                     *         "subscription_id": "b641a59e-66cd-426c-868f-d6983e96217c",
+                     *         "customer_id": "ac3c3ddb-4eec-4de9-840a-1b77d36a38ea",
+                     *         "customer_email": "ada@example.com",
+                     *         "status": "PAID",
+                     *         "currency": "NGN",
+                     *         "subtotal": 7500,
+                     *         "discount": 0,
+                     *         "amount": 7500,
+                     *         "credit_applied": 0,
+                     *         "amount_due": 7500,
+                     *         "amount_paid": 7500,
+                     *         "amount_refunded": 0,
+                     *         "lines": [
+                     *           {
+                     *             "type": "PRORATION",
+                     *             "description": "Unused time on Pro",
+                     *             "quantity": "1",
+                     *             "unit_amount": -7500,
+                     *             "amount": -7500,
+                     *             "period_start": "2026-03-17T21:15:00.000Z",
+                     *             "period_end": "2026-04-02T09:15:00.000Z"
+                     *           },
+                     *           {
+                     *             "type": "PRORATION",
+                     *             "description": "Remaining time on Business",
+                     *             "quantity": "1",
+                     *             "unit_amount": 15000,
+                     *             "amount": 15000,
+                     *             "period_start": "2026-03-17T21:15:00.000Z",
+                     *             "period_end": "2026-04-02T09:15:00.000Z"
+                     *           }
+                     *         ],
+                     *         "period_start": "2026-03-17T21:15:00.000Z",
+                     *         "period_end": "2026-04-02T09:15:00.000Z",
+                     *         "due_date": "2026-03-17T21:15:00.000Z",
+                     *         "paid_at": "2026-03-17T21:15:00.000Z",
+                     *         "attempt_count": 1,
+                     *         "next_payment_attempt": null,
+                     *         "livemode": false,
+                     *         "created_at": "2026-03-17T21:15:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PlanChangedSubscription"];
+                };
+            };
+            /** @description The plan is billed in USD and the subscription in NGN; choose a plan in NGN */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "The plan is billed in USD and the subscription in NGN; choose a plan in NGN"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The X-Api-Key header is missing, or names an unknown or revoked key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Not authenticated: send the X-Api-Key header"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Declined */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Declined"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Subscription belongs to another project; or: The API key is disabled, or its merchant deactivated */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Subscription belongs to another project"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Plan not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Plan not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Idempotency-Key was used with another body, or its first request is still running */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "This Idempotency-Key was already used with a different request body"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is larger than 1 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Request body is larger than 1 MiB"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Invalid query, header or body: `detail` has one item per problem, `loc` says where */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": [
+                     *         {
+                     *           "loc": [
+                     *             "body"
+                     *           ],
+                     *           "msg": "Field required",
+                     *           "type": "missing"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description A rate limit is spent (docs/rate-limits.md); come back after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": string;
+                    /** @description Requests per second the key's mode allows, sustained */
+                    "X-RateLimit-Limit": string;
+                    /** @description What is left of the current 2 s window */
+                    "X-RateLimit-Remaining": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Rate limit exceeded: 25 requests per second for this API key"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An internal error; quote the error id to support */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Internal server error (error id 0b7c9a61-5d2e-4f3a-8c1b-6e9d2a4f7b30)"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A backing service is unavailable or too slow; retry after `Retry-After`. Sent without an Idempotency-Key, the request may have taken effect (no Retry-After then): check before retrying it, or send a key so that a retry is safe */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "A backing service is temporarily unavailable; please retry"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    previewSubscriptionPlanChange: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: for 24 h a repeat with the same key, method, path and body (per API key, or per merchant for token-only calls) replays the first answer with `Idempotent-Replayed: true`; another body, or the first still running, is a 409. 1 to 255 printable ASCII characters. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description Subscription id */
+                subscription_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "plan_id": "5b0f3b7e-2d4c-4f0e-9a55-6f1e8c2d7a31",
+                 *       "proration": "IMMEDIATE",
+                 *       "at_period_end": false
+                 *     }
+                 */
+                "application/json": components["schemas"]["ChangePlanRequest"];
+            };
+        };
+        responses: {
+            /** @description What the change would invoice now */
+            200: {
+                headers: {
+                    /** @description Present when this is the stored answer of an earlier request with the same key */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description Requests per second the key's mode allows, sustained */
+                    "X-RateLimit-Limit": string;
+                    /** @description What is left of the current 2 s window */
+                    "X-RateLimit-Remaining": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "lines": [
+                     *         {
+                     *           "type": "PRORATION",
+                     *           "description": "Unused time on Pro",
+                     *           "quantity": "1",
+                     *           "unit_amount": -7500,
+                     *           "amount": -7500,
+                     *           "period_start": "2026-03-17T21:15:00.000Z",
+                     *           "period_end": "2026-04-02T09:15:00.000Z"
+                     *         },
+                     *         {
+                     *           "type": "PRORATION",
+                     *           "description": "Remaining time on Business",
+                     *           "quantity": "1",
+                     *           "unit_amount": 15000,
+                     *           "amount": 15000,
+                     *           "period_start": "2026-03-17T21:15:00.000Z",
+                     *           "period_end": "2026-04-02T09:15:00.000Z"
+                     *         }
+                     *       ],
+                     *       "subtotal": 7500,
+                     *       "discount": 0,
+                     *       "credit_applied": 0,
+                     *       "amount_due": 7500,
+                     *       "credit_to_balance": 0,
+                     *       "currency": "NGN",
+                     *       "period_start": "2026-03-17T21:15:00.000Z",
+                     *       "period_end": "2026-04-02T09:15:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PlanChangePreview"];
+                };
+            };
+            /** @description The plan is billed in USD and the subscription in NGN; choose a plan in NGN */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "The plan is billed in USD and the subscription in NGN; choose a plan in NGN"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The X-Api-Key header is missing, or names an unknown or revoked key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Not authenticated: send the X-Api-Key header"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Subscription belongs to another project; or: The API key is disabled, or its merchant deactivated */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Subscription belongs to another project"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Plan not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Plan not found"
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];
@@ -14648,6 +15457,75 @@ export interface operations {
                  *     }
                  */
                 "application/json": components["schemas"]["SubscriptionExpiredEvent"];
+            };
+        };
+        responses: {
+            /** @description Received: any 2xx ends the delivery, SUCCEEDED; the body is ignored */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other answer, or none within 10 s: the attempt failed and is retried */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    receiveSubscriptionUpdatedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Hex HMAC-SHA256 of the raw body keyed with the whole secret (`whsec_...` as shown at creation). Compare in constant time, over the bytes received, before parsing. */
+                "X-Signature": string;
+                /** @description Unix seconds of this attempt; refuse old ones to stop replays */
+                "X-Timestamp": string;
+                /** @description The delivery id: the same on every attempt of this delivery */
+                "X-Webhook-Id": string;
+                /** @description Standard Webhooks: the delivery id, as X-Webhook-Id */
+                "webhook-id": string;
+                /** @description Standard Webhooks: Unix seconds, as X-Timestamp */
+                "webhook-timestamp": string;
+                /** @description Standard Webhooks: `v1,` + base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{body}`, keyed with the base64-decoded part of the secret after `whsec_`; any Standard Webhooks library verifies it */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "c3f7fbe3-53d6-4a5d-a2a3-8983f2bd0d53",
+                 *       "event": "subscription.updated",
+                 *       "data": {
+                 *         "id": "b641a59e-66cd-426c-868f-d6983e96217c",
+                 *         "customer_email": "ada@example.com",
+                 *         "plan_name": "Business",
+                 *         "status": "ACTIVE",
+                 *         "amount": 30000,
+                 *         "currency": "NGN",
+                 *         "interval": "monthly",
+                 *         "current_period_start": "2026-03-02T09:15:00.000Z",
+                 *         "current_period_end": "2026-04-02T09:15:00.000Z",
+                 *         "cancelled_at": null,
+                 *         "cancel_at_period_end": false,
+                 *         "cancelled_by": null,
+                 *         "created_at": "2026-03-02T09:15:00.000Z",
+                 *         "customer_id": "ac3c3ddb-4eec-4de9-840a-1b77d36a38ea",
+                 *         "plan_id": "5b0f3b7e-2d4c-4f0e-9a55-6f1e8c2d7a31",
+                 *         "previous_plan_id": "baea837a-06ab-4cfb-9510-cd42026464cc",
+                 *         "pending_plan_id": null,
+                 *         "pending_plan_change_at": null
+                 *       },
+                 *       "created_at": "2026-03-02T09:15:00.000Z"
+                 *     }
+                 */
+                "application/json": components["schemas"]["SubscriptionUpdatedEvent"];
             };
         };
         responses: {

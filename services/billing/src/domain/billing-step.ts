@@ -1,4 +1,4 @@
-import { nextPeriodBoundary, type BillingPeriod, type Interval } from './periods';
+import { addBillingPeriods, nextPeriodBoundary, type BillingPeriod, type Interval } from './periods';
 import type { SubscriptionEvent, SubscriptionStatus } from './subscription-status';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -17,6 +17,15 @@ export interface SchedulableSubscription {
   billingAnchor: Date;
   interval: Interval;
   intervalCount: number;
+  /** A plan change asked for at the period's end (docs/api-behaviour.md §18): when, and its calendar. */
+  pendingPlanChangeAt?: Date | null;
+  pendingInterval?: Interval | null;
+  pendingIntervalCount?: number | null;
+}
+
+/** The pending plan change a renewal applies first; `newAnchor` set when its interval differs. */
+export interface PendingPlanStep {
+  newAnchor: Date | null;
 }
 
 /** The one step the scheduler takes next, at its business time `at`. */
@@ -25,13 +34,15 @@ export type BillingStep =
   | { kind: 'notify_trial_will_end'; at: Date }
   | { kind: 'cancel_at_period_end'; at: Date }
   | { kind: 'expire_fixed_term'; at: Date }
-  | { kind: 'renew'; at: Date; period: BillingPeriod };
+  | { kind: 'renew'; at: Date; period: BillingPeriod; pendingPlan: PendingPlanStep | null };
 
 /**
  * The earliest due step of a subscription at the project's time `now` (docs/api-behaviour.md §8): first the
  * trial's notice three days before it ends, then, once the period has ended, a requested cancel,
  * the end of a fixed term (`invoicesSoFar` periods billed of `billing_cycles`), or the next
  * period's invoice. Paused and past-due subscriptions do not renew (their own steps handle them).
+ * A plan change pending by then is applied by the renewal, which bills the new plan (§18): with
+ * another interval its new period runs from the period end, the new billing anchor.
  */
 export function dueBillingStep(subscription: SchedulableSubscription, now: Date, invoicesSoFar: number): BillingStep {
   const { trialEnd, currentPeriodEnd: periodEnd } = subscription;
@@ -54,11 +65,25 @@ export function dueBillingStep(subscription: SchedulableSubscription, now: Date,
   ) {
     return { kind: 'expire_fixed_term', at: periodEnd };
   }
-  const { billingAnchor, interval, intervalCount } = subscription;
+  const { billingAnchor, interval, intervalCount, pendingPlanChangeAt, pendingInterval, pendingIntervalCount } =
+    subscription;
+  if (pendingPlanChangeAt && pendingInterval && pendingIntervalCount && pendingPlanChangeAt <= periodEnd) {
+    const moves = pendingInterval !== interval || pendingIntervalCount !== intervalCount;
+    const end = moves
+      ? addBillingPeriods(periodEnd, pendingInterval, pendingIntervalCount, 1)
+      : nextPeriodBoundary(billingAnchor, interval, intervalCount, periodEnd);
+    return {
+      kind: 'renew',
+      at: periodEnd,
+      period: { start: periodEnd, end },
+      pendingPlan: { newAnchor: moves ? periodEnd : null },
+    };
+  }
   return {
     kind: 'renew',
     at: periodEnd,
     period: { start: periodEnd, end: nextPeriodBoundary(billingAnchor, interval, intervalCount, periodEnd) },
+    pendingPlan: null,
   };
 }
 

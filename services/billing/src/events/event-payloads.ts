@@ -41,6 +41,22 @@ export const subscriptionEventData = (subscription: SubscriptionModel, customerE
 });
 
 /**
+ * subscription.updated (docs/api-behaviour.md §18): the subscription event data, the plan it was
+ * on before this update (the same as plan_id when only a pending change was set or dropped) and
+ * the change pending at its period's end, if any.
+ */
+export const subscriptionUpdatedEventData = (
+  subscription: SubscriptionModel,
+  customerEmail: string,
+  previousPlanId: string,
+) => ({
+  ...subscriptionEventData(subscription, customerEmail),
+  previous_plan_id: previousPlanId,
+  pending_plan_id: subscription.pendingPlanId ?? null,
+  pending_plan_change_at: iso(subscription.pendingPlanChangeAt ?? null),
+});
+
+/**
  * invoice.*: the invoice.paid shape of docs/api-behaviour.md §0 + subscription_id, customer_id, and
  * the money of §20 (discount, credit_applied, amount_due).
  */

@@ -5,13 +5,16 @@ import type { CancelledBy } from '../db/models/subscription.model';
 import type { RefundView } from '../domain/cancellation-refund';
 import type { BillingDeps } from '../usecases/billing-deps';
 import { cancelSubscription } from '../usecases/cancel-subscription.usecase';
+import { changePlan, type PlanChangeCommand } from '../usecases/change-plan.usecase';
 import { createSubscription } from '../usecases/create-subscription.usecase';
 import { getSubscription } from '../usecases/get-subscription.usecase';
 import { listSubscriptions } from '../usecases/list-subscriptions.usecase';
 import { pauseSubscription } from '../usecases/pause-subscription.usecase';
 import { previewCancellation } from '../usecases/preview-cancellation.usecase';
+import { previewPlanChange } from '../usecases/preview-plan-change.usecase';
 import { resumeSubscription } from '../usecases/resume-subscription.usecase';
 import type { SubscriptionView } from '../usecases/subscription-views';
+import { toInvoice } from './billing-engine.handlers';
 
 type BillingHandlers = UnaryHandlers<billingV1.BillingServiceServer>;
 
@@ -36,6 +39,8 @@ export const toSubscription = ({ subscription: s, customerEmail }: SubscriptionV
   metadata: s.metadata,
   livemode: s.livemode,
   createdAt: s.createdAt,
+  pendingPlanId: s.pendingPlanId ?? undefined,
+  pendingPlanChangeAt: s.pendingPlanChangeAt ?? undefined,
 });
 
 const toRefund = (r: RefundView | null): billingV1.Refund | undefined =>
@@ -59,6 +64,26 @@ function cancelledBy(value: string): CancelledBy {
   throw DomainError.invalid([
     { loc: ['cancelled_by'], msg: "Input should be 'MERCHANT' or 'CUSTOMER'", type: 'enum', input: value },
   ]);
+}
+
+/** IMMEDIATE (the default) or NONE (docs/api-behaviour.md §18). */
+function proration(value: string): PlanChangeCommand['proration'] {
+  if (!value || value === 'IMMEDIATE') return 'IMMEDIATE';
+  if (value === 'NONE') return 'NONE';
+  throw DomainError.invalid([
+    { loc: ['body', 'proration'], msg: "Input should be 'IMMEDIATE' or 'NONE'", type: 'enum', input: value },
+  ]);
+}
+
+/** The plan-change command of a ChangePlan or PreviewPlanChange request. */
+function planChangeOf(req: billingV1.PreviewPlanChangeRequest): Omit<PlanChangeCommand, 'idempotencyKey'> {
+  if (!req.plan) throw DomainError.invalid([{ loc: ['plan'], msg: 'Field required', type: 'missing' }]);
+  return {
+    subscriptionId: req.subscriptionId,
+    plan: validatePlanSnapshot(req.plan),
+    proration: proration(req.proration),
+    atPeriodEnd: req.atPeriodEnd,
+  };
 }
 
 /** Subscriptions (docs/api-behaviour.md §8). Thin: proto request -> use case -> proto response. */
@@ -114,6 +139,27 @@ export function subscriptionHandlers(deps: BillingDeps): Partial<BillingHandlers
         policyId: req.policyId || undefined,
       });
       return { refund: toRefund(refund) };
+    },
+    async changePlan(req) {
+      const { view, invoice } = await changePlan(deps, requireScope(req.scope), {
+        ...planChangeOf(req),
+        idempotencyKey: req.idempotencyKey || undefined,
+      });
+      return { subscription: toSubscription(view), latestInvoice: invoice ? toInvoice(invoice) : undefined };
+    },
+    async previewPlanChange(req) {
+      const preview = await previewPlanChange(deps, requireScope(req.scope), planChangeOf(req));
+      return {
+        lines: preview.lines.map((line) => ({ ...line })),
+        subtotal: preview.totals.subtotal,
+        discount: preview.totals.discount,
+        creditApplied: preview.totals.creditApplied,
+        amountDue: preview.totals.amountDue,
+        creditToBalance: preview.totals.creditToBalance,
+        periodStart: preview.period.start,
+        periodEnd: preview.period.end,
+        currency: preview.currency,
+      };
     },
   };
 }

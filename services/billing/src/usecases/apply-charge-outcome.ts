@@ -5,6 +5,7 @@ import { nextStatus } from '../domain/subscription-status';
 import type { BillingDeps } from './billing-deps';
 import { countRenewal } from './billing-metrics';
 import type { ChargeOutcome } from './charge-invoice.usecase';
+import { applyPlanChangeOutcome } from './plan-change-outcome';
 import { recordSubscriptionEvent, viewOf } from './subscription-views';
 
 /**
@@ -15,13 +16,16 @@ import { recordSubscriptionEvent, viewOf } from './subscription-views';
  *  - failed: TRIALING/ACTIVE -> PAST_DUE + subscription.past_due; PAST_DUE with the dunning
  *    schedule used up (no next attempt) -> CANCELLED by SYSTEM, the invoice UNCOLLECTIBLE,
  *    subscription.cancelled.
- * A PAUSED subscription (a resume in progress) is its caller's to decide; final ones stay.
+ * A PAUSED subscription (a resume in progress) is its caller's to decide; final ones stay. A
+ * plan change's invoice applies or drops its change instead (applyPlanChangeOutcome).
  */
 export async function applyChargeOutcome(
   deps: BillingDeps,
   outcome: ChargeOutcome,
   transaction: Transaction,
 ): Promise<void> {
+  // A plan change's invoice moves its subscription its own way (§18).
+  if (outcome.invoice.planChange) return applyPlanChangeOutcome(deps, outcome, transaction);
   const subscription = await SubscriptionModel.findByPk(outcome.invoice.subscriptionId, {
     transaction,
     lock: transaction.LOCK.UPDATE,

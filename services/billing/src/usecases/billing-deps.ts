@@ -9,6 +9,7 @@ import type { InvoiceRepository } from '../db/repositories/invoice.repository';
 import type { PaymentAuthorizationRepository } from '../db/repositories/payment-authorization.repository';
 import type { PaymentRepository } from '../db/repositories/payment.repository';
 import type { RefundRepository } from '../db/repositories/refund.repository';
+import type { SubscriptionPlanRepository } from '../db/repositories/subscription-plan.repository';
 import type { SubscriptionRepository } from '../db/repositories/subscription.repository';
 import type { UsageRecordRepository } from '../db/repositories/usage-record.repository';
 
@@ -20,6 +21,8 @@ export interface BillingDeps {
   balances: CustomerBalanceRepository;
   authorizations: PaymentAuthorizationRepository;
   subscriptions: SubscriptionRepository;
+  /** The plans each subscription has had (what prices its usage, docs/api-behaviour.md §18). */
+  subscriptionPlans: SubscriptionPlanRepository;
   invoices: InvoiceRepository;
   payments: PaymentRepository;
   refunds: RefundRepository;

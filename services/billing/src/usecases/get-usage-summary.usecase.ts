@@ -1,5 +1,6 @@
 import type { ProjectScope } from '@billing/platform';
-import { canonicalQuantity, usageAmount } from '../domain/usage-quantity';
+import { canonicalQuantity } from '../domain/usage-quantity';
+import { usageUpTo } from './bill-usage.usecase';
 import type { BillingDeps } from './billing-deps';
 import { findSubscriptionInScope } from './usage-rules';
 
@@ -10,7 +11,10 @@ export interface UsageSummary {
   unbilledQuantity: string;
   /** Minor units per unit; null when the plan is not metered. */
   unitAmount: number | null;
-  /** Minor units: what the next renewal would bill for this usage (rounded once). */
+  /**
+   * Minor units: what the next renewal would bill for this usage, each plan's part at its unit
+   * amount (docs/api-behaviour.md §18), each rounded once.
+   */
   estimatedAmount: number;
   currency: string;
 }
@@ -29,12 +33,14 @@ export async function getUsageSummary(
     await deps.usage.sumUnbilled(subscription.id, subscription.currentPeriodEnd),
   );
   const unitAmount = subscription.usageUnitAmount ?? null;
+  const period = { start: subscription.currentPeriodStart, end: subscription.currentPeriodEnd };
+  const lines = await usageUpTo(deps, subscription, period, {});
   return {
     periodStart: subscription.currentPeriodStart,
     periodEnd: subscription.currentPeriodEnd,
     unbilledQuantity,
     unitAmount,
-    estimatedAmount: unitAmount === null ? 0 : Math.max(0, usageAmount(unbilledQuantity, unitAmount)),
+    estimatedAmount: lines.reduce((sum, line) => sum + line.amount, 0),
     currency: subscription.currency,
   };
 }

@@ -2,6 +2,7 @@ import type { Transaction } from 'sequelize';
 import type { RowScope } from '@billing/platform';
 import { totalInvoice, type ChargeLineType, type InvoiceDiscount, type InvoiceTotals } from '../domain/invoice-totals';
 import type { InvoiceModel, SubscriptionModel } from '../db/models';
+import type { StoredPlanChange } from '../domain/plan-change';
 import type { NewInvoice, NewInvoiceLine } from '../db/repositories/invoice.repository';
 import type { BillingDeps } from './billing-deps';
 
@@ -45,6 +46,8 @@ export interface InvoiceDraft extends RowScope {
    * no longer holds n refuses it (InsufficientBalanceError). `{ exactly: 0 }` uses none.
    */
   credit?: { exactly: number };
+  /** The plan change the invoice pays for (a proration invoice, §18): applied when it is paid. */
+  planChange?: StoredPlanChange | null;
 }
 
 /** A stored invoice and the money it came to. */
@@ -128,20 +131,6 @@ export async function createInvoices(
 /** The row createMany stores for a draft and its totals. */
 function storedInvoice(draft: InvoiceDraft, totals: InvoiceTotals): NewInvoice & RowScope {
   const { collection, discount, credit: _credit, lines, ...fields } = draft;
-  const discountLine: NewInvoiceLine[] =
-    totals.discount > 0
-      ? [
-          {
-            type: 'DISCOUNT',
-            description: discount?.description ?? 'Discount',
-            quantity: '1',
-            unitAmount: -totals.discount,
-            amount: -totals.discount,
-            periodStart: draft.periodStart,
-            periodEnd: draft.periodEnd,
-          },
-        ]
-      : [];
   const paid = collection.status === 'PAID';
   return {
     ...fields,
@@ -158,6 +147,29 @@ function storedInvoice(draft: InvoiceDraft, totals: InvoiceTotals): NewInvoice &
     attemptCount: paid ? 1 : 0,
     nextPaymentAttempt: collection.status === 'OPEN' ? collection.chargeAt : null,
     transactionReference: paid ? collection.transactionReference : null,
-    lines: [...lines, ...discountLine],
+    lines: [...lines, ...discountLines(discount, totals, { start: draft.periodStart, end: draft.periodEnd })],
   };
+}
+
+/**
+ * The DISCOUNT line (negative) of an invoice with these totals (docs/api-behaviour.md §19), or
+ * none: what createInvoices appends to the lines, and what a plan-change preview shows.
+ */
+export function discountLines(
+  discount: InvoiceDiscount | null,
+  totals: InvoiceTotals,
+  period: { start: Date; end: Date },
+): NewInvoiceLine[] {
+  if (totals.discount <= 0) return [];
+  return [
+    {
+      type: 'DISCOUNT',
+      description: discount?.description ?? 'Discount',
+      quantity: '1',
+      unitAmount: -totals.discount,
+      amount: -totals.discount,
+      periodStart: period.start,
+      periodEnd: period.end,
+    },
+  ];
 }

@@ -47,8 +47,8 @@ export function periodInvoiceDraft(
  * Opens the invoice of a subscription's new `period` (docs/api-behaviour.md §8 and 16.6), in the caller's
  * transaction: status OPEN, numbered from the project's counter, due `now`, with
  *  - a SUBSCRIPTION line: the plan price for the new period, billed in advance;
- *  - for a metered plan, the USAGE line of the period that just ended (billed in arrears,
- *    usage records marked billed in this same transaction by billUsageForPeriod);
+ *  - for a metered plan, the USAGE lines of the period that just ended, one per plan in force
+ *    (billed in arrears, usage records marked billed in this same transaction by billUsageForPeriod);
  *  - its money from createInvoices: discount, the customer's balance, amount_due (§19, §20).
  * The subscription's current period is still the ended one when this runs. UNIQUE
  * (subscription_id, period_start) makes a second invoice for the same period impossible.
@@ -66,8 +66,7 @@ export async function openPeriodInvoice(
 ): Promise<InvoiceModel> {
   const draft = periodInvoiceDraft(subscription, period, now, chargeAt);
   const ended = { start: subscription.currentPeriodStart, end: subscription.currentPeriodEnd };
-  const usage = await billUsageForPeriod(deps, subscription, ended, draft.id, transaction);
-  if (usage) draft.lines.push(usage);
+  draft.lines.push(...(await billUsageForPeriod(deps, subscription, ended, draft.id, transaction)));
   const [{ invoice }] = await createInvoices(deps, [draft], transaction);
   await recordEvent(deps.sequelize, transaction, {
     type: 'invoice.created',

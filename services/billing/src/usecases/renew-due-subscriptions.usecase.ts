@@ -2,15 +2,18 @@ import { QueryTypes, type Transaction } from 'sequelize';
 import { recordEvent, recordEvents } from '@billing/platform';
 import { InvoiceModel, SubscriptionModel } from '../db/models';
 import { dueBillingStep, type BillingStep } from '../domain/billing-step';
+import { pendingPlanOf } from '../domain/plan-change';
 import { nextStatus } from '../domain/subscription-status';
 import { invoiceEventData, subscriptionEventData } from '../events/event-payloads';
 import { applyChargeOutcome } from './apply-charge-outcome';
+import { billsUsage } from './bill-usage.usecase';
 import type { BillingDeps } from './billing-deps';
 import { claimInvoiceCharges, type ChargeClaim } from './charge-invoice.usecase';
 import { createInvoices } from './invoice-money';
 import { openPeriodInvoice, periodInvoiceDraft } from './invoice-period.usecase';
 import { sendScheduledCharges } from './send-scheduled-charges.usecase';
 import { viewOf } from './subscription-views';
+import { switchPlan } from './switch-plan';
 
 export interface BillingPassOptions {
   /** Only this project's work (a test clock's advance). */
@@ -192,7 +195,8 @@ export async function stepDueSubscriptions(
         invoiceCounts.get(subscription.id) ?? 0,
       );
       if (step.kind === 'none') continue;
-      if (step.kind === 'renew' && !isMetered(subscription)) {
+      // A renewal that bills usage or applies a pending plan change is a step of its own.
+      if (step.kind === 'renew' && !billsUsage(subscription) && !step.pendingPlan) {
         plainRenewals.push({ subscription, step });
         continue;
       }
@@ -218,13 +222,10 @@ export async function stepDueSubscriptions(
   });
 }
 
-const isMetered = (subscription: SubscriptionModel) =>
-  subscription.usageUnitAmount !== null && subscription.usageUnitAmount !== undefined;
-
 /**
- * Plain renewals (no usage line) of locked subscriptions, together: their period invoices
- * (numbered, with the plan line, their money and invoice.created), their new periods, and their
- * charges claimed (an invoice the balance paid in full is PAID there, without a charge), in a
+ * Plain renewals (no usage line, no plan change) of locked subscriptions, together: their period
+ * invoices (numbered, with the plan line, their money and invoice.created), their new periods, and
+ * their charges claimed (an invoice the balance paid in full is PAID there, without a charge), in a
  * handful of statements however many there are.
  */
 async function renewTogether(
@@ -313,7 +314,14 @@ async function takeBillingStep(
       await emit('subscription.expired', step.at);
       return;
     case 'renew':
-      // A metered renewal: its usage line is billed with the period's invoice. Due at once: the
+      // A plan change pending at this period end is made first, so the new period's invoice
+      // bills the new plan (docs/api-behaviour.md §18); the ended period's usage is still priced
+      // at the plan in force when it was recorded.
+      if (step.pendingPlan) {
+        const plan = pendingPlanOf(subscription)!;
+        await switchPlan(deps, subscription, plan, step.at, transaction, { newAnchor: step.pendingPlan.newAnchor });
+      }
+      // A metered renewal: its usage lines are billed with the period's invoice. Due at once: the
       // charge follows in this pass, or (after a crash) in the next one.
       await openPeriodInvoice(deps, subscription, step.period, step.at, transaction, step.at);
       await subscription.update(

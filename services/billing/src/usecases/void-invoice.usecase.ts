@@ -1,3 +1,4 @@
+import type { Transaction } from 'sequelize';
 import { DomainError, findInScope, recordEvent, type ProjectScope } from '@billing/platform';
 import { InvoiceModel, PaymentModel, SubscriptionModel } from '../db/models';
 import { nextStatus } from '../domain/subscription-status';
@@ -24,7 +25,6 @@ export async function voidInvoice(deps: BillingDeps, scope: ProjectScope, invoic
       throw new DomainError('failed_precondition', 'A payment of this invoice is in progress; retry shortly');
     }
     const now = await deps.clocks.now(scope, transaction);
-    await invoice.update({ status: 'VOID', nextPaymentAttempt: null, updatedAt: now }, { transaction });
     const subscription = await SubscriptionModel.findByPk(invoice.subscriptionId, {
       transaction,
       lock: transaction.LOCK.UPDATE,
@@ -35,29 +35,45 @@ export async function voidInvoice(deps: BillingDeps, scope: ProjectScope, invoic
         { transaction },
       );
     }
-    if (invoice.creditApplied > 0) {
-      // Nobody pays a voided invoice, so the credit it used goes back to the customer's balance
-      // (docs/api-behaviour.md §20). After the subscription's lock, in the order renewals take them.
-      await deps.balances.change(
-        {
-          customerId: invoice.customerId,
-          type: 'APPLIED_TO_INVOICE',
-          amount: invoice.creditApplied,
-          description: `Returned by voided invoice ${invoice.number}`,
-          invoiceId: invoice.id,
-          at: now,
-        },
-        transaction,
-      );
-    }
-    const view = await invoiceView(invoice, transaction);
-    await recordEvent(deps.sequelize, transaction, {
-      type: 'invoice.voided',
-      data: invoiceEventData(invoice, view.customerEmail),
-      projectId: scope.projectId,
-      livemode: scope.livemode,
-      occurredAt: now,
-    });
-    return view;
+    return markVoid(deps, invoice, now, transaction);
   });
+}
+
+/**
+ * OPEN -> VOID, in the caller's transaction (which holds the invoice's and then its
+ * subscription's lock): nothing more is charged for it, the credit it used goes back to the
+ * customer's balance (docs/api-behaviour.md §20), and invoice.voided is recorded. Also how a
+ * declined plan change's invoice ends (§18).
+ */
+export async function markVoid(
+  deps: BillingDeps,
+  invoice: InvoiceModel,
+  now: Date,
+  transaction: Transaction,
+): Promise<InvoiceView> {
+  await invoice.update({ status: 'VOID', nextPaymentAttempt: null, updatedAt: now }, { transaction });
+  if (invoice.creditApplied > 0) {
+    // Nobody pays a voided invoice, so the credit it used goes back to the customer's balance.
+    // After the subscription's lock, in the order renewals take them.
+    await deps.balances.change(
+      {
+        customerId: invoice.customerId,
+        type: 'APPLIED_TO_INVOICE',
+        amount: invoice.creditApplied,
+        description: `Returned by voided invoice ${invoice.number}`,
+        invoiceId: invoice.id,
+        at: now,
+      },
+      transaction,
+    );
+  }
+  const view = await invoiceView(invoice, transaction);
+  await recordEvent(deps.sequelize, transaction, {
+    type: 'invoice.voided',
+    data: invoiceEventData(invoice, view.customerEmail),
+    projectId: invoice.projectId,
+    livemode: invoice.livemode,
+    occurredAt: now,
+  });
+  return view;
 }

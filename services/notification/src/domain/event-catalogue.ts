@@ -13,6 +13,7 @@ export const EVENT_CATALOGUE = [
   'subscription.resumed',
   'subscription.cancelled',
   'subscription.expired',
+  'subscription.updated',
   'invoice.created',
   'invoice.paid',
   'invoice.payment_failed',

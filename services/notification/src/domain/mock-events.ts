@@ -34,6 +34,7 @@ export function mockEventData(event: EventName, at: Date): Record<string, unknow
       'subscription.trial_will_end': 'TRIALING',
     };
     const cancelled = event === 'subscription.cancelled';
+    const planId = randomUUID();
     return {
       test: true,
       id: randomUUID(),
@@ -50,8 +51,11 @@ export function mockEventData(event: EventName, at: Date): Record<string, unknow
       cancelled_by: cancelled ? 'MERCHANT' : null,
       created_at: created,
       customer_id: customerId,
-      plan_id: randomUUID(),
+      plan_id: planId,
       ...(cancelled ? { refund: null } : {}),
+      ...(event === 'subscription.updated'
+        ? { previous_plan_id: randomUUID(), pending_plan_id: null, pending_plan_change_at: null }
+        : {}),
     };
   }
   return { test: true, id: randomUUID(), created_at: created };

@@ -10,7 +10,7 @@ type Currency = (typeof CURRENCIES)[number];
 export const InvoiceLineSchema = z
   .object({
     type: z.enum(INVOICE_LINE_TYPES).meta({
-      description: 'PRORATION lines come from a plan change; a DISCOUNT line (negative) from a coupon',
+      description: 'PRORATION: the unused (negative) or remaining time of a plan change; DISCOUNT (negative): a coupon',
     }),
     description: z.string(),
     quantity: z.string().meta({ description: 'Exact decimal text' }),
@@ -61,6 +61,16 @@ export const ListInvoicesQuery = z.object({
 
 export const InvoiceIdParams = z.object({ invoice_id: idParam('Invoice') });
 
+export const toInvoiceLine = (l: billingV1.InvoiceLine): z.input<typeof InvoiceLineSchema> => ({
+  type: l.type as (typeof INVOICE_LINE_TYPES)[number],
+  description: l.description,
+  quantity: l.quantity,
+  unit_amount: toMajorUnits(l.unitAmount),
+  amount: toMajorUnits(l.amount),
+  period_start: iso(l.periodStart, 'period_start'),
+  period_end: iso(l.periodEnd, 'period_end'),
+});
+
 export const toInvoice = (i: billingV1.Invoice): z.input<typeof InvoiceSchema> => ({
   id: i.id,
   number: i.number,
@@ -76,15 +86,7 @@ export const toInvoice = (i: billingV1.Invoice): z.input<typeof InvoiceSchema> =
   amount_due: toMajorUnits(i.amountDue),
   amount_paid: toMajorUnits(i.amountPaid),
   amount_refunded: toMajorUnits(i.amountRefunded),
-  lines: i.lines.map((l) => ({
-    type: l.type as (typeof INVOICE_LINE_TYPES)[number],
-    description: l.description,
-    quantity: l.quantity,
-    unit_amount: toMajorUnits(l.unitAmount),
-    amount: toMajorUnits(l.amount),
-    period_start: iso(l.periodStart, 'period_start'),
-    period_end: iso(l.periodEnd, 'period_end'),
-  })),
+  lines: i.lines.map(toInvoiceLine),
   period_start: iso(i.periodStart, 'period_start'),
   period_end: iso(i.periodEnd, 'period_end'),
   due_date: iso(i.dueDate, 'due_date'),

@@ -1,14 +1,20 @@
 import { z } from 'zod';
 import { HttpError } from '../../../http/http-error';
 import { defineRoute, type Resource } from '../../../http/route';
+import type { CatalogClient } from '../../../clients/catalog.client';
 import { EXAMPLE, required, scopeOf } from '../common.schemas';
 import {
   CancellationPreviewSchema,
   cancelledSubscriptionExample,
   CancelledSubscriptionSchema,
   CancelSubscriptionBody,
+  ChangePlanBody,
   CreateSubscriptionBody,
   ListSubscriptionsQuery,
+  planChangedSubscriptionExample,
+  PlanChangedSubscriptionSchema,
+  planChangePreviewExample,
+  PlanChangePreviewSchema,
   PreviewCancellationBody,
   refundExample,
   subscriptionExample,
@@ -16,12 +22,55 @@ import {
   subscriptionListItemExample,
   SubscriptionListItemSchema,
   SubscriptionSchema,
+  toPlanChangePreview,
   toRefund,
   toSubscription,
   toSubscriptionListItem,
 } from './subscriptions.schemas';
+import { toInvoice } from '../invoices/invoices.schemas';
 
 const NOT_FOUND = { 403: 'Subscription belongs to another project', 404: 'Subscription not found' };
+
+/**
+ * The plan as catalog has it now, as billing keeps it on a subscription (a snapshot): 404/403 as
+ * catalog answers, 400 for an inactive plan.
+ */
+async function activePlanSnapshot(catalog: CatalogClient, scope: ReturnType<typeof scopeOf>, planId: string) {
+  const plan = required((await catalog.getPlan({ scope, planId })).plan, 'plan');
+  if (!plan.isActive) throw new HttpError(400, 'The plan is not active; choose an active plan');
+  return {
+    planId: plan.id,
+    name: plan.name,
+    amount: plan.amount,
+    currency: plan.currency,
+    interval: plan.interval,
+    intervalCount: plan.intervalCount,
+    trialPeriodDays: plan.trialPeriodDays,
+    usageUnitAmount: plan.usageUnitAmount,
+  };
+}
+
+/** What a plan-change request says, as billing takes it (the plan read from catalog). */
+async function planChangeOf(
+  catalog: CatalogClient,
+  scope: ReturnType<typeof scopeOf>,
+  subscriptionId: string,
+  body: z.output<typeof ChangePlanBody>,
+) {
+  return {
+    scope,
+    subscriptionId,
+    plan: await activePlanSnapshot(catalog, scope, body.plan_id),
+    proration: body.proration,
+    atPeriodEnd: body.at_period_end,
+  };
+}
+
+const PLAN_CHANGE_ERRORS = {
+  400: 'The plan is billed in USD and the subscription in NGN; choose a plan in NGN',
+  403: 'Subscription belongs to another project',
+  404: 'Plan not found',
+} as const;
 
 export const subscriptionsResource: Resource = {
   tag: {
@@ -63,21 +112,10 @@ export const subscriptionsResource: Resource = {
       responseExample: { ...subscriptionExample, metadata: { signup_source: 'upgrade-banner' } },
       async handle({ auth: { apiKey }, body, req }) {
         const scope = scopeOf(apiKey);
-        const plan = required((await catalog.getPlan({ scope, planId: body.plan_id })).plan, 'plan');
-        if (!plan.isActive) throw new HttpError(400, 'The plan is not active; subscribe to an active plan');
         const { subscription } = await billing.createSubscription({
           scope,
           customerId: body.customer_id,
-          plan: {
-            planId: plan.id,
-            name: plan.name,
-            amount: plan.amount,
-            currency: plan.currency,
-            interval: plan.interval,
-            intervalCount: plan.intervalCount,
-            trialPeriodDays: plan.trialPeriodDays,
-            usageUnitAmount: plan.usageUnitAmount,
-          },
+          plan: await activePlanSnapshot(catalog, scope, body.plan_id),
           trialPeriodDays: body.trial_period_days,
           billingCycles: body.billing_cycles,
           idempotencyKey: req.idempotencyKey,
@@ -241,6 +279,75 @@ export const subscriptionsResource: Resource = {
           policyId: body.policy_id,
         });
         return { refund: toRefund(refund) };
+      },
+    }),
+    defineRoute({
+      method: 'post',
+      path: '/:subscription_id/change-plan',
+      operationId: 'changeSubscriptionPlan',
+      summary: 'Move a subscription to another plan (upgrade or downgrade)',
+      description:
+        'For an ACTIVE or TRIALING subscription (any other status: 400), to an active plan of the same project, ' +
+        'mode and currency (another currency, or the plan it is already on: 400). ' +
+        '`at_period_end: true`: nothing is billed now; `pending_plan_id` and `pending_plan_change_at` (the end of ' +
+        'the current period) show the change, and the renewal then bills the new plan; a later change replaces it, ' +
+        'and `at_period_end: true` with the current plan drops it. Now, with the same interval: the period stays; ' +
+        '`IMMEDIATE` makes an invoice at once with two PRORATION lines, computed in seconds and rounded once each: ' +
+        '"Unused time on <old plan>" (negative) and "Remaining time on <new plan>", plus, for a metered plan, the ' +
+        'usage up to now. A positive total is charged to the saved card now: declined -> 402 and nothing changes (the ' +
+        "invoice is VOID); a negative total goes to the customer's balance and the invoice is PAID at 0. `NONE`: the " +
+        'plan changes now and its price applies from the next renewal, with no invoice. Now, with another interval: ' +
+        "a new period starts now (the billing anchor moves) and the invoice bills the new plan's full period, less " +
+        'the unused time of the old one with `IMMEDIATE`. During a trial the plan changes, the trial keeps its end ' +
+        'and nothing is billed. `latest_invoice` is the invoice the change made (null when none). Sends ' +
+        '`subscription.updated` (with `previous_plan_id`) and the invoice events. Send an `Idempotency-Key`: a retry ' +
+        'returns the first answer without charging twice. A 503 while the period just ended is being renewed.',
+      auth: 'apiKey',
+      params: SubscriptionIdParams,
+      body: ChangePlanBody,
+      bodyExample: { plan_id: EXAMPLE.upgradePlanId, proration: 'IMMEDIATE', at_period_end: false },
+      errors: { ...PLAN_CHANGE_ERRORS, 402: 'Declined' },
+      response: {
+        status: 200,
+        description: 'The subscription on its new plan (or with the pending change), and the invoice made',
+        schema: PlanChangedSubscriptionSchema,
+      },
+      responseExample: planChangedSubscriptionExample,
+      async handle({ auth: { apiKey }, params, body, req }) {
+        const { subscription, latestInvoice } = await billing.changePlan({
+          ...(await planChangeOf(catalog, scopeOf(apiKey), params.subscription_id, body)),
+          idempotencyKey: req.idempotencyKey,
+        });
+        return {
+          ...toSubscription(required(subscription, 'subscription')),
+          latest_invoice: latestInvoice ? toInvoice(latestInvoice) : null,
+        };
+      },
+    }),
+    defineRoute({
+      method: 'post',
+      path: '/:subscription_id/change-plan/preview',
+      operationId: 'previewSubscriptionPlanChange',
+      summary: 'Preview a plan change',
+      description:
+        'What `POST /subscriptions/{id}/change-plan` with the same body would do right now, changing nothing: the ' +
+        "lines of the invoice it would make and its money (`subtotal`, the subscription's `discount`, the " +
+        "`credit_applied` from the customer's balance, the `amount_due` the card would be charged, and the " +
+        "`credit_to_balance` a downgrade would give), with the invoice's period. No lines and zeros when the change " +
+        'makes no invoice (at period end, `NONE` with the same interval, during a trial); the period is then the ' +
+        'current one. Proration is counted in whole seconds, so a change made within the same second as its ' +
+        'preview gives the same lines and amounts. Errors as the change.',
+      auth: 'apiKey',
+      params: SubscriptionIdParams,
+      body: ChangePlanBody,
+      bodyExample: { plan_id: EXAMPLE.upgradePlanId, proration: 'IMMEDIATE', at_period_end: false },
+      errors: PLAN_CHANGE_ERRORS,
+      response: { status: 200, description: 'What the change would invoice now', schema: PlanChangePreviewSchema },
+      responseExample: planChangePreviewExample,
+      async handle({ auth: { apiKey }, params, body }) {
+        return toPlanChangePreview(
+          await billing.previewPlanChange(await planChangeOf(catalog, scopeOf(apiKey), params.subscription_id, body)),
+        );
       },
     }),
   ],

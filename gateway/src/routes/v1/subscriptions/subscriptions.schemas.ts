@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { CURRENCIES, toMajorUnits } from '@billing/platform';
 import type { billingV1 } from '@billing/proto';
 import { EXAMPLE, idParam, iso, metadata, pageQuery, timestamp } from '../common.schemas';
+import { invoiceExample, InvoiceLineSchema, InvoiceSchema, toInvoiceLine } from '../invoices/invoices.schemas';
 
 export const SUBSCRIPTION_STATUSES = ['ACTIVE', 'PAST_DUE', 'CANCELLED', 'PAUSED', 'TRIALING', 'EXPIRED'] as const;
 const status = z.enum(SUBSCRIPTION_STATUSES);
@@ -39,6 +40,12 @@ export const SubscriptionSchema = z
       .meta({ description: 'Paid periods of a fixed term; null = until cancelled' }),
     metadata: z.record(z.string(), z.unknown()),
     livemode: z.boolean(),
+    pending_plan_id: z.uuid().nullable().meta({
+      description: 'The plan a change asked for at the period end bills from pending_plan_change_at; null when none',
+    }),
+    pending_plan_change_at: timestamp.nullable().meta({
+      description: 'When the pending plan takes over: the end of the current period; null when none',
+    }),
   })
   .meta({ id: 'Subscription' });
 
@@ -94,6 +101,43 @@ export const CancellationPreviewSchema = z
   .object({ refund: RefundSchema.nullable() })
   .meta({ id: 'CancellationPreview' });
 
+export const ChangePlanBody = z
+  .object({
+    plan_id: z.guid().meta({ description: 'The new plan: active, of this project and mode, in the same currency' }),
+    proration: z
+      .enum(['IMMEDIATE', 'NONE'])
+      .default('IMMEDIATE')
+      .meta({
+        description:
+          'IMMEDIATE: credit the unused time of the current plan and charge the remaining time of the new one now. ' +
+          'NONE: the new price applies from the next renewal',
+      }),
+    at_period_end: z.boolean().default(false).meta({
+      description: 'Change when the current period ends instead of now: nothing is billed now',
+    }),
+  })
+  .meta({ id: 'ChangePlanRequest' });
+
+export const PlanChangedSubscriptionSchema = SubscriptionSchema.extend({
+  latest_invoice: InvoiceSchema.nullable().meta({
+    description: 'The invoice the change made (proration, or a new period for another interval); null when none',
+  }),
+}).meta({ id: 'PlanChangedSubscription' });
+
+export const PlanChangePreviewSchema = z
+  .object({
+    lines: z.array(InvoiceLineSchema).meta({ description: 'The invoice lines the change would make; [] when none' }),
+    subtotal: z.number().meta({ description: 'Sum of the lines before the discount (negative for a downgrade)' }),
+    discount: z.number().meta({ description: "The subscription's discount on the invoice" }),
+    credit_applied: z.number().meta({ description: "The customer's balance the invoice would use" }),
+    amount_due: z.number().meta({ description: 'What the saved card would be charged now' }),
+    credit_to_balance: z.number().meta({ description: "What a negative total would add to the customer's balance" }),
+    currency: z.enum(CURRENCIES),
+    period_start: timestamp.meta({ description: "The invoice's period; the current period when none is made" }),
+    period_end: timestamp,
+  })
+  .meta({ id: 'PlanChangePreview' });
+
 export const ListSubscriptionsQuery = z.object({
   status: status.optional(),
   status_filter: status.optional().meta({ description: 'Another name for `status`, as earlier clients send it' }),
@@ -130,6 +174,22 @@ export const toSubscription = (s: billingV1.Subscription): z.input<typeof Subscr
   billing_cycles: s.billingCycles ?? null,
   metadata: s.metadata ?? {},
   livemode: s.livemode,
+  pending_plan_id: s.pendingPlanId ?? null,
+  pending_plan_change_at: s.pendingPlanChangeAt ? s.pendingPlanChangeAt.toISOString() : null,
+});
+
+export const toPlanChangePreview = (
+  p: billingV1.PreviewPlanChangeResponse,
+): z.input<typeof PlanChangePreviewSchema> => ({
+  lines: p.lines.map(toInvoiceLine),
+  subtotal: toMajorUnits(p.subtotal),
+  discount: toMajorUnits(p.discount),
+  credit_applied: toMajorUnits(p.creditApplied),
+  amount_due: toMajorUnits(p.amountDue),
+  credit_to_balance: toMajorUnits(p.creditToBalance),
+  currency: p.currency as Currency,
+  period_start: iso(p.periodStart, 'period_start'),
+  period_end: iso(p.periodEnd, 'period_end'),
 });
 
 export const toRefund = (r: billingV1.Refund | undefined): z.input<typeof RefundSchema> | null =>
@@ -169,6 +229,8 @@ export const subscriptionExample = {
   billing_cycles: null,
   metadata: { signup_source: 'pricing-page' },
   livemode: false,
+  pending_plan_id: null,
+  pending_plan_change_at: null,
 } satisfies z.input<typeof SubscriptionSchema>;
 
 /** Half of the first period back under the example cancellation policy, less its fee. */
@@ -189,3 +251,61 @@ export const cancelledSubscriptionExample = {
   cancelled_by: 'MERCHANT',
   refund: refundExample,
 } satisfies z.input<typeof CancelledSubscriptionSchema>;
+
+/** Half of the example's first period (Mar 2 -> Apr 2, 31 days): the subscription moves from Pro to Business. */
+const HALFWAY = '2026-03-17T21:15:00.000Z';
+
+/** NGN 15,000 -> 30,000 a month at half the period: -7,500 for Pro's unused half, +15,000 for Business's. */
+export const planChangePreviewExample = {
+  lines: [
+    {
+      type: 'PRORATION',
+      description: 'Unused time on Pro',
+      quantity: '1',
+      unit_amount: -7500,
+      amount: -7500,
+      period_start: HALFWAY,
+      period_end: EXAMPLE.periodEnd,
+    },
+    {
+      type: 'PRORATION',
+      description: 'Remaining time on Business',
+      quantity: '1',
+      unit_amount: 15000,
+      amount: 15000,
+      period_start: HALFWAY,
+      period_end: EXAMPLE.periodEnd,
+    },
+  ],
+  subtotal: 7500,
+  discount: 0,
+  credit_applied: 0,
+  amount_due: 7500,
+  credit_to_balance: 0,
+  currency: 'NGN',
+  period_start: HALFWAY,
+  period_end: EXAMPLE.periodEnd,
+} satisfies z.input<typeof PlanChangePreviewSchema>;
+
+/** The subscription after that upgrade, with the proration invoice it paid. */
+export const planChangedSubscriptionExample = {
+  ...subscriptionExample,
+  plan_id: EXAMPLE.upgradePlanId,
+  plan_name: 'Business',
+  amount: 30000,
+  latest_invoice: {
+    ...invoiceExample,
+    number: 'INV-000002',
+    subtotal: 7500,
+    discount: 0,
+    amount: 7500,
+    credit_applied: 0,
+    amount_due: 7500,
+    amount_paid: 7500,
+    lines: planChangePreviewExample.lines,
+    period_start: HALFWAY,
+    due_date: HALFWAY,
+    paid_at: HALFWAY,
+    created_at: HALFWAY,
+  },
+} satisfies z.input<typeof PlanChangedSubscriptionSchema>;

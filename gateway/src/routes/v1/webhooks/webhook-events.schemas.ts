@@ -39,6 +39,14 @@ const SubscriptionCancelledEventData = SubscriptionEventData.extend({
   }),
 }).meta({ id: 'SubscriptionCancelledEventData' });
 
+const SubscriptionUpdatedEventData = SubscriptionEventData.extend({
+  previous_plan_id: z.uuid().meta({
+    description: 'The plan before this update; the same as plan_id when only a pending change was set or dropped',
+  }),
+  pending_plan_id: z.uuid().nullable().meta({ description: 'The plan a change at the period end moves to, or null' }),
+  pending_plan_change_at: timestamp.nullable().meta({ description: 'When that pending change happens, or null' }),
+}).meta({ id: 'SubscriptionUpdatedEventData' });
+
 const InvoiceEventData = z
   .object({
     id: z.uuid(),
@@ -193,6 +201,24 @@ export const WEBHOOK_EVENTS = {
     'A fixed-term subscription ended',
     'Its `billing_cycles` periods are over; nothing more is billed.',
   ),
+  'subscription.updated': webhookEvent({
+    summary: 'A subscription changed plan, or a plan change was scheduled or dropped',
+    description:
+      'By POST /subscriptions/{id}/change-plan: the plan changed now (after its proration invoice was paid, when ' +
+      'one was charged), a change was set for the end of the period (`pending_plan_id`) or dropped; and when the ' +
+      'renewal makes a pending change. `previous_plan_id` is the plan before this update.',
+    data: SubscriptionUpdatedEventData,
+    example: {
+      ...subscriptionListItemExample,
+      plan_name: 'Business',
+      amount: 30000,
+      customer_id: EXAMPLE.customerId,
+      plan_id: EXAMPLE.upgradePlanId,
+      previous_plan_id: EXAMPLE.planId,
+      pending_plan_id: null,
+      pending_plan_change_at: null,
+    },
+  }),
   'invoice.created': invoiceEvent(
     'OPEN',
     'An invoice was opened',

@@ -11,6 +11,7 @@ import { indexDueWorkByMode } from './0010-index-due-work-by-mode';
 import { createIdempotencyKeys } from './0011-create-idempotency-keys';
 import { addCheckoutPaymentsAndRefundAttempts } from './0012-add-checkout-payments-and-refund-attempts';
 import { addCustomerBalance } from './0013-add-customer-balance';
+import { addPlanChanges } from './0015-add-plan-changes';
 
 /** Every migration of the billing database, in order. Append; never edit a shipped one. */
 export const billingMigrations: Migration[] = [
@@ -28,4 +29,5 @@ export const billingMigrations: Migration[] = [
   createIdempotencyKeys,
   addCheckoutPaymentsAndRefundAttempts,
   addCustomerBalance,
+  addPlanChanges,
 ];

@@ -5,6 +5,7 @@ import { InvoiceModel } from './invoice.model';
 import { PaymentAuthorizationModel } from './payment-authorization.model';
 import { PaymentModel } from './payment.model';
 import { RefundModel } from './refund.model';
+import { SubscriptionPlanModel } from './subscription-plan.model';
 import { SubscriptionModel } from './subscription.model';
 import { UsageRecordModel } from './usage-record.model';
 
@@ -17,6 +18,7 @@ export {
   PaymentModel,
   RefundModel,
   SubscriptionModel,
+  SubscriptionPlanModel,
   UsageRecordModel,
 };
 
@@ -31,4 +33,5 @@ export const billingModels = [
   RefundModel,
   UsageRecordModel,
   CustomerBalanceTransactionModel,
+  SubscriptionPlanModel,
 ];

@@ -1,4 +1,5 @@
 import { Column, DataType, Model, PrimaryKey, Table } from 'sequelize-typescript';
+import type { StoredPlanChange } from '../../domain/plan-change';
 import { minorUnits } from './columns';
 
 export type InvoiceStatus = 'DRAFT' | 'OPEN' | 'PAID' | 'VOID' | 'UNCOLLECTIBLE';
@@ -77,6 +78,10 @@ export class InvoiceModel extends Model {
 
   @Column(DataType.TEXT)
   transactionReference!: string | null;
+
+  /** The plan change this invoice pays for, applied when it is paid (docs/api-behaviour.md §18); else null. */
+  @Column(DataType.JSONB)
+  planChange!: StoredPlanChange | null;
 
   @Column(DataType.DATE)
   override createdAt!: Date;

@@ -82,6 +82,33 @@ export class SubscriptionModel extends Model {
   @Column(DataType.JSONB)
   metadata!: Record<string, unknown>;
 
+  // A plan change asked for at the period's end (docs/api-behaviour.md §18, migration 0015): the
+  // plan to bill from pendingPlanChangeAt (= current_period_end when asked); all null when none.
+  @Column(DataType.UUID)
+  pendingPlanId!: string | null;
+
+  @Column(DataType.TEXT)
+  pendingPlanName!: string | null;
+
+  @Column(minorUnits('pendingAmount'))
+  pendingAmount!: number | null;
+
+  @Column(DataType.TEXT)
+  pendingInterval!: Interval | null;
+
+  @Column(DataType.INTEGER)
+  pendingIntervalCount!: number | null;
+
+  @Column(minorUnits('pendingUsageUnitAmount'))
+  pendingUsageUnitAmount!: number | null;
+
+  @Column(DataType.DATE)
+  pendingPlanChangeAt!: Date | null;
+
+  /** When the plan last changed; null = never (its plan history is then the plan it carries). */
+  @Column(DataType.DATE)
+  planChangedAt!: Date | null;
+
   @Column(DataType.UUID)
   checkoutSessionId!: string | null;
 

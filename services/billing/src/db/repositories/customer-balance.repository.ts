@@ -70,6 +70,12 @@ export class CustomerBalanceRepository {
     return new Map(rows.map((r) => [r.id, Number(r.balance)]));
   }
 
+  /** A customer's balance now, read without a lock (a preview: docs/api-behaviour.md §18). */
+  async balanceOf(customerId: string, transaction?: Transaction): Promise<number> {
+    const customer = await CustomerModel.findByPk(customerId, { attributes: ['id', 'balance'], transaction });
+    return customer?.balance ?? 0;
+  }
+
   /** One ledger row, by id (a retried adjustment finds the first one's). */
   find(id: string, transaction?: Transaction): Promise<CustomerBalanceTransactionModel | null> {
     return CustomerBalanceTransactionModel.findByPk(id, { transaction });

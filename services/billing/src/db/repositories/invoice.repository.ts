@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { QueryTypes, type Transaction } from 'sequelize';
+import { Op, QueryTypes, type Transaction } from 'sequelize';
 import type { RowScope } from '@billing/platform';
 import { formatInvoiceNumber } from '../../domain/invoice-number';
 import { InvoiceLineModel, InvoiceModel } from '../models';
+import type { StoredPlanChange } from '../../domain/plan-change';
 import type { InvoiceStatus } from '../models/invoice.model';
 import type { InvoiceLineType } from '../models/invoice-line.model';
 
@@ -38,6 +39,8 @@ export interface NewInvoice {
   transactionReference: string | null;
   createdAt: Date;
   lines: NewInvoiceLine[];
+  /** The plan change a proration invoice pays for (docs/api-behaviour.md §18); absent on others. */
+  planChange?: StoredPlanChange | null;
 }
 
 export class InvoiceRepository {
@@ -128,9 +131,17 @@ export class InvoiceRepository {
     });
   }
 
-  /** The invoice of one period of a subscription (at most one: UNIQUE (subscription_id, period_start)). */
+  /**
+   * The invoice of one period of a subscription (at most one: the unique index
+   * invoices_one_per_period); a plan change's invoice for a new period (another interval, §18)
+   * when the change started the period.
+   */
   findForPeriod(subscriptionId: string, periodStart: Date, transaction?: Transaction): Promise<InvoiceModel | null> {
-    return InvoiceModel.findOne({ where: { subscriptionId, periodStart }, transaction });
+    return InvoiceModel.findOne({
+      where: { subscriptionId, periodStart },
+      order: [['createdAt', 'ASC']],
+      transaction,
+    });
   }
 
   linesOf(invoiceId: string, transaction?: Transaction): Promise<InvoiceLineModel[]> {
@@ -143,6 +154,14 @@ export class InvoiceRepository {
       'UPDATE invoices SET amount_refunded = amount_refunded + $2, updated_at = $3 WHERE id = $1',
       { bind: [invoiceId, amount, now], transaction },
     );
+  }
+
+  /** A plan change's invoice still OPEN (its charge in flight), if the subscription has one (§18). */
+  findOpenPlanChange(subscriptionId: string, transaction?: Transaction): Promise<InvoiceModel | null> {
+    return InvoiceModel.findOne({
+      where: { subscriptionId, status: 'OPEN', planChange: { [Op.ne]: null } },
+      transaction,
+    });
   }
 
   /** The invoice of a subscription's first period (a checkout's invoice), if it has one. */

@@ -79,23 +79,36 @@ export class UsageRecordRepository {
     return findPage(UsageRecordModel, where, page);
   }
 
+  /**
+   * How many unbilled records of a subscription have a timestamp in [from, to) (`from` null: from
+   * the beginning), and their exact sum. Reads only (previews and summaries).
+   */
+  async sumUnbilledIn(
+    subscriptionId: string,
+    window: { from: Date | null; to: Date },
+    transaction?: Transaction,
+  ): Promise<{ count: number; total: string }> {
+    const [row] = await UsageRecordModel.sequelize!.query<{ count: number; total: string }>(
+      `SELECT count(*)::int AS count, COALESCE(sum(quantity), 0)::text AS total FROM usage_records
+        WHERE subscription_id = $1 AND NOT billed AND timestamp < $2 AND ($3::timestamptz IS NULL OR timestamp >= $3)`,
+      { bind: [subscriptionId, window.to, window.from], transaction, type: QueryTypes.SELECT },
+    );
+    return row;
+  }
+
   /** Exact sum (PostgreSQL NUMERIC, as text) of a subscription's unbilled records before `before`. */
   async sumUnbilled(subscriptionId: string, before: Date, transaction?: Transaction): Promise<string> {
-    const [row] = await UsageRecordModel.sequelize!.query<{ total: string }>(
-      `SELECT COALESCE(sum(quantity), 0)::text AS total FROM usage_records
-       WHERE subscription_id = $1 AND NOT billed AND timestamp < $2`,
-      { bind: [subscriptionId, before], transaction, type: QueryTypes.SELECT },
-    );
-    return row.total;
+    return (await this.sumUnbilledIn(subscriptionId, { from: null, to: before }, transaction)).total;
   }
 
   /**
-   * Marks a subscription's unbilled records before `before` billed on an invoice, in one
-   * statement, and returns how many there were and their exact sum.
+   * Marks a subscription's unbilled records with a timestamp in [from, to) (`from` null: from the
+   * beginning) billed on an invoice, in one statement, and returns how many there were and their
+   * exact sum.
    */
-  async markBilled(
+  async markBilledIn(
     subscriptionId: string,
-    before: Date,
+    window: { from: Date | null; to: Date },
     invoiceId: string,
     billedAt: Date,
     transaction: Transaction,
@@ -103,12 +116,20 @@ export class UsageRecordRepository {
     const [row] = await UsageRecordModel.sequelize!.query<{ count: number; total: string }>(
       `WITH billed AS (
          UPDATE usage_records SET billed = true, billed_at = $3, invoice_id = $4
-         WHERE subscription_id = $1 AND NOT billed AND timestamp < $2
+         WHERE subscription_id = $1 AND NOT billed AND timestamp < $2 AND ($5::timestamptz IS NULL OR timestamp >= $5)
          RETURNING quantity
        )
        SELECT count(*)::int AS count, COALESCE(sum(quantity), 0)::text AS total FROM billed`,
-      { bind: [subscriptionId, before, billedAt, invoiceId], transaction, type: QueryTypes.SELECT },
+      { bind: [subscriptionId, window.to, billedAt, invoiceId, window.from], transaction, type: QueryTypes.SELECT },
     );
     return row;
+  }
+
+  /** Returns records billed on an invoice that did not go through (a declined plan change) to unbilled. */
+  async unbill(invoiceId: string, transaction: Transaction): Promise<void> {
+    await UsageRecordModel.sequelize!.query(
+      'UPDATE usage_records SET billed = false, billed_at = NULL, invoice_id = NULL WHERE invoice_id = $1',
+      { bind: [invoiceId], transaction },
+    );
   }
 }

@@ -47,7 +47,15 @@ export interface Subscription {
   billingCycles?: number | undefined;
   metadata?: { [key: string]: any } | undefined;
   livemode: boolean;
-  createdAt?: Date | undefined;
+  createdAt?:
+    | Date
+    | undefined;
+  /**
+   * A plan change asked for at the period's end (docs/api-behaviour.md §18): the plan and when
+   * it takes over (the current period's end); unset when none is pending.
+   */
+  pendingPlanId?: string | undefined;
+  pendingPlanChangeAt?: Date | undefined;
 }
 
 export interface InvoiceLine {
@@ -529,6 +537,53 @@ export interface ListBalanceTransactionsResponse {
   transactions: BalanceTransaction[];
 }
 
+export interface ChangePlanRequest {
+  scope?: ProjectScope | undefined;
+  subscriptionId: string;
+  /** The new plan as catalog has it now (the gateway refuses an inactive one). */
+  plan?:
+    | PlanSnapshot
+    | undefined;
+  /** IMMEDIATE (prorate now; the default when empty) or NONE (the new price from the next renewal). */
+  proration: string;
+  /** True: nothing now; the renewal at the period's end bills the new plan. */
+  atPeriodEnd: boolean;
+  /** The caller's Idempotency-Key: a retry with it finds the change (and its charge) it made. */
+  idempotencyKey?: string | undefined;
+}
+
+export interface ChangePlanResponse {
+  subscription?:
+    | Subscription
+    | undefined;
+  /** The invoice the change made (proration or new period); unset when it made none. */
+  latestInvoice?: Invoice | undefined;
+}
+
+export interface PreviewPlanChangeRequest {
+  scope?: ProjectScope | undefined;
+  subscriptionId: string;
+  plan?: PlanSnapshot | undefined;
+  proration: string;
+  atPeriodEnd: boolean;
+}
+
+/** What a plan change would invoice now (minor units); no lines and zeros when it makes no invoice. */
+export interface PreviewPlanChangeResponse {
+  /** The invoice's lines as the change would write them (PRORATION, SUBSCRIPTION, USAGE, DISCOUNT). */
+  lines: InvoiceLine[];
+  subtotal: number;
+  discount: number;
+  creditApplied: number;
+  amountDue: number;
+  /** What a negative total would add to the customer's balance. */
+  creditToBalance: number;
+  /** The invoice's period; the current period when the change makes no invoice. */
+  periodStart?: Date | undefined;
+  periodEnd?: Date | undefined;
+  currency: string;
+}
+
 function createBaseSubscription(): Subscription {
   return {
     id: "",
@@ -551,6 +606,8 @@ function createBaseSubscription(): Subscription {
     metadata: undefined,
     livemode: false,
     createdAt: undefined,
+    pendingPlanId: undefined,
+    pendingPlanChangeAt: undefined,
   };
 }
 
@@ -615,6 +672,12 @@ export const Subscription: MessageFns<Subscription> = {
     }
     if (message.createdAt !== undefined) {
       Timestamp.encode(toTimestamp(message.createdAt), writer.uint32(162).fork()).join();
+    }
+    if (message.pendingPlanId !== undefined) {
+      writer.uint32(170).string(message.pendingPlanId);
+    }
+    if (message.pendingPlanChangeAt !== undefined) {
+      Timestamp.encode(toTimestamp(message.pendingPlanChangeAt), writer.uint32(178).fork()).join();
     }
     return writer;
   },
@@ -792,6 +855,22 @@ export const Subscription: MessageFns<Subscription> = {
             message.createdAt = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
             continue;
           }
+          case 21: {
+            if (tag !== 170) {
+              break;
+            }
+
+            message.pendingPlanId = reader.string();
+            continue;
+          }
+          case 22: {
+            if (tag !== 178) {
+              break;
+            }
+
+            message.pendingPlanChangeAt = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -878,6 +957,16 @@ export const Subscription: MessageFns<Subscription> = {
         : isSet(object.created_at)
         ? fromJsonTimestamp(object.created_at)
         : undefined,
+      pendingPlanId: isSet(object.pendingPlanId)
+        ? globalThis.String(object.pendingPlanId)
+        : isSet(object.pending_plan_id)
+        ? globalThis.String(object.pending_plan_id)
+        : undefined,
+      pendingPlanChangeAt: isSet(object.pendingPlanChangeAt)
+        ? fromJsonTimestamp(object.pendingPlanChangeAt)
+        : isSet(object.pending_plan_change_at)
+        ? fromJsonTimestamp(object.pending_plan_change_at)
+        : undefined,
     };
   },
 
@@ -943,6 +1032,12 @@ export const Subscription: MessageFns<Subscription> = {
     if (message.createdAt !== undefined) {
       obj.createdAt = message.createdAt.toISOString();
     }
+    if (message.pendingPlanId !== undefined) {
+      obj.pendingPlanId = message.pendingPlanId;
+    }
+    if (message.pendingPlanChangeAt !== undefined) {
+      obj.pendingPlanChangeAt = message.pendingPlanChangeAt.toISOString();
+    }
     return obj;
   },
 
@@ -971,6 +1066,8 @@ export const Subscription: MessageFns<Subscription> = {
     message.metadata = object.metadata ?? undefined;
     message.livemode = object.livemode ?? false;
     message.createdAt = object.createdAt ?? undefined;
+    message.pendingPlanId = object.pendingPlanId ?? undefined;
+    message.pendingPlanChangeAt = object.pendingPlanChangeAt ?? undefined;
     return message;
   },
 };
@@ -8635,6 +8732,643 @@ export const ListBalanceTransactionsResponse: MessageFns<ListBalanceTransactions
   },
 };
 
+function createBaseChangePlanRequest(): ChangePlanRequest {
+  return {
+    scope: undefined,
+    subscriptionId: "",
+    plan: undefined,
+    proration: "",
+    atPeriodEnd: false,
+    idempotencyKey: undefined,
+  };
+}
+
+export const ChangePlanRequest: MessageFns<ChangePlanRequest> = {
+  encode(message: ChangePlanRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.scope !== undefined) {
+      ProjectScope.encode(message.scope, writer.uint32(10).fork()).join();
+    }
+    if (message.subscriptionId !== "") {
+      writer.uint32(18).string(message.subscriptionId);
+    }
+    if (message.plan !== undefined) {
+      PlanSnapshot.encode(message.plan, writer.uint32(26).fork()).join();
+    }
+    if (message.proration !== "") {
+      writer.uint32(34).string(message.proration);
+    }
+    if (message.atPeriodEnd !== false) {
+      writer.uint32(40).bool(message.atPeriodEnd);
+    }
+    if (message.idempotencyKey !== undefined) {
+      writer.uint32(50).string(message.idempotencyKey);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ChangePlanRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseChangePlanRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.scope = ProjectScope.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.subscriptionId = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.plan = PlanSnapshot.decode(reader, reader.uint32());
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.proration = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.atPeriodEnd = reader.bool();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.idempotencyKey = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ChangePlanRequest {
+    return {
+      scope: isSet(object.scope) ? ProjectScope.fromJSON(object.scope) : undefined,
+      subscriptionId: isSet(object.subscriptionId)
+        ? globalThis.String(object.subscriptionId)
+        : isSet(object.subscription_id)
+        ? globalThis.String(object.subscription_id)
+        : "",
+      plan: isSet(object.plan) ? PlanSnapshot.fromJSON(object.plan) : undefined,
+      proration: isSet(object.proration) ? globalThis.String(object.proration) : "",
+      atPeriodEnd: isSet(object.atPeriodEnd)
+        ? globalThis.Boolean(object.atPeriodEnd)
+        : isSet(object.at_period_end)
+        ? globalThis.Boolean(object.at_period_end)
+        : false,
+      idempotencyKey: isSet(object.idempotencyKey)
+        ? globalThis.String(object.idempotencyKey)
+        : isSet(object.idempotency_key)
+        ? globalThis.String(object.idempotency_key)
+        : undefined,
+    };
+  },
+
+  toJSON(message: ChangePlanRequest): unknown {
+    const obj: any = {};
+    if (message.scope !== undefined) {
+      obj.scope = ProjectScope.toJSON(message.scope);
+    }
+    if (message.subscriptionId !== "") {
+      obj.subscriptionId = message.subscriptionId;
+    }
+    if (message.plan !== undefined) {
+      obj.plan = PlanSnapshot.toJSON(message.plan);
+    }
+    if (message.proration !== "") {
+      obj.proration = message.proration;
+    }
+    if (message.atPeriodEnd !== false) {
+      obj.atPeriodEnd = message.atPeriodEnd;
+    }
+    if (message.idempotencyKey !== undefined) {
+      obj.idempotencyKey = message.idempotencyKey;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ChangePlanRequest>, I>>(base?: I): ChangePlanRequest {
+    return ChangePlanRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ChangePlanRequest>, I>>(object: I): ChangePlanRequest {
+    const message = createBaseChangePlanRequest();
+    message.scope = (object.scope !== undefined && object.scope !== null)
+      ? ProjectScope.fromPartial(object.scope)
+      : undefined;
+    message.subscriptionId = object.subscriptionId ?? "";
+    message.plan = (object.plan !== undefined && object.plan !== null)
+      ? PlanSnapshot.fromPartial(object.plan)
+      : undefined;
+    message.proration = object.proration ?? "";
+    message.atPeriodEnd = object.atPeriodEnd ?? false;
+    message.idempotencyKey = object.idempotencyKey ?? undefined;
+    return message;
+  },
+};
+
+function createBaseChangePlanResponse(): ChangePlanResponse {
+  return { subscription: undefined, latestInvoice: undefined };
+}
+
+export const ChangePlanResponse: MessageFns<ChangePlanResponse> = {
+  encode(message: ChangePlanResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.subscription !== undefined) {
+      Subscription.encode(message.subscription, writer.uint32(10).fork()).join();
+    }
+    if (message.latestInvoice !== undefined) {
+      Invoice.encode(message.latestInvoice, writer.uint32(18).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ChangePlanResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseChangePlanResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.subscription = Subscription.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.latestInvoice = Invoice.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ChangePlanResponse {
+    return {
+      subscription: isSet(object.subscription) ? Subscription.fromJSON(object.subscription) : undefined,
+      latestInvoice: isSet(object.latestInvoice)
+        ? Invoice.fromJSON(object.latestInvoice)
+        : isSet(object.latest_invoice)
+        ? Invoice.fromJSON(object.latest_invoice)
+        : undefined,
+    };
+  },
+
+  toJSON(message: ChangePlanResponse): unknown {
+    const obj: any = {};
+    if (message.subscription !== undefined) {
+      obj.subscription = Subscription.toJSON(message.subscription);
+    }
+    if (message.latestInvoice !== undefined) {
+      obj.latestInvoice = Invoice.toJSON(message.latestInvoice);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ChangePlanResponse>, I>>(base?: I): ChangePlanResponse {
+    return ChangePlanResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ChangePlanResponse>, I>>(object: I): ChangePlanResponse {
+    const message = createBaseChangePlanResponse();
+    message.subscription = (object.subscription !== undefined && object.subscription !== null)
+      ? Subscription.fromPartial(object.subscription)
+      : undefined;
+    message.latestInvoice = (object.latestInvoice !== undefined && object.latestInvoice !== null)
+      ? Invoice.fromPartial(object.latestInvoice)
+      : undefined;
+    return message;
+  },
+};
+
+function createBasePreviewPlanChangeRequest(): PreviewPlanChangeRequest {
+  return { scope: undefined, subscriptionId: "", plan: undefined, proration: "", atPeriodEnd: false };
+}
+
+export const PreviewPlanChangeRequest: MessageFns<PreviewPlanChangeRequest> = {
+  encode(message: PreviewPlanChangeRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.scope !== undefined) {
+      ProjectScope.encode(message.scope, writer.uint32(10).fork()).join();
+    }
+    if (message.subscriptionId !== "") {
+      writer.uint32(18).string(message.subscriptionId);
+    }
+    if (message.plan !== undefined) {
+      PlanSnapshot.encode(message.plan, writer.uint32(26).fork()).join();
+    }
+    if (message.proration !== "") {
+      writer.uint32(34).string(message.proration);
+    }
+    if (message.atPeriodEnd !== false) {
+      writer.uint32(40).bool(message.atPeriodEnd);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): PreviewPlanChangeRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBasePreviewPlanChangeRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.scope = ProjectScope.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.subscriptionId = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.plan = PlanSnapshot.decode(reader, reader.uint32());
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.proration = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.atPeriodEnd = reader.bool();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): PreviewPlanChangeRequest {
+    return {
+      scope: isSet(object.scope) ? ProjectScope.fromJSON(object.scope) : undefined,
+      subscriptionId: isSet(object.subscriptionId)
+        ? globalThis.String(object.subscriptionId)
+        : isSet(object.subscription_id)
+        ? globalThis.String(object.subscription_id)
+        : "",
+      plan: isSet(object.plan) ? PlanSnapshot.fromJSON(object.plan) : undefined,
+      proration: isSet(object.proration) ? globalThis.String(object.proration) : "",
+      atPeriodEnd: isSet(object.atPeriodEnd)
+        ? globalThis.Boolean(object.atPeriodEnd)
+        : isSet(object.at_period_end)
+        ? globalThis.Boolean(object.at_period_end)
+        : false,
+    };
+  },
+
+  toJSON(message: PreviewPlanChangeRequest): unknown {
+    const obj: any = {};
+    if (message.scope !== undefined) {
+      obj.scope = ProjectScope.toJSON(message.scope);
+    }
+    if (message.subscriptionId !== "") {
+      obj.subscriptionId = message.subscriptionId;
+    }
+    if (message.plan !== undefined) {
+      obj.plan = PlanSnapshot.toJSON(message.plan);
+    }
+    if (message.proration !== "") {
+      obj.proration = message.proration;
+    }
+    if (message.atPeriodEnd !== false) {
+      obj.atPeriodEnd = message.atPeriodEnd;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<PreviewPlanChangeRequest>, I>>(base?: I): PreviewPlanChangeRequest {
+    return PreviewPlanChangeRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<PreviewPlanChangeRequest>, I>>(object: I): PreviewPlanChangeRequest {
+    const message = createBasePreviewPlanChangeRequest();
+    message.scope = (object.scope !== undefined && object.scope !== null)
+      ? ProjectScope.fromPartial(object.scope)
+      : undefined;
+    message.subscriptionId = object.subscriptionId ?? "";
+    message.plan = (object.plan !== undefined && object.plan !== null)
+      ? PlanSnapshot.fromPartial(object.plan)
+      : undefined;
+    message.proration = object.proration ?? "";
+    message.atPeriodEnd = object.atPeriodEnd ?? false;
+    return message;
+  },
+};
+
+function createBasePreviewPlanChangeResponse(): PreviewPlanChangeResponse {
+  return {
+    lines: [],
+    subtotal: 0,
+    discount: 0,
+    creditApplied: 0,
+    amountDue: 0,
+    creditToBalance: 0,
+    periodStart: undefined,
+    periodEnd: undefined,
+    currency: "",
+  };
+}
+
+export const PreviewPlanChangeResponse: MessageFns<PreviewPlanChangeResponse> = {
+  encode(message: PreviewPlanChangeResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.lines) {
+      InvoiceLine.encode(v!, writer.uint32(10).fork()).join();
+    }
+    if (message.subtotal !== 0) {
+      writer.uint32(16).int64(message.subtotal);
+    }
+    if (message.discount !== 0) {
+      writer.uint32(24).int64(message.discount);
+    }
+    if (message.creditApplied !== 0) {
+      writer.uint32(32).int64(message.creditApplied);
+    }
+    if (message.amountDue !== 0) {
+      writer.uint32(40).int64(message.amountDue);
+    }
+    if (message.creditToBalance !== 0) {
+      writer.uint32(48).int64(message.creditToBalance);
+    }
+    if (message.periodStart !== undefined) {
+      Timestamp.encode(toTimestamp(message.periodStart), writer.uint32(58).fork()).join();
+    }
+    if (message.periodEnd !== undefined) {
+      Timestamp.encode(toTimestamp(message.periodEnd), writer.uint32(66).fork()).join();
+    }
+    if (message.currency !== "") {
+      writer.uint32(74).string(message.currency);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): PreviewPlanChangeResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBasePreviewPlanChangeResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.lines.push(InvoiceLine.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.subtotal = longToNumber(reader.int64());
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.discount = longToNumber(reader.int64());
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.creditApplied = longToNumber(reader.int64());
+            continue;
+          }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.amountDue = longToNumber(reader.int64());
+            continue;
+          }
+          case 6: {
+            if (tag !== 48) {
+              break;
+            }
+
+            message.creditToBalance = longToNumber(reader.int64());
+            continue;
+          }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.periodStart = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 8: {
+            if (tag !== 66) {
+              break;
+            }
+
+            message.periodEnd = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 9: {
+            if (tag !== 74) {
+              break;
+            }
+
+            message.currency = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): PreviewPlanChangeResponse {
+    return {
+      lines: globalThis.Array.isArray(object?.lines) ? object.lines.map((e: any) => InvoiceLine.fromJSON(e)) : [],
+      subtotal: isSet(object.subtotal) ? globalThis.Number(object.subtotal) : 0,
+      discount: isSet(object.discount) ? globalThis.Number(object.discount) : 0,
+      creditApplied: isSet(object.creditApplied)
+        ? globalThis.Number(object.creditApplied)
+        : isSet(object.credit_applied)
+        ? globalThis.Number(object.credit_applied)
+        : 0,
+      amountDue: isSet(object.amountDue)
+        ? globalThis.Number(object.amountDue)
+        : isSet(object.amount_due)
+        ? globalThis.Number(object.amount_due)
+        : 0,
+      creditToBalance: isSet(object.creditToBalance)
+        ? globalThis.Number(object.creditToBalance)
+        : isSet(object.credit_to_balance)
+        ? globalThis.Number(object.credit_to_balance)
+        : 0,
+      periodStart: isSet(object.periodStart)
+        ? fromJsonTimestamp(object.periodStart)
+        : isSet(object.period_start)
+        ? fromJsonTimestamp(object.period_start)
+        : undefined,
+      periodEnd: isSet(object.periodEnd)
+        ? fromJsonTimestamp(object.periodEnd)
+        : isSet(object.period_end)
+        ? fromJsonTimestamp(object.period_end)
+        : undefined,
+      currency: isSet(object.currency) ? globalThis.String(object.currency) : "",
+    };
+  },
+
+  toJSON(message: PreviewPlanChangeResponse): unknown {
+    const obj: any = {};
+    if (message.lines?.length) {
+      obj.lines = message.lines.map((e) => InvoiceLine.toJSON(e));
+    }
+    if (message.subtotal !== 0) {
+      obj.subtotal = Math.round(message.subtotal);
+    }
+    if (message.discount !== 0) {
+      obj.discount = Math.round(message.discount);
+    }
+    if (message.creditApplied !== 0) {
+      obj.creditApplied = Math.round(message.creditApplied);
+    }
+    if (message.amountDue !== 0) {
+      obj.amountDue = Math.round(message.amountDue);
+    }
+    if (message.creditToBalance !== 0) {
+      obj.creditToBalance = Math.round(message.creditToBalance);
+    }
+    if (message.periodStart !== undefined) {
+      obj.periodStart = message.periodStart.toISOString();
+    }
+    if (message.periodEnd !== undefined) {
+      obj.periodEnd = message.periodEnd.toISOString();
+    }
+    if (message.currency !== "") {
+      obj.currency = message.currency;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<PreviewPlanChangeResponse>, I>>(base?: I): PreviewPlanChangeResponse {
+    return PreviewPlanChangeResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<PreviewPlanChangeResponse>, I>>(object: I): PreviewPlanChangeResponse {
+    const message = createBasePreviewPlanChangeResponse();
+    message.lines = object.lines?.map((e) => InvoiceLine.fromPartial(e)) || [];
+    message.subtotal = object.subtotal ?? 0;
+    message.discount = object.discount ?? 0;
+    message.creditApplied = object.creditApplied ?? 0;
+    message.amountDue = object.amountDue ?? 0;
+    message.creditToBalance = object.creditToBalance ?? 0;
+    message.periodStart = object.periodStart ?? undefined;
+    message.periodEnd = object.periodEnd ?? undefined;
+    message.currency = object.currency ?? "";
+    return message;
+  },
+};
+
 /**
  * BillingService owns customers, subscriptions, invoices, usage, refunds and test clocks. Money
  * is in minor units (int64). Errors: INVALID_ARGUMENT (field violations), NOT_FOUND (no such id
@@ -8981,6 +9715,41 @@ export const BillingServiceService = {
     responseDeserialize: (value: Buffer): ListBalanceTransactionsResponse =>
       ListBalanceTransactionsResponse.decode(value),
   },
+  /**
+   * Moves an ACTIVE or TRIALING subscription to another plan of the same currency
+   * (docs/api-behaviour.md §18): at its period's end (pending; at_period_end with the current
+   * plan clears it), or now. Now, with proration IMMEDIATE, a proration invoice (or, for another
+   * interval, a new period's) is made and its amount_due charged at once: nothing changes unless
+   * it is paid (reason payment_required and the invoice VOID when the charge fails); a negative
+   * total goes to the customer's balance. Records subscription.updated (+ the invoice's events).
+   * FAILED_PRECONDITION for another status, another currency, or (now) the current plan;
+   * UNAVAILABLE while the period's renewal is due, or another change's charge is in flight.
+   * Idempotent per idempotency_key: a retry finds the change (and the one charge) it made.
+   */
+  changePlan: {
+    path: "/billing.v1.BillingService/ChangePlan" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ChangePlanRequest): Buffer => Buffer.from(ChangePlanRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ChangePlanRequest => ChangePlanRequest.decode(value),
+    responseSerialize: (value: ChangePlanResponse): Buffer => Buffer.from(ChangePlanResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ChangePlanResponse => ChangePlanResponse.decode(value),
+  },
+  /**
+   * What ChangePlan with the same arguments would do now, changing nothing (read-only, safe to
+   * retry): the invoice's lines and money, or no lines when it makes no invoice. Errors as ChangePlan.
+   */
+  previewPlanChange: {
+    path: "/billing.v1.BillingService/PreviewPlanChange" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: PreviewPlanChangeRequest): Buffer =>
+      Buffer.from(PreviewPlanChangeRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): PreviewPlanChangeRequest => PreviewPlanChangeRequest.decode(value),
+    responseSerialize: (value: PreviewPlanChangeResponse): Buffer =>
+      Buffer.from(PreviewPlanChangeResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): PreviewPlanChangeResponse => PreviewPlanChangeResponse.decode(value),
+  },
 } as const;
 
 export interface BillingServiceServer extends UntypedServiceImplementation {
@@ -9071,6 +9840,23 @@ export interface BillingServiceServer extends UntypedServiceImplementation {
    * used by invoices. Read-only. FAILED_PRECONDITION when starting_after names no entry of this list.
    */
   listBalanceTransactions: handleUnaryCall<ListBalanceTransactionsRequest, ListBalanceTransactionsResponse>;
+  /**
+   * Moves an ACTIVE or TRIALING subscription to another plan of the same currency
+   * (docs/api-behaviour.md §18): at its period's end (pending; at_period_end with the current
+   * plan clears it), or now. Now, with proration IMMEDIATE, a proration invoice (or, for another
+   * interval, a new period's) is made and its amount_due charged at once: nothing changes unless
+   * it is paid (reason payment_required and the invoice VOID when the charge fails); a negative
+   * total goes to the customer's balance. Records subscription.updated (+ the invoice's events).
+   * FAILED_PRECONDITION for another status, another currency, or (now) the current plan;
+   * UNAVAILABLE while the period's renewal is due, or another change's charge is in flight.
+   * Idempotent per idempotency_key: a retry finds the change (and the one charge) it made.
+   */
+  changePlan: handleUnaryCall<ChangePlanRequest, ChangePlanResponse>;
+  /**
+   * What ChangePlan with the same arguments would do now, changing nothing (read-only, safe to
+   * retry): the invoice's lines and money, or no lines when it makes no invoice. Errors as ChangePlan.
+   */
+  previewPlanChange: handleUnaryCall<PreviewPlanChangeRequest, PreviewPlanChangeResponse>;
 }
 
 export interface BillingServiceClient extends Client {
@@ -9524,6 +10310,51 @@ export interface BillingServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: ListBalanceTransactionsResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * Moves an ACTIVE or TRIALING subscription to another plan of the same currency
+   * (docs/api-behaviour.md §18): at its period's end (pending; at_period_end with the current
+   * plan clears it), or now. Now, with proration IMMEDIATE, a proration invoice (or, for another
+   * interval, a new period's) is made and its amount_due charged at once: nothing changes unless
+   * it is paid (reason payment_required and the invoice VOID when the charge fails); a negative
+   * total goes to the customer's balance. Records subscription.updated (+ the invoice's events).
+   * FAILED_PRECONDITION for another status, another currency, or (now) the current plan;
+   * UNAVAILABLE while the period's renewal is due, or another change's charge is in flight.
+   * Idempotent per idempotency_key: a retry finds the change (and the one charge) it made.
+   */
+  changePlan(
+    request: ChangePlanRequest,
+    callback: (error: ServiceError | null, response: ChangePlanResponse) => void,
+  ): ClientUnaryCall;
+  changePlan(
+    request: ChangePlanRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ChangePlanResponse) => void,
+  ): ClientUnaryCall;
+  changePlan(
+    request: ChangePlanRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ChangePlanResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * What ChangePlan with the same arguments would do now, changing nothing (read-only, safe to
+   * retry): the invoice's lines and money, or no lines when it makes no invoice. Errors as ChangePlan.
+   */
+  previewPlanChange(
+    request: PreviewPlanChangeRequest,
+    callback: (error: ServiceError | null, response: PreviewPlanChangeResponse) => void,
+  ): ClientUnaryCall;
+  previewPlanChange(
+    request: PreviewPlanChangeRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: PreviewPlanChangeResponse) => void,
+  ): ClientUnaryCall;
+  previewPlanChange(
+    request: PreviewPlanChangeRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: PreviewPlanChangeResponse) => void,
   ): ClientUnaryCall;
 }
 

@@ -1,0 +1,59 @@
+import { DomainError } from '@billing/platform';
+import type { SubscriptionModel } from '../db/models';
+import { totalInvoice, type InvoiceTotals } from '../domain/invoice-totals';
+import type { BillingPeriod } from '../domain/periods';
+import { decidePlanChange, planTermsOf, type PlanChange, type PlanChangeRequest } from '../domain/plan-change';
+import type { BillingDeps } from './billing-deps';
+import { usageUpTo, type UsageUse } from './bill-usage.usecase';
+import type { ChargeInvoiceLine } from './invoice-money';
+
+/** What a plan change does at one moment: the decision, and the invoice it makes (if any). */
+export interface PlanChangeQuote {
+  change: PlanChange;
+  /** The invoice's lines before its money (proration or new period, then usage); [] for none. */
+  lines: ChargeInvoiceLine[];
+  /** The invoice's period; the current period when the change makes no invoice. */
+  period: BillingPeriod;
+}
+
+/**
+ * The one computation behind POST /subscriptions/{id}/change-plan and its preview
+ * (docs/api-behaviour.md §18): the rules (decidePlanChange), then, for a change that invoices,
+ * its lines: the proration (whole seconds, one rounding per line) and the usage up to the change,
+ * priced per plan in force. A preview reads the usage (`use` without `billOn`); the change
+ * passes its invoice's id and the records are billed on it. The money of those lines is
+ * totalInvoice's, for the preview as for the invoice.
+ */
+export async function quotePlanChange(
+  deps: BillingDeps,
+  subscription: SubscriptionModel,
+  request: PlanChangeRequest,
+  now: Date,
+  use: UsageUse,
+): Promise<PlanChangeQuote> {
+  const current = { start: subscription.currentPeriodStart, end: subscription.currentPeriodEnd };
+  const change = decidePlanChange(
+    {
+      status: subscription.status,
+      currency: subscription.currency,
+      plan: planTermsOf(subscription),
+      currentPeriodStart: subscription.currentPeriodStart,
+      currentPeriodEnd: subscription.currentPeriodEnd,
+    },
+    request,
+    now,
+  );
+  if (change.kind === 'schedule' || change.kind === 'clear_pending') return { change, lines: [], period: current };
+  if (await deps.invoices.findOpenPlanChange(subscription.id, use.transaction)) {
+    throw new DomainError(
+      'unavailable',
+      "Another plan change of this subscription is waiting for its payment's outcome; please retry",
+    );
+  }
+  if (change.kind === 'swap') return { change, lines: [], period: current };
+  const usage = await usageUpTo(deps, subscription, { start: current.start, end: change.at }, use);
+  return { change, lines: [...change.lines, ...usage], period: change.period };
+}
+
+/** The totals of a quote with no invoice: all zero. */
+export const NO_INVOICE_TOTALS: InvoiceTotals = totalInvoice([], null, 0);
