@@ -1,6 +1,7 @@
 import { DomainError, requireScope, type UnaryHandlers } from '@billing/platform';
 import { billingV1 } from '@billing/proto';
 import { validatePlanSnapshot } from '../domain/checkout-completion';
+import { discountOf, type CouponTerms, type SubscriptionDiscount } from '../domain/subscription-discount';
 import type { CancelledBy } from '../db/models/subscription.model';
 import type { RefundView } from '../domain/cancellation-refund';
 import type { BillingDeps } from '../usecases/billing-deps';
@@ -11,6 +12,7 @@ import { listSubscriptions } from '../usecases/list-subscriptions.usecase';
 import { pauseSubscription } from '../usecases/pause-subscription.usecase';
 import { previewCancellation } from '../usecases/preview-cancellation.usecase';
 import { resumeSubscription } from '../usecases/resume-subscription.usecase';
+import { applySubscriptionDiscount, removeSubscriptionDiscount } from '../usecases/subscription-discount.usecase';
 import type { SubscriptionView } from '../usecases/subscription-views';
 
 type BillingHandlers = UnaryHandlers<billingV1.BillingServiceServer>;
@@ -36,7 +38,33 @@ export const toSubscription = ({ subscription: s, customerEmail }: SubscriptionV
   metadata: s.metadata,
   livemode: s.livemode,
   createdAt: s.createdAt,
+  discount: toDiscount(discountOf(s)),
 });
+
+const toDiscount = (d: SubscriptionDiscount | null): billingV1.SubscriptionDiscount | undefined =>
+  d
+    ? {
+        couponId: d.couponId,
+        code: d.code,
+        percentOff: d.percentOff ?? undefined,
+        amountOff: d.amountOff ?? undefined,
+        currency: d.currency ?? undefined,
+        duration: d.duration,
+        periodsRemaining: d.periodsRemaining ?? undefined,
+      }
+    : undefined;
+
+/** A coupon snapshot from a request; absent -> undefined (no coupon). */
+export const couponTerms = (c: billingV1.CouponSnapshot | undefined): CouponTerms | undefined =>
+  c && {
+    couponId: c.couponId,
+    code: c.code,
+    percentOff: c.percentOff,
+    amountOff: c.amountOff,
+    currency: c.currency,
+    duration: c.duration,
+    durationInPeriods: c.durationInPeriods,
+  };
 
 const toRefund = (r: RefundView | null): billingV1.Refund | undefined =>
   r
@@ -106,6 +134,16 @@ export function subscriptionHandlers(deps: BillingDeps): Partial<BillingHandlers
         idempotencyKey: req.idempotencyKey || undefined,
       });
       return { subscription: toSubscription(view), refund: toRefund(refund) };
+    },
+    async applySubscriptionDiscount(req) {
+      const coupon = couponTerms(req.coupon);
+      if (!coupon) throw DomainError.invalid([{ loc: ['coupon'], msg: 'Field required', type: 'missing' }]);
+      const view = await applySubscriptionDiscount(deps, requireScope(req.scope), req.subscriptionId, coupon);
+      return { subscription: toSubscription(view) };
+    },
+    async removeSubscriptionDiscount(req) {
+      const view = await removeSubscriptionDiscount(deps, requireScope(req.scope), req.subscriptionId);
+      return { subscription: toSubscription(view) };
     },
     async previewCancellation(req) {
       const refund = await previewCancellation(deps, requireScope(req.scope), {
