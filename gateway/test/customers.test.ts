@@ -40,6 +40,7 @@ describe('customers (gateway -> billing over gRPC -> sandbox provider + PostgreS
       name: 'Ada Obi',
       gateway_customer_id: expect.stringMatching(/^CUS_/),
       metadata: { crm_id: 7 },
+      balance: 0,
       livemode: false,
       created_at: expect.stringMatching(ISO_UTC),
     });

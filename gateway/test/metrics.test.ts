@@ -67,7 +67,23 @@ describe('GET /metrics of every process after a renewal and a webhook delivery',
       body: { name: 'Monthly', amount: 30 },
     });
     expect(plan.status).toBe(201);
-    const { subscriptionId } = await payHostedCheckout(api, platform.gatewayUrl, merchant.testKey, plan.body.id);
+    const { subscriptionId, customerId } = await payHostedCheckout(
+      api,
+      platform.gatewayUrl,
+      merchant.testKey,
+      plan.body.id,
+    );
+    // A yearly subscription of the same customer (it does not renew below): its first charge, on the saved card.
+    const yearly = await api('POST', '/api/v1/plans', {
+      apiKey: merchant.testKey,
+      body: { name: 'Yearly', amount: 300, interval: 'yearly' },
+    });
+    expect(yearly.status).toBe(201);
+    const second = await api('POST', '/api/v1/subscriptions', {
+      apiKey: merchant.testKey,
+      body: { customer_id: customerId, plan_id: yearly.body.id },
+    });
+    expect(second.status).toBe(201);
     const started = await api('GET', `/api/v1/subscriptions/${subscriptionId}`, { apiKey: merchant.testKey });
     expect(started.status).toBe(200);
 
@@ -98,10 +114,11 @@ describe('GET /metrics of every process after a renewal and a webhook delivery',
     );
     const after = await scrapeAll();
 
-    // Billing: one renewal, paid; at least its charge succeeded (the checkout's first charge may count too).
+    // Billing: one renewal, paid. Charges: the checkout payment that paid the first invoice, the
+    // yearly subscription's first charge and the renewal.
     expect(moved(after, 'billing', 'billing_renewals_total', { outcome: 'renewed', livemode: 'false' })).toBe(1);
     expect(moved(after, 'billing', 'billing_renewals_total', { outcome: 'past_due' })).toBe(0);
-    expect(moved(after, 'billing', 'billing_charges_total', { outcome: 'succeeded' })).toBeGreaterThanOrEqual(1);
+    expect(moved(after, 'billing', 'billing_charges_total', { outcome: 'succeeded', livemode: 'false' })).toBe(3);
     expect(moved(after, 'billing', 'billing_charges_total', { outcome: 'failed' })).toBe(0);
 
     // Notification: the delivery and its latency.
@@ -144,7 +161,10 @@ describe('GET /metrics of every process after a renewal and a webhook delivery',
     expect(moved(after, 'gateway', 'http_server_requests_total', route('POST', '/api/v1/auth/login', '4xx'))).toBe(3);
     expect(
       moved(after, 'gateway', 'http_server_request_duration_seconds_count', route('POST', '/api/v1/plans', '2xx')),
-    ).toBe(1);
+    ).toBe(2);
+    expect(moved(after, 'gateway', 'http_server_requests_total', route('POST', '/api/v1/subscriptions', '2xx'))).toBe(
+      1,
+    );
     const routes = after.gateway.series('http_server_requests_total').map((s) => s.labels.route);
     expect(routes.filter((r) => r.includes(subscriptionId) || UUID.test(r.split('/').pop() ?? ''))).toEqual([]);
 

@@ -238,6 +238,7 @@ describe('the webhook events of the document', () => {
       name: 'Ada Obi',
       gatewayCustomerId: 'CUS_1',
       metadata: {},
+      balance: 0,
       livemode: false,
       createdAt: at,
     };
@@ -261,6 +262,9 @@ describe('the webhook events of the document', () => {
     const invoice = {
       id: 'ff700b66-b6ab-402c-8a7f-115a7ebf7ff1',
       amount: 1_500_000,
+      discount: 0,
+      creditApplied: 300_000,
+      amountDue: 1_200_000,
       currency: 'NGN',
       status: 'PAID',
       paidAt: at,

@@ -398,9 +398,9 @@ describe('subscriptions API (gateway -> catalog + billing -> sandbox provider)',
       await queryDatabase(
         billingDb(),
         `INSERT INTO invoices (id, project_id, livemode, number, subscription_id, customer_id, status, currency,
-                               subtotal, amount, amount_paid, period_start, period_end, due_date, paid_at,
-                               attempt_count, created_at, updated_at)
-         VALUES ($1, $2, false, $3, $4, $5, $6, 'NGN', 500050, 500050, $7, $8, $9, $8, $10, $11, now(), now())`,
+                               subtotal, amount, amount_due, amount_paid, period_start, period_end, due_date,
+                               paid_at, attempt_count, created_at, updated_at)
+         VALUES ($1, $2, false, $3, $4, $5, $6, 'NGN', 500050, 500050, 500050, $7, $8, $9, $8, $10, $11, now(), now())`,
         [
           randomUUID(),
           acme.projectId,

@@ -100,7 +100,7 @@ async function main(): Promise<number> {
   }
 }
 
-/** SIGKILLs a random replica every KILL_MIN..KILL_MAX and starts it again; NATS and Redis restart once. */
+/** SIGKILLs a random replica (services in shuffled rounds) every KILL_MIN..KILL_MAX and starts it again; NATS and Redis restart once. */
 async function runChaos(
   replicas: Record<ServiceName, PlatformProcess[]>,
   nats: PrivateServer,
@@ -119,13 +119,27 @@ async function runChaos(
   await Promise.all([outage(nats, span / 3), outage(redis, (2 * span) / 3), killReplicas(replicas, deadline)]);
 }
 
+/** A uniformly shuffled copy (Fisher-Yates). */
+function shuffled<T>(items: readonly T[]): T[] {
+  const copy = [...items];
+  for (let i = copy.length - 1; i > 0; i--) {
+    const j = Math.floor(Math.random() * (i + 1));
+    [copy[i], copy[j]] = [copy[j], copy[i]];
+  }
+  return copy;
+}
+
 async function killReplicas(replicas: Record<ServiceName, PlatformProcess[]>, deadline: () => number): Promise<void> {
-  const candidates = REPLICATED.flatMap((name) => replicas[name]);
+  // Victims come from a shuffled round of the replicated services, so every service loses a
+  // replica in each round of REPLICATED.length kills (a run of a few minutes kills them all).
+  let round: ServiceName[] = [];
   for (;;) {
     const nextKill = Date.now() + KILL_MIN_MS + Math.random() * (KILL_MAX_MS - KILL_MIN_MS);
     while (Date.now() < Math.min(nextKill, deadline())) await sleep(250);
     if (Date.now() >= deadline()) return;
-    const victim = candidates[Math.floor(Math.random() * candidates.length)];
+    if (round.length === 0) round = shuffled(REPLICATED);
+    const service = round.pop()!;
+    const victim = replicas[service][Math.floor(Math.random() * replicas[service].length)];
     const index = replicas[victim.name].indexOf(victim) + 1;
     log(`SIGKILL ${victim.name} #${index} (pid ${victim.pid})`);
     await victim.stop('SIGKILL');
@@ -179,6 +193,7 @@ function report(
       .map(([s, n]) => `${s}: ${n}`)
       .join(', ') || 'none',
   );
+  line('4xx answers by request', [...tally.refusals].map(([r, n]) => `${r}: ${n}`).join('; ') || 'none');
   line('checkout payments interrupted by a kill', tally.interruptedCheckouts);
   line('load steps that failed', `${loadErrors.length}${loadErrors.length ? ` (first: ${loadErrors[0]})` : ''}`);
   line('invoices by status', charges.invoicesByStatus.map(([s, n]) => `${s}: ${n}`).join(', '));

@@ -8,10 +8,22 @@ export class RequestTally {
   total = 0;
   /** Checkout payments a kill interrupted between the payer's steps (the payer would retry). */
   interruptedCheckouts = 0;
+  /** 4xx answers by status, request (ids replaced by :id) and detail, so a run explains its refusals. */
+  readonly refusals = new Map<string, number>();
 
   record(status: number | string): void {
     this.total += 1;
     this.byStatus.set(String(status), (this.byStatus.get(String(status)) ?? 0) + 1);
+  }
+
+  recordRefusal(status: number, method: string, path: string, body: unknown): void {
+    const route = path
+      .replace(/\?.*$/, '')
+      .replace(/[0-9a-f]{8}-[0-9a-f-]{27}/g, ':id')
+      .replace(/(checkout\/sessions\/)[0-9A-Za-z]{8,16}/, '$1:code');
+    const detail = (body as { detail?: unknown } | undefined)?.detail;
+    const key = `${status} ${method} ${route}${typeof detail === 'string' ? ` "${detail}"` : ''}`;
+    this.refusals.set(key, (this.refusals.get(key) ?? 0) + 1);
   }
 
   /** 5xx answers other than 503 (a failover may answer 503, never 500/502/504). */
@@ -65,6 +77,9 @@ export class GatewayClient {
         });
         const text = await res.text();
         this.tally.record(res.status);
+        if (res.status >= 400 && res.status < 500 && res.status !== 429) {
+          this.tally.recordRefusal(res.status, method, path, text ? JSON.parse(text) : undefined);
+        }
         const later = res.status === 503 || res.status === 429;
         if (!later || attempt >= 10) return { status: res.status, body: text ? JSON.parse(text) : undefined };
         status = res.status;

@@ -14,6 +14,7 @@ import { billingV1, policyV1 } from '@billing/proto';
 import type { BillingConfig } from './config';
 import { billingMigrations } from './db/migrations';
 import { billingModels } from './db/models';
+import { CustomerBalanceRepository } from './db/repositories/customer-balance.repository';
 import { CustomerRepository } from './db/repositories/customer.repository';
 import { IdempotencyKeyRepository } from './db/repositories/idempotency-key.repository';
 import { InvoiceRepository } from './db/repositories/invoice.repository';
@@ -56,6 +57,7 @@ export async function startBilling(config: BillingConfig, logger: Logger): Promi
   const deps: BillingDeps = {
     sequelize: storage.sequelize,
     customers: new CustomerRepository(),
+    balances: new CustomerBalanceRepository(),
     authorizations: new PaymentAuthorizationRepository(),
     subscriptions: new SubscriptionRepository(),
     invoices: new InvoiceRepository(),

@@ -166,6 +166,9 @@ describe('billing CompleteCheckout (gRPC + sandbox provider + PostgreSQL)', () =
     expect(byType['invoice.paid']).toEqual({
       id: done.invoiceId,
       amount: 5000.5,
+      discount: 0,
+      credit_applied: 0,
+      amount_due: 5000.5,
       currency: 'NGN',
       customer_email: email,
       status: 'PAID',

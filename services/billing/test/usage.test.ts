@@ -10,12 +10,14 @@ import {
   UsageRecordModel,
   type SubscriptionModel,
 } from '../src/db/models';
+import { CustomerBalanceRepository } from '../src/db/repositories/customer-balance.repository';
+import { CustomerRepository } from '../src/db/repositories/customer.repository';
 import { InvoiceRepository } from '../src/db/repositories/invoice.repository';
 import { SubscriptionRepository } from '../src/db/repositories/subscription.repository';
 import { UsageRecordRepository } from '../src/db/repositories/usage-record.repository';
 import { canonicalQuantity, parseUsageQuantity, usageAmount } from '../src/domain/usage-quantity';
-import { billUsageForPeriod } from '../src/usecases/bill-usage.usecase';
 import type { BillingDeps } from '../src/usecases/billing-deps';
+import { openPeriodInvoice } from '../src/usecases/invoice-period.usecase';
 import { ProjectClocks } from '@billing/platform';
 
 // The compiled modules (npx tsc -b services/billing first): sequelize-typescript models need
@@ -85,7 +87,7 @@ describe('usage quantity (domain)', () => {
 });
 
 /** Against a real PostgreSQL database with billing's migrations (no gRPC, no other process). */
-describe('usage in PostgreSQL: exact sums and billUsageForPeriod', () => {
+describe('usage in PostgreSQL: exact sums and the usage line of a renewal (billUsageForPeriod)', () => {
   const runId = uniqueRunId('usage');
   let sequelize: Sequelize;
   let deps: BillingDeps;
@@ -106,6 +108,9 @@ describe('usage in PostgreSQL: exact sums and billUsageForPeriod', () => {
       usage,
       clocks: new ProjectClocks(sequelize, systemClock),
       clock: systemClock,
+      invoices: new InvoiceRepository(),
+      customers: new CustomerRepository(),
+      balances: new CustomerBalanceRepository(),
     } as unknown as BillingDeps;
   });
   afterAll(async () => {
@@ -163,53 +168,25 @@ describe('usage in PostgreSQL: exact sums and billUsageForPeriod', () => {
     timestamp,
   });
 
-  /** A renewal invoice with its subscription line, as the renewal creates it, then the usage line. */
+  /**
+   * The renewal invoice of the period after the subscription's current one, as the renewal opens
+   * it (openPeriodInvoice: the subscription line, then the usage line); `amount` is the usage's part.
+   */
   async function renew(
     subscription: SubscriptionModel,
     invoicePeriodStart = periodEnd,
   ): Promise<{ amount: number; invoiceId: string }> {
     return sequelize.transaction(async (transaction) => {
-      const invoice = await new InvoiceRepository().create(
-        scope,
-        {
-          id: randomUUID(),
-          subscriptionId: subscription.id,
-          customerId: subscription.customerId,
-          status: 'OPEN',
-          currency: 'NGN',
-          subtotal: subscription.amount,
-          amount: subscription.amount,
-          amountPaid: 0,
-          periodStart: invoicePeriodStart,
-          periodEnd: new Date(invoicePeriodStart.getTime() + 86_400_000),
-          dueDate: invoicePeriodStart,
-          paidAt: null,
-          attemptCount: 0,
-          nextPaymentAttempt: null,
-          transactionReference: null,
-          createdAt: new Date(),
-          lines: [
-            {
-              type: 'SUBSCRIPTION',
-              description: 'Metered x 1',
-              quantity: '1',
-              unitAmount: subscription.amount,
-              amount: subscription.amount,
-              periodStart: invoicePeriodStart,
-              periodEnd: new Date(invoicePeriodStart.getTime() + 86_400_000),
-            },
-          ],
-        },
-        transaction,
-      );
-      const amount = await billUsageForPeriod(
+      const invoice = await openPeriodInvoice(
         deps,
         subscription,
-        { start: periodStart, end: periodEnd },
-        invoice,
+        { start: invoicePeriodStart, end: new Date(invoicePeriodStart.getTime() + 86_400_000) },
+        new Date(),
         transaction,
       );
-      return { amount, invoiceId: invoice.id };
+      // Totals computed once, with every line: amount_due is the whole amount (no balance).
+      expect([invoice.subtotal, invoice.amountDue]).toEqual([invoice.amount, invoice.amount]);
+      return { amount: invoice.amount - subscription.amount, invoiceId: invoice.id };
     });
   }
 
@@ -324,32 +301,14 @@ describe('usage in PostgreSQL: exact sums and billUsageForPeriod', () => {
     await usage.insertMany(scope, [record(subscription.id, '1', periodStart)], new Date());
     await expect(
       sequelize.transaction(async (transaction) => {
-        const invoice = await new InvoiceRepository().create(
-          scope,
-          {
-            id: randomUUID(),
-            subscriptionId: subscription.id,
-            customerId: subscription.customerId,
-            status: 'OPEN',
-            currency: 'NGN',
-            subtotal: 0,
-            amount: 0,
-            amountPaid: 0,
-            periodStart: periodEnd,
-            periodEnd: new Date('2026-03-01T00:00:00.000Z'),
-            dueDate: periodEnd,
-            paidAt: null,
-            attemptCount: 0,
-            nextPaymentAttempt: null,
-            transactionReference: null,
-            createdAt: new Date(),
-            lines: [],
-          },
+        const invoice = await openPeriodInvoice(
+          deps,
+          subscription,
+          { start: periodEnd, end: new Date('2026-03-01T00:00:00.000Z') },
+          new Date(),
           transaction,
         );
-        expect(
-          await billUsageForPeriod(deps, subscription, { start: periodStart, end: periodEnd }, invoice, transaction),
-        ).toBe(100);
+        expect(invoice.amount - subscription.amount).toBe(100);
         throw new Error('charge failed');
       }),
     ).rejects.toThrow('charge failed');

@@ -29,6 +29,18 @@ export const money = z
   .refine(hasAtMostMinorDigits, { message: 'Input should have at most 2 decimal places' })
   .meta({ description: 'Major currency unit (e.g. 5000.5 NGN), at most 2 decimals' });
 
+/**
+ * A signed change of money (a balance adjustment): major unit, at most two decimals, never 0
+ * (docs/api-behaviour.md §20).
+ */
+export const nonZeroSignedMoney = z
+  .number()
+  .min(-MAX_MONEY)
+  .max(MAX_MONEY)
+  .refine(hasAtMostMinorDigits, { message: 'Input should have at most 2 decimal places' })
+  .refine((amount) => amount !== 0, { message: 'Input should not be 0' })
+  .meta({ description: 'Major currency unit, at most 2 decimals; positive adds, negative takes away; not 0' });
+
 /** `?limit=&starting_after=` of every list. */
 export const pageQuery = {
   limit: z.coerce.number().int().min(1).max(100).optional().meta({ description: '1..100, default 20' }),

@@ -624,6 +624,34 @@ export interface paths {
         patch: operations["updateCustomer"];
         trace?: never;
     };
+    "/api/v1/customers/{customer_id}/balance-adjustments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A customer's balance history, newest first
+         * @description Every change of the balance with the balance it left: adjustments made here (`ADJUSTMENT`), the credit of a downgrade (`PRORATION_CREDIT`) and credit used by invoices (`APPLIED_TO_INVOICE`, with its `invoice_id`). Pages of `limit` (default 20, at most 100); the next page starts after the last id of this one (`starting_after`).
+         *
+         *     **Credentials:** a project's API key in `X-Api-Key`. It acts in the key’s project and mode: a test key (`svc_test_...`) reads and writes test-mode data only, a live key (`svc_live_...`) live-mode data only. An id of the other mode is a 404, one of another project a 403.
+         */
+        get: operations["listBalanceAdjustments"];
+        put?: never;
+        /**
+         * Grant a customer credit, or take it back
+         * @description A positive `amount` adds credit to the customer’s `balance`, a negative one takes it back; the balance never goes below 0 (400, nothing changes). Every new invoice of the customer uses the balance before charging the card: the card is charged `amount_due` = `amount` - `credit_applied`, and an invoice the balance covers is PAID without a charge. Send an `Idempotency-Key`: a retry after a lost answer returns the first adjustment instead of making a second one.
+         *
+         *     **Credentials:** a project's API key in `X-Api-Key`. It acts in the key’s project and mode: a test key (`svc_test_...`) reads and writes test-mode data only, a live key (`svc_live_...`) live-mode data only. An id of the other mode is a 404, one of another project a 403.
+         */
+        post: operations["createBalanceAdjustment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/invoices": {
         parameters: {
             query?: never;
@@ -1741,6 +1769,8 @@ export interface components {
             metadata: {
                 [key: string]: unknown;
             };
+            /** @description Credit the merchant owes the customer (major unit, never below 0); every new invoice uses it before charging the card */
+            balance: number;
             livemode: boolean;
             /** Format: date-time */
             created_at: string;
@@ -2026,8 +2056,14 @@ export interface components {
         InvoiceEventData: {
             /** Format: uuid */
             id: string;
-            /** @description Major currency unit */
+            /** @description Major currency unit: subtotal - discount */
             amount: number;
+            /** @description The DISCOUNT line's amount as a positive number (0 when none) */
+            discount: number;
+            /** @description The customer's balance this invoice used */
+            credit_applied: number;
+            /** @description amount - credit_applied: what the card is charged */
+            amount_due: number;
             /** @enum {string} */
             currency: "NGN" | "USD" | "GHS" | "ZAR" | "KES";
             customer_email: string;
@@ -2078,8 +2114,14 @@ export interface components {
         PaymentFailedEventData: {
             /** Format: uuid */
             id: string;
-            /** @description Major currency unit */
+            /** @description Major currency unit: subtotal - discount */
             amount: number;
+            /** @description The DISCOUNT line's amount as a positive number (0 when none) */
+            discount: number;
+            /** @description The customer's balance this invoice used */
+            credit_applied: number;
+            /** @description amount - credit_applied: what the card is charged */
+            amount_due: number;
             /** @enum {string} */
             currency: "NGN" | "USD" | "GHS" | "ZAR" | "KES";
             customer_email: string;
@@ -2492,6 +2534,35 @@ export interface components {
                 [key: string]: unknown;
             };
         };
+        BalanceTransaction: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            customer_id: string;
+            /**
+             * @description ADJUSTMENT: made through this API; PRORATION_CREDIT: the unused time of a downgrade; APPLIED_TO_INVOICE: credit an invoice used (negative) or gave back when voided (positive)
+             * @enum {string}
+             */
+            type: "ADJUSTMENT" | "PRORATION_CREDIT" | "APPLIED_TO_INVOICE";
+            /** @description Major currency unit; positive adds credit, negative takes it */
+            amount: number;
+            /** @description The balance this change left (major currency unit) */
+            balance_after: number;
+            description: string | null;
+            /**
+             * Format: uuid
+             * @description The invoice that used, returned or gave the credit
+             */
+            invoice_id: string | null;
+            livemode: boolean;
+            /** Format: date-time */
+            created_at: string;
+        };
+        CreateBalanceAdjustmentRequest: {
+            /** @description Major currency unit, at most 2 decimals; positive adds, negative takes away; not 0 */
+            amount: number;
+            description?: string;
+        };
         Invoice: {
             /** Format: uuid */
             id: string;
@@ -2506,8 +2577,17 @@ export interface components {
             status: "DRAFT" | "OPEN" | "PAID" | "VOID" | "UNCOLLECTIBLE";
             /** @enum {string} */
             currency: "NGN" | "USD" | "GHS" | "ZAR" | "KES";
+            /** @description The sum of the lines before the discount */
             subtotal: number;
+            /** @description The DISCOUNT line's amount as a positive number (0 when none) */
+            discount: number;
+            /** @description subtotal - discount */
             amount: number;
+            /** @description The customer's balance this invoice used */
+            credit_applied: number;
+            /** @description amount - credit_applied: what the card is charged; 0 means PAID without a charge */
+            amount_due: number;
+            /** @description What the card paid (credit is not part of it) */
             amount_paid: number;
             amount_refunded: number;
             lines: components["schemas"]["InvoiceLine"][];
@@ -2527,8 +2607,11 @@ export interface components {
             created_at: string;
         };
         InvoiceLine: {
-            /** @enum {string} */
-            type: "SUBSCRIPTION" | "USAGE" | "FEE";
+            /**
+             * @description PRORATION lines come from a plan change; a DISCOUNT line (negative) from a coupon
+             * @enum {string}
+             */
+            type: "SUBSCRIPTION" | "USAGE" | "FEE" | "PRORATION" | "DISCOUNT";
             description: string;
             /** @description Exact decimal text */
             quantity: string;
@@ -7903,6 +7986,7 @@ export interface operations {
                      *         "metadata": {
                      *           "crm_id": "4711"
                      *         },
+                     *         "balance": 0,
                      *         "livemode": false,
                      *         "created_at": "2026-03-02T09:15:00.000Z"
                      *       }
@@ -8075,6 +8159,7 @@ export interface operations {
                      *       "metadata": {
                      *         "crm_id": "4711"
                      *       },
+                     *       "balance": 0,
                      *       "livemode": false,
                      *       "created_at": "2026-03-02T09:15:00.000Z"
                      *     }
@@ -8258,6 +8343,7 @@ export interface operations {
                      *         "metadata": {
                      *           "crm_id": "4711"
                      *         },
+                     *         "balance": 0,
                      *         "livemode": false,
                      *         "created_at": "2026-03-02T09:15:00.000Z"
                      *       },
@@ -8428,6 +8514,7 @@ export interface operations {
                      *         "crm_id": "4711",
                      *         "segment": "gold"
                      *       },
+                     *       "balance": 0,
                      *       "livemode": false,
                      *       "created_at": "2026-03-02T09:15:00.000Z"
                      *     }
@@ -8565,6 +8652,405 @@ export interface operations {
             };
         };
     };
+    listBalanceAdjustments: {
+        parameters: {
+            query?: {
+                /** @description 1..100, default 20 */
+                limit?: number;
+                /** @description The id of the last item of the previous page */
+                starting_after?: string;
+            };
+            header?: never;
+            path: {
+                /** @description Customer id */
+                customer_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of balance changes */
+            200: {
+                headers: {
+                    /** @description Requests per second the key's mode allows, sustained */
+                    "X-RateLimit-Limit": string;
+                    /** @description What is left of the current 2 s window */
+                    "X-RateLimit-Remaining": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "id": "0b7d4f6e-2c8a-4e1f-9d35-7a6b1c2e8f40",
+                     *         "customer_id": "ac3c3ddb-4eec-4de9-840a-1b77d36a38ea",
+                     *         "type": "APPLIED_TO_INVOICE",
+                     *         "amount": -3000,
+                     *         "balance_after": 0,
+                     *         "description": "Applied to invoice INV-000002",
+                     *         "invoice_id": "5d2e8a1c-7b4f-4c9e-a06d-3f1b9e7c2d58",
+                     *         "livemode": false,
+                     *         "created_at": "2026-04-02T09:15:00.000Z"
+                     *       },
+                     *       {
+                     *         "id": "6c1f2e84-9a53-4c1b-b7a1-2f0d5e8c4a17",
+                     *         "customer_id": "ac3c3ddb-4eec-4de9-840a-1b77d36a38ea",
+                     *         "type": "ADJUSTMENT",
+                     *         "amount": 3000,
+                     *         "balance_after": 3000,
+                     *         "description": "Goodwill credit for the March outage",
+                     *         "invoice_id": null,
+                     *         "livemode": false,
+                     *         "created_at": "2026-03-20T14:00:00.000Z"
+                     *       }
+                     *     ]
+                     */
+                    "application/json": components["schemas"]["BalanceTransaction"][];
+                };
+            };
+            /** @description starting_after does not name an item of this list */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "starting_after does not name an item of this list"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The X-Api-Key header is missing, or names an unknown or revoked key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Not authenticated: send the X-Api-Key header"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Customer belongs to another project; or: The API key is disabled, or its merchant deactivated */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Customer belongs to another project"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Customer not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Customer not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Invalid query, header or body: `detail` has one item per problem, `loc` says where */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": [
+                     *         {
+                     *           "loc": [
+                     *             "query",
+                     *             "limit"
+                     *           ],
+                     *           "msg": "Input should be a valid number",
+                     *           "type": "float_type",
+                     *           "input": "%"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description A rate limit is spent (docs/rate-limits.md); come back after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": string;
+                    /** @description Requests per second the key's mode allows, sustained */
+                    "X-RateLimit-Limit": string;
+                    /** @description What is left of the current 2 s window */
+                    "X-RateLimit-Remaining": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Rate limit exceeded: 25 requests per second for this API key"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An internal error; quote the error id to support */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Internal server error (error id 0b7c9a61-5d2e-4f3a-8c1b-6e9d2a4f7b30)"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A backing service is unavailable or too slow; retry after `Retry-After` */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "A backing service is temporarily unavailable; please retry"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createBalanceAdjustment: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: for 24 h a repeat with the same key, method, path and body (per API key, or per merchant for token-only calls) replays the first answer with `Idempotent-Replayed: true`; another body, or the first still running, is a 409. 1 to 255 printable ASCII characters. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description Customer id */
+                customer_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "amount": 3000,
+                 *       "description": "Goodwill credit for the March outage"
+                 *     }
+                 */
+                "application/json": components["schemas"]["CreateBalanceAdjustmentRequest"];
+            };
+        };
+        responses: {
+            /** @description The adjustment, with the balance it left */
+            201: {
+                headers: {
+                    /** @description Present when this is the stored answer of an earlier request with the same key */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description Requests per second the key's mode allows, sustained */
+                    "X-RateLimit-Limit": string;
+                    /** @description What is left of the current 2 s window */
+                    "X-RateLimit-Remaining": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "6c1f2e84-9a53-4c1b-b7a1-2f0d5e8c4a17",
+                     *       "customer_id": "ac3c3ddb-4eec-4de9-840a-1b77d36a38ea",
+                     *       "type": "ADJUSTMENT",
+                     *       "amount": 3000,
+                     *       "balance_after": 3000,
+                     *       "description": "Goodwill credit for the March outage",
+                     *       "invoice_id": null,
+                     *       "livemode": false,
+                     *       "created_at": "2026-03-20T14:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["BalanceTransaction"];
+                };
+            };
+            /** @description The customer's balance cannot go below 0: it is 3000 and the change is -5000 */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "The customer's balance cannot go below 0: it is 3000 and the change is -5000"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The X-Api-Key header is missing, or names an unknown or revoked key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Not authenticated: send the X-Api-Key header"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Customer belongs to another project; or: The API key is disabled, or its merchant deactivated */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Customer belongs to another project"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Customer not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Customer not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Idempotency-Key was used with another body, or its first request is still running */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "This Idempotency-Key was already used with a different request body"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is larger than 1 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Request body is larger than 1 MiB"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Invalid query, header or body: `detail` has one item per problem, `loc` says where */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": [
+                     *         {
+                     *           "loc": [
+                     *             "body"
+                     *           ],
+                     *           "msg": "Field required",
+                     *           "type": "missing"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description A rate limit is spent (docs/rate-limits.md); come back after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": string;
+                    /** @description Requests per second the key's mode allows, sustained */
+                    "X-RateLimit-Limit": string;
+                    /** @description What is left of the current 2 s window */
+                    "X-RateLimit-Remaining": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Rate limit exceeded: 25 requests per second for this API key"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An internal error; quote the error id to support */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Internal server error (error id 0b7c9a61-5d2e-4f3a-8c1b-6e9d2a4f7b30)"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A backing service is unavailable or too slow; retry after `Retry-After`. Sent without an Idempotency-Key, the request may have taken effect (no Retry-After then): check before retrying it, or send a key so that a retry is safe */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "A backing service is temporarily unavailable; please retry"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     listInvoices: {
         parameters: {
             query?: {
@@ -8603,7 +9089,10 @@ export interface operations {
                      *         "status": "OPEN",
                      *         "currency": "NGN",
                      *         "subtotal": 15000,
+                     *         "discount": 0,
                      *         "amount": 15000,
+                     *         "credit_applied": 0,
+                     *         "amount_due": 15000,
                      *         "amount_paid": 0,
                      *         "amount_refunded": 0,
                      *         "lines": [
@@ -8635,7 +9124,10 @@ export interface operations {
                      *         "status": "PAID",
                      *         "currency": "NGN",
                      *         "subtotal": 15000,
+                     *         "discount": 0,
                      *         "amount": 15000,
+                     *         "credit_applied": 0,
+                     *         "amount_due": 15000,
                      *         "amount_paid": 15000,
                      *         "amount_refunded": 0,
                      *         "lines": [
@@ -8816,7 +9308,10 @@ export interface operations {
                      *       "status": "PAID",
                      *       "currency": "NGN",
                      *       "subtotal": 15000,
+                     *       "discount": 0,
                      *       "amount": 15000,
+                     *       "credit_applied": 0,
+                     *       "amount_due": 15000,
                      *       "amount_paid": 15000,
                      *       "amount_refunded": 0,
                      *       "lines": [
@@ -8974,7 +9469,10 @@ export interface operations {
                      *       "status": "PAID",
                      *       "currency": "NGN",
                      *       "subtotal": 15000,
+                     *       "discount": 0,
                      *       "amount": 15000,
+                     *       "credit_applied": 0,
+                     *       "amount_due": 15000,
                      *       "amount_paid": 15000,
                      *       "amount_refunded": 0,
                      *       "lines": [
@@ -9198,7 +9696,10 @@ export interface operations {
                      *       "status": "VOID",
                      *       "currency": "NGN",
                      *       "subtotal": 15000,
+                     *       "discount": 0,
                      *       "amount": 15000,
+                     *       "credit_applied": 0,
+                     *       "amount_due": 15000,
                      *       "amount_paid": 0,
                      *       "amount_refunded": 0,
                      *       "lines": [
@@ -14164,6 +14665,9 @@ export interface operations {
                      *         "data": {
                      *           "id": "ff700b66-b6ab-402c-8a7f-115a7ebf7ff1",
                      *           "amount": 15000,
+                     *           "discount": 0,
+                     *           "credit_applied": 0,
+                     *           "amount_due": 15000,
                      *           "currency": "NGN",
                      *           "customer_email": "ada@example.com",
                      *           "status": "PAID",
@@ -14838,6 +15342,7 @@ export interface operations {
                  *         "metadata": {
                  *           "crm_id": "4711"
                  *         },
+                 *         "balance": 0,
                  *         "livemode": false,
                  *         "created_at": "2026-03-02T09:15:00.000Z"
                  *       },
@@ -15431,6 +15936,9 @@ export interface operations {
                  *       "data": {
                  *         "id": "ff700b66-b6ab-402c-8a7f-115a7ebf7ff1",
                  *         "amount": 15000,
+                 *         "discount": 0,
+                 *         "credit_applied": 0,
+                 *         "amount_due": 15000,
                  *         "currency": "NGN",
                  *         "customer_email": "ada@example.com",
                  *         "status": "OPEN",
@@ -15490,6 +15998,9 @@ export interface operations {
                  *       "data": {
                  *         "id": "ff700b66-b6ab-402c-8a7f-115a7ebf7ff1",
                  *         "amount": 15000,
+                 *         "discount": 0,
+                 *         "credit_applied": 0,
+                 *         "amount_due": 15000,
                  *         "currency": "NGN",
                  *         "customer_email": "ada@example.com",
                  *         "status": "PAID",
@@ -15549,6 +16060,9 @@ export interface operations {
                  *       "data": {
                  *         "id": "ff700b66-b6ab-402c-8a7f-115a7ebf7ff1",
                  *         "amount": 15000,
+                 *         "discount": 0,
+                 *         "credit_applied": 0,
+                 *         "amount_due": 15000,
                  *         "currency": "NGN",
                  *         "customer_email": "ada@example.com",
                  *         "status": "OPEN",
@@ -15609,6 +16123,9 @@ export interface operations {
                  *       "data": {
                  *         "id": "ff700b66-b6ab-402c-8a7f-115a7ebf7ff1",
                  *         "amount": 15000,
+                 *         "discount": 0,
+                 *         "credit_applied": 0,
+                 *         "amount_due": 15000,
                  *         "currency": "NGN",
                  *         "customer_email": "ada@example.com",
                  *         "status": "VOID",

@@ -16,6 +16,7 @@ export const customerEventData = (customer: CustomerModel) => ({
   name: customer.name,
   gateway_customer_id: customer.gatewayCustomerId,
   metadata: customer.metadata,
+  balance: toMajorUnits(customer.balance),
   livemode: customer.livemode,
   created_at: customer.createdAt.toISOString(),
 });
@@ -39,10 +40,16 @@ export const subscriptionEventData = (subscription: SubscriptionModel, customerE
   plan_id: subscription.planId,
 });
 
-/** invoice.*: the invoice.paid shape of docs/api-behaviour.md §0 + subscription_id, customer_id. */
+/**
+ * invoice.*: the invoice.paid shape of docs/api-behaviour.md §0 + subscription_id, customer_id, and
+ * the money of §20 (discount, credit_applied, amount_due).
+ */
 export const invoiceEventData = (invoice: InvoiceModel, customerEmail: string) => ({
   id: invoice.id,
   amount: toMajorUnits(invoice.amount),
+  discount: toMajorUnits(invoice.discount),
+  credit_applied: toMajorUnits(invoice.creditApplied),
+  amount_due: toMajorUnits(invoice.amountDue),
   currency: invoice.currency,
   customer_email: customerEmail,
   status: invoice.status,

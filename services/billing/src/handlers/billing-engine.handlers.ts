@@ -22,7 +22,10 @@ export const toInvoice = ({ invoice: i, lines, customerEmail }: InvoiceView): bi
   status: i.status,
   currency: i.currency,
   subtotal: i.subtotal,
+  discount: i.discount,
   amount: i.amount,
+  creditApplied: i.creditApplied,
+  amountDue: i.amountDue,
   amountPaid: i.amountPaid,
   amountRefunded: i.amountRefunded,
   lines: lines.map((l) => ({

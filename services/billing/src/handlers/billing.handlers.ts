@@ -1,8 +1,10 @@
 import { DomainError, requireScope, unaryService, type Logger, type UnaryHandlers } from '@billing/platform';
 import { billingV1 } from '@billing/proto';
 import { validatePlanSnapshot } from '../domain/checkout-completion';
-import type { CustomerModel, InvoiceModel, SubscriptionModel } from '../db/models';
+import type { CustomerBalanceTransactionModel, CustomerModel, InvoiceModel, SubscriptionModel } from '../db/models';
 import type { BillingDeps } from '../usecases/billing-deps';
+import { createBalanceAdjustment } from '../usecases/create-balance-adjustment.usecase';
+import { listBalanceTransactions } from '../usecases/list-balance-transactions.usecase';
 import { completeCheckout } from '../usecases/complete-checkout.usecase';
 import { settleUnusedCheckoutPayment } from '../usecases/settle-unused-checkout-payment.usecase';
 import { createCustomer } from '../usecases/create-customer.usecase';
@@ -21,6 +23,19 @@ const toCustomer = (c: CustomerModel): billingV1.Customer => ({
   metadata: c.metadata,
   livemode: c.livemode,
   createdAt: c.createdAt,
+  balance: c.balance,
+});
+
+const toBalanceTransaction = (t: CustomerBalanceTransactionModel): billingV1.BalanceTransaction => ({
+  id: t.id,
+  customerId: t.customerId,
+  type: t.type,
+  amount: t.amount,
+  balanceAfter: t.balanceAfter,
+  description: t.description ?? undefined,
+  invoiceId: t.invoiceId ?? undefined,
+  livemode: t.livemode,
+  createdAt: t.createdAt,
 });
 
 const toSubscriptionSummary = (s: SubscriptionModel): billingV1.SubscriptionSummary => ({
@@ -107,6 +122,22 @@ function customerHandlers(deps: BillingDeps): Partial<BillingHandlers> {
         metadata: req.metadata,
       });
       return { customer: toCustomer(customer) };
+    },
+    async createBalanceAdjustment(req) {
+      const transaction = await createBalanceAdjustment(deps, requireScope(req.scope), {
+        customerId: req.customerId,
+        amount: req.amount,
+        description: req.description,
+        idempotencyKey: req.idempotencyKey,
+      });
+      return { transaction: toBalanceTransaction(transaction) };
+    },
+    async listBalanceTransactions(req) {
+      const transactions = await listBalanceTransactions(deps, requireScope(req.scope), req.customerId, {
+        limit: req.page?.limit,
+        startingAfter: req.page?.startingAfter || undefined,
+      });
+      return { transactions: transactions.map(toBalanceTransaction) };
     },
   };
 }

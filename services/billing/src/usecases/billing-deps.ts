@@ -2,6 +2,7 @@ import type { Sequelize } from 'sequelize-typescript';
 import type { Clock, Logger, ProjectClocks, PromiseClient } from '@billing/platform';
 import type { PaymentProvider, SandboxControlsClient } from '@billing/payments';
 import type { policyV1 } from '@billing/proto';
+import type { CustomerBalanceRepository } from '../db/repositories/customer-balance.repository';
 import type { CustomerRepository } from '../db/repositories/customer.repository';
 import type { IdempotencyKeyRepository } from '../db/repositories/idempotency-key.repository';
 import type { InvoiceRepository } from '../db/repositories/invoice.repository';
@@ -15,6 +16,8 @@ import type { UsageRecordRepository } from '../db/repositories/usage-record.repo
 export interface BillingDeps {
   sequelize: Sequelize;
   customers: CustomerRepository;
+  /** Customer balances and their ledger: the one way a balance changes (docs/api-behaviour.md §20). */
+  balances: CustomerBalanceRepository;
   authorizations: PaymentAuthorizationRepository;
   subscriptions: SubscriptionRepository;
   invoices: InvoiceRepository;

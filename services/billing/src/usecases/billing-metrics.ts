@@ -10,7 +10,7 @@ const renewals = counter(
 );
 const charges = counter(
   'billing_charges_total',
-  'Provider answers to invoice charges (renewals, dunning retries, pay-now) by outcome: succeeded, failed, pending',
+  'Invoice charges by outcome (succeeded, failed, pending): renewals, dunning retries, pay-now and first charges of POST /subscriptions as the provider answered them, and hosted-checkout payments that paid a first invoice',
   ['outcome', 'livemode'],
 );
 const refunds = counter(
@@ -31,6 +31,14 @@ export function countRenewal(outcome: RenewalOutcome, livemode: boolean, transac
 
 export function countCharge(outcome: ChargeMetricOutcome, livemode: boolean, transaction: Transaction): void {
   afterCommit(transaction, () => charges.inc({ outcome, livemode: String(livemode) }));
+}
+
+/**
+ * A first charge's answer (POST /subscriptions), counted when it arrives: what follows it may be
+ * retried under the same Idempotency-Key, the charge is not.
+ */
+export function countFirstCharge(outcome: ChargeMetricOutcome, livemode: boolean): void {
+  charges.inc({ outcome, livemode: String(livemode) });
 }
 
 export function countRefund(outcome: RefundMetricOutcome, livemode: boolean): void {

@@ -95,8 +95,9 @@ export async function claimInvoiceCharges(
       continue;
     }
     const attempt = invoice.attemptCount + 1;
-    if (invoice.amount === 0) {
-      // Nothing to collect (a free plan): paid without a provider call.
+    if (invoice.amountDue === 0) {
+      // Nothing to collect (a free plan, or the customer's balance covered it: docs/api-behaviour.md
+      // §20): paid without a provider call, with the same consequences as a paid charge.
       await markPaid(deps, invoice, { attempt, reference: null, at }, transaction);
       await onOutcome?.({ paid: true, invoice, at }, transaction);
       results.push({ done: { paid: true, invoice } });
@@ -120,7 +121,8 @@ export async function claimInvoiceCharges(
       input: {
         authorizationCode,
         email,
-        amount: invoice.amount,
+        // The card pays what the balance left (docs/api-behaviour.md §20), on every attempt.
+        amount: invoice.amountDue,
         currency: invoice.currency,
         reference,
         metadata: { invoice_id: invoice.id, subscription_id: invoice.subscriptionId, attempt },
@@ -139,7 +141,7 @@ export async function claimInvoiceCharges(
         purpose: 'INVOICE' as const,
         customerId: invoice.customerId,
         invoiceId: invoice.id,
-        amount: invoice.amount,
+        amount: invoice.amountDue,
         currency: invoice.currency,
         providerResponse: { attempt, at: at.toISOString() },
         createdAt: at,
@@ -345,6 +347,11 @@ export async function recordChargeOutcome(
   });
 }
 
+/**
+ * The one "invoice paid" rule: PAID, amount_paid = amount_due, invoice.paid. Every way an OPEN
+ * invoice gets paid comes here (a charge's success, or nothing left to charge); recordPaidCharges
+ * does the same for a batch.
+ */
 export async function markPaid(
   deps: BillingDeps,
   invoice: InvoiceModel,
@@ -354,7 +361,8 @@ export async function markPaid(
   await invoice.update(
     {
       status: 'PAID',
-      amountPaid: invoice.amount,
+      // The card's part; 0 when the balance paid it all.
+      amountPaid: invoice.amountDue,
       paidAt: paid.at,
       attemptCount: Math.max(invoice.attemptCount, paid.attempt),
       nextPaymentAttempt: null,

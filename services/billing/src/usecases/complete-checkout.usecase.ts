@@ -14,6 +14,8 @@ import { isValidEmail } from '../domain/customer-rules';
 import type { CustomerModel, InvoiceModel, SubscriptionModel } from '../db/models';
 import { customerEventData, invoiceEventData, subscriptionEventData } from '../events/event-payloads';
 import type { BillingDeps } from './billing-deps';
+import { countCharge } from './billing-metrics';
+import { createInvoices, invoiceDiscountOf } from './invoice-money';
 import { issuePendingRefunds } from './issue-pending-refunds.usecase';
 import { callProvider } from './provider-call';
 import {
@@ -209,6 +211,8 @@ async function recordCompletion(
           transactionReference: verification ? null : verified.reference,
           now,
           transaction,
+          // The hosted page charged the full price: no balance is used on this invoice (§20).
+          credit: 0,
         });
   const payment = await deps.payments.record(
     scope,
@@ -223,6 +227,8 @@ async function recordCompletion(
     },
     transaction,
   );
+  // The payer's payment on the hosted page paid the first invoice: counted as its charge.
+  if (invoice && !verification) countCharge('succeeded', scope.livemode, transaction);
   if (verification) {
     // Decided here, issued after commit (a provider call inside the transaction could not be
     // rolled back with it).
@@ -290,47 +296,56 @@ async function findOrCreateCustomer(
 }
 
 /**
- * The first period's invoice, paid by the checkout's charge (or free: nothing to collect). Also
- * the paid first invoice of a subscription created through the API.
+ * The first period's invoice, PAID by the charge that came before it (or free: nothing to
+ * collect). Its money comes from createInvoices like every invoice's. `credit` is the customer's
+ * balance the charge counted on: the card paid amount_due = amount - credit. A checkout's hosted
+ * page charges the plan's full price before the customer is even known, so a checkout's first
+ * invoice uses no balance (credit 0; docs/api-behaviour.md §20); a subscription created through
+ * the API uses what its first charge left out (create-subscription.usecase.ts).
  */
-export function createFirstInvoice(
+export async function createFirstInvoice(
   deps: BillingDeps,
   scope: ProjectScope,
   subscription: SubscriptionModel,
-  paid: { transactionReference: string | null; now: Date; transaction: Transaction; invoiceId?: string },
+  paid: {
+    transactionReference: string | null;
+    now: Date;
+    transaction: Transaction;
+    invoiceId?: string;
+    credit: number;
+  },
 ): Promise<InvoiceModel> {
-  const { now, transaction } = paid;
-  return deps.invoices.create(
-    scope,
-    {
-      id: paid.invoiceId ?? randomUUID(),
-      subscriptionId: subscription.id,
-      customerId: subscription.customerId,
-      status: 'PAID',
-      currency: subscription.currency,
-      subtotal: subscription.amount,
-      amount: subscription.amount,
-      amountPaid: subscription.amount,
-      periodStart: subscription.currentPeriodStart,
-      periodEnd: subscription.currentPeriodEnd,
-      dueDate: now,
-      paidAt: now,
-      attemptCount: 1,
-      nextPaymentAttempt: null,
-      transactionReference: paid.transactionReference,
-      createdAt: now,
-      lines: [
-        {
-          type: 'SUBSCRIPTION',
-          description: subscription.planName,
-          quantity: '1',
-          unitAmount: subscription.amount,
-          amount: subscription.amount,
-          periodStart: subscription.currentPeriodStart,
-          periodEnd: subscription.currentPeriodEnd,
-        },
-      ],
-    },
-    transaction,
+  const { now } = paid;
+  const [{ invoice }] = await createInvoices(
+    deps,
+    [
+      {
+        id: paid.invoiceId ?? randomUUID(),
+        projectId: scope.projectId,
+        livemode: scope.livemode,
+        subscriptionId: subscription.id,
+        customerId: subscription.customerId,
+        currency: subscription.currency,
+        periodStart: subscription.currentPeriodStart,
+        periodEnd: subscription.currentPeriodEnd,
+        createdAt: now,
+        collection: { status: 'PAID', transactionReference: paid.transactionReference },
+        discount: invoiceDiscountOf(subscription),
+        credit: { exactly: paid.credit },
+        lines: [
+          {
+            type: 'SUBSCRIPTION',
+            description: subscription.planName,
+            quantity: '1',
+            unitAmount: subscription.amount,
+            amount: subscription.amount,
+            periodStart: subscription.currentPeriodStart,
+            periodEnd: subscription.currentPeriodEnd,
+          },
+        ],
+      },
+    ],
+    paid.transaction,
   );
+  return invoice;
 }

@@ -3,9 +3,12 @@ import { UniqueConstraintError, type Transaction } from 'sequelize';
 import { DomainError, recordEvent, type FieldViolation, type ProjectScope } from '@billing/platform';
 import { PaymentProviderError, type VerifiedTransaction } from '@billing/payments';
 import { subscriptionStart, subscriptionTerms, type PlanSnapshot } from '../domain/checkout-completion';
+import { InsufficientBalanceError } from '../domain/customer-balance';
+import { totalInvoice, type InvoiceTotals } from '../domain/invoice-totals';
 import { PaymentModel, type CustomerModel, type PaymentAuthorizationModel } from '../db/models';
 import { invoiceEventData } from '../events/event-payloads';
 import type { BillingDeps } from './billing-deps';
+import { countFirstCharge } from './billing-metrics';
 import { NEVER_CHARGED } from './charge-invoice.usecase';
 import { createFirstInvoice } from './complete-checkout.usecase';
 import { recordSubscriptionEvent, viewOf, type SubscriptionView } from './subscription-views';
@@ -36,6 +39,8 @@ interface CreationIds extends Record<string, unknown> {
 }
 
 const IN_PROGRESS = 'The first charge of the request with this Idempotency-Key is still in progress; please retry';
+const BALANCE_CHANGED =
+  "The customer's balance changed while the first period was being charged; nothing was created, please retry";
 
 /**
  * Subscribes a customer with a saved card to a plan (docs/api-behaviour.md §8).
@@ -46,9 +51,13 @@ const IN_PROGRESS = 'The first charge of the request with this Idempotency-Key i
  *  1. the ids are chosen up front and the attempt is written to the payments ledger (PENDING)
  *     under a reference derived from the invoice id, so a charge the provider made is never
  *     unknown to billing, even if this process dies right after;
- *  2. the provider charges the saved authorization, idempotently by that reference;
- *  3. only on success, one transaction creates the ACTIVE subscription, its PAID invoice, settles
- *     the ledger row and records subscription.created, invoice.created and invoice.paid.
+ *  2. the provider charges the saved authorization, idempotently by that reference, the first
+ *     invoice's amount_due: the customer's balance pays the rest (docs/api-behaviour.md §20), and
+ *     a balance that covers it all means no charge at all;
+ *  3. only on success, one transaction creates the ACTIVE subscription, its PAID invoice (taking
+ *     exactly the credit the charge left out from the balance; a balance spent meanwhile by
+ *     another invoice refuses it, 503, and settlement refunds the charge), settles the ledger
+ *     row and records subscription.created, invoice.created and invoice.paid.
  * A request that dies between 1 and 3 leaves the row PENDING: settleFirstCharges verifies it
  * later and refunds a charge that went through (nothing was created for it). The final
  * transaction locks that row and requires it still PENDING, so the two never both act.
@@ -102,12 +111,14 @@ export async function createSubscription(
   };
   const now = await deps.clocks.now(scope);
   const start = subscriptionStart(plan, now);
+  const money = firstInvoiceMoney(plan, customer.balance);
 
-  // A trial charges nothing now; a free plan has nothing to charge.
-  if (start.status === 'TRIALING' || plan.amount === 0) {
+  // A trial charges nothing now; a free plan, or one the balance pays in full, has nothing to charge.
+  if (start.status === 'TRIALING' || money.amountDue === 0) {
+    const credit = start.status === 'TRIALING' ? 0 : money.creditApplied;
     try {
       return await deps.sequelize.transaction((transaction) =>
-        record(deps, scope, { command, plan, customer, now, ids, charged: null }, transaction),
+        record(deps, scope, { command, plan, customer, now, ids, charged: null, credit }, transaction),
       );
     } catch (err) {
       // A concurrent request with the same Idempotency-Key created it first.
@@ -128,11 +139,16 @@ export async function createSubscription(
           purpose: 'INVOICE',
           customerId: customer.id,
           invoiceId: null,
-          amount: plan.amount,
+          amount: money.amountDue,
           currency: plan.currency,
           status: 'PENDING',
           gatewayResponse: null,
-          providerResponse: { subscription_id: ids.subscriptionId, invoice_id: ids.invoiceId },
+          // The credit the charge leaves out: a retry with the Idempotency-Key records the same.
+          providerResponse: {
+            subscription_id: ids.subscriptionId,
+            invoice_id: ids.invoiceId,
+            credit_applied: money.creditApplied,
+          },
           createdAt: now,
         },
         transaction,
@@ -149,7 +165,18 @@ export async function createSubscription(
         throw new DomainError('unavailable', IN_PROGRESS);
       throw err;
     });
-  const charged = await chargeFirstPeriod(deps, scope, { customer, authorization, plan, reference, ids });
+  const charged = await chargeFirstPeriod(deps, scope, {
+    customer,
+    authorization,
+    amount: money.amountDue,
+    currency: plan.currency,
+    reference,
+    ids,
+  });
+  countFirstCharge(
+    charged.status === 'success' ? 'succeeded' : charged.status === 'pending' ? 'pending' : 'failed',
+    scope.livemode,
+  );
   if (charged.status === 'pending') {
     throw new DomainError('unavailable', 'The payment provider has not settled the first charge yet; please retry');
   }
@@ -158,8 +185,19 @@ export async function createSubscription(
     throw new DomainError('payment_required', charged.gatewayResponse || `Payment ${charged.status}`);
   }
   return deps.sequelize.transaction((transaction) =>
-    record(deps, scope, { command, plan, customer, now, ids, charged }, transaction),
+    record(deps, scope, { command, plan, customer, now, ids, charged, credit: money.creditApplied }, transaction),
   );
+}
+
+/**
+ * What the first invoice will come to (createFirstInvoice computes it again, through
+ * createInvoices, when it writes the invoice): the card is charged its amount_due before the
+ * invoice exists, so the credit is decided here, from the balance as read now.
+ */
+function firstInvoiceMoney(plan: PlanSnapshot, balance: number): InvoiceTotals {
+  // The subscription's discount (§19) belongs here too once subscriptions carry one: it must
+  // be what invoiceDiscountOf gives the subscription record() creates.
+  return totalInvoice([{ type: 'SUBSCRIPTION', amount: plan.amount }], null, balance);
 }
 
 const firstChargeReference = (invoiceId: string) => `${FIRST_CHARGE_PREFIX}${invoiceId}`;
@@ -212,11 +250,12 @@ async function findEarlierCreation(
   }
   if (known?.status !== 'success') throw new DomainError('unavailable', IN_PROGRESS);
   const plan = { ...input.command.plan, trialPeriodDays: 0 };
+  const credit = Number(payment.providerResponse.credit_applied ?? 0);
   return deps.sequelize.transaction((transaction) =>
     record(
       deps,
       scope,
-      { command: input.command, plan, customer: input.customer, now: payment.createdAt, ids, charged: known },
+      { command: input.command, plan, customer: input.customer, now: payment.createdAt, ids, charged: known, credit },
       transaction,
     ),
   );
@@ -270,7 +309,9 @@ async function chargeFirstPeriod(
   input: {
     customer: CustomerModel;
     authorization: PaymentAuthorizationModel;
-    plan: PlanSnapshot;
+    /** The first invoice's amount_due (minor units). */
+    amount: number;
+    currency: string;
     reference: string;
     ids: { subscriptionId: string; invoiceId: string };
   },
@@ -280,8 +321,8 @@ async function chargeFirstPeriod(
     return await provider.chargeAuthorization({
       authorizationCode: input.authorization.authorizationCode,
       email: input.customer.email,
-      amount: input.plan.amount,
-      currency: input.plan.currency,
+      amount: input.amount,
+      currency: input.currency,
       reference: input.reference,
       metadata: { subscription_id: input.ids.subscriptionId, invoice_id: input.ids.invoiceId },
     });
@@ -331,6 +372,8 @@ async function record(
     now: Date;
     ids: { subscriptionId: string; invoiceId: string };
     charged: ChargeAnswer | null;
+    /** The customer's balance the first invoice takes (what the charge left out). */
+    credit: number;
   },
   transaction: Transaction,
 ): Promise<SubscriptionView> {
@@ -373,6 +416,13 @@ async function record(
     now,
     transaction,
     invoiceId: input.ids.invoiceId,
+    credit: input.credit,
+  }).catch((err: unknown) => {
+    // Another invoice (or an adjustment) spent the credit since it was counted: the first
+    // invoice would not be paid in full. Nothing is created; a charge made is refunded by
+    // settleFirstCharges, its ledger row being left PENDING.
+    if (err instanceof InsufficientBalanceError) throw new DomainError('unavailable', BALANCE_CHANGED);
+    throw err;
   });
   if (charged) await settlePayment(charged.reference, 'SUCCEEDED', charged, invoice.id, now, transaction);
   for (const type of ['invoice.created', 'invoice.paid']) {

@@ -2,35 +2,33 @@ import { randomUUID } from 'node:crypto';
 import type { Transaction } from 'sequelize';
 import { recordEvent } from '@billing/platform';
 import type { InvoiceModel, SubscriptionModel } from '../db/models';
-import type { NewInvoice } from '../db/repositories/invoice.repository';
 import { invoiceEventData } from '../events/event-payloads';
 import type { BillingDeps } from './billing-deps';
 import { billUsageForPeriod } from './bill-usage.usecase';
+import { createInvoices, invoiceDiscountOf, type InvoiceDraft } from './invoice-money';
 
-/** A period's invoice before numbering: OPEN, due `now`, with the plan's SUBSCRIPTION line. */
-export function newPeriodInvoice(
+/**
+ * A period's invoice before its money: OPEN, due `now`, with the plan's SUBSCRIPTION line and
+ * the subscription's discount; createInvoices totals it.
+ */
+export function periodInvoiceDraft(
   subscription: SubscriptionModel,
   period: { start: Date; end: Date },
   now: Date,
   chargeAt: Date | null,
-): NewInvoice {
+): InvoiceDraft {
   return {
     id: randomUUID(),
+    projectId: subscription.projectId,
+    livemode: subscription.livemode,
     subscriptionId: subscription.id,
     customerId: subscription.customerId,
-    status: 'OPEN',
     currency: subscription.currency,
-    subtotal: subscription.amount,
-    amount: subscription.amount,
-    amountPaid: 0,
     periodStart: period.start,
     periodEnd: period.end,
-    dueDate: now,
-    paidAt: null,
-    attemptCount: 0,
-    nextPaymentAttempt: chargeAt,
-    transactionReference: null,
     createdAt: now,
+    collection: { status: 'OPEN', chargeAt },
+    discount: invoiceDiscountOf(subscription),
     lines: [
       {
         type: 'SUBSCRIPTION',
@@ -50,7 +48,8 @@ export function newPeriodInvoice(
  * transaction: status OPEN, numbered from the project's counter, due `now`, with
  *  - a SUBSCRIPTION line: the plan price for the new period, billed in advance;
  *  - for a metered plan, the USAGE line of the period that just ended (billed in arrears,
- *    usage records marked billed in this same transaction by billUsageForPeriod).
+ *    usage records marked billed in this same transaction by billUsageForPeriod);
+ *  - its money from createInvoices: discount, the customer's balance, amount_due (§19, §20).
  * The subscription's current period is still the ended one when this runs. UNIQUE
  * (subscription_id, period_start) makes a second invoice for the same period impossible.
  * Records invoice.created. Does not charge: chargeInvoice does, after commit. `chargeAt` sets
@@ -65,18 +64,11 @@ export async function openPeriodInvoice(
   transaction: Transaction,
   chargeAt: Date | null = null,
 ): Promise<InvoiceModel> {
-  const scope = { projectId: subscription.projectId, merchantId: '', livemode: subscription.livemode };
-  const invoice = await deps.invoices.create(scope, newPeriodInvoice(subscription, period, now, chargeAt), transaction);
-  if (subscription.usageUnitAmount !== null && subscription.usageUnitAmount !== undefined) {
-    const ended = { start: subscription.currentPeriodStart, end: subscription.currentPeriodEnd };
-    const usage = await billUsageForPeriod(deps, subscription, ended, invoice, transaction);
-    if (usage > 0) {
-      await invoice.update(
-        { subtotal: invoice.subtotal + usage, amount: invoice.amount + usage, updatedAt: now },
-        { transaction },
-      );
-    }
-  }
+  const draft = periodInvoiceDraft(subscription, period, now, chargeAt);
+  const ended = { start: subscription.currentPeriodStart, end: subscription.currentPeriodEnd };
+  const usage = await billUsageForPeriod(deps, subscription, ended, draft.id, transaction);
+  if (usage) draft.lines.push(usage);
+  const [{ invoice }] = await createInvoices(deps, [draft], transaction);
   await recordEvent(deps.sequelize, transaction, {
     type: 'invoice.created',
     data: invoiceEventData(invoice, await deps.customers.emailOf(subscription.customerId, transaction)),

@@ -7,7 +7,8 @@ import { invoiceEventData, subscriptionEventData } from '../events/event-payload
 import { applyChargeOutcome } from './apply-charge-outcome';
 import type { BillingDeps } from './billing-deps';
 import { claimInvoiceCharges, type ChargeClaim } from './charge-invoice.usecase';
-import { newPeriodInvoice, openPeriodInvoice } from './invoice-period.usecase';
+import { createInvoices } from './invoice-money';
+import { openPeriodInvoice, periodInvoiceDraft } from './invoice-period.usecase';
 import { sendScheduledCharges } from './send-scheduled-charges.usecase';
 import { viewOf } from './subscription-views';
 
@@ -222,8 +223,9 @@ const isMetered = (subscription: SubscriptionModel) =>
 
 /**
  * Plain renewals (no usage line) of locked subscriptions, together: their period invoices
- * (numbered, with the plan line and invoice.created), their new periods, and their charges
- * claimed, in a handful of statements however many there are.
+ * (numbered, with the plan line, their money and invoice.created), their new periods, and their
+ * charges claimed (an invoice the balance paid in full is PAID there, without a charge), in a
+ * handful of statements however many there are.
  */
 async function renewTogether(
   deps: BillingDeps,
@@ -233,14 +235,14 @@ async function renewTogether(
   if (renewals.length === 0) return [];
   // Created off the schedule: their charges are claimed below in this same transaction, and a
   // claim takes its invoice off the schedule anyway (one UPDATE saved per renewal).
-  const invoices = await deps.invoices.createMany(
-    renewals.map(({ subscription, step }) => ({
-      ...newPeriodInvoice(subscription, step.period, step.at, null),
-      projectId: subscription.projectId,
-      livemode: subscription.livemode,
-    })),
+  // Their money as every invoice's (createInvoices): one query reads the batch's balances, and
+  // only customers with credit get ledger work.
+  const priced = await createInvoices(
+    deps,
+    renewals.map(({ subscription, step }) => periodInvoiceDraft(subscription, step.period, step.at, null)),
     transaction,
   );
+  const invoices = priced.map((p) => p.invoice);
   const emails = await deps.customers.emailsOf([...new Set(invoices.map((i) => i.customerId))], transaction);
   await recordEvents(
     deps.sequelize,

@@ -135,7 +135,7 @@ export async function recordPaidCharges(deps: BillingDeps, charges: PaidCharge[]
       invoice.set(
         {
           status: 'PAID',
-          amountPaid: invoice.amount,
+          amountPaid: invoice.amountDue,
           paidAt: at,
           attemptCount: Math.max(invoice.attemptCount, attempt),
           nextPaymentAttempt: null,

@@ -10,7 +10,8 @@ import { invoiceView, type InvoiceView } from './invoice-views';
  * open invoice of a PAST_DUE subscription forgives that period: the subscription returns to
  * ACTIVE (nextStatus 'invoice_voided') and, with no invoice left to retry, its dunning stops.
  * The catalogue has no event for that return, so invoice.voided (which names the subscription)
- * is the event of both changes, written in the same transaction.
+ * is the event of both changes, written in the same transaction. Credit the invoice used returns
+ * to the customer's balance.
  */
 export async function voidInvoice(deps: BillingDeps, scope: ProjectScope, invoiceId: string): Promise<InvoiceView> {
   const found = await findInScope(InvoiceModel, scope, invoiceId, 'Invoice');
@@ -32,6 +33,21 @@ export async function voidInvoice(deps: BillingDeps, scope: ProjectScope, invoic
       await subscription.update(
         { status: nextStatus(subscription.status, 'invoice_voided'), updatedAt: now },
         { transaction },
+      );
+    }
+    if (invoice.creditApplied > 0) {
+      // Nobody pays a voided invoice, so the credit it used goes back to the customer's balance
+      // (docs/api-behaviour.md §20). After the subscription's lock, in the order renewals take them.
+      await deps.balances.change(
+        {
+          customerId: invoice.customerId,
+          type: 'APPLIED_TO_INVOICE',
+          amount: invoice.creditApplied,
+          description: `Returned by voided invoice ${invoice.number}`,
+          invoiceId: invoice.id,
+          at: now,
+        },
+        transaction,
       );
     }
     const view = await invoiceView(invoice, transaction);

@@ -1,14 +1,21 @@
 import { z } from 'zod';
+import { toMinorUnits } from '@billing/platform';
 import { defineRoute, type Resource } from '../../../http/route';
 import { EXAMPLE, required, scopeOf } from '../common.schemas';
 import {
+  appliedToInvoiceExample,
+  balanceAdjustmentExample,
+  BalanceTransactionSchema,
+  CreateBalanceAdjustmentBody,
   CreateCustomerBody,
   customerDetailExample,
   CustomerDetailSchema,
   customerExample,
   CustomerIdParams,
   CustomerSchema,
+  ListBalanceTransactionsQuery,
   ListCustomersQuery,
+  toBalanceTransaction,
   toCustomer,
   toCustomerDetail,
   UpdateCustomerBody,
@@ -115,6 +122,76 @@ export const customersResource: Resource = {
           metadata: body.metadata,
         });
         return toCustomer(required(customer, 'customer'));
+      },
+    }),
+    defineRoute({
+      method: 'post',
+      path: '/:customer_id/balance-adjustments',
+      operationId: 'createBalanceAdjustment',
+      summary: 'Grant a customer credit, or take it back',
+      description:
+        'A positive `amount` adds credit to the customer\u2019s `balance`, a negative one takes it back; the balance ' +
+        'never goes below 0 (400, nothing changes). Every new invoice of the customer uses the balance before ' +
+        'charging the card: the card is charged `amount_due` = `amount` - `credit_applied`, and an invoice the ' +
+        'balance covers is PAID without a charge. Send an `Idempotency-Key`: a retry after a lost answer returns ' +
+        'the first adjustment instead of making a second one.',
+      auth: 'apiKey',
+      params: CustomerIdParams,
+      body: CreateBalanceAdjustmentBody,
+      bodyExample: { amount: 3000, description: 'Goodwill credit for the March outage' },
+      errors: {
+        400: "The customer's balance cannot go below 0: it is 3000 and the change is -5000",
+        403: 'Customer belongs to another project',
+        404: 'Customer not found',
+      },
+      response: {
+        status: 201,
+        description: 'The adjustment, with the balance it left',
+        schema: BalanceTransactionSchema,
+      },
+      responseExample: balanceAdjustmentExample,
+      async handle({ auth: { apiKey }, params, body, req }) {
+        const { transaction } = await billing.createBalanceAdjustment({
+          scope: scopeOf(apiKey),
+          customerId: params.customer_id,
+          amount: toMinorUnits(body.amount),
+          description: body.description,
+          idempotencyKey: req.idempotencyKey,
+        });
+        return toBalanceTransaction(required(transaction, 'transaction'));
+      },
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/:customer_id/balance-adjustments',
+      operationId: 'listBalanceAdjustments',
+      summary: "A customer's balance history, newest first",
+      description:
+        'Every change of the balance with the balance it left: adjustments made here (`ADJUSTMENT`), the credit ' +
+        'of a downgrade (`PRORATION_CREDIT`) and credit used by invoices (`APPLIED_TO_INVOICE`, with its ' +
+        '`invoice_id`). Pages of `limit` (default 20, at most 100); the next page starts after the last id of ' +
+        'this one (`starting_after`).',
+      auth: 'apiKey',
+      params: CustomerIdParams,
+      query: ListBalanceTransactionsQuery,
+      errors: {
+        400: 'starting_after does not name an item of this list',
+        403: 'Customer belongs to another project',
+        404: 'Customer not found',
+      },
+      response: {
+        status: 200,
+        description: 'One page of balance changes',
+        schema: z.array(BalanceTransactionSchema),
+      },
+      responseExample: [appliedToInvoiceExample, balanceAdjustmentExample],
+      async handle({ auth: { apiKey }, params, query }) {
+        const { transactions } = await billing.listBalanceTransactions({
+          scope: scopeOf(apiKey),
+          customerId: params.customer_id,
+          page: { limit: query.limit ?? 0, startingAfter: query.starting_after ?? '' },
+        });
+        return transactions.map(toBalanceTransaction);
       },
     }),
   ],

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { CURRENCIES, toMajorUnits } from '@billing/platform';
 import type { billingV1 } from '@billing/proto';
-import { EXAMPLE, idParam, iso, metadata, pageQuery, required, timestamp } from '../common.schemas';
+import { EXAMPLE, idParam, iso, metadata, nonZeroSignedMoney, pageQuery, required, timestamp } from '../common.schemas';
 import { invoiceExample } from '../invoices/invoices.schemas';
 import { subscriptionListItemExample } from '../subscriptions/subscriptions.schemas';
 
@@ -12,6 +12,11 @@ export const CustomerSchema = z
     name: z.string().nullable(),
     gateway_customer_id: z.string().nullable().meta({ description: "The customer's id at the payment provider" }),
     metadata: z.record(z.string(), z.unknown()),
+    balance: z.number().meta({
+      description:
+        'Credit the merchant owes the customer (major unit, never below 0); every new invoice uses it before ' +
+        'charging the card',
+    }),
     livemode: z.boolean(),
     created_at: timestamp,
   })
@@ -75,12 +80,58 @@ export const ListCustomersQuery = z.object({
 
 export const CustomerIdParams = z.object({ customer_id: idParam('Customer') });
 
+export const BALANCE_TRANSACTION_TYPES = ['ADJUSTMENT', 'PRORATION_CREDIT', 'APPLIED_TO_INVOICE'] as const;
+
+/** The longest adjustment description billing keeps (services/billing/src/domain/customer-balance.ts). */
+const MAX_DESCRIPTION_LENGTH = 500;
+
+export const CreateBalanceAdjustmentBody = z
+  .object({
+    amount: nonZeroSignedMoney,
+    description: z.string().trim().max(MAX_DESCRIPTION_LENGTH).optional(),
+  })
+  .meta({ id: 'CreateBalanceAdjustmentRequest' });
+
+/** One change of a customer's balance. */
+export const BalanceTransactionSchema = z
+  .object({
+    id: z.uuid(),
+    customer_id: z.uuid(),
+    type: z.enum(BALANCE_TRANSACTION_TYPES).meta({
+      description:
+        'ADJUSTMENT: made through this API; PRORATION_CREDIT: the unused time of a downgrade; ' +
+        'APPLIED_TO_INVOICE: credit an invoice used (negative) or gave back when voided (positive)',
+    }),
+    amount: z.number().meta({ description: 'Major currency unit; positive adds credit, negative takes it' }),
+    balance_after: z.number().meta({ description: 'The balance this change left (major currency unit)' }),
+    description: z.string().nullable(),
+    invoice_id: z.uuid().nullable().meta({ description: 'The invoice that used, returned or gave the credit' }),
+    livemode: z.boolean(),
+    created_at: timestamp,
+  })
+  .meta({ id: 'BalanceTransaction' });
+
+export const ListBalanceTransactionsQuery = z.object({ ...pageQuery });
+
+export const toBalanceTransaction = (t: billingV1.BalanceTransaction): z.input<typeof BalanceTransactionSchema> => ({
+  id: t.id,
+  customer_id: t.customerId,
+  type: t.type as (typeof BALANCE_TRANSACTION_TYPES)[number],
+  amount: toMajorUnits(t.amount),
+  balance_after: toMajorUnits(t.balanceAfter),
+  description: t.description ?? null,
+  invoice_id: t.invoiceId ?? null,
+  livemode: t.livemode,
+  created_at: iso(t.createdAt),
+});
+
 export const toCustomer = (customer: billingV1.Customer): z.input<typeof CustomerSchema> => ({
   id: customer.id,
   email: customer.email,
   name: customer.name ?? null,
   gateway_customer_id: customer.gatewayCustomerId ?? null,
   metadata: customer.metadata ?? {},
+  balance: toMajorUnits(customer.balance),
   livemode: customer.livemode,
   created_at: iso(customer.createdAt),
 });
@@ -116,9 +167,36 @@ export const customerExample = {
   name: 'Ada Obi',
   gateway_customer_id: 'CUS_x8kq2m1v7z3p',
   metadata: { crm_id: '4711' },
+  balance: 0,
   livemode: false,
   created_at: EXAMPLE.createdAt,
 } satisfies z.input<typeof CustomerSchema>;
+
+/** Credit granted to the example customer: a goodwill gesture after an outage. */
+export const balanceAdjustmentExample = {
+  id: '6c1f2e84-9a53-4c1b-b7a1-2f0d5e8c4a17',
+  customer_id: EXAMPLE.customerId,
+  type: 'ADJUSTMENT',
+  amount: 3000,
+  balance_after: 3000,
+  description: 'Goodwill credit for the March outage',
+  invoice_id: null,
+  livemode: false,
+  created_at: '2026-03-20T14:00:00.000Z',
+} satisfies z.input<typeof BalanceTransactionSchema>;
+
+/** The credit used by the example customer's renewal invoice. */
+export const appliedToInvoiceExample = {
+  id: '0b7d4f6e-2c8a-4e1f-9d35-7a6b1c2e8f40',
+  customer_id: EXAMPLE.customerId,
+  type: 'APPLIED_TO_INVOICE',
+  amount: -3000,
+  balance_after: 0,
+  description: 'Applied to invoice INV-000002',
+  invoice_id: '5d2e8a1c-7b4f-4c9e-a06d-3f1b9e7c2d58',
+  livemode: false,
+  created_at: EXAMPLE.periodEnd,
+} satisfies z.input<typeof BalanceTransactionSchema>;
 
 /** The customer of the example subscription and invoice, as its detail view shows them. */
 export const customerDetailExample = {

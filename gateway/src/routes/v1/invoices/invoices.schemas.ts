@@ -4,11 +4,14 @@ import type { billingV1 } from '@billing/proto';
 import { EXAMPLE, idParam, iso, pageQuery, timestamp } from '../common.schemas';
 
 export const INVOICE_STATUSES = ['DRAFT', 'OPEN', 'PAID', 'VOID', 'UNCOLLECTIBLE'] as const;
+export const INVOICE_LINE_TYPES = ['SUBSCRIPTION', 'USAGE', 'FEE', 'PRORATION', 'DISCOUNT'] as const;
 type Currency = (typeof CURRENCIES)[number];
 
 export const InvoiceLineSchema = z
   .object({
-    type: z.enum(['SUBSCRIPTION', 'USAGE', 'FEE']),
+    type: z.enum(INVOICE_LINE_TYPES).meta({
+      description: 'PRORATION lines come from a plan change; a DISCOUNT line (negative) from a coupon',
+    }),
     description: z.string(),
     quantity: z.string().meta({ description: 'Exact decimal text' }),
     unit_amount: z.number().meta({ description: 'Major currency unit' }),
@@ -28,9 +31,14 @@ export const InvoiceSchema = z
     customer_email: z.string(),
     status: z.enum(INVOICE_STATUSES),
     currency: z.enum(CURRENCIES),
-    subtotal: z.number(),
-    amount: z.number(),
-    amount_paid: z.number(),
+    subtotal: z.number().meta({ description: 'The sum of the lines before the discount' }),
+    discount: z.number().meta({ description: "The DISCOUNT line's amount as a positive number (0 when none)" }),
+    amount: z.number().meta({ description: 'subtotal - discount' }),
+    credit_applied: z.number().meta({ description: "The customer's balance this invoice used" }),
+    amount_due: z.number().meta({
+      description: 'amount - credit_applied: what the card is charged; 0 means PAID without a charge',
+    }),
+    amount_paid: z.number().meta({ description: 'What the card paid (credit is not part of it)' }),
     amount_refunded: z.number(),
     lines: z.array(InvoiceLineSchema),
     period_start: timestamp,
@@ -62,11 +70,14 @@ export const toInvoice = (i: billingV1.Invoice): z.input<typeof InvoiceSchema> =
   status: i.status as (typeof INVOICE_STATUSES)[number],
   currency: i.currency as Currency,
   subtotal: toMajorUnits(i.subtotal),
+  discount: toMajorUnits(i.discount),
   amount: toMajorUnits(i.amount),
+  credit_applied: toMajorUnits(i.creditApplied),
+  amount_due: toMajorUnits(i.amountDue),
   amount_paid: toMajorUnits(i.amountPaid),
   amount_refunded: toMajorUnits(i.amountRefunded),
   lines: i.lines.map((l) => ({
-    type: l.type as 'SUBSCRIPTION' | 'USAGE' | 'FEE',
+    type: l.type as (typeof INVOICE_LINE_TYPES)[number],
     description: l.description,
     quantity: l.quantity,
     unit_amount: toMajorUnits(l.unitAmount),
@@ -94,7 +105,10 @@ export const invoiceExample = {
   status: 'PAID',
   currency: 'NGN',
   subtotal: 15000,
+  discount: 0,
   amount: 15000,
+  credit_applied: 0,
+  amount_due: 15000,
   amount_paid: 15000,
   amount_refunded: 0,
   lines: [

@@ -42,7 +42,10 @@ const SubscriptionCancelledEventData = SubscriptionEventData.extend({
 const InvoiceEventData = z
   .object({
     id: z.uuid(),
-    amount: z.number().meta({ description: 'Major currency unit' }),
+    amount: z.number().meta({ description: 'Major currency unit: subtotal - discount' }),
+    discount: z.number().meta({ description: "The DISCOUNT line's amount as a positive number (0 when none)" }),
+    credit_applied: z.number().meta({ description: "The customer's balance this invoice used" }),
+    amount_due: z.number().meta({ description: 'amount - credit_applied: what the card is charged' }),
     currency: z.enum(CURRENCIES),
     customer_email: z.string(),
     status: z.enum(INVOICE_STATUSES),
@@ -87,6 +90,9 @@ const subscriptionEvent = (status: (typeof SUBSCRIPTION_STATUSES)[number], summa
 const invoiceExample = {
   id: EXAMPLE.invoiceId,
   amount: 15000,
+  discount: 0,
+  credit_applied: 0,
+  amount_due: 15000,
   currency: 'NGN',
   customer_email: EXAMPLE.customerEmail,
   status: 'OPEN',

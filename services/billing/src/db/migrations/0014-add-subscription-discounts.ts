@@ -1,6 +1,8 @@
 import type { Migration } from '@billing/platform';
 
-/** A subscription's discount and the DISCOUNT invoice line (docs/api-behaviour.md §19). */
+/**
+ * A subscription's discount (docs/api-behaviour.md §19); the DISCOUNT line type came with 0013.
+ */
 export const addSubscriptionDiscounts: Migration = {
   name: '0014-add-subscription-discounts',
   async up({ sql }) {
@@ -22,11 +24,5 @@ export const addSubscriptionDiscounts: Migration = {
           AND (discount_coupon_id IS NULL OR (discount_percent_off IS NULL) <> (discount_amount_off IS NULL))
           AND ((discount_duration = 'FOREVER') IS NOT TRUE OR discount_periods_remaining IS NULL)
         )`);
-    // Every line type an invoice may carry: DISCOUNT (§19) beside PRORATION (§18), so that this
-    // list holds whichever of the two migrations runs last.
-    await sql(`ALTER TABLE invoice_lines DROP CONSTRAINT IF EXISTS invoice_lines_type_check`);
-    await sql(`
-      ALTER TABLE invoice_lines ADD CONSTRAINT invoice_lines_type_check
-        CHECK (type IN ('SUBSCRIPTION', 'USAGE', 'FEE', 'PRORATION', 'DISCOUNT'))`);
   },
 };

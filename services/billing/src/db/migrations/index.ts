@@ -10,6 +10,7 @@ import { addRefundPolicy } from './0009-add-refund-policy';
 import { indexDueWorkByMode } from './0010-index-due-work-by-mode';
 import { createIdempotencyKeys } from './0011-create-idempotency-keys';
 import { addCheckoutPaymentsAndRefundAttempts } from './0012-add-checkout-payments-and-refund-attempts';
+import { addCustomerBalance } from './0013-add-customer-balance';
 import { addSubscriptionDiscounts } from './0014-add-subscription-discounts';
 
 /** Every migration of the billing database, in order. Append; never edit a shipped one. */
@@ -27,5 +28,6 @@ export const billingMigrations: Migration[] = [
   indexDueWorkByMode,
   createIdempotencyKeys,
   addCheckoutPaymentsAndRefundAttempts,
+  addCustomerBalance,
   addSubscriptionDiscounts,
 ];

@@ -1,4 +1,5 @@
 import { Column, DataType, Model, PrimaryKey, Table } from 'sequelize-typescript';
+import { minorUnits } from './columns';
 
 @Table({ tableName: 'customers' })
 export class CustomerModel extends Model {
@@ -24,6 +25,13 @@ export class CustomerModel extends Model {
 
   @Column(DataType.JSONB)
   metadata!: Record<string, unknown>;
+
+  /**
+   * Credit the merchant owes the customer (minor units, >= 0), used by the customer's next
+   * invoices (docs/api-behaviour.md §20). Changed only through CustomerBalanceRepository.change.
+   */
+  @Column(minorUnits('balance'))
+  balance!: number;
 
   @Column(DataType.DATE)
   override createdAt!: Date;

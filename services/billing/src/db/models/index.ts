@@ -1,4 +1,5 @@
 import { CustomerModel } from './customer.model';
+import { CustomerBalanceTransactionModel } from './customer-balance-transaction.model';
 import { InvoiceLineModel } from './invoice-line.model';
 import { InvoiceModel } from './invoice.model';
 import { PaymentAuthorizationModel } from './payment-authorization.model';
@@ -8,6 +9,7 @@ import { SubscriptionModel } from './subscription.model';
 import { UsageRecordModel } from './usage-record.model';
 
 export {
+  CustomerBalanceTransactionModel,
   CustomerModel,
   InvoiceLineModel,
   InvoiceModel,
@@ -28,4 +30,5 @@ export const billingModels = [
   PaymentModel,
   RefundModel,
   UsageRecordModel,
+  CustomerBalanceTransactionModel,
 ];

@@ -1,7 +1,9 @@
 import { Column, DataType, Model, PrimaryKey, Table } from 'sequelize-typescript';
+import type { ChargeLineType } from '../../domain/invoice-totals';
 import { minorUnits } from './columns';
 
-export type InvoiceLineType = 'SUBSCRIPTION' | 'USAGE' | 'FEE';
+/** The charge lines, plus the DISCOUNT line (negative) a coupon adds (docs/api-behaviour.md §19). */
+export type InvoiceLineType = ChargeLineType | 'DISCOUNT';
 
 @Table({ tableName: 'invoice_lines' })
 export class InvoiceLineModel extends Model {

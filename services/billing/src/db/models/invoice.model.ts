@@ -34,9 +34,23 @@ export class InvoiceModel extends Model {
   @Column(minorUnits('subtotal'))
   subtotal!: number;
 
+  /** The DISCOUNT line's amount as a positive number (0 when none); amount = subtotal - discount. */
+  @Column(minorUnits('discount'))
+  discount!: number;
+
+  /** subtotal - discount; below 0 only for a downgrade's proration (its credit went to the balance). */
   @Column(minorUnits('amount'))
   amount!: number;
 
+  /** The customer's balance used on this invoice (docs/api-behaviour.md §20). */
+  @Column(minorUnits('creditApplied'))
+  creditApplied!: number;
+
+  /** amount - credit_applied (never below 0): what the card is charged. 0 is PAID without a charge. */
+  @Column(minorUnits('amountDue'))
+  amountDue!: number;
+
+  /** What the card paid: amount_due once PAID (credit is not part of it, nor refunded). */
   @Column(minorUnits('amountPaid'))
   amountPaid!: number;
 

@@ -35,7 +35,7 @@ export class CustomerRepository {
 
   create(scope: ProjectScope, customer: NewCustomer, transaction: Transaction): Promise<CustomerModel> {
     return CustomerModel.create(
-      { ...customer, projectId: scope.projectId, livemode: scope.livemode, updatedAt: customer.createdAt },
+      { ...customer, projectId: scope.projectId, livemode: scope.livemode, balance: 0, updatedAt: customer.createdAt },
       { transaction },
     );
   }

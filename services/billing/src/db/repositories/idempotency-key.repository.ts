@@ -3,7 +3,7 @@ import type { Sequelize } from 'sequelize-typescript';
 import { DomainError, type ProjectScope } from '@billing/platform';
 
 /** The operations that store their caller's Idempotency-Key. */
-export type IdempotentOperation = 'create_subscription' | 'pay_invoice' | 'cancel_subscription';
+export type IdempotentOperation = 'create_subscription' | 'pay_invoice' | 'cancel_subscription' | 'balance_adjustment';
 
 /** What a key was first used for, and the ids its change uses. */
 export interface KeyedChange<R> {

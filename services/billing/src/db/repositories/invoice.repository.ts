@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { QueryTypes, type Transaction } from 'sequelize';
-import type { ProjectScope, RowScope } from '@billing/platform';
+import type { RowScope } from '@billing/platform';
 import { formatInvoiceNumber } from '../../domain/invoice-number';
 import { InvoiceLineModel, InvoiceModel } from '../models';
 import type { InvoiceStatus } from '../models/invoice.model';
@@ -24,7 +24,10 @@ export interface NewInvoice {
   status: InvoiceStatus;
   currency: string;
   subtotal: number;
+  discount: number;
   amount: number;
+  creditApplied: number;
+  amountDue: number;
   amountPaid: number;
   periodStart: Date;
   periodEnd: Date;
@@ -53,17 +56,9 @@ export class InvoiceRepository {
     return Number(row.last_number) - count + 1;
   }
 
-  /** Numbers the invoice and stores it with its lines. */
-  async create(scope: ProjectScope, invoice: NewInvoice, transaction: Transaction): Promise<InvoiceModel> {
-    const [created] = await this.createMany(
-      [{ ...invoice, projectId: scope.projectId, livemode: scope.livemode }],
-      transaction,
-    );
-    return created;
-  }
-
   /**
-   * Numbers and stores invoices with their lines: one counter update per project and mode and
+   * Numbers and stores invoices with their lines. Only createInvoices (usecases/invoice-money.ts)
+   * calls it: the one place a new invoice's money is computed. One counter update per project and mode and
    * one INSERT per table, however many invoices (a batch of renewals). Returned in input order.
    */
   async createMany(invoices: (NewInvoice & RowScope)[], transaction: Transaction): Promise<InvoiceModel[]> {
@@ -100,7 +95,7 @@ export class InvoiceRepository {
   }
 
   /**
-   * Marks OPEN invoices PAID by their charges, in one UPDATE; returns the ids it changed (an
+   * Marks OPEN invoices PAID by their charges (each charged its amount_due), in one UPDATE; returns the ids it changed (an
    * invoice closed meanwhile, e.g. voided, is left as it is).
    */
   async markPaidMany(
@@ -109,7 +104,7 @@ export class InvoiceRepository {
   ): Promise<Set<string>> {
     const rows = await InvoiceModel.sequelize!.query<{ id: string }>(
       `UPDATE invoices i
-          SET status = 'PAID', amount_paid = i.amount, paid_at = p.at,
+          SET status = 'PAID', amount_paid = i.amount_due, paid_at = p.at,
               attempt_count = GREATEST(i.attempt_count, p.attempt), next_payment_attempt = NULL,
               transaction_reference = p.reference, updated_at = p.at
          FROM unnest($1::uuid[], $2::text[], $3::int[], $4::timestamptz[]) AS p(id, reference, attempt, at)

@@ -86,7 +86,15 @@ export interface Invoice {
   attemptCount: number;
   nextPaymentAttempt?: Date | undefined;
   livemode: boolean;
-  createdAt?: Date | undefined;
+  createdAt?:
+    | Date
+    | undefined;
+  /** The DISCOUNT line's amount as a positive number (0 when none): amount = subtotal - discount. */
+  discount: number;
+  /** The customer's balance this invoice used. */
+  creditApplied: number;
+  /** amount - credit_applied: what the card is charged; 0 is PAID without a charge. */
+  amountDue: number;
 }
 
 export interface UsageRecord {
@@ -418,7 +426,11 @@ export interface Customer {
   gatewayCustomerId?: string | undefined;
   metadata?: { [key: string]: any } | undefined;
   livemode: boolean;
-  createdAt?: Date | undefined;
+  createdAt?:
+    | Date
+    | undefined;
+  /** Credit the merchant owes the customer (minor units, never below 0), used by its next invoices. */
+  balance: number;
 }
 
 export interface SubscriptionSummary {
@@ -489,6 +501,50 @@ export interface UpdateCustomerRequest {
 
 export interface UpdateCustomerResponse {
   customer?: Customer | undefined;
+}
+
+/** One change of a customer's balance (docs/api-behaviour.md §20). */
+export interface BalanceTransaction {
+  id: string;
+  customerId: string;
+  /** ADJUSTMENT, PRORATION_CREDIT or APPLIED_TO_INVOICE. */
+  type: string;
+  /** Signed minor units: positive adds credit, negative takes it. */
+  amount: number;
+  balanceAfter: number;
+  description?:
+    | string
+    | undefined;
+  /** The invoice that used the credit, gave it back (voided) or gave it (proration). */
+  invoiceId?: string | undefined;
+  livemode: boolean;
+  createdAt?: Date | undefined;
+}
+
+export interface CreateBalanceAdjustmentRequest {
+  scope?: ProjectScope | undefined;
+  customerId: string;
+  /** Signed minor units, not 0. */
+  amount: number;
+  description?:
+    | string
+    | undefined;
+  /** The caller's Idempotency-Key: a retry with it finds the adjustment the first request made. */
+  idempotencyKey?: string | undefined;
+}
+
+export interface CreateBalanceAdjustmentResponse {
+  transaction?: BalanceTransaction | undefined;
+}
+
+export interface ListBalanceTransactionsRequest {
+  scope?: ProjectScope | undefined;
+  customerId: string;
+  page?: PageRequest | undefined;
+}
+
+export interface ListBalanceTransactionsResponse {
+  transactions: BalanceTransaction[];
 }
 
 /**
@@ -1216,6 +1272,9 @@ function createBaseInvoice(): Invoice {
     nextPaymentAttempt: undefined,
     livemode: false,
     createdAt: undefined,
+    discount: 0,
+    creditApplied: 0,
+    amountDue: 0,
   };
 }
 
@@ -1280,6 +1339,15 @@ export const Invoice: MessageFns<Invoice> = {
     }
     if (message.createdAt !== undefined) {
       Timestamp.encode(toTimestamp(message.createdAt), writer.uint32(162).fork()).join();
+    }
+    if (message.discount !== 0) {
+      writer.uint32(168).int64(message.discount);
+    }
+    if (message.creditApplied !== 0) {
+      writer.uint32(176).int64(message.creditApplied);
+    }
+    if (message.amountDue !== 0) {
+      writer.uint32(184).int64(message.amountDue);
     }
     return writer;
   },
@@ -1457,6 +1525,30 @@ export const Invoice: MessageFns<Invoice> = {
             message.createdAt = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
             continue;
           }
+          case 21: {
+            if (tag !== 168) {
+              break;
+            }
+
+            message.discount = longToNumber(reader.int64());
+            continue;
+          }
+          case 22: {
+            if (tag !== 176) {
+              break;
+            }
+
+            message.creditApplied = longToNumber(reader.int64());
+            continue;
+          }
+          case 23: {
+            if (tag !== 184) {
+              break;
+            }
+
+            message.amountDue = longToNumber(reader.int64());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1541,6 +1633,17 @@ export const Invoice: MessageFns<Invoice> = {
         : isSet(object.created_at)
         ? fromJsonTimestamp(object.created_at)
         : undefined,
+      discount: isSet(object.discount) ? globalThis.Number(object.discount) : 0,
+      creditApplied: isSet(object.creditApplied)
+        ? globalThis.Number(object.creditApplied)
+        : isSet(object.credit_applied)
+        ? globalThis.Number(object.credit_applied)
+        : 0,
+      amountDue: isSet(object.amountDue)
+        ? globalThis.Number(object.amountDue)
+        : isSet(object.amount_due)
+        ? globalThis.Number(object.amount_due)
+        : 0,
     };
   },
 
@@ -1606,6 +1709,15 @@ export const Invoice: MessageFns<Invoice> = {
     if (message.createdAt !== undefined) {
       obj.createdAt = message.createdAt.toISOString();
     }
+    if (message.discount !== 0) {
+      obj.discount = Math.round(message.discount);
+    }
+    if (message.creditApplied !== 0) {
+      obj.creditApplied = Math.round(message.creditApplied);
+    }
+    if (message.amountDue !== 0) {
+      obj.amountDue = Math.round(message.amountDue);
+    }
     return obj;
   },
 
@@ -1634,6 +1746,9 @@ export const Invoice: MessageFns<Invoice> = {
     message.nextPaymentAttempt = object.nextPaymentAttempt ?? undefined;
     message.livemode = object.livemode ?? false;
     message.createdAt = object.createdAt ?? undefined;
+    message.discount = object.discount ?? 0;
+    message.creditApplied = object.creditApplied ?? 0;
+    message.amountDue = object.amountDue ?? 0;
     return message;
   },
 };
@@ -6640,6 +6755,7 @@ function createBaseCustomer(): Customer {
     metadata: undefined,
     livemode: false,
     createdAt: undefined,
+    balance: 0,
   };
 }
 
@@ -6665,6 +6781,9 @@ export const Customer: MessageFns<Customer> = {
     }
     if (message.createdAt !== undefined) {
       Timestamp.encode(toTimestamp(message.createdAt), writer.uint32(58).fork()).join();
+    }
+    if (message.balance !== 0) {
+      writer.uint32(64).int64(message.balance);
     }
     return writer;
   },
@@ -6738,6 +6857,14 @@ export const Customer: MessageFns<Customer> = {
             message.createdAt = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
             continue;
           }
+          case 8: {
+            if (tag !== 64) {
+              break;
+            }
+
+            message.balance = longToNumber(reader.int64());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -6767,6 +6894,7 @@ export const Customer: MessageFns<Customer> = {
         : isSet(object.created_at)
         ? fromJsonTimestamp(object.created_at)
         : undefined,
+      balance: isSet(object.balance) ? globalThis.Number(object.balance) : 0,
     };
   },
 
@@ -6793,6 +6921,9 @@ export const Customer: MessageFns<Customer> = {
     if (message.createdAt !== undefined) {
       obj.createdAt = message.createdAt.toISOString();
     }
+    if (message.balance !== 0) {
+      obj.balance = Math.round(message.balance);
+    }
     return obj;
   },
 
@@ -6808,6 +6939,7 @@ export const Customer: MessageFns<Customer> = {
     message.metadata = object.metadata ?? undefined;
     message.livemode = object.livemode ?? false;
     message.createdAt = object.createdAt ?? undefined;
+    message.balance = object.balance ?? 0;
     return message;
   },
 };
@@ -8008,6 +8140,629 @@ export const UpdateCustomerResponse: MessageFns<UpdateCustomerResponse> = {
   },
 };
 
+function createBaseBalanceTransaction(): BalanceTransaction {
+  return {
+    id: "",
+    customerId: "",
+    type: "",
+    amount: 0,
+    balanceAfter: 0,
+    description: undefined,
+    invoiceId: undefined,
+    livemode: false,
+    createdAt: undefined,
+  };
+}
+
+export const BalanceTransaction: MessageFns<BalanceTransaction> = {
+  encode(message: BalanceTransaction, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.id !== "") {
+      writer.uint32(10).string(message.id);
+    }
+    if (message.customerId !== "") {
+      writer.uint32(18).string(message.customerId);
+    }
+    if (message.type !== "") {
+      writer.uint32(26).string(message.type);
+    }
+    if (message.amount !== 0) {
+      writer.uint32(32).int64(message.amount);
+    }
+    if (message.balanceAfter !== 0) {
+      writer.uint32(40).int64(message.balanceAfter);
+    }
+    if (message.description !== undefined) {
+      writer.uint32(50).string(message.description);
+    }
+    if (message.invoiceId !== undefined) {
+      writer.uint32(58).string(message.invoiceId);
+    }
+    if (message.livemode !== false) {
+      writer.uint32(64).bool(message.livemode);
+    }
+    if (message.createdAt !== undefined) {
+      Timestamp.encode(toTimestamp(message.createdAt), writer.uint32(74).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): BalanceTransaction {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseBalanceTransaction();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.id = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.customerId = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.type = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.amount = longToNumber(reader.int64());
+            continue;
+          }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.balanceAfter = longToNumber(reader.int64());
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.description = reader.string();
+            continue;
+          }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.invoiceId = reader.string();
+            continue;
+          }
+          case 8: {
+            if (tag !== 64) {
+              break;
+            }
+
+            message.livemode = reader.bool();
+            continue;
+          }
+          case 9: {
+            if (tag !== 74) {
+              break;
+            }
+
+            message.createdAt = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): BalanceTransaction {
+    return {
+      id: isSet(object.id) ? globalThis.String(object.id) : "",
+      customerId: isSet(object.customerId)
+        ? globalThis.String(object.customerId)
+        : isSet(object.customer_id)
+        ? globalThis.String(object.customer_id)
+        : "",
+      type: isSet(object.type) ? globalThis.String(object.type) : "",
+      amount: isSet(object.amount) ? globalThis.Number(object.amount) : 0,
+      balanceAfter: isSet(object.balanceAfter)
+        ? globalThis.Number(object.balanceAfter)
+        : isSet(object.balance_after)
+        ? globalThis.Number(object.balance_after)
+        : 0,
+      description: isSet(object.description) ? globalThis.String(object.description) : undefined,
+      invoiceId: isSet(object.invoiceId)
+        ? globalThis.String(object.invoiceId)
+        : isSet(object.invoice_id)
+        ? globalThis.String(object.invoice_id)
+        : undefined,
+      livemode: isSet(object.livemode) ? globalThis.Boolean(object.livemode) : false,
+      createdAt: isSet(object.createdAt)
+        ? fromJsonTimestamp(object.createdAt)
+        : isSet(object.created_at)
+        ? fromJsonTimestamp(object.created_at)
+        : undefined,
+    };
+  },
+
+  toJSON(message: BalanceTransaction): unknown {
+    const obj: any = {};
+    if (message.id !== "") {
+      obj.id = message.id;
+    }
+    if (message.customerId !== "") {
+      obj.customerId = message.customerId;
+    }
+    if (message.type !== "") {
+      obj.type = message.type;
+    }
+    if (message.amount !== 0) {
+      obj.amount = Math.round(message.amount);
+    }
+    if (message.balanceAfter !== 0) {
+      obj.balanceAfter = Math.round(message.balanceAfter);
+    }
+    if (message.description !== undefined) {
+      obj.description = message.description;
+    }
+    if (message.invoiceId !== undefined) {
+      obj.invoiceId = message.invoiceId;
+    }
+    if (message.livemode !== false) {
+      obj.livemode = message.livemode;
+    }
+    if (message.createdAt !== undefined) {
+      obj.createdAt = message.createdAt.toISOString();
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<BalanceTransaction>, I>>(base?: I): BalanceTransaction {
+    return BalanceTransaction.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<BalanceTransaction>, I>>(object: I): BalanceTransaction {
+    const message = createBaseBalanceTransaction();
+    message.id = object.id ?? "";
+    message.customerId = object.customerId ?? "";
+    message.type = object.type ?? "";
+    message.amount = object.amount ?? 0;
+    message.balanceAfter = object.balanceAfter ?? 0;
+    message.description = object.description ?? undefined;
+    message.invoiceId = object.invoiceId ?? undefined;
+    message.livemode = object.livemode ?? false;
+    message.createdAt = object.createdAt ?? undefined;
+    return message;
+  },
+};
+
+function createBaseCreateBalanceAdjustmentRequest(): CreateBalanceAdjustmentRequest {
+  return { scope: undefined, customerId: "", amount: 0, description: undefined, idempotencyKey: undefined };
+}
+
+export const CreateBalanceAdjustmentRequest: MessageFns<CreateBalanceAdjustmentRequest> = {
+  encode(message: CreateBalanceAdjustmentRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.scope !== undefined) {
+      ProjectScope.encode(message.scope, writer.uint32(10).fork()).join();
+    }
+    if (message.customerId !== "") {
+      writer.uint32(18).string(message.customerId);
+    }
+    if (message.amount !== 0) {
+      writer.uint32(24).int64(message.amount);
+    }
+    if (message.description !== undefined) {
+      writer.uint32(34).string(message.description);
+    }
+    if (message.idempotencyKey !== undefined) {
+      writer.uint32(42).string(message.idempotencyKey);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CreateBalanceAdjustmentRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCreateBalanceAdjustmentRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.scope = ProjectScope.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.customerId = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.amount = longToNumber(reader.int64());
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.description = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.idempotencyKey = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): CreateBalanceAdjustmentRequest {
+    return {
+      scope: isSet(object.scope) ? ProjectScope.fromJSON(object.scope) : undefined,
+      customerId: isSet(object.customerId)
+        ? globalThis.String(object.customerId)
+        : isSet(object.customer_id)
+        ? globalThis.String(object.customer_id)
+        : "",
+      amount: isSet(object.amount) ? globalThis.Number(object.amount) : 0,
+      description: isSet(object.description) ? globalThis.String(object.description) : undefined,
+      idempotencyKey: isSet(object.idempotencyKey)
+        ? globalThis.String(object.idempotencyKey)
+        : isSet(object.idempotency_key)
+        ? globalThis.String(object.idempotency_key)
+        : undefined,
+    };
+  },
+
+  toJSON(message: CreateBalanceAdjustmentRequest): unknown {
+    const obj: any = {};
+    if (message.scope !== undefined) {
+      obj.scope = ProjectScope.toJSON(message.scope);
+    }
+    if (message.customerId !== "") {
+      obj.customerId = message.customerId;
+    }
+    if (message.amount !== 0) {
+      obj.amount = Math.round(message.amount);
+    }
+    if (message.description !== undefined) {
+      obj.description = message.description;
+    }
+    if (message.idempotencyKey !== undefined) {
+      obj.idempotencyKey = message.idempotencyKey;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<CreateBalanceAdjustmentRequest>, I>>(base?: I): CreateBalanceAdjustmentRequest {
+    return CreateBalanceAdjustmentRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<CreateBalanceAdjustmentRequest>, I>>(
+    object: I,
+  ): CreateBalanceAdjustmentRequest {
+    const message = createBaseCreateBalanceAdjustmentRequest();
+    message.scope = (object.scope !== undefined && object.scope !== null)
+      ? ProjectScope.fromPartial(object.scope)
+      : undefined;
+    message.customerId = object.customerId ?? "";
+    message.amount = object.amount ?? 0;
+    message.description = object.description ?? undefined;
+    message.idempotencyKey = object.idempotencyKey ?? undefined;
+    return message;
+  },
+};
+
+function createBaseCreateBalanceAdjustmentResponse(): CreateBalanceAdjustmentResponse {
+  return { transaction: undefined };
+}
+
+export const CreateBalanceAdjustmentResponse: MessageFns<CreateBalanceAdjustmentResponse> = {
+  encode(message: CreateBalanceAdjustmentResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.transaction !== undefined) {
+      BalanceTransaction.encode(message.transaction, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CreateBalanceAdjustmentResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCreateBalanceAdjustmentResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.transaction = BalanceTransaction.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): CreateBalanceAdjustmentResponse {
+    return { transaction: isSet(object.transaction) ? BalanceTransaction.fromJSON(object.transaction) : undefined };
+  },
+
+  toJSON(message: CreateBalanceAdjustmentResponse): unknown {
+    const obj: any = {};
+    if (message.transaction !== undefined) {
+      obj.transaction = BalanceTransaction.toJSON(message.transaction);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<CreateBalanceAdjustmentResponse>, I>>(base?: I): CreateBalanceAdjustmentResponse {
+    return CreateBalanceAdjustmentResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<CreateBalanceAdjustmentResponse>, I>>(
+    object: I,
+  ): CreateBalanceAdjustmentResponse {
+    const message = createBaseCreateBalanceAdjustmentResponse();
+    message.transaction = (object.transaction !== undefined && object.transaction !== null)
+      ? BalanceTransaction.fromPartial(object.transaction)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseListBalanceTransactionsRequest(): ListBalanceTransactionsRequest {
+  return { scope: undefined, customerId: "", page: undefined };
+}
+
+export const ListBalanceTransactionsRequest: MessageFns<ListBalanceTransactionsRequest> = {
+  encode(message: ListBalanceTransactionsRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.scope !== undefined) {
+      ProjectScope.encode(message.scope, writer.uint32(10).fork()).join();
+    }
+    if (message.customerId !== "") {
+      writer.uint32(18).string(message.customerId);
+    }
+    if (message.page !== undefined) {
+      PageRequest.encode(message.page, writer.uint32(26).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListBalanceTransactionsRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListBalanceTransactionsRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.scope = ProjectScope.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.customerId = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.page = PageRequest.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListBalanceTransactionsRequest {
+    return {
+      scope: isSet(object.scope) ? ProjectScope.fromJSON(object.scope) : undefined,
+      customerId: isSet(object.customerId)
+        ? globalThis.String(object.customerId)
+        : isSet(object.customer_id)
+        ? globalThis.String(object.customer_id)
+        : "",
+      page: isSet(object.page) ? PageRequest.fromJSON(object.page) : undefined,
+    };
+  },
+
+  toJSON(message: ListBalanceTransactionsRequest): unknown {
+    const obj: any = {};
+    if (message.scope !== undefined) {
+      obj.scope = ProjectScope.toJSON(message.scope);
+    }
+    if (message.customerId !== "") {
+      obj.customerId = message.customerId;
+    }
+    if (message.page !== undefined) {
+      obj.page = PageRequest.toJSON(message.page);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ListBalanceTransactionsRequest>, I>>(base?: I): ListBalanceTransactionsRequest {
+    return ListBalanceTransactionsRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ListBalanceTransactionsRequest>, I>>(
+    object: I,
+  ): ListBalanceTransactionsRequest {
+    const message = createBaseListBalanceTransactionsRequest();
+    message.scope = (object.scope !== undefined && object.scope !== null)
+      ? ProjectScope.fromPartial(object.scope)
+      : undefined;
+    message.customerId = object.customerId ?? "";
+    message.page = (object.page !== undefined && object.page !== null)
+      ? PageRequest.fromPartial(object.page)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseListBalanceTransactionsResponse(): ListBalanceTransactionsResponse {
+  return { transactions: [] };
+}
+
+export const ListBalanceTransactionsResponse: MessageFns<ListBalanceTransactionsResponse> = {
+  encode(message: ListBalanceTransactionsResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.transactions) {
+      BalanceTransaction.encode(v!, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListBalanceTransactionsResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListBalanceTransactionsResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.transactions.push(BalanceTransaction.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListBalanceTransactionsResponse {
+    return {
+      transactions: globalThis.Array.isArray(object?.transactions)
+        ? object.transactions.map((e: any) => BalanceTransaction.fromJSON(e))
+        : [],
+    };
+  },
+
+  toJSON(message: ListBalanceTransactionsResponse): unknown {
+    const obj: any = {};
+    if (message.transactions?.length) {
+      obj.transactions = message.transactions.map((e) => BalanceTransaction.toJSON(e));
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ListBalanceTransactionsResponse>, I>>(base?: I): ListBalanceTransactionsResponse {
+    return ListBalanceTransactionsResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ListBalanceTransactionsResponse>, I>>(
+    object: I,
+  ): ListBalanceTransactionsResponse {
+    const message = createBaseListBalanceTransactionsResponse();
+    message.transactions = object.transactions?.map((e) => BalanceTransaction.fromPartial(e)) || [];
+    return message;
+  },
+};
+
 function createBaseCouponSnapshot(): CouponSnapshot {
   return {
     couponId: "",
@@ -9053,6 +9808,40 @@ export const BillingServiceService = {
     responseDeserialize: (value: Buffer): SetCardBehaviorResponse => SetCardBehaviorResponse.decode(value),
   },
   /**
+   * Grants a customer credit (amount > 0) or takes it back (amount < 0), written to the balance
+   * ledger with the balance it leaves (docs/api-behaviour.md §20). INVALID_ARGUMENT for an amount
+   * of 0; FAILED_PRECONDITION when the balance would go below 0 (nothing changes). With an
+   * idempotency_key, a retry returns the adjustment the first request made instead of another.
+   */
+  createBalanceAdjustment: {
+    path: "/billing.v1.BillingService/CreateBalanceAdjustment" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: CreateBalanceAdjustmentRequest): Buffer =>
+      Buffer.from(CreateBalanceAdjustmentRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): CreateBalanceAdjustmentRequest => CreateBalanceAdjustmentRequest.decode(value),
+    responseSerialize: (value: CreateBalanceAdjustmentResponse): Buffer =>
+      Buffer.from(CreateBalanceAdjustmentResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): CreateBalanceAdjustmentResponse =>
+      CreateBalanceAdjustmentResponse.decode(value),
+  },
+  /**
+   * Every change of a customer's balance, newest first: adjustments, proration credits and credit
+   * used by invoices. Read-only. FAILED_PRECONDITION when starting_after names no entry of this list.
+   */
+  listBalanceTransactions: {
+    path: "/billing.v1.BillingService/ListBalanceTransactions" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ListBalanceTransactionsRequest): Buffer =>
+      Buffer.from(ListBalanceTransactionsRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ListBalanceTransactionsRequest => ListBalanceTransactionsRequest.decode(value),
+    responseSerialize: (value: ListBalanceTransactionsResponse): Buffer =>
+      Buffer.from(ListBalanceTransactionsResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ListBalanceTransactionsResponse =>
+      ListBalanceTransactionsResponse.decode(value),
+  },
+  /**
    * Gives the subscription the coupon's discount, replacing the one it had (docs/api-behaviour.md
    * §19); the caller redeemed the coupon at catalog first. It applies from the next invoice;
    * nothing already invoiced changes. FAILED_PRECONDITION for a CANCELLED or EXPIRED
@@ -9163,6 +9952,18 @@ export interface BillingServiceServer extends UntypedServiceImplementation {
   getTestClock: handleUnaryCall<GetTestClockRequest, GetTestClockResponse>;
   /** Test mode only: makes the customer's saved card succeed or fail from now on. */
   setCardBehavior: handleUnaryCall<SetCardBehaviorRequest, SetCardBehaviorResponse>;
+  /**
+   * Grants a customer credit (amount > 0) or takes it back (amount < 0), written to the balance
+   * ledger with the balance it leaves (docs/api-behaviour.md §20). INVALID_ARGUMENT for an amount
+   * of 0; FAILED_PRECONDITION when the balance would go below 0 (nothing changes). With an
+   * idempotency_key, a retry returns the adjustment the first request made instead of another.
+   */
+  createBalanceAdjustment: handleUnaryCall<CreateBalanceAdjustmentRequest, CreateBalanceAdjustmentResponse>;
+  /**
+   * Every change of a customer's balance, newest first: adjustments, proration credits and credit
+   * used by invoices. Read-only. FAILED_PRECONDITION when starting_after names no entry of this list.
+   */
+  listBalanceTransactions: handleUnaryCall<ListBalanceTransactionsRequest, ListBalanceTransactionsResponse>;
   /**
    * Gives the subscription the coupon's discount, replacing the one it had (docs/api-behaviour.md
    * §19); the caller redeemed the coupon at catalog first. It applies from the next invoice;
@@ -9585,6 +10386,46 @@ export interface BillingServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: SetCardBehaviorResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * Grants a customer credit (amount > 0) or takes it back (amount < 0), written to the balance
+   * ledger with the balance it leaves (docs/api-behaviour.md §20). INVALID_ARGUMENT for an amount
+   * of 0; FAILED_PRECONDITION when the balance would go below 0 (nothing changes). With an
+   * idempotency_key, a retry returns the adjustment the first request made instead of another.
+   */
+  createBalanceAdjustment(
+    request: CreateBalanceAdjustmentRequest,
+    callback: (error: ServiceError | null, response: CreateBalanceAdjustmentResponse) => void,
+  ): ClientUnaryCall;
+  createBalanceAdjustment(
+    request: CreateBalanceAdjustmentRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: CreateBalanceAdjustmentResponse) => void,
+  ): ClientUnaryCall;
+  createBalanceAdjustment(
+    request: CreateBalanceAdjustmentRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: CreateBalanceAdjustmentResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * Every change of a customer's balance, newest first: adjustments, proration credits and credit
+   * used by invoices. Read-only. FAILED_PRECONDITION when starting_after names no entry of this list.
+   */
+  listBalanceTransactions(
+    request: ListBalanceTransactionsRequest,
+    callback: (error: ServiceError | null, response: ListBalanceTransactionsResponse) => void,
+  ): ClientUnaryCall;
+  listBalanceTransactions(
+    request: ListBalanceTransactionsRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ListBalanceTransactionsResponse) => void,
+  ): ClientUnaryCall;
+  listBalanceTransactions(
+    request: ListBalanceTransactionsRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ListBalanceTransactionsResponse) => void,
   ): ClientUnaryCall;
   /**
    * Gives the subscription the coupon's discount, replacing the one it had (docs/api-behaviour.md

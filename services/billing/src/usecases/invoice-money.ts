@@ -1,0 +1,163 @@
+import type { Transaction } from 'sequelize';
+import type { RowScope } from '@billing/platform';
+import { totalInvoice, type ChargeLineType, type InvoiceDiscount, type InvoiceTotals } from '../domain/invoice-totals';
+import type { InvoiceModel, SubscriptionModel } from '../db/models';
+import type { NewInvoice, NewInvoiceLine } from '../db/repositories/invoice.repository';
+import type { BillingDeps } from './billing-deps';
+
+/** A line an invoice charges for (SUBSCRIPTION, USAGE, FEE, PRORATION); DISCOUNT is derived. */
+export interface ChargeInvoiceLine extends NewInvoiceLine {
+  type: ChargeLineType;
+}
+
+/**
+ * A new invoice before its money: what it bills, not what it totals. createInvoices computes
+ * subtotal, discount, amount, credit_applied and amount_due from `lines`, `discount` and the
+ * customer's balance.
+ */
+export interface InvoiceDraft extends RowScope {
+  id: string;
+  subscriptionId: string;
+  customerId: string;
+  currency: string;
+  periodStart: Date;
+  periodEnd: Date;
+  /** Business time: when the invoice is created and due (and paid, when `paid`). */
+  createdAt: Date;
+  /** In the order they are billed; createInvoices appends the DISCOUNT line. */
+  lines: ChargeInvoiceLine[];
+  /**
+   * The subscription's discount on this invoice (docs/api-behaviour.md §19), or null. Period
+   * invoices and first invoices take it from invoiceDiscountOf(subscription).
+   */
+  discount: InvoiceDiscount | null;
+  /**
+   * OPEN: charged afterwards by claimInvoiceCharges (an amount_due of 0 is then PAID without a
+   * provider call); `chargeAt` puts it on the scheduler's list. PAID: the caller already took its
+   * amount_due from the card (a first charge), under `transactionReference` (null: nothing was
+   * charged, the amount_due being 0).
+   */
+  collection: { status: 'OPEN'; chargeAt: Date | null } | { status: 'PAID'; transactionReference: string | null };
+  /**
+   * How much of the customer's balance the invoice uses: by default as much as the balance and
+   * the invoice allow. `{ exactly: n }` when a charge was made before the invoice was created
+   * and counted on n (the card paid amount - n): the invoice takes exactly n, and a balance that
+   * no longer holds n refuses it (InsufficientBalanceError). `{ exactly: 0 }` uses none.
+   */
+  credit?: { exactly: number };
+}
+
+/** A stored invoice and the money it came to. */
+export interface PricedInvoice {
+  invoice: InvoiceModel;
+  totals: InvoiceTotals;
+}
+
+/**
+ * The discount of a subscription's next invoice (docs/api-behaviour.md §19). The one place a
+ * subscription's invoices learn their discount: none until subscriptions carry one.
+ */
+export function invoiceDiscountOf(_subscription: SubscriptionModel): InvoiceDiscount | null {
+  return null;
+}
+
+/**
+ * Creates new invoices with their money, in the caller's transaction: the one place every new
+ * invoice's totals are computed and applied (docs/api-behaviour.md §11, §18, §19, §20), whatever
+ * creates it (renewals, alone or in a batch, resume, first invoices, proration invoices):
+ *  1. the balances above 0 of the drafts' customers, in one query, locked (so the credit counted
+ *     on is still there at step 4; customers without credit are not locked);
+ *  2. per draft, in order (two invoices of one customer share its balance), totalInvoice: the
+ *     discount on the SUBSCRIPTION and USAGE lines, then the balance, then what is due; a
+ *     DISCOUNT line (negative) when the discount is above 0;
+ *  3. the invoices with their lines, numbered (InvoiceRepository.createMany);
+ *  4. the balance changes through the ledger (CustomerBalanceRepository.change), only for
+ *     invoices that move it: APPLIED_TO_INVOICE (-credit_applied), and PRORATION_CREDIT
+ *     (+credit_to_balance) for an invoice totalling below 0 (a downgrade's proration, §18).
+ *     Callers never write either for an invoice themselves.
+ * Returns the invoices in input order with their totals. Records no event: invoice.created (and
+ * invoice.paid for a PAID one) are the caller's, which knows the e-mail and the moment.
+ */
+export async function createInvoices(
+  deps: BillingDeps,
+  drafts: InvoiceDraft[],
+  transaction: Transaction,
+): Promise<PricedInvoice[]> {
+  if (drafts.length === 0) return [];
+  const balances = await deps.balances.lockPositiveBalances([...new Set(drafts.map((d) => d.customerId))], transaction);
+  const priced = drafts.map((draft) => {
+    const balance = balances.get(draft.customerId) ?? 0;
+    // An exact credit is taken as asked: the ledger refuses it if the balance no longer holds it.
+    const totals = totalInvoice(draft.lines, draft.discount, draft.credit ? draft.credit.exactly : balance);
+    balances.set(draft.customerId, balance - totals.creditApplied);
+    return { draft, totals, invoice: storedInvoice(draft, totals) };
+  });
+  const invoices = await deps.invoices.createMany(
+    priced.map((p) => p.invoice),
+    transaction,
+  );
+  for (const [k, { draft, totals }] of priced.entries()) {
+    const { number } = invoices[k];
+    const change = { customerId: draft.customerId, invoiceId: draft.id, at: draft.createdAt };
+    if (totals.creditApplied > 0) {
+      await deps.balances.change(
+        {
+          ...change,
+          type: 'APPLIED_TO_INVOICE',
+          amount: -totals.creditApplied,
+          description: `Applied to invoice ${number}`,
+        },
+        transaction,
+      );
+    }
+    if (totals.creditToBalance > 0) {
+      await deps.balances.change(
+        {
+          ...change,
+          type: 'PRORATION_CREDIT',
+          amount: totals.creditToBalance,
+          description: `Proration credit of invoice ${number}`,
+        },
+        transaction,
+      );
+    }
+  }
+  return invoices.map((invoice, k) => ({ invoice, totals: priced[k].totals }));
+}
+
+/** The row createMany stores for a draft and its totals. */
+function storedInvoice(draft: InvoiceDraft, totals: InvoiceTotals): NewInvoice & RowScope {
+  const { collection, discount, credit: _credit, lines, ...fields } = draft;
+  const discountLine: NewInvoiceLine[] =
+    totals.discount > 0
+      ? [
+          {
+            type: 'DISCOUNT',
+            description: discount?.description ?? 'Discount',
+            quantity: '1',
+            unitAmount: -totals.discount,
+            amount: -totals.discount,
+            periodStart: draft.periodStart,
+            periodEnd: draft.periodEnd,
+          },
+        ]
+      : [];
+  const paid = collection.status === 'PAID';
+  return {
+    ...fields,
+    status: collection.status,
+    subtotal: totals.subtotal,
+    discount: totals.discount,
+    amount: totals.amount,
+    creditApplied: totals.creditApplied,
+    amountDue: totals.amountDue,
+    // What the card paid: the credit is not part of it (nor refunded on cancellation, §10).
+    amountPaid: paid ? totals.amountDue : 0,
+    dueDate: draft.createdAt,
+    paidAt: paid ? draft.createdAt : null,
+    attemptCount: paid ? 1 : 0,
+    nextPaymentAttempt: collection.status === 'OPEN' ? collection.chargeAt : null,
+    transactionReference: paid ? collection.transactionReference : null,
+    lines: [...lines, ...discountLine],
+  };
+}
