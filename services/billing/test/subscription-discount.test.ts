@@ -3,7 +3,7 @@ import { totalInvoice } from '../src/domain/invoice-totals';
 import {
   discountAfterInvoice,
   discountFromCoupon,
-  invoiceDiscountOf,
+  nextInvoiceDiscount,
   type CouponTerms,
   type SubscriptionDiscount,
 } from '../src/domain/subscription-discount';
@@ -25,7 +25,7 @@ const coupon = (terms: Partial<CouponTerms>): CouponTerms => ({
 function bill(start: SubscriptionDiscount | null, bases: number[]) {
   let discount = start;
   return bases.map((base) => {
-    const terms = invoiceDiscountOf(discount);
+    const terms = nextInvoiceDiscount(discount);
     const totals = totalInvoice([{ type: 'SUBSCRIPTION', amount: base }], terms, 0);
     discount = discountAfterInvoice(discount, totals.discount > 0);
     return { amount: totals.amount, remaining: discount === null ? 'none' : discount.periodsRemaining };
@@ -109,13 +109,13 @@ describe('a discount over the invoices of a subscription (docs/api-behaviour.md 
   });
 
   it('describes the DISCOUNT line by code and terms', () => {
-    expect(invoiceDiscountOf(discountFromCoupon(coupon({ percentOff: '25' }), 'NGN'))).toEqual({
+    expect(nextInvoiceDiscount(discountFromCoupon(coupon({ percentOff: '25' }), 'NGN'))).toEqual({
       percentOff: '25',
       amountOff: null,
       description: 'WELCOME25 (25% off)',
     });
     expect(
-      invoiceDiscountOf(discountFromCoupon(coupon({ amountOff: 200_050, currency: 'NGN' }), 'NGN'))?.description,
+      nextInvoiceDiscount(discountFromCoupon(coupon({ amountOff: 200_050, currency: 'NGN' }), 'NGN'))?.description,
     ).toBe('WELCOME25 (2000.50 NGN off)');
   });
 

@@ -85,7 +85,7 @@ export function discountFromCoupon(coupon: CouponTerms, subscriptionCurrency: st
 }
 
 /** The DISCOUNT line's terms and words for the next invoice, or null when there is no discount. */
-export function invoiceDiscountOf(discount: SubscriptionDiscount | null): InvoiceDiscount | null {
+export function nextInvoiceDiscount(discount: SubscriptionDiscount | null): InvoiceDiscount | null {
   if (!discount || discount.periodsRemaining === 0) return null;
   const off =
     discount.percentOff !== null

@@ -1,7 +1,12 @@
 import { DomainError, requireScope, type UnaryHandlers } from '@billing/platform';
 import { billingV1 } from '@billing/proto';
 import { validatePlanSnapshot } from '../domain/checkout-completion';
-import { discountOf, type CouponTerms, type SubscriptionDiscount } from '../domain/subscription-discount';
+import {
+  discountFromCoupon,
+  discountOf,
+  type CouponTerms,
+  type SubscriptionDiscount,
+} from '../domain/subscription-discount';
 import type { CancelledBy } from '../db/models/subscription.model';
 import type { RefundView } from '../domain/cancellation-refund';
 import type { BillingDeps } from '../usecases/billing-deps';
@@ -54,8 +59,14 @@ const toDiscount = (d: SubscriptionDiscount | null): billingV1.SubscriptionDisco
       }
     : undefined;
 
+/** The discount a request's coupon starts on a subscription billed in `currency`; none without one. */
+export const requestedDiscount = (c: billingV1.CouponSnapshot | undefined, currency: string) => {
+  const terms = couponTerms(c);
+  return terms ? discountFromCoupon(terms, currency) : null;
+};
+
 /** A coupon snapshot from a request; absent -> undefined (no coupon). */
-export const couponTerms = (c: billingV1.CouponSnapshot | undefined): CouponTerms | undefined =>
+const couponTerms = (c: billingV1.CouponSnapshot | undefined): CouponTerms | undefined =>
   c && {
     couponId: c.couponId,
     code: c.code,
@@ -94,9 +105,11 @@ export function subscriptionHandlers(deps: BillingDeps): Partial<BillingHandlers
   return {
     async createSubscription(req) {
       if (!req.plan) throw DomainError.invalid([{ loc: ['plan'], msg: 'Field required', type: 'missing' }]);
+      const plan = validatePlanSnapshot(req.plan);
       const view = await createSubscription(deps, requireScope(req.scope), {
         customerId: req.customerId,
-        plan: validatePlanSnapshot(req.plan),
+        plan,
+        discount: requestedDiscount(req.coupon, plan.currency),
         trialPeriodDays: req.trialPeriodDays,
         billingCycles: req.billingCycles,
         metadata: req.metadata ?? {},
