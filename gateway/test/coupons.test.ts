@@ -333,7 +333,7 @@ describe('coupons and discounts (gateway -> catalog + billing -> sandbox provide
     it('20 concurrent POST /subscriptions with a coupon of max_redemptions 5: exactly 5 succeed, times_redeemed 5', async () => {
       const m = await registerMerchant(api, 'race-create');
       const planId = await plan(m, { name: 'Monthly', amount: 10000 });
-      const race = await coupon(m, { code: 'RACE5', percent_off: 10, duration: 'ONCE', max_redemptions: 5 });
+      const race = await coupon(m, { code: 'RACE5', percent_off: 10, duration: 'FOREVER', max_redemptions: 5 });
       const { customerId, email } = await customerWithCard(m, 'race-create');
 
       const answers = await Promise.all(
