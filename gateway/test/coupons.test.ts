@@ -546,6 +546,27 @@ describe('coupons and discounts (gateway -> catalog + billing -> sandbox provide
       expect((await post(m, `/subscriptions/${sub.id}/discount`, {})).status).toBe(422);
     });
 
+    it('with a trial the discount starts with the first invoice after the trial', async () => {
+      const m = await registerMerchant(api, 'trial');
+      const planId = await plan(m, { name: 'Monthly', amount: 10000, trial_period_days: 7 });
+      await coupon(m, { code: 'FIRSTPAID', percent_off: 40, duration: 'ONCE' });
+      const { customerId, email } = await customerWithCard(m, 'trial');
+      const created = await post(m, '/subscriptions', {
+        customer_id: customerId,
+        plan_id: planId,
+        coupon_code: 'FIRSTPAID',
+      });
+      expect(created.body).toMatchObject({ status: 'TRIALING', discount: { ends_after_periods_remaining: 1 } });
+      const afterTrial = await renew(m, created.body.id);
+      expect(afterTrial).toMatchObject({ status: 'ACTIVE', discount: null });
+      await renew(m, created.body.id);
+      expect((await invoicesOf(m, created.body.id)).map((i) => i.amount)).toEqual([6000, 10000]);
+      expect(await chargesOf(email)).toEqual([
+        [600000, 'success'],
+        [1000000, 'success'],
+      ]);
+    });
+
     it('amount_off larger than the invoice: amount_due 0, PAID, and no provider call', async () => {
       const m = await registerMerchant(api, 'free');
       const planId = await plan(m, { name: 'Monthly', amount: 10000 });
@@ -620,6 +641,30 @@ describe('coupons and discounts (gateway -> catalog + billing -> sandbox provide
       expect(await timesRedeemed(m, quarter.id)).toBe(1);
       expect(await renew(m, done.subscription_id)).toMatchObject({ discount: { ends_after_periods_remaining: 1 } });
       expect((await invoicesOf(m, done.subscription_id)).map((i) => i.amount)).toEqual([7500, 7500]);
+    });
+
+    it('a discount that leaves nothing to pay: the card is only checked (and refunded), the first invoice is PAID at 0', async () => {
+      const m = await registerMerchant(api, 'checkout-free');
+      const planId = await plan(m, { name: 'Monthly', amount: 10000 });
+      await coupon(m, { code: 'ONUS', percent_off: 100, duration: 'ONCE' });
+      const session = await post(m, '/checkout/sessions', { plan_id: planId, coupon_code: 'ONUS' });
+      expect(session.body).toMatchObject({ amount_discount: 10000, amount_total: 0 });
+      const email = `checkout-free-${randomUUID().slice(0, 8)}@example.com`;
+      await payCheckoutPageInSandbox(platform.gatewayUrl, session.body.code, email);
+      const done = (await get(m, `/checkout/sessions/${session.body.code}`)).body;
+      expect(done.status).toBe('COMPLETED');
+      const ledger = await sandbox.ledger({ email });
+      const check = ledger.transactions.filter((t) => t.status === 'success');
+      expect(check.map((t) => t.amount)).toEqual([100]);
+      expect(ledger.refunds.map((r) => [r.transaction_reference, r.amount])).toEqual([[check[0].reference, 100]]);
+      const [first] = await invoicesOf(m, done.subscription_id);
+      expect(first).toMatchObject({ status: 'PAID', amount: 0, amount_due: 0, amount_paid: 0 });
+      expect(linesOf(first)).toEqual([
+        ['SUBSCRIPTION', 10000],
+        ['DISCOUNT', -10000],
+      ]);
+      await renew(m, done.subscription_id);
+      expect(await chargesOf(email)).toEqual([[1000000, 'success']]);
     });
 
     it('gives the redemption back when the session expires or is cancelled unpaid; refuses bad input', async () => {
