@@ -47,6 +47,9 @@ describe('gRPC server maximum connection age', () => {
     expect(client.getChannel().getConnectivityState(false)).toBe(connectivityState.READY);
     const after = await nextState(client, connectivityState.READY, 10_000);
     expect(after).not.toBe(connectivityState.READY);
-    expect(Date.now() - connectedAt).toBeGreaterThanOrEqual(900);
+    // grpc-js ends a connection at its maximum age give or take 10% (jitter, so that clients
+    // connected together do not all reconnect together), counted from the server's accept, a little
+    // before the client saw READY: 1000 ms - 10% - that gap.
+    expect(Date.now() - connectedAt).toBeGreaterThanOrEqual(800);
   });
 });
