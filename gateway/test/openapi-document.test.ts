@@ -298,13 +298,24 @@ describe('the webhook events of the document', () => {
       expiresAt: at,
       completedAt: at,
       createdAt: at,
+      allowPromotionCodes: false,
+      coupon: {
+        couponId: '057c4cc7-b6cc-4f51-becc-faaee307bc8d',
+        code: 'WELCOME25',
+        percentOff: '25',
+        amountOff: null,
+        currency: null,
+        duration: 'ONCE',
+        durationInPeriods: null,
+      },
     };
     const subscriptionData = subscriptionEventData(subscription as never, customer.email);
     const invoiceData = invoiceEventData(invoice as never, customer.email);
     const data: Record<WebhookEventName, unknown> = {
-      'checkout.session.completed': checkoutSessionResource(session as never, 'http://localhost:8080'),
+      'checkout.session.completed': checkoutSessionResource(session as never, subscription, 'http://localhost:8080'),
       'checkout.session.expired': checkoutSessionResource(
         { ...session, status: 'EXPIRED', customerId: null, subscriptionId: null, completedAt: null } as never,
+        subscription,
         'http://localhost:8080',
       ),
       'customer.created': customerEventData(customer as never),

@@ -32,6 +32,7 @@ const DETAIL_FIELDS = [
   ...LIST_VIEW_FIELDS,
   'billing_cycles',
   'customer_id',
+  'discount',
   'livemode',
   'metadata',
   'pending_plan_change_at',

@@ -16,9 +16,11 @@ import type { CatalogConfig } from './config';
 import { catalogMigrations } from './db/migrations';
 import { CheckoutPaymentModel } from './db/models/checkout-payment.model';
 import { CheckoutSessionModel } from './db/models/checkout-session.model';
+import { CouponModel } from './db/models/coupon.model';
 import { PlanModel } from './db/models/plan.model';
 import { CheckoutPaymentRepository } from './db/repositories/checkout-payment.repository';
 import { CheckoutSessionRepository } from './db/repositories/checkout-session.repository';
+import { CouponRepository } from './db/repositories/coupon.repository';
 import { PlanRepository } from './db/repositories/plan.repository';
 import { catalogHandlers } from './handlers/catalog.handlers';
 import { createCheckoutPagesApp } from './http/checkout-pages';
@@ -38,7 +40,7 @@ export async function startCatalog(config: CatalogConfig, logger: Logger): Promi
   const storage = await openServiceStorage({
     service: 'catalog',
     config,
-    models: [PlanModel, CheckoutSessionModel, CheckoutPaymentModel],
+    models: [PlanModel, CheckoutSessionModel, CheckoutPaymentModel, CouponModel],
     migrations: catalogMigrations,
     logger,
   });
@@ -54,6 +56,7 @@ export async function startCatalog(config: CatalogConfig, logger: Logger): Promi
     plans: new PlanRepository(),
     checkoutSessions: new CheckoutSessionRepository(),
     checkoutPayments: new CheckoutPaymentRepository(),
+    coupons: new CouponRepository(),
     clock: systemClock,
     clocks: new ProjectClocks(storage.sequelize, systemClock),
     billing,

@@ -3,6 +3,7 @@ import { apiKeysResource } from './api-keys/api-keys.routes';
 import { authResource } from './auth/auth.routes';
 import { cancellationPoliciesResource } from './cancellation-policies/cancellation-policies.routes';
 import { checkoutResource } from './checkout/checkout.routes';
+import { couponsResource } from './coupons/coupons.routes';
 import { customersResource } from './customers/customers.routes';
 import { invoicesResource } from './invoices/invoices.routes';
 import { testClockResource } from './test-clock/test-clock.routes';
@@ -22,6 +23,7 @@ export const v1Resources: Resource[] = [
   apiKeysResource,
   plansResource,
   checkoutResource,
+  couponsResource,
   customersResource,
   invoicesResource,
   cancellationPoliciesResource,

@@ -457,7 +457,7 @@ export interface paths {
         put?: never;
         /**
          * Create a checkout session (a payment link for one plan)
-         * @description Send the customer to `checkout_url`. After paying they are redirected to `success_url`, after giving up to `cancel_url`. The session is PENDING until paid (COMPLETED, with `customer_id` and `subscription_id`) or until `expires_in_minutes` pass (EXPIRED, default 24 h). `customer_email` and `customer_name` prefill the page. Listen to `checkout.session.completed` rather than polling.
+         * @description Send the customer to `checkout_url`. After paying they are redirected to `success_url`, after giving up to `cancel_url`. The session is PENDING until paid (COMPLETED, with `customer_id` and `subscription_id`) or until `expires_in_minutes` pass (EXPIRED, default 24 h). `customer_email` and `customer_name` prefill the page. Listen to `checkout.session.completed` rather than polling. `coupon_code` redeems a coupon for the session at once (an inactive plan, or a code that cannot be redeemed: 400 saying why) and the customer pays `amount_total`, the discounted price; `allow_promotion_codes` lets the customer type a code on the page instead, which re-prices it before Pay. A session that expires or is cancelled unpaid gives its redemption back.
          *
          *     **Credentials:** a project's API key in `X-Api-Key`. It acts in the key’s project and mode: a test key (`svc_test_...`) reads and writes test-mode data only, a live key (`svc_live_...`) live-mode data only. An id of the other mode is a 404, one of another project a 403.
          */
@@ -507,6 +507,62 @@ export interface paths {
          */
         post: operations["expireCheckoutSession"];
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/coupons": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List coupons, newest first
+         * @description Active and inactive coupons, each with `times_redeemed`. Pages of `limit` (default 20, at most 100); the next page starts after the last id of this one (`starting_after`).
+         *
+         *     **Credentials:** a project's API key in `X-Api-Key`. It acts in the key’s project and mode: a test key (`svc_test_...`) reads and writes test-mode data only, a live key (`svc_live_...`) live-mode data only. An id of the other mode is a 404, one of another project a 403.
+         */
+        get: operations["listCoupons"];
+        put?: never;
+        /**
+         * Create a coupon
+         * @description `code` is unique in the project and mode, compared case-insensitively and stored upper case (taken: 409). Exactly one of `percent_off` (0 < x <= 100, at most 2 decimals) and `amount_off` (with its `currency`); `duration` ONCE (the first invoice after redemption), REPEATING (the next `duration_in_periods` period invoices, 1..120, required with REPEATING and only then) or FOREVER. Optional: `max_redemptions` (>= 1; `times_redeemed` never exceeds it, however many redeem at once), `redeem_by` (after it the code is refused as expired) and `plan_ids` (plans of this project and mode it is limited to; default every plan). Breaking a rule is a 422.
+         *
+         *     **Credentials:** a project's API key in `X-Api-Key`. It acts in the key’s project and mode: a test key (`svc_test_...`) reads and writes test-mode data only, a live key (`svc_live_...`) live-mode data only. An id of the other mode is a 404, one of another project a 403.
+         */
+        post: operations["createCoupon"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/coupons/{coupon_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a coupon
+         * @description Inactive coupons too; `times_redeemed` is how many redemptions count now.
+         *
+         *     **Credentials:** a project's API key in `X-Api-Key`. It acts in the key’s project and mode: a test key (`svc_test_...`) reads and writes test-mode data only, a live key (`svc_live_...`) live-mode data only. An id of the other mode is a 404, one of another project a 403.
+         */
+        get: operations["getCoupon"];
+        put?: never;
+        post?: never;
+        /**
+         * Deactivate a coupon
+         * @description Sets `is_active=false`; nothing is deleted. The code is refused from now on (400, inactive); the discounts already given keep running until they end.
+         *
+         *     **Credentials:** a project's API key in `X-Api-Key`. It acts in the key’s project and mode: a test key (`svc_test_...`) reads and writes test-mode data only, a live key (`svc_live_...`) live-mode data only. An id of the other mode is a 404, one of another project a 403.
+         */
+        delete: operations["deactivateCoupon"];
         options?: never;
         head?: never;
         patch?: never;
@@ -917,7 +973,7 @@ export interface paths {
         put?: never;
         /**
          * Subscribe a customer with a saved card to a plan
-         * @description For a customer whose card was saved by a paid checkout (none: 400). With a trial (the plan's, or `trial_period_days`) it starts TRIALING and charges nothing until the trial ends; otherwise the first period is charged now: a declined charge is a 402 and nothing is created. Send an `Idempotency-Key`: a retry after a lost answer returns the first subscription instead of charging twice (503 while the first charge is still in progress). An inactive plan is a 400.
+         * @description For a customer whose card was saved by a paid checkout (none: 400). With a trial (the plan's, or `trial_period_days`) it starts TRIALING and charges nothing until the trial ends; otherwise the first period is charged now: a declined charge is a 402 and nothing is created. Send an `Idempotency-Key`: a retry after a lost answer returns the first subscription instead of charging twice (503 while the first charge is still in progress). An inactive plan is a 400. With `coupon_code` the coupon is redeemed and its discount starts with the first invoice (the one charged now, or the first after the trial); a code that cannot be redeemed (unknown, inactive, expired, exhausted, not for this plan, another currency) is a 400 saying which, and a declined first charge gives the redemption back.
          *
          *     **Credentials:** a project's API key in `X-Api-Key`. It acts in the key’s project and mode: a test key (`svc_test_...`) reads and writes test-mode data only, a live key (`svc_live_...`) live-mode data only. An id of the other mode is a 404, one of another project a 403.
          */
@@ -989,6 +1045,34 @@ export interface paths {
          */
         post: operations["resumeSubscription"];
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/subscriptions/{subscription_id}/discount": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Apply a coupon to a subscription's coming invoices
+         * @description Redeems `coupon_code` and gives the subscription its discount, replacing the one it had. It covers the next invoices (the next renewal first): ONCE one, REPEATING `duration_in_periods`, FOREVER all; nothing already invoiced changes. A code that cannot be redeemed (unknown, inactive, expired, exhausted, not for this plan, another currency) is a 400 saying which; so is a cancelled or expired subscription (and the redemption is then given back).
+         *
+         *     **Credentials:** a project's API key in `X-Api-Key`. It acts in the key’s project and mode: a test key (`svc_test_...`) reads and writes test-mode data only, a live key (`svc_live_...`) live-mode data only. An id of the other mode is a 404, one of another project a 403.
+         */
+        post: operations["applySubscriptionDiscount"];
+        /**
+         * Remove a subscription's discount
+         * @description The coming invoices are billed at full price; nothing already invoiced changes and the coupon keeps its redemption count. Answers the subscription (200), with `discount` null; idempotent.
+         *
+         *     **Credentials:** a project's API key in `X-Api-Key`. It acts in the key’s project and mode: a test key (`svc_test_...`) reads and writes test-mode data only, a live key (`svc_live_...`) live-mode data only. An id of the other mode is a 404, one of another project a 403.
+         */
+        delete: operations["removeSubscriptionDiscount"];
         options?: never;
         head?: never;
         patch?: never;
@@ -1689,6 +1773,18 @@ export interface components {
             metadata: {
                 [key: string]: unknown;
             };
+            /** @description The hosted page shows a "Promotion code" field */
+            allow_promotion_codes: boolean;
+            /** @description The coupon applied (given at creation, or a promotion code applied on the hosted page) */
+            coupon_code: string | null;
+            /** @description The plan's price for the first period (major units) */
+            amount_subtotal: number;
+            /** @description The coupon's discount on it */
+            amount_discount: number;
+            /** @description What the first period costs: amount_subtotal - amount_discount, charged at payment (with a trial, a refunded card check is charged instead and this is the first charge after the trial) */
+            amount_total: number;
+            /** @enum {string} */
+            currency: "NGN" | "USD" | "GHS" | "ZAR" | "KES";
             livemode: boolean;
             /** Format: date-time */
             expires_at: string;
@@ -2452,6 +2548,70 @@ export interface components {
             };
             /** @default 1440 */
             expires_in_minutes?: number;
+            /** @description A coupon redeemed for the session now (refused: 400 saying why); the page shows the original price, the discount and the price to pay. Given back if the session expires or is cancelled unpaid */
+            coupon_code?: string;
+            /**
+             * @description Show a "Promotion code" field on the hosted page instead of a fixed coupon_code
+             * @default false
+             */
+            allow_promotion_codes?: boolean;
+        };
+        Coupon: {
+            /** Format: uuid */
+            id: string;
+            /** @description Upper case */
+            code: string;
+            name: string | null;
+            /** @description Set for a percentage coupon, else null */
+            percent_off: number | null;
+            /** @description Major currency unit; set for an amount coupon, else null */
+            amount_off: number | null;
+            /**
+             * @description The currency of amount_off; null with percent_off
+             * @enum {string|null}
+             */
+            currency: "NGN" | "USD" | "GHS" | "ZAR" | "KES" | null;
+            /** @enum {string} */
+            duration: "ONCE" | "REPEATING" | "FOREVER";
+            /** @description REPEATING: how many period invoices */
+            duration_in_periods: number | null;
+            /** @description Null = unlimited */
+            max_redemptions: number | null;
+            times_redeemed: number;
+            /**
+             * Format: date-time
+             * @description The last moment it may be redeemed; null = no end
+             */
+            redeem_by: string | null;
+            /** @description The plans it applies to; null = every plan */
+            plan_ids: string[] | null;
+            is_active: boolean;
+            livemode: boolean;
+            /** Format: date-time */
+            created_at: string;
+        };
+        CreateCouponRequest: {
+            /** @description 3..40 characters of A-Z, 0-9, _ and -; case-insensitive (stored upper case) */
+            code: string;
+            name?: string;
+            /** @description Percentage off, 0 < x <= 100, at most 2 decimals (12.5 = 12.5%) */
+            percent_off?: number;
+            /** @description Amount off in major units (with `currency`) */
+            amount_off?: number;
+            /** @description Required with amount_off, refused with percent_off */
+            currency?: string;
+            /** @description ONCE: the first invoice; REPEATING: the next duration_in_periods; FOREVER: all */
+            duration: string;
+            /** @description Required with REPEATING, refused otherwise */
+            duration_in_periods?: number;
+            max_redemptions?: number;
+            /**
+             * Format: date-time
+             * @description In the future; after it the code is refused (expired)
+             */
+            redeem_by?: string;
+            /** @description Default: every plan */
+            plan_ids?: string[];
         };
         CreateCustomerRequest: {
             /** Format: email */
@@ -2799,6 +2959,17 @@ export interface components {
              * @description When the pending plan takes over: the end of the current period; null when none
              */
             pending_plan_change_at: string | null;
+            /** @description Null when the subscription has no discount */
+            discount: {
+                /** Format: uuid */
+                coupon_id: string;
+                code: string;
+                percent_off: number | null;
+                /** @description Major currency unit */
+                amount_off: number | null;
+                /** @description How many more period invoices it discounts (1 for ONCE until used); null = FOREVER. The subscription shows no discount once it has run out */
+                ends_after_periods_remaining: number | null;
+            } | null;
         };
         CreateSubscriptionRequest: {
             /** Format: uuid */
@@ -2813,6 +2984,8 @@ export interface components {
             metadata?: {
                 [key: string]: unknown;
             };
+            /** @description A coupon to redeem: its discount starts with the first invoice (refused: 400 saying why) */
+            coupon_code?: string;
         };
         SubscriptionListItem: {
             /** Format: uuid */
@@ -2840,6 +3013,10 @@ export interface components {
             cancelled_by: "MERCHANT" | "CUSTOMER" | "SYSTEM" | null;
             /** Format: date-time */
             created_at: string;
+        };
+        ApplySubscriptionDiscountRequest: {
+            /** @description 3..40 characters of A-Z, 0-9, _ and -; case-insensitive (stored upper case) */
+            coupon_code: string;
         };
         CancelledSubscription: {
             /** Format: uuid */
@@ -2889,6 +3066,17 @@ export interface components {
              * @description When the pending plan takes over: the end of the current period; null when none
              */
             pending_plan_change_at: string | null;
+            /** @description Null when the subscription has no discount */
+            discount: {
+                /** Format: uuid */
+                coupon_id: string;
+                code: string;
+                percent_off: number | null;
+                /** @description Major currency unit */
+                amount_off: number | null;
+                /** @description How many more period invoices it discounts (1 for ONCE until used); null = FOREVER. The subscription shows no discount once it has run out */
+                ends_after_periods_remaining: number | null;
+            } | null;
             refund: components["schemas"]["Refund"];
         };
         Refund: {
@@ -2988,6 +3176,17 @@ export interface components {
              * @description When the pending plan takes over: the end of the current period; null when none
              */
             pending_plan_change_at: string | null;
+            /** @description Null when the subscription has no discount */
+            discount: {
+                /** Format: uuid */
+                coupon_id: string;
+                code: string;
+                percent_off: number | null;
+                /** @description Major currency unit */
+                amount_off: number | null;
+                /** @description How many more period invoices it discounts (1 for ONCE until used); null = FOREVER. The subscription shows no discount once it has run out */
+                ends_after_periods_remaining: number | null;
+            } | null;
             /** @description The invoice the change made (proration, or a new period for another interval); null when none */
             latest_invoice: {
                 /** Format: uuid */
@@ -6851,7 +7050,8 @@ export interface operations {
                  *       "metadata": {
                  *         "signup_source": "pricing-page"
                  *       },
-                 *       "expires_in_minutes": 1440
+                 *       "expires_in_minutes": 1440,
+                 *       "coupon_code": "WELCOME25"
                  *     }
                  */
                 "application/json": components["schemas"]["CreateCheckoutSessionRequest"];
@@ -6886,6 +7086,12 @@ export interface operations {
                      *       "metadata": {
                      *         "signup_source": "pricing-page"
                      *       },
+                     *       "allow_promotion_codes": false,
+                     *       "coupon_code": "WELCOME25",
+                     *       "amount_subtotal": 15000,
+                     *       "amount_discount": 3750,
+                     *       "amount_total": 11250,
+                     *       "currency": "NGN",
                      *       "livemode": false,
                      *       "expires_at": "2026-03-03T09:15:00.000Z",
                      *       "completed_at": null,
@@ -6895,7 +7101,7 @@ export interface operations {
                     "application/json": components["schemas"]["CheckoutSession"];
                 };
             };
-            /** @description The plan is not active */
+            /** @description The coupon WELCOME25 does not apply to this plan */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6903,7 +7109,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "The plan is not active"
+                     *       "detail": "The coupon WELCOME25 does not apply to this plan"
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];
@@ -7091,6 +7297,12 @@ export interface operations {
                      *       "metadata": {
                      *         "signup_source": "pricing-page"
                      *       },
+                     *       "allow_promotion_codes": false,
+                     *       "coupon_code": "WELCOME25",
+                     *       "amount_subtotal": 15000,
+                     *       "amount_discount": 3750,
+                     *       "amount_total": 11250,
+                     *       "currency": "NGN",
                      *       "livemode": false,
                      *       "expires_at": "2026-03-03T09:15:00.000Z",
                      *       "completed_at": null,
@@ -7237,6 +7449,12 @@ export interface operations {
                      *       "metadata": {
                      *         "signup_source": "pricing-page"
                      *       },
+                     *       "allow_promotion_codes": false,
+                     *       "coupon_code": "WELCOME25",
+                     *       "amount_subtotal": 15000,
+                     *       "amount_discount": 3750,
+                     *       "amount_total": 11250,
+                     *       "currency": "NGN",
                      *       "livemode": false,
                      *       "expires_at": "2026-03-03T09:15:00.000Z",
                      *       "completed_at": null,
@@ -7375,6 +7593,641 @@ export interface operations {
                 };
             };
             /** @description A backing service is unavailable or too slow; retry after `Retry-After`. Sent without an Idempotency-Key, the request may have taken effect (no Retry-After then): check before retrying it, or send a key so that a retry is safe */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "A backing service is temporarily unavailable; please retry"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listCoupons: {
+        parameters: {
+            query?: {
+                /** @description 1..100, default 20 */
+                limit?: number;
+                /** @description The id of the last item of the previous page */
+                starting_after?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of coupons */
+            200: {
+                headers: {
+                    /** @description Requests per second the key's mode allows, sustained */
+                    "X-RateLimit-Limit": string;
+                    /** @description What is left of the current 2 s window */
+                    "X-RateLimit-Remaining": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "id": "057c4cc7-b6cc-4f51-becc-faaee307bc8d",
+                     *         "code": "WELCOME25",
+                     *         "name": "Welcome: 25% off for 3 months",
+                     *         "percent_off": 25,
+                     *         "amount_off": null,
+                     *         "currency": null,
+                     *         "duration": "REPEATING",
+                     *         "duration_in_periods": 3,
+                     *         "max_redemptions": 500,
+                     *         "times_redeemed": 42,
+                     *         "redeem_by": "2026-12-31T23:59:59.000Z",
+                     *         "plan_ids": [
+                     *           "baea837a-06ab-4cfb-9510-cd42026464cc"
+                     *         ],
+                     *         "is_active": true,
+                     *         "livemode": false,
+                     *         "created_at": "2026-03-02T09:15:00.000Z"
+                     *       }
+                     *     ]
+                     */
+                    "application/json": components["schemas"]["Coupon"][];
+                };
+            };
+            /** @description starting_after does not name an item of this list */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "starting_after does not name an item of this list"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The X-Api-Key header is missing, or names an unknown or revoked key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Not authenticated: send the X-Api-Key header"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The API key is disabled, or its merchant deactivated */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "API key is disabled"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Invalid query, header or body: `detail` has one item per problem, `loc` says where */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": [
+                     *         {
+                     *           "loc": [
+                     *             "query",
+                     *             "limit"
+                     *           ],
+                     *           "msg": "Input should be a valid number",
+                     *           "type": "float_type",
+                     *           "input": "%"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description A rate limit is spent (docs/rate-limits.md); come back after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": string;
+                    /** @description Requests per second the key's mode allows, sustained */
+                    "X-RateLimit-Limit": string;
+                    /** @description What is left of the current 2 s window */
+                    "X-RateLimit-Remaining": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Rate limit exceeded: 25 requests per second for this API key"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An internal error; quote the error id to support */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Internal server error (error id 0b7c9a61-5d2e-4f3a-8c1b-6e9d2a4f7b30)"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A backing service is unavailable or too slow; retry after `Retry-After` */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "A backing service is temporarily unavailable; please retry"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createCoupon: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: for 24 h a repeat with the same key, method, path and body (per API key, or per merchant for token-only calls) replays the first answer with `Idempotent-Replayed: true`; another body, or the first still running, is a 409. 1 to 255 printable ASCII characters. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "code": "welcome25",
+                 *       "name": "Welcome: 25% off for 3 months",
+                 *       "percent_off": 25,
+                 *       "duration": "REPEATING",
+                 *       "duration_in_periods": 3,
+                 *       "max_redemptions": 500,
+                 *       "redeem_by": "2026-12-31T23:59:59.000Z",
+                 *       "plan_ids": [
+                 *         "baea837a-06ab-4cfb-9510-cd42026464cc"
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["CreateCouponRequest"];
+            };
+        };
+        responses: {
+            /** @description The coupon */
+            201: {
+                headers: {
+                    /** @description Present when this is the stored answer of an earlier request with the same key */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description Requests per second the key's mode allows, sustained */
+                    "X-RateLimit-Limit": string;
+                    /** @description What is left of the current 2 s window */
+                    "X-RateLimit-Remaining": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "057c4cc7-b6cc-4f51-becc-faaee307bc8d",
+                     *       "code": "WELCOME25",
+                     *       "name": "Welcome: 25% off for 3 months",
+                     *       "percent_off": 25,
+                     *       "amount_off": null,
+                     *       "currency": null,
+                     *       "duration": "REPEATING",
+                     *       "duration_in_periods": 3,
+                     *       "max_redemptions": 500,
+                     *       "times_redeemed": 0,
+                     *       "redeem_by": "2026-12-31T23:59:59.000Z",
+                     *       "plan_ids": [
+                     *         "baea837a-06ab-4cfb-9510-cd42026464cc"
+                     *       ],
+                     *       "is_active": true,
+                     *       "livemode": false,
+                     *       "created_at": "2026-03-02T09:15:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Coupon"];
+                };
+            };
+            /** @description The X-Api-Key header is missing, or names an unknown or revoked key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Not authenticated: send the X-Api-Key header"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Plan belongs to another project; or: The API key is disabled, or its merchant deactivated */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Plan belongs to another project"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Plan not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Plan not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A coupon with the code WELCOME25 already exists; or: The Idempotency-Key was used with another body, or its first request is still running */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "A coupon with the code WELCOME25 already exists"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is larger than 1 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Request body is larger than 1 MiB"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Invalid query, header or body: `detail` has one item per problem, `loc` says where */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": [
+                     *         {
+                     *           "loc": [
+                     *             "body"
+                     *           ],
+                     *           "msg": "Field required",
+                     *           "type": "missing"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description A rate limit is spent (docs/rate-limits.md); come back after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": string;
+                    /** @description Requests per second the key's mode allows, sustained */
+                    "X-RateLimit-Limit": string;
+                    /** @description What is left of the current 2 s window */
+                    "X-RateLimit-Remaining": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Rate limit exceeded: 25 requests per second for this API key"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An internal error; quote the error id to support */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Internal server error (error id 0b7c9a61-5d2e-4f3a-8c1b-6e9d2a4f7b30)"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A backing service is unavailable or too slow; retry after `Retry-After`. Sent without an Idempotency-Key, the request may have taken effect (no Retry-After then): check before retrying it, or send a key so that a retry is safe */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "A backing service is temporarily unavailable; please retry"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getCoupon: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Coupon id */
+                coupon_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The coupon */
+            200: {
+                headers: {
+                    /** @description Requests per second the key's mode allows, sustained */
+                    "X-RateLimit-Limit": string;
+                    /** @description What is left of the current 2 s window */
+                    "X-RateLimit-Remaining": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "057c4cc7-b6cc-4f51-becc-faaee307bc8d",
+                     *       "code": "WELCOME25",
+                     *       "name": "Welcome: 25% off for 3 months",
+                     *       "percent_off": 25,
+                     *       "amount_off": null,
+                     *       "currency": null,
+                     *       "duration": "REPEATING",
+                     *       "duration_in_periods": 3,
+                     *       "max_redemptions": 500,
+                     *       "times_redeemed": 42,
+                     *       "redeem_by": "2026-12-31T23:59:59.000Z",
+                     *       "plan_ids": [
+                     *         "baea837a-06ab-4cfb-9510-cd42026464cc"
+                     *       ],
+                     *       "is_active": true,
+                     *       "livemode": false,
+                     *       "created_at": "2026-03-02T09:15:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Coupon"];
+                };
+            };
+            /** @description The X-Api-Key header is missing, or names an unknown or revoked key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Not authenticated: send the X-Api-Key header"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Coupon belongs to another project; or: The API key is disabled, or its merchant deactivated */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Coupon belongs to another project"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Coupon not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Coupon not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A rate limit is spent (docs/rate-limits.md); come back after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": string;
+                    /** @description Requests per second the key's mode allows, sustained */
+                    "X-RateLimit-Limit": string;
+                    /** @description What is left of the current 2 s window */
+                    "X-RateLimit-Remaining": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Rate limit exceeded: 25 requests per second for this API key"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An internal error; quote the error id to support */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Internal server error (error id 0b7c9a61-5d2e-4f3a-8c1b-6e9d2a4f7b30)"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A backing service is unavailable or too slow; retry after `Retry-After` */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "A backing service is temporarily unavailable; please retry"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deactivateCoupon: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Coupon id */
+                coupon_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deactivated */
+            204: {
+                headers: {
+                    /** @description Requests per second the key's mode allows, sustained */
+                    "X-RateLimit-Limit": string;
+                    /** @description What is left of the current 2 s window */
+                    "X-RateLimit-Remaining": string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The X-Api-Key header is missing, or names an unknown or revoked key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Not authenticated: send the X-Api-Key header"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Coupon belongs to another project; or: The API key is disabled, or its merchant deactivated */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Coupon belongs to another project"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Coupon not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Coupon not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A rate limit is spent (docs/rate-limits.md); come back after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": string;
+                    /** @description Requests per second the key's mode allows, sustained */
+                    "X-RateLimit-Limit": string;
+                    /** @description What is left of the current 2 s window */
+                    "X-RateLimit-Remaining": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Rate limit exceeded: 25 requests per second for this API key"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An internal error; quote the error id to support */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Internal server error (error id 0b7c9a61-5d2e-4f3a-8c1b-6e9d2a4f7b30)"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A backing service is unavailable or too slow; retry after `Retry-After` */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying */
@@ -11505,7 +12358,8 @@ export interface operations {
                  *       "trial_period_days": 0,
                  *       "metadata": {
                  *         "signup_source": "upgrade-banner"
-                 *       }
+                 *       },
+                 *       "coupon_code": "WELCOME25"
                  *     }
                  */
                 "application/json": components["schemas"]["CreateSubscriptionRequest"];
@@ -11548,7 +12402,14 @@ export interface operations {
                      *       },
                      *       "livemode": false,
                      *       "pending_plan_id": null,
-                     *       "pending_plan_change_at": null
+                     *       "pending_plan_change_at": null,
+                     *       "discount": {
+                     *         "coupon_id": "057c4cc7-b6cc-4f51-becc-faaee307bc8d",
+                     *         "code": "WELCOME25",
+                     *         "percent_off": 25,
+                     *         "amount_off": null,
+                     *         "ends_after_periods_remaining": 3
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["Subscription"];
@@ -11772,7 +12633,8 @@ export interface operations {
                      *       },
                      *       "livemode": false,
                      *       "pending_plan_id": null,
-                     *       "pending_plan_change_at": null
+                     *       "pending_plan_change_at": null,
+                     *       "discount": null
                      *     }
                      */
                     "application/json": components["schemas"]["Subscription"];
@@ -11923,7 +12785,8 @@ export interface operations {
                      *       },
                      *       "livemode": false,
                      *       "pending_plan_id": null,
-                     *       "pending_plan_change_at": null
+                     *       "pending_plan_change_at": null,
+                     *       "discount": null
                      *     }
                      */
                     "application/json": components["schemas"]["Subscription"];
@@ -12126,7 +12989,8 @@ export interface operations {
                      *       },
                      *       "livemode": false,
                      *       "pending_plan_id": null,
-                     *       "pending_plan_change_at": null
+                     *       "pending_plan_change_at": null,
+                     *       "discount": null
                      *     }
                      */
                     "application/json": components["schemas"]["Subscription"];
@@ -12278,6 +13142,384 @@ export interface operations {
             };
         };
     };
+    applySubscriptionDiscount: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: for 24 h a repeat with the same key, method, path and body (per API key, or per merchant for token-only calls) replays the first answer with `Idempotent-Replayed: true`; another body, or the first still running, is a 409. 1 to 255 printable ASCII characters. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description Subscription id */
+                subscription_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "coupon_code": "WELCOME25"
+                 *     }
+                 */
+                "application/json": components["schemas"]["ApplySubscriptionDiscountRequest"];
+            };
+        };
+        responses: {
+            /** @description The subscription with its discount */
+            200: {
+                headers: {
+                    /** @description Present when this is the stored answer of an earlier request with the same key */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description Requests per second the key's mode allows, sustained */
+                    "X-RateLimit-Limit": string;
+                    /** @description What is left of the current 2 s window */
+                    "X-RateLimit-Remaining": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "b641a59e-66cd-426c-868f-d6983e96217c",
+                     *       "customer_email": "ada@example.com",
+                     *       "plan_name": "Pro",
+                     *       "status": "ACTIVE",
+                     *       "amount": 15000,
+                     *       "currency": "NGN",
+                     *       "interval": "monthly",
+                     *       "current_period_start": "2026-03-02T09:15:00.000Z",
+                     *       "current_period_end": "2026-04-02T09:15:00.000Z",
+                     *       "cancelled_at": null,
+                     *       "cancel_at_period_end": false,
+                     *       "cancelled_by": null,
+                     *       "created_at": "2026-03-02T09:15:00.000Z",
+                     *       "customer_id": "ac3c3ddb-4eec-4de9-840a-1b77d36a38ea",
+                     *       "plan_id": "baea837a-06ab-4cfb-9510-cd42026464cc",
+                     *       "trial_end": null,
+                     *       "billing_cycles": null,
+                     *       "metadata": {
+                     *         "signup_source": "pricing-page"
+                     *       },
+                     *       "livemode": false,
+                     *       "pending_plan_id": null,
+                     *       "pending_plan_change_at": null,
+                     *       "discount": {
+                     *         "coupon_id": "057c4cc7-b6cc-4f51-becc-faaee307bc8d",
+                     *         "code": "WELCOME25",
+                     *         "percent_off": 25,
+                     *         "amount_off": null,
+                     *         "ends_after_periods_remaining": 3
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Subscription"];
+                };
+            };
+            /** @description The coupon code WELCOME25 does not exist */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "The coupon code WELCOME25 does not exist"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The X-Api-Key header is missing, or names an unknown or revoked key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Not authenticated: send the X-Api-Key header"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Subscription belongs to another project; or: The API key is disabled, or its merchant deactivated */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Subscription belongs to another project"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Subscription not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Subscription not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Idempotency-Key was used with another body, or its first request is still running */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "This Idempotency-Key was already used with a different request body"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is larger than 1 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Request body is larger than 1 MiB"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Invalid query, header or body: `detail` has one item per problem, `loc` says where */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": [
+                     *         {
+                     *           "loc": [
+                     *             "body"
+                     *           ],
+                     *           "msg": "Field required",
+                     *           "type": "missing"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description A rate limit is spent (docs/rate-limits.md); come back after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": string;
+                    /** @description Requests per second the key's mode allows, sustained */
+                    "X-RateLimit-Limit": string;
+                    /** @description What is left of the current 2 s window */
+                    "X-RateLimit-Remaining": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Rate limit exceeded: 25 requests per second for this API key"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An internal error; quote the error id to support */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Internal server error (error id 0b7c9a61-5d2e-4f3a-8c1b-6e9d2a4f7b30)"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A backing service is unavailable or too slow; retry after `Retry-After`. Sent without an Idempotency-Key, the request may have taken effect (no Retry-After then): check before retrying it, or send a key so that a retry is safe */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "A backing service is temporarily unavailable; please retry"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    removeSubscriptionDiscount: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Subscription id */
+                subscription_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The subscription without a discount */
+            200: {
+                headers: {
+                    /** @description Requests per second the key's mode allows, sustained */
+                    "X-RateLimit-Limit": string;
+                    /** @description What is left of the current 2 s window */
+                    "X-RateLimit-Remaining": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "b641a59e-66cd-426c-868f-d6983e96217c",
+                     *       "customer_email": "ada@example.com",
+                     *       "plan_name": "Pro",
+                     *       "status": "ACTIVE",
+                     *       "amount": 15000,
+                     *       "currency": "NGN",
+                     *       "interval": "monthly",
+                     *       "current_period_start": "2026-03-02T09:15:00.000Z",
+                     *       "current_period_end": "2026-04-02T09:15:00.000Z",
+                     *       "cancelled_at": null,
+                     *       "cancel_at_period_end": false,
+                     *       "cancelled_by": null,
+                     *       "created_at": "2026-03-02T09:15:00.000Z",
+                     *       "customer_id": "ac3c3ddb-4eec-4de9-840a-1b77d36a38ea",
+                     *       "plan_id": "baea837a-06ab-4cfb-9510-cd42026464cc",
+                     *       "trial_end": null,
+                     *       "billing_cycles": null,
+                     *       "metadata": {
+                     *         "signup_source": "pricing-page"
+                     *       },
+                     *       "livemode": false,
+                     *       "pending_plan_id": null,
+                     *       "pending_plan_change_at": null,
+                     *       "discount": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Subscription"];
+                };
+            };
+            /** @description The X-Api-Key header is missing, or names an unknown or revoked key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Not authenticated: send the X-Api-Key header"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Subscription belongs to another project; or: The API key is disabled, or its merchant deactivated */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Subscription belongs to another project"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Subscription not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Subscription not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A rate limit is spent (docs/rate-limits.md); come back after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": string;
+                    /** @description Requests per second the key's mode allows, sustained */
+                    "X-RateLimit-Limit": string;
+                    /** @description What is left of the current 2 s window */
+                    "X-RateLimit-Remaining": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Rate limit exceeded: 25 requests per second for this API key"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An internal error; quote the error id to support */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Internal server error (error id 0b7c9a61-5d2e-4f3a-8c1b-6e9d2a4f7b30)"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A backing service is unavailable or too slow; retry after `Retry-After` */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "A backing service is temporarily unavailable; please retry"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     cancelSubscription: {
         parameters: {
             query?: never;
@@ -12341,6 +13583,7 @@ export interface operations {
                      *       "livemode": false,
                      *       "pending_plan_id": null,
                      *       "pending_plan_change_at": null,
+                     *       "discount": null,
                      *       "refund": {
                      *         "id": "f7800ccc-7924-4953-897d-02131490cf8b",
                      *         "amount": 7000,
@@ -12787,6 +14030,7 @@ export interface operations {
                      *       "livemode": false,
                      *       "pending_plan_id": null,
                      *       "pending_plan_change_at": null,
+                     *       "discount": null,
                      *       "latest_invoice": {
                      *         "id": "ff700b66-b6ab-402c-8a7f-115a7ebf7ff1",
                      *         "number": "INV-000002",
@@ -14780,6 +16024,12 @@ export interface operations {
                  *         "metadata": {
                  *           "signup_source": "pricing-page"
                  *         },
+                 *         "allow_promotion_codes": false,
+                 *         "coupon_code": "WELCOME25",
+                 *         "amount_subtotal": 15000,
+                 *         "amount_discount": 3750,
+                 *         "amount_total": 11250,
+                 *         "currency": "NGN",
                  *         "livemode": false,
                  *         "expires_at": "2026-03-03T09:15:00.000Z",
                  *         "completed_at": "2026-03-02T09:21:37.000Z",
@@ -14849,6 +16099,12 @@ export interface operations {
                  *         "metadata": {
                  *           "signup_source": "pricing-page"
                  *         },
+                 *         "allow_promotion_codes": false,
+                 *         "coupon_code": "WELCOME25",
+                 *         "amount_subtotal": 15000,
+                 *         "amount_discount": 3750,
+                 *         "amount_total": 11250,
+                 *         "currency": "NGN",
                  *         "livemode": false,
                  *         "expires_at": "2026-03-03T09:15:00.000Z",
                  *         "completed_at": null,

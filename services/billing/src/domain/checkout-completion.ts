@@ -1,4 +1,11 @@
-import { CURRENCIES, DomainError, isUuid, toMajorUnits, type FieldViolation } from '@billing/platform';
+import {
+  CURRENCIES,
+  DomainError,
+  isUuid,
+  toMajorUnits,
+  type DiscountTerms,
+  type FieldViolation,
+} from '@billing/platform';
 import { checkoutChargeAmount, type VerifiedTransaction } from '@billing/payments';
 import { isInterval, periodAt, trialWindow, type BillingPeriod, type Interval } from './periods';
 import type { SubscriptionStatus } from './subscription-status';
@@ -56,16 +63,21 @@ export function assertPaymentOfSession(
 
 /**
  * A checkout completes only on the provider's word that exactly the expected charge succeeded:
- * the plan's price, or the verification charge for a trial or a free plan (the rule the hosted
- * page used to start the transaction). Anything else is `payment_required` with the provider's
- * own words, so the payer learns why.
+ * the plan's price less the session's discount (docs/api-behaviour.md §19), or the verification
+ * charge for a trial or a free first period (the rule the hosted page used to start the
+ * transaction). Anything else is `payment_required` with the provider's own words, so the payer
+ * learns why.
  */
-export function assertCheckoutPaid(transaction: VerifiedTransaction | null, plan: PlanSnapshot): VerifiedTransaction {
+export function assertCheckoutPaid(
+  transaction: VerifiedTransaction | null,
+  plan: PlanSnapshot,
+  discount: DiscountTerms | null = null,
+): VerifiedTransaction {
   if (!transaction) throw new DomainError('payment_required', 'The payment provider does not know this transaction');
   if (transaction.status !== 'success') {
     throw new DomainError('payment_required', transaction.gatewayResponse || `Payment ${transaction.status}`);
   }
-  const expected = checkoutChargeAmount(plan);
+  const expected = checkoutChargeAmount(plan, discount);
   if (transaction.amount !== expected || transaction.currency.toUpperCase() !== plan.currency) {
     throw new DomainError(
       'payment_required',

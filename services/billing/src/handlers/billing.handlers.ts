@@ -13,7 +13,7 @@ import { listCustomers } from '../usecases/list-customers.usecase';
 import { updateCustomer } from '../usecases/update-customer.usecase';
 import { billingEngineHandlers } from './billing-engine.handlers';
 import { usageHandlers } from './usage.handlers';
-import { subscriptionHandlers } from './subscription.handlers';
+import { requestedDiscount, subscriptionHandlers } from './subscription.handlers';
 
 const toCustomer = (c: CustomerModel): billingV1.Customer => ({
   id: c.id,
@@ -69,10 +69,12 @@ function customerHandlers(deps: BillingDeps): Partial<BillingHandlers> {
   return {
     async completeCheckout(req) {
       if (!req.plan) throw DomainError.invalid([{ loc: ['plan'], msg: 'Field required', type: 'missing' }]);
+      const plan = validatePlanSnapshot(req.plan);
       const completion = await completeCheckout(deps, requireScope(req.scope), {
         checkoutSessionId: req.checkoutSessionId,
         transactionReference: req.transactionReference,
-        plan: validatePlanSnapshot(req.plan),
+        plan,
+        discount: requestedDiscount(req.coupon, plan.currency),
         customerEmail: req.customerEmail,
         customerName: req.customerName,
         metadata: req.metadata ?? {},

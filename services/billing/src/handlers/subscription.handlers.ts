@@ -1,6 +1,12 @@
 import { DomainError, requireScope, type UnaryHandlers } from '@billing/platform';
 import { billingV1 } from '@billing/proto';
 import { validatePlanSnapshot } from '../domain/checkout-completion';
+import {
+  discountFromCoupon,
+  discountOf,
+  type CouponTerms,
+  type SubscriptionDiscount,
+} from '../domain/subscription-discount';
 import type { CancelledBy } from '../db/models/subscription.model';
 import type { RefundView } from '../domain/cancellation-refund';
 import type { BillingDeps } from '../usecases/billing-deps';
@@ -13,6 +19,7 @@ import { pauseSubscription } from '../usecases/pause-subscription.usecase';
 import { previewCancellation } from '../usecases/preview-cancellation.usecase';
 import { previewPlanChange } from '../usecases/preview-plan-change.usecase';
 import { resumeSubscription } from '../usecases/resume-subscription.usecase';
+import { applySubscriptionDiscount, removeSubscriptionDiscount } from '../usecases/subscription-discount.usecase';
 import type { SubscriptionView } from '../usecases/subscription-views';
 import { toInvoice } from './billing-engine.handlers';
 
@@ -41,7 +48,39 @@ export const toSubscription = ({ subscription: s, customerEmail }: SubscriptionV
   createdAt: s.createdAt,
   pendingPlanId: s.pendingPlanId ?? undefined,
   pendingPlanChangeAt: s.pendingPlanChangeAt ?? undefined,
+  discount: toDiscount(discountOf(s)),
 });
+
+const toDiscount = (d: SubscriptionDiscount | null): billingV1.SubscriptionDiscount | undefined =>
+  d
+    ? {
+        couponId: d.couponId,
+        code: d.code,
+        percentOff: d.percentOff ?? undefined,
+        amountOff: d.amountOff ?? undefined,
+        currency: d.currency ?? undefined,
+        duration: d.duration,
+        periodsRemaining: d.periodsRemaining ?? undefined,
+      }
+    : undefined;
+
+/** The discount a request's coupon starts on a subscription billed in `currency`; none without one. */
+export const requestedDiscount = (c: billingV1.CouponSnapshot | undefined, currency: string) => {
+  const terms = couponTerms(c);
+  return terms ? discountFromCoupon(terms, currency) : null;
+};
+
+/** A coupon snapshot from a request; absent -> undefined (no coupon). */
+const couponTerms = (c: billingV1.CouponSnapshot | undefined): CouponTerms | undefined =>
+  c && {
+    couponId: c.couponId,
+    code: c.code,
+    percentOff: c.percentOff,
+    amountOff: c.amountOff,
+    currency: c.currency,
+    duration: c.duration,
+    durationInPeriods: c.durationInPeriods,
+  };
 
 const toRefund = (r: RefundView | null): billingV1.Refund | undefined =>
   r
@@ -91,9 +130,11 @@ export function subscriptionHandlers(deps: BillingDeps): Partial<BillingHandlers
   return {
     async createSubscription(req) {
       if (!req.plan) throw DomainError.invalid([{ loc: ['plan'], msg: 'Field required', type: 'missing' }]);
+      const plan = validatePlanSnapshot(req.plan);
       const view = await createSubscription(deps, requireScope(req.scope), {
         customerId: req.customerId,
-        plan: validatePlanSnapshot(req.plan),
+        plan,
+        discount: requestedDiscount(req.coupon, plan.currency),
         trialPeriodDays: req.trialPeriodDays,
         billingCycles: req.billingCycles,
         metadata: req.metadata ?? {},
@@ -131,6 +172,16 @@ export function subscriptionHandlers(deps: BillingDeps): Partial<BillingHandlers
         idempotencyKey: req.idempotencyKey || undefined,
       });
       return { subscription: toSubscription(view), refund: toRefund(refund) };
+    },
+    async applySubscriptionDiscount(req) {
+      const coupon = couponTerms(req.coupon);
+      if (!coupon) throw DomainError.invalid([{ loc: ['coupon'], msg: 'Field required', type: 'missing' }]);
+      const view = await applySubscriptionDiscount(deps, requireScope(req.scope), req.subscriptionId, coupon);
+      return { subscription: toSubscription(view) };
+    },
+    async removeSubscriptionDiscount(req) {
+      const view = await removeSubscriptionDiscount(deps, requireScope(req.scope), req.subscriptionId);
+      return { subscription: toSubscription(view) };
     },
     async previewCancellation(req) {
       const refund = await previewCancellation(deps, requireScope(req.scope), {

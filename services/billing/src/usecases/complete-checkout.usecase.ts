@@ -11,6 +11,7 @@ import {
   type PlanSnapshot,
 } from '../domain/checkout-completion';
 import { isValidEmail } from '../domain/customer-rules';
+import { discountColumns, type SubscriptionDiscount } from '../domain/subscription-discount';
 import type { CustomerModel, InvoiceModel, SubscriptionModel } from '../db/models';
 import { customerEventData, invoiceEventData, subscriptionEventData } from '../events/event-payloads';
 import type { BillingDeps } from './billing-deps';
@@ -33,6 +34,11 @@ export interface CompleteCheckoutCommand {
   customerName: string;
   /** The session's metadata, kept on the subscription. */
   metadata: Record<string, unknown>;
+  /**
+   * The discount of the coupon redeemed for the session (docs/api-behaviour.md §19): the payment
+   * is the discounted first charge and the subscription keeps it for its invoices.
+   */
+  discount: SubscriptionDiscount | null;
 }
 
 export interface CheckoutCompletion {
@@ -72,6 +78,7 @@ export async function completeCheckout(
       deps.providerFor(scope.livemode).verifyTransaction(command.transactionReference),
     ),
     command.plan,
+    command.discount,
   );
   assertPaymentOfSession(verified, command.checkoutSessionId);
   const email = (command.customerEmail || verified.customer?.email || '').trim();
@@ -198,11 +205,13 @@ async function recordCompletion(
       metadata: command.metadata,
       checkoutSessionId: command.checkoutSessionId,
       createdAt: now,
+      ...discountColumns(command.discount),
     },
     transaction,
   );
 
-  const verification = isVerificationCharge(plan);
+  // A discount that leaves nothing to pay makes the checkout's charge a card check too.
+  const verification = isVerificationCharge(plan, command.discount);
   const invoice =
     start.status === 'TRIALING'
       ? null
@@ -211,7 +220,7 @@ async function recordCompletion(
           transactionReference: verification ? null : verified.reference,
           now,
           transaction,
-          // The hosted page charged the full price: no balance is used on this invoice (§20).
+          // The hosted page charged the (discounted) price: no balance is used on this invoice (§20).
           credit: 0,
         });
   const payment = await deps.payments.record(
@@ -331,6 +340,7 @@ export async function createFirstInvoice(
         createdAt: now,
         collection: { status: 'PAID', transactionReference: paid.transactionReference },
         discount: invoiceDiscountOf(subscription),
+        discountFrom: subscription,
         credit: { exactly: paid.credit },
         lines: [
           {

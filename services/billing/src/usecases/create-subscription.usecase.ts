@@ -5,6 +5,7 @@ import { PaymentProviderError, type VerifiedTransaction } from '@billing/payment
 import { subscriptionStart, subscriptionTerms, type PlanSnapshot } from '../domain/checkout-completion';
 import { InsufficientBalanceError } from '../domain/customer-balance';
 import { totalInvoice, type InvoiceTotals } from '../domain/invoice-totals';
+import { discountColumns, nextInvoiceDiscount, type SubscriptionDiscount } from '../domain/subscription-discount';
 import { PaymentModel, type CustomerModel, type PaymentAuthorizationModel } from '../db/models';
 import { invoiceEventData } from '../events/event-payloads';
 import type { BillingDeps } from './billing-deps';
@@ -30,6 +31,11 @@ export interface CreateSubscriptionCommand {
   metadata: Record<string, unknown>;
   /** The caller's Idempotency-Key: a retry with it finds this request's subscription or charge. */
   idempotencyKey?: string;
+  /**
+   * The discount of the coupon the gateway redeemed for this subscription (docs/api-behaviour.md
+   * §19): it starts with the first invoice (the one charged now, or the first after the trial).
+   */
+  discount: SubscriptionDiscount | null;
 }
 
 /** The ids a subscription request uses; with an Idempotency-Key they are stored with the key. */
@@ -111,9 +117,9 @@ export async function createSubscription(
   };
   const now = await deps.clocks.now(scope);
   const start = subscriptionStart(plan, now);
-  const money = firstInvoiceMoney(plan, customer.balance);
+  const money = firstInvoiceMoney(plan, command.discount, customer.balance);
 
-  // A trial charges nothing now; a free plan, or one the balance pays in full, has nothing to charge.
+  // A trial charges nothing now; a free plan, or one the discount or the balance pays in full, has nothing to charge.
   if (start.status === 'TRIALING' || money.amountDue === 0) {
     const credit = start.status === 'TRIALING' ? 0 : money.creditApplied;
     try {
@@ -194,10 +200,9 @@ export async function createSubscription(
  * createInvoices, when it writes the invoice): the card is charged its amount_due before the
  * invoice exists, so the credit is decided here, from the balance as read now.
  */
-function firstInvoiceMoney(plan: PlanSnapshot, balance: number): InvoiceTotals {
-  // The subscription's discount (§19) belongs here too once subscriptions carry one: it must
-  // be what invoiceDiscountOf gives the subscription record() creates.
-  return totalInvoice([{ type: 'SUBSCRIPTION', amount: plan.amount }], null, balance);
+function firstInvoiceMoney(plan: PlanSnapshot, discount: SubscriptionDiscount | null, balance: number): InvoiceTotals {
+  // The discount is what invoiceDiscountOf gives the subscription record() creates with it.
+  return totalInvoice([{ type: 'SUBSCRIPTION', amount: plan.amount }], nextInvoiceDiscount(discount), balance);
 }
 
 const firstChargeReference = (invoiceId: string) => `${FIRST_CHARGE_PREFIX}${invoiceId}`;
@@ -404,6 +409,7 @@ async function record(
       metadata: input.command.metadata,
       checkoutSessionId: null,
       createdAt: now,
+      ...discountColumns(input.command.discount),
     },
     transaction,
   );

@@ -1,6 +1,12 @@
 import type { Transaction } from 'sequelize';
 import type { RowScope } from '@billing/platform';
 import { totalInvoice, type ChargeLineType, type InvoiceDiscount, type InvoiceTotals } from '../domain/invoice-totals';
+import {
+  discountAfterInvoice,
+  discountColumns,
+  discountOf,
+  nextInvoiceDiscount,
+} from '../domain/subscription-discount';
 import type { InvoiceModel, SubscriptionModel } from '../db/models';
 import type { StoredPlanChange } from '../domain/plan-change';
 import type { NewInvoice, NewInvoiceLine } from '../db/repositories/invoice.repository';
@@ -33,6 +39,12 @@ export interface InvoiceDraft extends RowScope {
    */
   discount: InvoiceDiscount | null;
   /**
+   * The subscription `discount` came from: when the invoice gets its DISCOUNT line, createInvoices
+   * uses a period of that discount up (discountAfterInvoice), in the same transaction, on this
+   * very instance, so the caller's view of the subscription shows what is left.
+   */
+  discountFrom?: SubscriptionModel;
+  /**
    * OPEN: charged afterwards by claimInvoiceCharges (an amount_due of 0 is then PAID without a
    * provider call); `chargeAt` puts it on the scheduler's list. PAID: the caller already took its
    * amount_due from the card (a first charge), under `transactionReference` (null: nothing was
@@ -57,11 +69,11 @@ export interface PricedInvoice {
 }
 
 /**
- * The discount of a subscription's next invoice (docs/api-behaviour.md §19). The one place a
- * subscription's invoices learn their discount: none until subscriptions carry one.
+ * The discount of a subscription's next invoice (docs/api-behaviour.md §19): the one place a
+ * subscription's invoices learn their discount, from the terms billing keeps on the subscription.
  */
-export function invoiceDiscountOf(_subscription: SubscriptionModel): InvoiceDiscount | null {
-  return null;
+export function invoiceDiscountOf(subscription: SubscriptionModel): InvoiceDiscount | null {
+  return nextInvoiceDiscount(discountOf(subscription));
 }
 
 /**
@@ -77,7 +89,10 @@ export function invoiceDiscountOf(_subscription: SubscriptionModel): InvoiceDisc
  *  4. the balance changes through the ledger (CustomerBalanceRepository.change), only for
  *     invoices that move it: APPLIED_TO_INVOICE (-credit_applied), and PRORATION_CREDIT
  *     (+credit_to_balance) for an invoice totalling below 0 (a downgrade's proration, §18).
- *     Callers never write either for an invoice themselves.
+ *     Callers never write either for an invoice themselves;
+ *  5. the discount of each subscription whose invoice got a DISCOUNT line is used up by one
+ *     period (`discountFrom`, §19: ONCE ends, REPEATING counts down, FOREVER stays). An invoice
+ *     without the line (nothing to discount) uses nothing up.
  * Returns the invoices in input order with their totals. Records no event: invoice.created (and
  * invoice.paid for a PAID one) are the caller's, which knows the e-mail and the moment.
  */
@@ -125,12 +140,18 @@ export async function createInvoices(
       );
     }
   }
+  for (const { draft, totals } of priced) {
+    const subscription = draft.discountFrom;
+    if (!subscription || totals.discount === 0) continue;
+    const left = discountAfterInvoice(discountOf(subscription), true);
+    await subscription.update({ ...discountColumns(left), updatedAt: draft.createdAt }, { transaction });
+  }
   return invoices.map((invoice, k) => ({ invoice, totals: priced[k].totals }));
 }
 
 /** The row createMany stores for a draft and its totals. */
 function storedInvoice(draft: InvoiceDraft, totals: InvoiceTotals): NewInvoice & RowScope {
-  const { collection, discount, credit: _credit, lines, ...fields } = draft;
+  const { collection, discount, credit: _credit, discountFrom: _from, lines, ...fields } = draft;
   const paid = collection.status === 'PAID';
   return {
     ...fields,

@@ -29,6 +29,7 @@ export function periodInvoiceDraft(
     createdAt: now,
     collection: { status: 'OPEN', chargeAt },
     discount: invoiceDiscountOf(subscription),
+    discountFrom: subscription,
     lines: [
       {
         type: 'SUBSCRIPTION',

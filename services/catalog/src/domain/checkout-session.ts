@@ -52,7 +52,14 @@ export interface CheckoutDraft {
   customerName?: string;
   expiresInMinutes: number;
   metadata?: Record<string, unknown>;
+  /** Redeemed for the session at creation (docs/api-behaviour.md §19). */
+  couponCode?: string;
+  /** The hosted page asks for a promotion code instead. */
+  allowPromotionCodes?: boolean;
 }
+
+/** The one redemption a checkout session holds (its coupon, or the promotion code applied on its page). */
+export const checkoutRedemptionKey = (sessionId: string) => `checkout:${sessionId}`;
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
@@ -96,6 +103,14 @@ export function validateCheckoutDraft(draft: CheckoutDraft): number {
       msg: 'Input should be between 5 and 1440',
       type: 'value_error',
       input: minutes,
+    });
+  }
+  if (draft.couponCode !== undefined && draft.allowPromotionCodes) {
+    violations.push({
+      loc: ['body', 'allow_promotion_codes'],
+      msg: 'Send either coupon_code or allow_promotion_codes, not both',
+      type: 'value_error',
+      input: true,
     });
   }
   if (violations.length) throw DomainError.invalid(violations);

@@ -1,9 +1,13 @@
 import { DomainError, requireScope, unaryService, type Logger, type UnaryHandlers } from '@billing/platform';
 import { catalogV1 } from '@billing/proto';
 import type { CheckoutSessionModel } from '../db/models/checkout-session.model';
-import type { PlanModel } from '../db/models/plan.model';
+import type { CouponModel } from '../db/models/coupon.model';
+import { PlanModel } from '../db/models/plan.model';
 import type { CatalogDeps } from '../usecases/catalog-deps';
-import { checkoutUrl } from '../usecases/checkout-session-resource';
+import { checkoutUrl, sessionPrice } from '../usecases/checkout-session-resource';
+import { couponSnapshotMessage } from '../usecases/coupon-messages';
+import { createCoupon, deactivateCoupon } from '../usecases/create-coupon.usecase';
+import { redeemCoupon, releaseCouponRedemption } from '../usecases/redeem-coupon.usecase';
 import { createCheckoutSession } from '../usecases/create-checkout-session.usecase';
 import { createPlan } from '../usecases/create-plan.usecase';
 import { expireCheckoutSession } from '../usecases/expire-checkout-session.usecase';
@@ -28,29 +32,64 @@ const toPlan = (p: PlanModel): catalogV1.Plan => ({
   updatedAt: p.updatedAt,
 });
 
-const toSession = (s: CheckoutSessionModel, publicUrl: string): catalogV1.CheckoutSession => ({
-  id: s.id,
-  projectId: s.projectId,
-  livemode: s.livemode,
-  code: s.code,
-  checkoutUrl: checkoutUrl(publicUrl, s.code),
-  planId: s.planId,
-  status: s.status,
-  successUrl: s.successUrl ?? undefined,
-  cancelUrl: s.cancelUrl ?? undefined,
-  customerEmail: s.customerEmail ?? undefined,
-  customerName: s.customerName ?? undefined,
-  metadata: s.metadata,
-  customerId: s.customerId ?? undefined,
-  subscriptionId: s.subscriptionId ?? undefined,
-  expiresAt: s.expiresAt,
-  completedAt: s.completedAt ?? undefined,
-  createdAt: s.createdAt,
+const toSession = (
+  s: CheckoutSessionModel,
+  plan: Pick<PlanModel, 'amount' | 'currency'>,
+  publicUrl: string,
+): catalogV1.CheckoutSession => {
+  const price = sessionPrice(s, plan);
+  return {
+    id: s.id,
+    projectId: s.projectId,
+    livemode: s.livemode,
+    code: s.code,
+    checkoutUrl: checkoutUrl(publicUrl, s.code),
+    planId: s.planId,
+    status: s.status,
+    successUrl: s.successUrl ?? undefined,
+    cancelUrl: s.cancelUrl ?? undefined,
+    customerEmail: s.customerEmail ?? undefined,
+    customerName: s.customerName ?? undefined,
+    metadata: s.metadata,
+    customerId: s.customerId ?? undefined,
+    subscriptionId: s.subscriptionId ?? undefined,
+    expiresAt: s.expiresAt,
+    completedAt: s.completedAt ?? undefined,
+    createdAt: s.createdAt,
+    allowPromotionCodes: s.allowPromotionCodes,
+    couponCode: s.coupon?.code,
+    amountSubtotal: price.subtotal,
+    amountDiscount: price.discount,
+    amountTotal: price.total,
+    currency: plan.currency,
+  };
+};
+
+const toCoupon = (c: CouponModel): catalogV1.Coupon => ({
+  id: c.id,
+  projectId: c.projectId,
+  livemode: c.livemode,
+  code: c.code,
+  name: c.name ?? undefined,
+  percentOff: c.percentOff ?? undefined,
+  amountOff: c.amountOff ?? undefined,
+  currency: c.currency ?? undefined,
+  duration: c.duration,
+  durationInPeriods: c.durationInPeriods ?? undefined,
+  maxRedemptions: c.maxRedemptions ?? undefined,
+  timesRedeemed: c.timesRedeemed,
+  redeemBy: c.redeemBy ?? undefined,
+  planIds: c.planIds,
+  isActive: c.isActive,
+  createdAt: c.createdAt,
 });
 
 /** Thin: proto request -> use case -> proto response. */
 export function catalogHandlers(deps: CatalogDeps, logger: Logger): catalogV1.CatalogServiceServer {
-  const session = (s: CheckoutSessionModel) => ({ session: toSession(s, deps.publicUrl) });
+  const session = async (s: CheckoutSessionModel) => {
+    const plan = await PlanModel.findByPk(s.planId, { rejectOnEmpty: true });
+    return { session: toSession(s, plan, deps.publicUrl) };
+  };
   const handlers: UnaryHandlers<catalogV1.CatalogServiceServer> = {
     async createPlan(req) {
       const plan = await createPlan(deps, requireScope(req.scope), {
@@ -99,6 +138,8 @@ export function catalogHandlers(deps: CatalogDeps, logger: Logger): catalogV1.Ca
           customerName: req.customerName,
           expiresInMinutes: req.expiresInMinutes,
           metadata: req.metadata,
+          couponCode: req.couponCode,
+          allowPromotionCodes: req.allowPromotionCodes,
         }),
       );
     },
@@ -111,6 +152,46 @@ export function catalogHandlers(deps: CatalogDeps, logger: Logger): catalogV1.Ca
     },
     async expireCheckoutSession(req) {
       return session(await expireCheckoutSession(deps, requireScope(req.scope), req.code));
+    },
+    async createCoupon(req) {
+      const coupon = await createCoupon(deps, requireScope(req.scope), {
+        code: req.code,
+        name: req.name,
+        percentOff: req.percentOff,
+        amountOff: req.amountOff,
+        currency: req.currency,
+        duration: req.duration,
+        durationInPeriods: req.durationInPeriods,
+        maxRedemptions: req.maxRedemptions,
+        redeemBy: req.redeemBy,
+        planIds: req.planIds,
+      });
+      return { coupon: toCoupon(coupon) };
+    },
+    async listCoupons(req) {
+      const coupons = await deps.coupons.list(requireScope(req.scope), {
+        limit: req.page?.limit,
+        startingAfter: req.page?.startingAfter || undefined,
+      });
+      return { coupons: coupons.map(toCoupon) };
+    },
+    async getCoupon(req) {
+      return { coupon: toCoupon(await deps.coupons.get(requireScope(req.scope), req.couponId)) };
+    },
+    async deactivateCoupon(req) {
+      return { coupon: toCoupon(await deactivateCoupon(deps, requireScope(req.scope), req.couponId)) };
+    },
+    async redeemCoupon(req) {
+      const redemption = await redeemCoupon(deps, requireScope(req.scope), {
+        code: req.code,
+        redemptionKey: req.redemptionKey,
+        planId: req.planId,
+        currency: req.currency,
+      });
+      return { coupon: couponSnapshotMessage(redemption.coupon), created: redemption.created };
+    },
+    async releaseCouponRedemption(req) {
+      return { released: await releaseCouponRedemption(deps, requireScope(req.scope), req.redemptionKey) };
     },
   };
   return unaryService(handlers, logger);

@@ -3,7 +3,10 @@ import { DomainError, type Logger } from '@billing/platform';
 import type { CheckoutSessionModel } from '../db/models/checkout-session.model';
 import { PlanModel } from '../db/models/plan.model';
 import type { CatalogDeps } from '../usecases/catalog-deps';
+import { normalizeCouponCode } from '../domain/coupon-rules';
 import { applyCheckoutPayment, CheckoutPageError } from '../usecases/apply-checkout-payment';
+import { applyPromotionCode } from '../usecases/apply-promotion-code.usecase';
+import { sessionPrice } from '../usecases/checkout-session-resource';
 import { cancelCheckout, findOpenSession, startCheckoutPayment } from '../usecases/pay-checkout-session.usecase';
 import { checkoutPage, checkoutStatusPage } from './checkout-views';
 
@@ -29,19 +32,43 @@ function endPage(res: Response, session: CheckoutSessionModel): void {
     );
 }
 
-async function renderForm(res: Response, session: CheckoutSessionModel, error?: string, status = 200) {
+/** What the payer typed into the form, shown again when the page comes back with a message. */
+interface TypedForm {
+  email?: string;
+  name?: string;
+  promotionCode?: string;
+}
+
+async function renderForm(
+  res: Response,
+  session: CheckoutSessionModel,
+  error?: string,
+  status = 200,
+  typed: TypedForm = {},
+  notice?: string,
+) {
   const plan = await PlanModel.findByPk(session.planId, { rejectOnEmpty: true });
   res.status(status).send(
     checkoutPage({
       code: session.code,
       plan,
-      email: session.customerEmail,
-      name: session.customerName,
+      price: sessionPrice(session, plan),
+      coupon: session.coupon,
+      promotionCodes: session.allowPromotionCodes,
+      promotionCode: typed.promotionCode ?? session.coupon?.code ?? '',
+      email: session.customerEmail ?? (typed.email || null),
+      name: session.customerName ?? (typed.name || null),
       emailLocked: session.customerEmail !== null && !error?.includes('email'),
       error,
+      notice,
     }),
   );
 }
+
+const typedForm = (body: Record<string, unknown> | undefined): TypedForm => {
+  const text = (value: unknown) => (typeof value === 'string' ? value : undefined);
+  return { email: text(body?.email), name: text(body?.name), promotionCode: text(body?.promotion_code) };
+};
 
 const notFound = (res: Response) =>
   res
@@ -75,13 +102,45 @@ export function createCheckoutPagesApp(deps: CatalogDeps, logger: Logger): Expre
   });
 
   app.post('/checkout/:code/pay', form, async (req: Request<{ code: string }>, res) => {
+    const typed = typedForm(req.body);
     try {
-      const url = await startCheckoutPayment(deps, req.params.code, { email: req.body?.email, name: req.body?.name });
+      // A promotion code typed but not applied yet: apply it and show the new price before
+      // anything is charged, rather than charging a price the payer has not seen.
+      const session = await deps.checkoutSessions.findByCode(req.params.code);
+      const code = normalizeCouponCode(typed.promotionCode ?? '');
+      if (session?.allowPromotionCodes && code && code !== session.coupon?.code) {
+        return await promotionCodeApplied(res, req.params.code, typed);
+      }
+      const url = await startCheckoutPayment(deps, req.params.code, { email: typed.email, name: typed.name });
       res.redirect(303, url);
     } catch (err) {
       if (err instanceof CheckoutPageError && err.session) {
         if (err.session.status !== 'PENDING') return endPage(res, err.session);
-        return renderForm(res, err.session, err.message, 422);
+        return renderForm(res, err.session, err.message, 422, typed);
+      }
+      if (err instanceof DomainError && err.kind === 'not_found') return notFound(res);
+      throw err;
+    }
+  });
+
+  /** Applies (or, empty, removes) the promotion code and shows the page priced with it. */
+  async function promotionCodeApplied(res: Response, code: string, typed: TypedForm): Promise<void> {
+    const session = await applyPromotionCode(deps, code, typed.promotionCode ?? '');
+    const notice = session.coupon
+      ? `Promotion code ${session.coupon.code} applied. Check the new price, then press Pay.`
+      : 'Promotion code removed.';
+    await renderForm(res, session, undefined, 200, { ...typed, promotionCode: session.coupon?.code ?? '' }, notice);
+  }
+
+  app.post('/checkout/:code/promotion-code', form, async (req: Request<{ code: string }>, res) => {
+    const typed = typedForm(req.body);
+    try {
+      await promotionCodeApplied(res, req.params.code, typed);
+    } catch (err) {
+      if (err instanceof CheckoutPageError && err.session) {
+        await err.session.reload();
+        if (err.session.status !== 'PENDING') return endPage(res, err.session);
+        return renderForm(res, err.session, err.message, 400, typed);
       }
       if (err instanceof DomainError && err.kind === 'not_found') return notFound(res);
       throw err;

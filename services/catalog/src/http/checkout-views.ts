@@ -1,4 +1,6 @@
 import { toMajorUnits } from '@billing/platform';
+import type { CheckoutPrice } from '@billing/payments';
+import type { CouponSnapshot } from '../domain/coupon-rules';
 
 /** Text into HTML: every page value goes through this. */
 export function escapeHtml(value: unknown): string {
@@ -51,6 +53,11 @@ const STYLE = `
   border-radius:8px;margin-top:1.25rem;cursor:pointer}button.pay{background:#1b5fd9;color:#fff}
   button.cancel{background:transparent;color:#5b6270;text-decoration:underline;margin-top:.5rem}
   .error{background:#fdecec;color:#8a1414;border:1px solid #f3b4b4;border-radius:8px;padding:.75rem;margin:1rem 0 0}
+  .notice{background:#e8f5ee;color:#0a4d2c;border:1px solid #a9d8bd;border-radius:8px;padding:.75rem;margin:1rem 0 0}
+  .summary{margin:1rem 0 0}.summary div{display:flex;justify-content:space-between;gap:1rem;padding:.25rem 0}
+  .summary dd{margin:0;font-variant-numeric:tabular-nums}.summary .total{border-top:1px solid #d5d9e0;font-weight:700}
+  .promo{display:flex;gap:.5rem}.promo input{flex:1}button.apply{width:auto;margin-top:0;padding:.75rem 1rem;
+  background:#eef0f3;color:#1a1d23;font-size:1rem}
   a{color:#1b5fd9}`;
 
 function layout(title: string, body: string): string {
@@ -69,10 +76,48 @@ function layout(title: string, body: string): string {
 export interface CheckoutPageModel {
   code: string;
   plan: PlanView;
+  /** The first period's price with the session's coupon. */
+  price: CheckoutPrice;
+  coupon: CouponSnapshot | null;
+  /** Show the "Promotion code" field. */
+  promotionCodes: boolean;
+  promotionCode: string;
   email: string | null;
   name: string | null;
   emailLocked: boolean;
   error?: string;
+  /** A confirmation (a promotion code applied). */
+  notice?: string;
+}
+
+/** "25% off", "₦2,000.00 off", with how long: "for 3 payments", "on every payment". */
+export function describeDiscount(coupon: CouponSnapshot, currency: string): string {
+  const off =
+    coupon.percentOff !== null ? `${coupon.percentOff}% off` : `${formatMoney(coupon.amountOff ?? 0, currency)} off`;
+  const how =
+    coupon.duration === 'ONCE'
+      ? 'the first payment'
+      : coupon.duration === 'FOREVER'
+        ? 'every payment'
+        : `the first ${coupon.durationInPeriods} payments`;
+  return `${coupon.code}: ${off} ${coupon.duration === 'FOREVER' ? 'on' : 'for'} ${how}`;
+}
+
+/** Original price, discount and price to pay, when a coupon applies (docs/api-behaviour.md §19). */
+function priceSummary(model: CheckoutPageModel): string {
+  const { plan, price, coupon } = model;
+  if (!coupon) return '';
+  const money = (minor: number) => escapeHtml(formatMoney(minor, plan.currency));
+  const due = plan.trialPeriodDays > 0 ? 'First payment, when the trial ends' : 'To pay now';
+  return `<dl class="summary" aria-label="Price">
+  <div><dt>Price</dt><dd data-testid="original-price">${money(price.subtotal)}</dd></div>
+  <div><dt>Discount <span class="muted">(${escapeHtml(describeDiscount(coupon, plan.currency))})</span></dt><dd data-testid="discount">&minus;${money(price.discount)}</dd></div>
+  <div class="total"><dt>${due}</dt><dd data-testid="total">${money(price.total)}</dd></div>
+</dl>${
+    price.total === 0 && plan.trialPeriodDays === 0
+      ? '<p class="muted">Nothing to pay now: your card is only checked (a small charge, refunded at once).</p>'
+      : ''
+  }`;
 }
 
 /** The hosted checkout: works without JavaScript, labels on every input, errors announced. */
@@ -84,17 +129,27 @@ export function checkoutPage(model: CheckoutPageModel): string {
       ? `<p class="trial">${plan.trialPeriodDays}-day free trial. Your card is checked now (a small charge, refunded at once) and first charged when the trial ends.</p>`
       : '';
   const error = model.error ? `<p class="error" role="alert">${escapeHtml(model.error)}</p>` : '';
+  const notice = model.notice ? `<p class="notice" role="status">${escapeHtml(model.notice)}</p>` : '';
+  // One form, so that what was typed survives "Apply"; the Apply button posts to its own action.
+  const promotion = model.promotionCodes
+    ? `<label for="promotion_code">Promotion code</label>
+  <div class="promo">
+    <input id="promotion_code" name="promotion_code" type="text" autocomplete="off" autocapitalize="characters" value="${escapeHtml(model.promotionCode)}">
+    <button class="apply" type="submit" formaction="/checkout/${escapeHtml(model.code)}/promotion-code">Apply</button>
+  </div>`
+    : '';
   return layout(
     `Subscribe to ${plan.name}`,
     `<h1>${escapeHtml(plan.name)}</h1>
 ${plan.description ? `<p class="muted">${escapeHtml(plan.description)}</p>` : ''}
 <p class="price">${escapeHtml(price)} <span class="muted">${escapeHtml(formatInterval(plan.interval, plan.intervalCount))}</span></p>
-${trial}${error}
+${priceSummary(model)}${trial}${notice}${error}
 <form method="post" action="/checkout/${escapeHtml(model.code)}/pay">
   <label for="email">Email</label>
   <input id="email" name="email" type="email" autocomplete="email" required value="${escapeHtml(model.email)}"${model.emailLocked ? ' readonly' : ''}>
   <label for="name">Name <span class="muted">(optional)</span></label>
   <input id="name" name="name" type="text" autocomplete="name" value="${escapeHtml(model.name)}">
+  ${promotion}
   <button class="pay" type="submit">Pay</button>
 </form>
 <form method="post" action="/checkout/${escapeHtml(model.code)}/cancel">

@@ -4,6 +4,7 @@ import type { CheckoutPaymentState } from '../domain/checkout-session';
 import type { CheckoutSessionModel } from '../db/models/checkout-session.model';
 import { PlanModel } from '../db/models/plan.model';
 import type { CatalogDeps } from './catalog-deps';
+import { couponSnapshotMessage } from './coupon-messages';
 import { moveOutOfPending } from './move-checkout-session';
 
 /** A hosted-page action on a session that is not PENDING any more, or a page-level input error. */
@@ -97,6 +98,8 @@ async function completeInBilling(
       customerEmail: session.customerEmail ?? '',
       customerName: session.customerName ?? '',
       metadata: session.metadata,
+      // Fixed since the payment started (applyPromotionCode): the terms this payment paid with.
+      coupon: session.coupon ? couponSnapshotMessage(session.coupon) : undefined,
     });
   } catch (err) {
     if (isGrpcServiceError(err) && readRemoteError(err).reason === 'payment_required') {

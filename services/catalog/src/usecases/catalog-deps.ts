@@ -4,6 +4,7 @@ import type { PaymentProvider } from '@billing/payments';
 import type { billingV1 } from '@billing/proto';
 import type { CheckoutPaymentRepository } from '../db/repositories/checkout-payment.repository';
 import type { CheckoutSessionRepository } from '../db/repositories/checkout-session.repository';
+import type { CouponRepository } from '../db/repositories/coupon.repository';
 import type { PlanRepository } from '../db/repositories/plan.repository';
 
 /** What catalog's use cases depend on; built once in server.ts. */
@@ -12,6 +13,7 @@ export interface CatalogDeps {
   plans: PlanRepository;
   checkoutSessions: CheckoutSessionRepository;
   checkoutPayments: CheckoutPaymentRepository;
+  coupons: CouponRepository;
   /** Real time; `clocks.now(scope)` for anything that belongs to a project and mode. */
   clock: Clock;
   /** Per-project time: real in live mode, the project's test clock in test mode. */

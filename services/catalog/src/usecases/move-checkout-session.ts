@@ -1,9 +1,11 @@
 import type { Transaction } from 'sequelize';
 import { recordEvent } from '@billing/platform';
-import type { CheckoutStatus } from '../domain/checkout-session';
+import { checkoutRedemptionKey, type CheckoutStatus } from '../domain/checkout-session';
 import type { CheckoutSessionModel } from '../db/models/checkout-session.model';
+import { PlanModel } from '../db/models/plan.model';
 import type { CatalogDeps } from './catalog-deps';
 import { checkoutSessionResource } from './checkout-session-resource';
+import { releaseCouponRedemption } from './redeem-coupon.usecase';
 
 const EVENT_OF: Partial<Record<CheckoutStatus, string>> = {
   COMPLETED: 'checkout.session.completed',
@@ -12,7 +14,9 @@ const EVENT_OF: Partial<Record<CheckoutStatus, string>> = {
 
 /**
  * Moves a PENDING session to `status` and writes its event (if the catalogue has one) in the
- * same transaction. Returns null when the session was no longer PENDING: someone else moved it.
+ * same transaction. A session that ends unpaid (EXPIRED, CANCELLED) gives its coupon's
+ * redemption back in that transaction too (docs/api-behaviour.md §19). Returns null when the
+ * session was no longer PENDING: someone else moved it.
  */
 export async function moveOutOfPending(
   deps: CatalogDeps,
@@ -22,14 +26,20 @@ export async function moveOutOfPending(
   transaction: Transaction,
 ): Promise<CheckoutSessionModel | null> {
   const moved = await deps.checkoutSessions.leavePending(sessionId, status, changes, transaction);
+  if (!moved) return null;
+  const scope = { projectId: moved.projectId, merchantId: moved.merchantId, livemode: moved.livemode };
+  if (status !== 'COMPLETED' && moved.coupon) {
+    await releaseCouponRedemption(deps, scope, checkoutRedemptionKey(moved.id), transaction);
+  }
   const event = EVENT_OF[status];
-  if (moved && event) {
+  if (event) {
+    const plan = await PlanModel.findByPk(moved.planId, { transaction, rejectOnEmpty: true });
     await recordEvent(deps.sequelize, transaction, {
       type: event,
-      data: checkoutSessionResource(moved, deps.publicUrl),
+      data: checkoutSessionResource(moved, plan, deps.publicUrl),
       projectId: moved.projectId,
       livemode: moved.livemode,
-      occurredAt: await deps.clocks.now({ projectId: moved.projectId, livemode: moved.livemode }, transaction),
+      occurredAt: await deps.clocks.now(scope, transaction),
     });
   }
   return moved;

@@ -18,8 +18,9 @@ export async function findOpenSession(deps: CatalogDeps, code: string): Promise<
 }
 
 /**
- * "Pay" on the hosted page: starts a provider transaction for the first charge (or the trial's
- * verification charge) and returns where to send the customer.
+ * "Pay" on the hosted page: starts a provider transaction for the first charge, discounted by
+ * the session's coupon (or the verification charge of a trial, or of a first period the discount
+ * makes free) and returns where to send the customer.
  */
 export async function startCheckoutPayment(
   deps: CatalogDeps,
@@ -35,10 +36,19 @@ export async function startCheckoutPayment(
   const name = session.customerName ?? (form.name?.trim() || null);
   const plan = await PlanModel.findByPk(session.planId, { rejectOnEmpty: true });
   const reference = `cs-${session.code}-${randomBytes(6).toString('hex')}`;
-  await deps.checkoutPayments.recordStart(session.id, reference, deps.clock.now());
+  // Under the session's row lock: the coupon read here is the one this payment pays with, and a
+  // promotion code applied at the same moment waits, then finds this payment started (the price
+  // no longer changes: applyPromotionCode).
+  const coupon = await deps.sequelize.transaction(async (transaction) => {
+    const locked = await deps.checkoutSessions.lockById(session.id, transaction);
+    if (locked?.status !== 'PENDING')
+      throw new CheckoutPageError(`This checkout is ${(locked ?? session).status.toLowerCase()}.`, session);
+    await deps.checkoutPayments.recordStart(session.id, reference, deps.clock.now(), transaction);
+    return locked.coupon;
+  });
   const transaction = await deps.paymentsFor(session.livemode).initializeTransaction({
     email,
-    amount: checkoutChargeAmount(plan),
+    amount: checkoutChargeAmount(plan, coupon),
     currency: plan.currency,
     reference,
     callbackUrl: `${deps.publicUrl}/checkout/${session.code}/callback`,

@@ -27,7 +27,11 @@ export const checkoutResource: Resource = {
         'Send the customer to `checkout_url`. After paying they are redirected to `success_url`, after giving up ' +
         'to `cancel_url`. The session is PENDING until paid (COMPLETED, with `customer_id` and `subscription_id`) ' +
         'or until `expires_in_minutes` pass (EXPIRED, default 24 h). `customer_email` and `customer_name` ' +
-        'prefill the page. Listen to `checkout.session.completed` rather than polling.',
+        'prefill the page. Listen to `checkout.session.completed` rather than polling. `coupon_code` redeems a ' +
+        'coupon for the session at once (an inactive plan, or a code that cannot be redeemed: 400 saying why) and ' +
+        'the customer pays `amount_total`, the discounted price; `allow_promotion_codes` lets the customer type ' +
+        'a code on the page instead, which re-prices it before Pay. A session that expires or is cancelled ' +
+        'unpaid gives its redemption back.',
       auth: 'apiKey',
       body: CreateCheckoutSessionBody,
       bodyExample: {
@@ -38,9 +42,10 @@ export const checkoutResource: Resource = {
         customer_name: 'Ada Obi',
         metadata: { signup_source: 'pricing-page' },
         expires_in_minutes: 1440,
+        coupon_code: 'WELCOME25',
       },
       errors: {
-        400: 'The plan is not active',
+        400: 'The coupon WELCOME25 does not apply to this plan',
         403: 'Plan belongs to another project',
         404: 'Plan not found',
       },
@@ -56,6 +61,8 @@ export const checkoutResource: Resource = {
           customerName: body.customer_name,
           metadata: body.metadata,
           expiresInMinutes: body.expires_in_minutes,
+          couponCode: body.coupon_code,
+          allowPromotionCodes: body.allow_promotion_codes,
         });
         return toCheckoutSession(required(session, 'session'));
       },

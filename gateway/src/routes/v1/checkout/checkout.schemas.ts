@@ -1,6 +1,8 @@
 import { z } from 'zod';
+import { CURRENCIES, toMajorUnits } from '@billing/platform';
 import type { catalogV1 } from '@billing/proto';
 import { EXAMPLE, iso, metadata, timestamp } from '../common.schemas';
+import { couponCode } from '../coupons/coupons.schemas';
 
 const webUrl = z.url({ protocol: /^https?$/, error: 'Input should be a valid http or https URL' });
 
@@ -18,6 +20,18 @@ export const CheckoutSessionSchema = z
     customer_id: z.uuid().nullable().meta({ description: 'Set when COMPLETED' }),
     subscription_id: z.uuid().nullable().meta({ description: 'Set when COMPLETED' }),
     metadata: z.record(z.string(), z.unknown()),
+    allow_promotion_codes: z.boolean().meta({ description: 'The hosted page shows a "Promotion code" field' }),
+    coupon_code: z.string().nullable().meta({
+      description: 'The coupon applied (given at creation, or a promotion code applied on the hosted page)',
+    }),
+    amount_subtotal: z.number().meta({ description: "The plan's price for the first period (major units)" }),
+    amount_discount: z.number().meta({ description: "The coupon's discount on it" }),
+    amount_total: z.number().meta({
+      description:
+        'What the first period costs: amount_subtotal - amount_discount, charged at payment (with a trial, ' +
+        'a refunded card check is charged instead and this is the first charge after the trial)',
+    }),
+    currency: z.enum(CURRENCIES),
     livemode: z.boolean(),
     expires_at: timestamp,
     completed_at: timestamp.nullable(),
@@ -34,6 +48,18 @@ export const CreateCheckoutSessionBody = z
     customer_name: z.string().trim().min(1).max(200).optional(),
     metadata: metadata.optional(),
     expires_in_minutes: z.int().min(5).max(1440).default(1440),
+    coupon_code: couponCode.optional().meta({
+      description:
+        'A coupon redeemed for the session now (refused: 400 saying why); the page shows the original price, ' +
+        'the discount and the price to pay. Given back if the session expires or is cancelled unpaid',
+    }),
+    allow_promotion_codes: z.boolean().default(false).meta({
+      description: 'Show a "Promotion code" field on the hosted page instead of a fixed coupon_code',
+    }),
+  })
+  .refine((body) => !(body.coupon_code !== undefined && body.allow_promotion_codes), {
+    message: 'Send either coupon_code or allow_promotion_codes, not both',
+    path: ['allow_promotion_codes'],
   })
   .meta({ id: 'CreateCheckoutSessionRequest' });
 
@@ -57,6 +83,12 @@ export const toCheckoutSession = (s: catalogV1.CheckoutSession): z.input<typeof 
   customer_id: s.customerId ?? null,
   subscription_id: s.subscriptionId ?? null,
   metadata: s.metadata ?? {},
+  allow_promotion_codes: s.allowPromotionCodes,
+  coupon_code: s.couponCode ?? null,
+  amount_subtotal: toMajorUnits(s.amountSubtotal),
+  amount_discount: toMajorUnits(s.amountDiscount),
+  amount_total: toMajorUnits(s.amountTotal),
+  currency: s.currency as (typeof CURRENCIES)[number],
   livemode: s.livemode,
   expires_at: iso(s.expiresAt, 'expires_at'),
   completed_at: s.completedAt ? s.completedAt.toISOString() : null,
@@ -76,6 +108,12 @@ export const checkoutSessionExample = {
   customer_id: null,
   subscription_id: null,
   metadata: { signup_source: 'pricing-page' },
+  allow_promotion_codes: false,
+  coupon_code: 'WELCOME25',
+  amount_subtotal: 15000,
+  amount_discount: 3750,
+  amount_total: 11250,
+  currency: 'NGN',
   livemode: false,
   expires_at: '2026-03-03T09:15:00.000Z',
   completed_at: null,

@@ -1,15 +1,19 @@
 import { z } from 'zod';
+import type { billingV1 } from '@billing/proto';
 import { HttpError } from '../../../http/http-error';
 import { defineRoute, type Resource } from '../../../http/route';
 import type { CatalogClient } from '../../../clients/catalog.client';
 import { EXAMPLE, required, scopeOf } from '../common.schemas';
+import { withRedeemedCoupon } from '../coupons/coupon-redemption';
 import {
+  ApplyDiscountBody,
   CancellationPreviewSchema,
   cancelledSubscriptionExample,
   CancelledSubscriptionSchema,
   CancelSubscriptionBody,
   ChangePlanBody,
   CreateSubscriptionBody,
+  discountedSubscriptionExample,
   ListSubscriptionsQuery,
   planChangedSubscriptionExample,
   PlanChangedSubscriptionSchema,
@@ -93,7 +97,10 @@ export const subscriptionsResource: Resource = {
         '`trial_period_days`) it starts TRIALING and charges nothing until the trial ends; otherwise the first ' +
         'period is charged now: a declined charge is a 402 and nothing is created. Send an `Idempotency-Key`: a ' +
         'retry after a lost answer returns the first subscription instead of charging twice (503 while the first ' +
-        'charge is still in progress). An inactive plan is a 400.',
+        'charge is still in progress). An inactive plan is a 400. With `coupon_code` the coupon is redeemed ' +
+        'and its discount starts with the first invoice (the one charged now, or the first after the trial); ' +
+        'a code that cannot be redeemed (unknown, inactive, expired, exhausted, not for this plan, another ' +
+        'currency) is a 400 saying which, and a declined first charge gives the redemption back.',
       auth: 'apiKey',
       body: CreateSubscriptionBody,
       bodyExample: {
@@ -101,6 +108,7 @@ export const subscriptionsResource: Resource = {
         plan_id: EXAMPLE.planId,
         trial_period_days: 0,
         metadata: { signup_source: 'upgrade-banner' },
+        coupon_code: 'WELCOME25',
       },
       errors: {
         400: 'The customer has no saved card; it is saved when the customer pays a checkout',
@@ -109,19 +117,38 @@ export const subscriptionsResource: Resource = {
         404: 'Plan not found',
       },
       response: { status: 201, description: 'The subscription', schema: SubscriptionSchema },
-      responseExample: { ...subscriptionExample, metadata: { signup_source: 'upgrade-banner' } },
+      responseExample: { ...discountedSubscriptionExample, metadata: { signup_source: 'upgrade-banner' } },
       async handle({ auth: { apiKey }, body, req }) {
         const scope = scopeOf(apiKey);
-        const { subscription } = await billing.createSubscription({
-          scope,
-          customerId: body.customer_id,
-          plan: await activePlanSnapshot(catalog, scope, body.plan_id),
-          trialPeriodDays: body.trial_period_days,
-          billingCycles: body.billing_cycles,
-          idempotencyKey: req.idempotencyKey,
-          metadata: body.metadata ?? {},
-        });
-        return toSubscription(required(subscription, 'subscription'));
+        const plan = await activePlanSnapshot(catalog, scope, body.plan_id);
+        const create = async (coupon?: billingV1.CouponSnapshot) => {
+          const { subscription } = await billing.createSubscription({
+            scope,
+            customerId: body.customer_id,
+            plan,
+            trialPeriodDays: body.trial_period_days,
+            billingCycles: body.billing_cycles,
+            idempotencyKey: req.idempotencyKey,
+            metadata: body.metadata ?? {},
+            coupon,
+          });
+          return toSubscription(required(subscription, 'subscription'));
+        };
+        if (!body.coupon_code) return create();
+        // Redeemed first (a refused code creates nothing), given back if nothing was created.
+        return withRedeemedCoupon(
+          catalog,
+          {
+            scope,
+            code: body.coupon_code,
+            purpose: 'subscription',
+            keyId: apiKey.keyId,
+            idempotencyKey: req.idempotencyKey,
+            planId: plan.planId,
+            currency: plan.currency,
+          },
+          create,
+        );
       },
     }),
     defineRoute({
@@ -214,6 +241,73 @@ export const subscriptionsResource: Resource = {
       },
       async handle({ auth: { apiKey }, params }) {
         const { subscription } = await billing.resumeSubscription({
+          scope: scopeOf(apiKey),
+          subscriptionId: params.subscription_id,
+        });
+        return toSubscription(required(subscription, 'subscription'));
+      },
+    }),
+    defineRoute({
+      method: 'post',
+      path: '/:subscription_id/discount',
+      operationId: 'applySubscriptionDiscount',
+      summary: "Apply a coupon to a subscription's coming invoices",
+      description:
+        'Redeems `coupon_code` and gives the subscription its discount, replacing the one it had. It covers ' +
+        'the next invoices (the next renewal first): ONCE one, REPEATING `duration_in_periods`, FOREVER all; ' +
+        'nothing already invoiced changes. A code that cannot be redeemed (unknown, inactive, expired, ' +
+        'exhausted, not for this plan, another currency) is a 400 saying which; so is a cancelled or expired ' +
+        'subscription (and the redemption is then given back).',
+      auth: 'apiKey',
+      params: SubscriptionIdParams,
+      body: ApplyDiscountBody,
+      bodyExample: { coupon_code: 'WELCOME25' },
+      errors: { 400: 'The coupon code WELCOME25 does not exist', ...NOT_FOUND },
+      response: { status: 200, description: 'The subscription with its discount', schema: SubscriptionSchema },
+      responseExample: discountedSubscriptionExample,
+      async handle({ auth: { apiKey }, params, body, req }) {
+        const scope = scopeOf(apiKey);
+        const current = required(
+          (await billing.getSubscription({ scope, subscriptionId: params.subscription_id })).subscription,
+          'subscription',
+        );
+        return withRedeemedCoupon(
+          catalog,
+          {
+            scope,
+            code: body.coupon_code,
+            purpose: `discount:${current.id}`,
+            keyId: apiKey.keyId,
+            idempotencyKey: req.idempotencyKey,
+            planId: current.planId,
+            currency: current.currency,
+          },
+          async (coupon) => {
+            const { subscription } = await billing.applySubscriptionDiscount({
+              scope,
+              subscriptionId: current.id,
+              coupon,
+            });
+            return toSubscription(required(subscription, 'subscription'));
+          },
+        );
+      },
+    }),
+    defineRoute({
+      method: 'delete',
+      path: '/:subscription_id/discount',
+      operationId: 'removeSubscriptionDiscount',
+      summary: "Remove a subscription's discount",
+      description:
+        'The coming invoices are billed at full price; nothing already invoiced changes and the coupon keeps ' +
+        'its redemption count. Answers the subscription (200), with `discount` null; idempotent.',
+      auth: 'apiKey',
+      params: SubscriptionIdParams,
+      errors: NOT_FOUND,
+      response: { status: 200, description: 'The subscription without a discount', schema: SubscriptionSchema },
+      responseExample: subscriptionExample,
+      async handle({ auth: { apiKey }, params }) {
+        const { subscription } = await billing.removeSubscriptionDiscount({
           scope: scopeOf(apiKey),
           subscriptionId: params.subscription_id,
         });

@@ -3,6 +3,7 @@ import { CURRENCIES, toMajorUnits } from '@billing/platform';
 import type { billingV1 } from '@billing/proto';
 import { EXAMPLE, idParam, iso, metadata, pageQuery, timestamp } from '../common.schemas';
 import { invoiceExample, InvoiceLineSchema, InvoiceSchema, toInvoiceLine } from '../invoices/invoices.schemas';
+import { couponCode } from '../coupons/coupons.schemas';
 
 export const SUBSCRIPTION_STATUSES = ['ACTIVE', 'PAST_DUE', 'CANCELLED', 'PAUSED', 'TRIALING', 'EXPIRED'] as const;
 const status = z.enum(SUBSCRIPTION_STATUSES);
@@ -26,6 +27,24 @@ const listViewFields = {
 
 export const SubscriptionListItemSchema = z.object(listViewFields).meta({ id: 'SubscriptionListItem' });
 
+/** The discount the coming invoices get (docs/api-behaviour.md §19). */
+export const DiscountSchema = z
+  .object({
+    coupon_id: z.uuid(),
+    code: z.string(),
+    percent_off: z.number().nullable(),
+    amount_off: z.number().nullable().meta({ description: 'Major currency unit' }),
+    ends_after_periods_remaining: z
+      .int()
+      .nullable()
+      .meta({
+        description:
+          'How many more period invoices it discounts (1 for ONCE until used); null = FOREVER. The subscription ' +
+          'shows no discount once it has run out',
+      }),
+  })
+  .meta({ id: 'SubscriptionDiscount' });
+
 /** The list view + the detail fields. */
 export const SubscriptionSchema = z
   .object({
@@ -46,6 +65,7 @@ export const SubscriptionSchema = z
     pending_plan_change_at: timestamp.nullable().meta({
       description: 'When the pending plan takes over: the end of the current period; null when none',
     }),
+    discount: DiscountSchema.nullable().meta({ description: 'Null when the subscription has no discount' }),
   })
   .meta({ id: 'Subscription' });
 
@@ -81,8 +101,13 @@ export const CreateSubscriptionBody = z
       .meta({ description: "Overrides the plan's trial; 0 = no trial" }),
     billing_cycles: z.number().int().min(1).optional().meta({ description: 'Fixed term: number of paid periods' }),
     metadata: metadata.optional(),
+    coupon_code: couponCode.optional().meta({
+      description: 'A coupon to redeem: its discount starts with the first invoice (refused: 400 saying why)',
+    }),
   })
   .meta({ id: 'CreateSubscriptionRequest' });
+
+export const ApplyDiscountBody = z.object({ coupon_code: couponCode }).meta({ id: 'ApplySubscriptionDiscountRequest' });
 
 const cancelFields = {
   at_period_end: z.boolean().default(false),
@@ -176,6 +201,15 @@ export const toSubscription = (s: billingV1.Subscription): z.input<typeof Subscr
   livemode: s.livemode,
   pending_plan_id: s.pendingPlanId ?? null,
   pending_plan_change_at: s.pendingPlanChangeAt ? s.pendingPlanChangeAt.toISOString() : null,
+  discount: s.discount
+    ? {
+        coupon_id: s.discount.couponId,
+        code: s.discount.code,
+        percent_off: s.discount.percentOff === undefined ? null : Number(s.discount.percentOff),
+        amount_off: s.discount.amountOff === undefined ? null : toMajorUnits(s.discount.amountOff),
+        ends_after_periods_remaining: s.discount.periodsRemaining ?? null,
+      }
+    : null,
 });
 
 export const toPlanChangePreview = (
@@ -231,6 +265,19 @@ export const subscriptionExample = {
   livemode: false,
   pending_plan_id: null,
   pending_plan_change_at: null,
+  discount: null,
+} satisfies z.input<typeof SubscriptionSchema>;
+
+/** The example subscription with the example coupon (25% off its next 3 invoices). */
+export const discountedSubscriptionExample = {
+  ...subscriptionExample,
+  discount: {
+    coupon_id: EXAMPLE.couponId,
+    code: 'WELCOME25',
+    percent_off: 25,
+    amount_off: null,
+    ends_after_periods_remaining: 3,
+  },
 } satisfies z.input<typeof SubscriptionSchema>;
 
 /** Half of the first period back under the example cancellation policy, less its fee. */

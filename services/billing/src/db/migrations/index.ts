@@ -11,6 +11,7 @@ import { indexDueWorkByMode } from './0010-index-due-work-by-mode';
 import { createIdempotencyKeys } from './0011-create-idempotency-keys';
 import { addCheckoutPaymentsAndRefundAttempts } from './0012-add-checkout-payments-and-refund-attempts';
 import { addCustomerBalance } from './0013-add-customer-balance';
+import { addSubscriptionDiscounts } from './0014-add-subscription-discounts';
 import { addPlanChanges } from './0015-add-plan-changes';
 
 /** Every migration of the billing database, in order. Append; never edit a shipped one. */
@@ -29,5 +30,6 @@ export const billingMigrations: Migration[] = [
   createIdempotencyKeys,
   addCheckoutPaymentsAndRefundAttempts,
   addCustomerBalance,
+  addSubscriptionDiscounts,
   addPlanChanges,
 ];

@@ -1,4 +1,6 @@
+import Decimal from 'decimal.js';
 import { Column, DataType, Model, PrimaryKey, Table } from 'sequelize-typescript';
+import type { DiscountDuration } from '../../domain/subscription-discount';
 import type { Interval } from '../../domain/periods';
 import type { SubscriptionStatus } from '../../domain/subscription-status';
 import { minorUnits } from './columns';
@@ -117,4 +119,35 @@ export class SubscriptionModel extends Model {
 
   @Column(DataType.DATE)
   override updatedAt!: Date;
+
+  // The discount (docs/api-behaviour.md §19, migration 0014): the coupon's terms at redemption;
+  // none when discountCouponId is null. Read and written through domain/subscription-discount.ts.
+  @Column(DataType.UUID)
+  discountCouponId!: string | null;
+
+  @Column(DataType.TEXT)
+  discountCode!: string | null;
+
+  /** numeric(5,2): pg returns "25.00"; the getter gives the canonical text ("25"). */
+  @Column({
+    type: DataType.DECIMAL(5, 2),
+    get(this: SubscriptionModel) {
+      const raw: unknown = this.getDataValue('discountPercentOff');
+      return raw === null || raw === undefined ? null : new Decimal(String(raw)).toString();
+    },
+  })
+  discountPercentOff!: string | null;
+
+  @Column(minorUnits('discountAmountOff'))
+  discountAmountOff!: number | null;
+
+  @Column(DataType.CHAR(3))
+  discountCurrency!: string | null;
+
+  @Column(DataType.TEXT)
+  discountDuration!: DiscountDuration | null;
+
+  /** Period invoices it still discounts; null for FOREVER. */
+  @Column(DataType.INTEGER)
+  discountPeriodsRemaining!: number | null;
 }

@@ -1,10 +1,12 @@
 import { QueryTypes, type Transaction, type WhereOptions } from 'sequelize';
 import { findInScope, findPage, scopeWhere, type PageRequest, type ProjectScope } from '@billing/platform';
 import type { Interval } from '../../domain/periods';
+import type { DiscountColumns } from '../../domain/subscription-discount';
 import type { SubscriptionStatus } from '../../domain/subscription-status';
 import { SubscriptionModel } from '../models';
 
-export interface NewSubscription {
+/** A new subscription; its discount columns (§19) when it starts with a coupon. */
+export interface NewSubscription extends Partial<DiscountColumns> {
   id: string;
   customerId: string;
   planId: string;

@@ -2,6 +2,8 @@ import { outboxMigrations, testClocksMigration, type Migration } from '@billing/
 import { createPlans } from './0001-create-plans';
 import { createCheckoutSessions } from './0002-create-checkout-sessions';
 import { createCheckoutPayments } from './0003-create-checkout-payments';
+import { createCoupons } from './0004-create-coupons';
+import { addCheckoutSessionCoupons } from './0005-add-checkout-session-coupons';
 
 /** Every migration of the catalog database, in order. Append; never edit a shipped one. */
 export const catalogMigrations: Migration[] = [
@@ -10,4 +12,6 @@ export const catalogMigrations: Migration[] = [
   createCheckoutSessions,
   testClocksMigration,
   createCheckoutPayments,
+  createCoupons,
+  addCheckoutSessionCoupons,
 ];

@@ -1,5 +1,6 @@
 import { Column, DataType, Model, PrimaryKey, Table } from 'sequelize-typescript';
 import type { CheckoutStatus } from '../../domain/checkout-session';
+import type { CouponSnapshot } from '../../domain/coupon-rules';
 
 @Table({ tableName: 'checkout_sessions' })
 export class CheckoutSessionModel extends Model {
@@ -58,4 +59,12 @@ export class CheckoutSessionModel extends Model {
 
   @Column(DataType.DATE)
   override createdAt!: Date;
+
+  /** The hosted page offers a "Promotion code" field (migration 0005). */
+  @Column(DataType.BOOLEAN)
+  allowPromotionCodes!: boolean;
+
+  /** The coupon redeemed for the session (redemption key checkoutRedemptionKey), its terms then. */
+  @Column(DataType.JSONB)
+  coupon!: CouponSnapshot | null;
 }

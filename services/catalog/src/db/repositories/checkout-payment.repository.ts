@@ -4,8 +4,11 @@ import { CheckoutPaymentModel } from '../models/checkout-payment.model';
 
 export class CheckoutPaymentRepository {
   /** Written before the provider hears of the transaction, so no started payment goes unwatched. */
-  async recordStart(sessionId: string, reference: string, now: Date): Promise<void> {
-    await CheckoutPaymentModel.create({ reference, sessionId, state: 'STARTED', startedAt: now, checkedAt: null });
+  async recordStart(sessionId: string, reference: string, now: Date, transaction?: Transaction): Promise<void> {
+    await CheckoutPaymentModel.create(
+      { reference, sessionId, state: 'STARTED', startedAt: now, checkedAt: null },
+      { transaction },
+    );
   }
 
   /** The payment of this reference, only if this session started it. */
@@ -14,8 +17,12 @@ export class CheckoutPaymentRepository {
   }
 
   /** The session's payments whose outcome is not known yet. */
-  listStarted(sessionId: string): Promise<CheckoutPaymentModel[]> {
-    return CheckoutPaymentModel.findAll({ where: { sessionId, state: 'STARTED' }, order: [['startedAt', 'ASC']] });
+  listStarted(sessionId: string, transaction?: Transaction): Promise<CheckoutPaymentModel[]> {
+    return CheckoutPaymentModel.findAll({
+      where: { sessionId, state: 'STARTED' },
+      order: [['startedAt', 'ASC']],
+      transaction,
+    });
   }
 
   /** Records billing's word; a payment whose outcome is known already keeps it. */

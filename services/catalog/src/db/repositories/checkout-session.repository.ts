@@ -18,6 +18,8 @@ export type NewCheckoutSession = Pick<
   | 'metadata'
   | 'expiresAt'
   | 'createdAt'
+  | 'allowPromotionCodes'
+  | 'coupon'
 >;
 
 /**
@@ -30,8 +32,8 @@ const EXPIRED_SESSIONS = `checkout_sessions cs
      AND cs.expires_at <= $1::timestamptz + COALESCE(tc.offset_ms, 0) * interval '1 millisecond'`;
 
 export class CheckoutSessionRepository {
-  create(session: NewCheckoutSession): Promise<CheckoutSessionModel> {
-    return CheckoutSessionModel.create({ ...session, status: 'PENDING' });
+  create(session: NewCheckoutSession, transaction?: Transaction): Promise<CheckoutSessionModel> {
+    return CheckoutSessionModel.create({ ...session, status: 'PENDING' }, { transaction });
   }
 
   getByCode(scope: ProjectScope, code: string): Promise<CheckoutSessionModel> {

@@ -55,7 +55,11 @@ export interface Subscription {
    * it takes over (the current period's end); unset when none is pending.
    */
   pendingPlanId?: string | undefined;
-  pendingPlanChangeAt?: Date | undefined;
+  pendingPlanChangeAt?:
+    | Date
+    | undefined;
+  /** The discount the coming invoices get; unset when none (docs/api-behaviour.md §19). */
+  discount?: SubscriptionDiscount | undefined;
 }
 
 export interface InvoiceLine {
@@ -130,7 +134,14 @@ export interface CreateSubscriptionRequest {
    * The caller's Idempotency-Key: a retry with it finds the subscription (or the charge) the
    * first request made instead of charging again.
    */
-  idempotencyKey?: string | undefined;
+  idempotencyKey?:
+    | string
+    | undefined;
+  /**
+   * The coupon the gateway redeemed at catalog for this subscription; its discount starts with
+   * the first invoice (the one charged now, or the first after the trial).
+   */
+  coupon?: CouponSnapshot | undefined;
 }
 
 export interface CreateSubscriptionResponse {
@@ -379,7 +390,14 @@ export interface CompleteCheckoutRequest {
   plan?: PlanSnapshot | undefined;
   customerEmail: string;
   customerName: string;
-  metadata?: { [key: string]: any } | undefined;
+  metadata?:
+    | { [key: string]: any }
+    | undefined;
+  /**
+   * The coupon redeemed for the session: the payment is the discounted first charge, and the
+   * first invoice carries the DISCOUNT line.
+   */
+  coupon?: CouponSnapshot | undefined;
 }
 
 export interface CompleteCheckoutResponse {
@@ -584,6 +602,59 @@ export interface PreviewPlanChangeResponse {
   currency: string;
 }
 
+/**
+ * A coupon's terms as catalog answered them when it was redeemed (catalog.v1.CouponSnapshot).
+ * Exactly one of percent_off and amount_off is set.
+ */
+export interface CouponSnapshot {
+  couponId: string;
+  code: string;
+  /** Exact decimal text, 0 < x <= 100, at most 2 decimals. */
+  percentOff?:
+    | string
+    | undefined;
+  /** Minor units of currency. */
+  amountOff?: number | undefined;
+  currency?:
+    | string
+    | undefined;
+  /** ONCE, REPEATING or FOREVER. */
+  duration: string;
+  /** REPEATING only. */
+  durationInPeriods?: number | undefined;
+}
+
+/** A subscription's discount: the coupon's terms and how long it still runs. */
+export interface SubscriptionDiscount {
+  couponId: string;
+  code: string;
+  percentOff?: string | undefined;
+  amountOff?: number | undefined;
+  currency?: string | undefined;
+  duration: string;
+  /** Period invoices it still discounts; unset for FOREVER. */
+  periodsRemaining?: number | undefined;
+}
+
+export interface ApplySubscriptionDiscountRequest {
+  scope?: ProjectScope | undefined;
+  subscriptionId: string;
+  coupon?: CouponSnapshot | undefined;
+}
+
+export interface ApplySubscriptionDiscountResponse {
+  subscription?: Subscription | undefined;
+}
+
+export interface RemoveSubscriptionDiscountRequest {
+  scope?: ProjectScope | undefined;
+  subscriptionId: string;
+}
+
+export interface RemoveSubscriptionDiscountResponse {
+  subscription?: Subscription | undefined;
+}
+
 function createBaseSubscription(): Subscription {
   return {
     id: "",
@@ -608,6 +679,7 @@ function createBaseSubscription(): Subscription {
     createdAt: undefined,
     pendingPlanId: undefined,
     pendingPlanChangeAt: undefined,
+    discount: undefined,
   };
 }
 
@@ -678,6 +750,9 @@ export const Subscription: MessageFns<Subscription> = {
     }
     if (message.pendingPlanChangeAt !== undefined) {
       Timestamp.encode(toTimestamp(message.pendingPlanChangeAt), writer.uint32(178).fork()).join();
+    }
+    if (message.discount !== undefined) {
+      SubscriptionDiscount.encode(message.discount, writer.uint32(242).fork()).join();
     }
     return writer;
   },
@@ -871,6 +946,14 @@ export const Subscription: MessageFns<Subscription> = {
             message.pendingPlanChangeAt = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
             continue;
           }
+          case 30: {
+            if (tag !== 242) {
+              break;
+            }
+
+            message.discount = SubscriptionDiscount.decode(reader, reader.uint32());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -967,6 +1050,7 @@ export const Subscription: MessageFns<Subscription> = {
         : isSet(object.pending_plan_change_at)
         ? fromJsonTimestamp(object.pending_plan_change_at)
         : undefined,
+      discount: isSet(object.discount) ? SubscriptionDiscount.fromJSON(object.discount) : undefined,
     };
   },
 
@@ -1038,6 +1122,9 @@ export const Subscription: MessageFns<Subscription> = {
     if (message.pendingPlanChangeAt !== undefined) {
       obj.pendingPlanChangeAt = message.pendingPlanChangeAt.toISOString();
     }
+    if (message.discount !== undefined) {
+      obj.discount = SubscriptionDiscount.toJSON(message.discount);
+    }
     return obj;
   },
 
@@ -1068,6 +1155,9 @@ export const Subscription: MessageFns<Subscription> = {
     message.createdAt = object.createdAt ?? undefined;
     message.pendingPlanId = object.pendingPlanId ?? undefined;
     message.pendingPlanChangeAt = object.pendingPlanChangeAt ?? undefined;
+    message.discount = (object.discount !== undefined && object.discount !== null)
+      ? SubscriptionDiscount.fromPartial(object.discount)
+      : undefined;
     return message;
   },
 };
@@ -2030,6 +2120,7 @@ function createBaseCreateSubscriptionRequest(): CreateSubscriptionRequest {
     billingCycles: undefined,
     metadata: undefined,
     idempotencyKey: undefined,
+    coupon: undefined,
   };
 }
 
@@ -2055,6 +2146,9 @@ export const CreateSubscriptionRequest: MessageFns<CreateSubscriptionRequest> = 
     }
     if (message.idempotencyKey !== undefined) {
       writer.uint32(58).string(message.idempotencyKey);
+    }
+    if (message.coupon !== undefined) {
+      CouponSnapshot.encode(message.coupon, writer.uint32(66).fork()).join();
     }
     return writer;
   },
@@ -2128,6 +2222,14 @@ export const CreateSubscriptionRequest: MessageFns<CreateSubscriptionRequest> = 
             message.idempotencyKey = reader.string();
             continue;
           }
+          case 8: {
+            if (tag !== 66) {
+              break;
+            }
+
+            message.coupon = CouponSnapshot.decode(reader, reader.uint32());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -2165,6 +2267,7 @@ export const CreateSubscriptionRequest: MessageFns<CreateSubscriptionRequest> = 
         : isSet(object.idempotency_key)
         ? globalThis.String(object.idempotency_key)
         : undefined,
+      coupon: isSet(object.coupon) ? CouponSnapshot.fromJSON(object.coupon) : undefined,
     };
   },
 
@@ -2191,6 +2294,9 @@ export const CreateSubscriptionRequest: MessageFns<CreateSubscriptionRequest> = 
     if (message.idempotencyKey !== undefined) {
       obj.idempotencyKey = message.idempotencyKey;
     }
+    if (message.coupon !== undefined) {
+      obj.coupon = CouponSnapshot.toJSON(message.coupon);
+    }
     return obj;
   },
 
@@ -2210,6 +2316,9 @@ export const CreateSubscriptionRequest: MessageFns<CreateSubscriptionRequest> = 
     message.billingCycles = object.billingCycles ?? undefined;
     message.metadata = object.metadata ?? undefined;
     message.idempotencyKey = object.idempotencyKey ?? undefined;
+    message.coupon = (object.coupon !== undefined && object.coupon !== null)
+      ? CouponSnapshot.fromPartial(object.coupon)
+      : undefined;
     return message;
   },
 };
@@ -6212,6 +6321,7 @@ function createBaseCompleteCheckoutRequest(): CompleteCheckoutRequest {
     customerEmail: "",
     customerName: "",
     metadata: undefined,
+    coupon: undefined,
   };
 }
 
@@ -6237,6 +6347,9 @@ export const CompleteCheckoutRequest: MessageFns<CompleteCheckoutRequest> = {
     }
     if (message.metadata !== undefined) {
       Struct.encode(Struct.wrap(message.metadata), writer.uint32(58).fork()).join();
+    }
+    if (message.coupon !== undefined) {
+      CouponSnapshot.encode(message.coupon, writer.uint32(66).fork()).join();
     }
     return writer;
   },
@@ -6310,6 +6423,14 @@ export const CompleteCheckoutRequest: MessageFns<CompleteCheckoutRequest> = {
             message.metadata = Struct.unwrap(Struct.decode(reader, reader.uint32()));
             continue;
           }
+          case 8: {
+            if (tag !== 66) {
+              break;
+            }
+
+            message.coupon = CouponSnapshot.decode(reader, reader.uint32());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -6347,6 +6468,7 @@ export const CompleteCheckoutRequest: MessageFns<CompleteCheckoutRequest> = {
         ? globalThis.String(object.customer_name)
         : "",
       metadata: isObject(object.metadata) ? object.metadata : undefined,
+      coupon: isSet(object.coupon) ? CouponSnapshot.fromJSON(object.coupon) : undefined,
     };
   },
 
@@ -6373,6 +6495,9 @@ export const CompleteCheckoutRequest: MessageFns<CompleteCheckoutRequest> = {
     if (message.metadata !== undefined) {
       obj.metadata = message.metadata;
     }
+    if (message.coupon !== undefined) {
+      obj.coupon = CouponSnapshot.toJSON(message.coupon);
+    }
     return obj;
   },
 
@@ -6392,6 +6517,9 @@ export const CompleteCheckoutRequest: MessageFns<CompleteCheckoutRequest> = {
     message.customerEmail = object.customerEmail ?? "";
     message.customerName = object.customerName ?? "";
     message.metadata = object.metadata ?? undefined;
+    message.coupon = (object.coupon !== undefined && object.coupon !== null)
+      ? CouponSnapshot.fromPartial(object.coupon)
+      : undefined;
     return message;
   },
 };
@@ -9369,6 +9497,738 @@ export const PreviewPlanChangeResponse: MessageFns<PreviewPlanChangeResponse> = 
   },
 };
 
+function createBaseCouponSnapshot(): CouponSnapshot {
+  return {
+    couponId: "",
+    code: "",
+    percentOff: undefined,
+    amountOff: undefined,
+    currency: undefined,
+    duration: "",
+    durationInPeriods: undefined,
+  };
+}
+
+export const CouponSnapshot: MessageFns<CouponSnapshot> = {
+  encode(message: CouponSnapshot, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.couponId !== "") {
+      writer.uint32(10).string(message.couponId);
+    }
+    if (message.code !== "") {
+      writer.uint32(18).string(message.code);
+    }
+    if (message.percentOff !== undefined) {
+      writer.uint32(26).string(message.percentOff);
+    }
+    if (message.amountOff !== undefined) {
+      writer.uint32(32).int64(message.amountOff);
+    }
+    if (message.currency !== undefined) {
+      writer.uint32(42).string(message.currency);
+    }
+    if (message.duration !== "") {
+      writer.uint32(50).string(message.duration);
+    }
+    if (message.durationInPeriods !== undefined) {
+      writer.uint32(56).int32(message.durationInPeriods);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CouponSnapshot {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCouponSnapshot();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.couponId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.code = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.percentOff = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.amountOff = longToNumber(reader.int64());
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.currency = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.duration = reader.string();
+            continue;
+          }
+          case 7: {
+            if (tag !== 56) {
+              break;
+            }
+
+            message.durationInPeriods = reader.int32();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): CouponSnapshot {
+    return {
+      couponId: isSet(object.couponId)
+        ? globalThis.String(object.couponId)
+        : isSet(object.coupon_id)
+        ? globalThis.String(object.coupon_id)
+        : "",
+      code: isSet(object.code) ? globalThis.String(object.code) : "",
+      percentOff: isSet(object.percentOff)
+        ? globalThis.String(object.percentOff)
+        : isSet(object.percent_off)
+        ? globalThis.String(object.percent_off)
+        : undefined,
+      amountOff: isSet(object.amountOff)
+        ? globalThis.Number(object.amountOff)
+        : isSet(object.amount_off)
+        ? globalThis.Number(object.amount_off)
+        : undefined,
+      currency: isSet(object.currency) ? globalThis.String(object.currency) : undefined,
+      duration: isSet(object.duration) ? globalThis.String(object.duration) : "",
+      durationInPeriods: isSet(object.durationInPeriods)
+        ? globalThis.Number(object.durationInPeriods)
+        : isSet(object.duration_in_periods)
+        ? globalThis.Number(object.duration_in_periods)
+        : undefined,
+    };
+  },
+
+  toJSON(message: CouponSnapshot): unknown {
+    const obj: any = {};
+    if (message.couponId !== "") {
+      obj.couponId = message.couponId;
+    }
+    if (message.code !== "") {
+      obj.code = message.code;
+    }
+    if (message.percentOff !== undefined) {
+      obj.percentOff = message.percentOff;
+    }
+    if (message.amountOff !== undefined) {
+      obj.amountOff = Math.round(message.amountOff);
+    }
+    if (message.currency !== undefined) {
+      obj.currency = message.currency;
+    }
+    if (message.duration !== "") {
+      obj.duration = message.duration;
+    }
+    if (message.durationInPeriods !== undefined) {
+      obj.durationInPeriods = Math.round(message.durationInPeriods);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<CouponSnapshot>, I>>(base?: I): CouponSnapshot {
+    return CouponSnapshot.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<CouponSnapshot>, I>>(object: I): CouponSnapshot {
+    const message = createBaseCouponSnapshot();
+    message.couponId = object.couponId ?? "";
+    message.code = object.code ?? "";
+    message.percentOff = object.percentOff ?? undefined;
+    message.amountOff = object.amountOff ?? undefined;
+    message.currency = object.currency ?? undefined;
+    message.duration = object.duration ?? "";
+    message.durationInPeriods = object.durationInPeriods ?? undefined;
+    return message;
+  },
+};
+
+function createBaseSubscriptionDiscount(): SubscriptionDiscount {
+  return {
+    couponId: "",
+    code: "",
+    percentOff: undefined,
+    amountOff: undefined,
+    currency: undefined,
+    duration: "",
+    periodsRemaining: undefined,
+  };
+}
+
+export const SubscriptionDiscount: MessageFns<SubscriptionDiscount> = {
+  encode(message: SubscriptionDiscount, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.couponId !== "") {
+      writer.uint32(10).string(message.couponId);
+    }
+    if (message.code !== "") {
+      writer.uint32(18).string(message.code);
+    }
+    if (message.percentOff !== undefined) {
+      writer.uint32(26).string(message.percentOff);
+    }
+    if (message.amountOff !== undefined) {
+      writer.uint32(32).int64(message.amountOff);
+    }
+    if (message.currency !== undefined) {
+      writer.uint32(42).string(message.currency);
+    }
+    if (message.duration !== "") {
+      writer.uint32(50).string(message.duration);
+    }
+    if (message.periodsRemaining !== undefined) {
+      writer.uint32(56).int32(message.periodsRemaining);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): SubscriptionDiscount {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseSubscriptionDiscount();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.couponId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.code = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.percentOff = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.amountOff = longToNumber(reader.int64());
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.currency = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.duration = reader.string();
+            continue;
+          }
+          case 7: {
+            if (tag !== 56) {
+              break;
+            }
+
+            message.periodsRemaining = reader.int32();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): SubscriptionDiscount {
+    return {
+      couponId: isSet(object.couponId)
+        ? globalThis.String(object.couponId)
+        : isSet(object.coupon_id)
+        ? globalThis.String(object.coupon_id)
+        : "",
+      code: isSet(object.code) ? globalThis.String(object.code) : "",
+      percentOff: isSet(object.percentOff)
+        ? globalThis.String(object.percentOff)
+        : isSet(object.percent_off)
+        ? globalThis.String(object.percent_off)
+        : undefined,
+      amountOff: isSet(object.amountOff)
+        ? globalThis.Number(object.amountOff)
+        : isSet(object.amount_off)
+        ? globalThis.Number(object.amount_off)
+        : undefined,
+      currency: isSet(object.currency) ? globalThis.String(object.currency) : undefined,
+      duration: isSet(object.duration) ? globalThis.String(object.duration) : "",
+      periodsRemaining: isSet(object.periodsRemaining)
+        ? globalThis.Number(object.periodsRemaining)
+        : isSet(object.periods_remaining)
+        ? globalThis.Number(object.periods_remaining)
+        : undefined,
+    };
+  },
+
+  toJSON(message: SubscriptionDiscount): unknown {
+    const obj: any = {};
+    if (message.couponId !== "") {
+      obj.couponId = message.couponId;
+    }
+    if (message.code !== "") {
+      obj.code = message.code;
+    }
+    if (message.percentOff !== undefined) {
+      obj.percentOff = message.percentOff;
+    }
+    if (message.amountOff !== undefined) {
+      obj.amountOff = Math.round(message.amountOff);
+    }
+    if (message.currency !== undefined) {
+      obj.currency = message.currency;
+    }
+    if (message.duration !== "") {
+      obj.duration = message.duration;
+    }
+    if (message.periodsRemaining !== undefined) {
+      obj.periodsRemaining = Math.round(message.periodsRemaining);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<SubscriptionDiscount>, I>>(base?: I): SubscriptionDiscount {
+    return SubscriptionDiscount.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<SubscriptionDiscount>, I>>(object: I): SubscriptionDiscount {
+    const message = createBaseSubscriptionDiscount();
+    message.couponId = object.couponId ?? "";
+    message.code = object.code ?? "";
+    message.percentOff = object.percentOff ?? undefined;
+    message.amountOff = object.amountOff ?? undefined;
+    message.currency = object.currency ?? undefined;
+    message.duration = object.duration ?? "";
+    message.periodsRemaining = object.periodsRemaining ?? undefined;
+    return message;
+  },
+};
+
+function createBaseApplySubscriptionDiscountRequest(): ApplySubscriptionDiscountRequest {
+  return { scope: undefined, subscriptionId: "", coupon: undefined };
+}
+
+export const ApplySubscriptionDiscountRequest: MessageFns<ApplySubscriptionDiscountRequest> = {
+  encode(message: ApplySubscriptionDiscountRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.scope !== undefined) {
+      ProjectScope.encode(message.scope, writer.uint32(10).fork()).join();
+    }
+    if (message.subscriptionId !== "") {
+      writer.uint32(18).string(message.subscriptionId);
+    }
+    if (message.coupon !== undefined) {
+      CouponSnapshot.encode(message.coupon, writer.uint32(26).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ApplySubscriptionDiscountRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseApplySubscriptionDiscountRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.scope = ProjectScope.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.subscriptionId = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.coupon = CouponSnapshot.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ApplySubscriptionDiscountRequest {
+    return {
+      scope: isSet(object.scope) ? ProjectScope.fromJSON(object.scope) : undefined,
+      subscriptionId: isSet(object.subscriptionId)
+        ? globalThis.String(object.subscriptionId)
+        : isSet(object.subscription_id)
+        ? globalThis.String(object.subscription_id)
+        : "",
+      coupon: isSet(object.coupon) ? CouponSnapshot.fromJSON(object.coupon) : undefined,
+    };
+  },
+
+  toJSON(message: ApplySubscriptionDiscountRequest): unknown {
+    const obj: any = {};
+    if (message.scope !== undefined) {
+      obj.scope = ProjectScope.toJSON(message.scope);
+    }
+    if (message.subscriptionId !== "") {
+      obj.subscriptionId = message.subscriptionId;
+    }
+    if (message.coupon !== undefined) {
+      obj.coupon = CouponSnapshot.toJSON(message.coupon);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ApplySubscriptionDiscountRequest>, I>>(
+    base?: I,
+  ): ApplySubscriptionDiscountRequest {
+    return ApplySubscriptionDiscountRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ApplySubscriptionDiscountRequest>, I>>(
+    object: I,
+  ): ApplySubscriptionDiscountRequest {
+    const message = createBaseApplySubscriptionDiscountRequest();
+    message.scope = (object.scope !== undefined && object.scope !== null)
+      ? ProjectScope.fromPartial(object.scope)
+      : undefined;
+    message.subscriptionId = object.subscriptionId ?? "";
+    message.coupon = (object.coupon !== undefined && object.coupon !== null)
+      ? CouponSnapshot.fromPartial(object.coupon)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseApplySubscriptionDiscountResponse(): ApplySubscriptionDiscountResponse {
+  return { subscription: undefined };
+}
+
+export const ApplySubscriptionDiscountResponse: MessageFns<ApplySubscriptionDiscountResponse> = {
+  encode(message: ApplySubscriptionDiscountResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.subscription !== undefined) {
+      Subscription.encode(message.subscription, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ApplySubscriptionDiscountResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseApplySubscriptionDiscountResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.subscription = Subscription.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ApplySubscriptionDiscountResponse {
+    return { subscription: isSet(object.subscription) ? Subscription.fromJSON(object.subscription) : undefined };
+  },
+
+  toJSON(message: ApplySubscriptionDiscountResponse): unknown {
+    const obj: any = {};
+    if (message.subscription !== undefined) {
+      obj.subscription = Subscription.toJSON(message.subscription);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ApplySubscriptionDiscountResponse>, I>>(
+    base?: I,
+  ): ApplySubscriptionDiscountResponse {
+    return ApplySubscriptionDiscountResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ApplySubscriptionDiscountResponse>, I>>(
+    object: I,
+  ): ApplySubscriptionDiscountResponse {
+    const message = createBaseApplySubscriptionDiscountResponse();
+    message.subscription = (object.subscription !== undefined && object.subscription !== null)
+      ? Subscription.fromPartial(object.subscription)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseRemoveSubscriptionDiscountRequest(): RemoveSubscriptionDiscountRequest {
+  return { scope: undefined, subscriptionId: "" };
+}
+
+export const RemoveSubscriptionDiscountRequest: MessageFns<RemoveSubscriptionDiscountRequest> = {
+  encode(message: RemoveSubscriptionDiscountRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.scope !== undefined) {
+      ProjectScope.encode(message.scope, writer.uint32(10).fork()).join();
+    }
+    if (message.subscriptionId !== "") {
+      writer.uint32(18).string(message.subscriptionId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): RemoveSubscriptionDiscountRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseRemoveSubscriptionDiscountRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.scope = ProjectScope.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.subscriptionId = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): RemoveSubscriptionDiscountRequest {
+    return {
+      scope: isSet(object.scope) ? ProjectScope.fromJSON(object.scope) : undefined,
+      subscriptionId: isSet(object.subscriptionId)
+        ? globalThis.String(object.subscriptionId)
+        : isSet(object.subscription_id)
+        ? globalThis.String(object.subscription_id)
+        : "",
+    };
+  },
+
+  toJSON(message: RemoveSubscriptionDiscountRequest): unknown {
+    const obj: any = {};
+    if (message.scope !== undefined) {
+      obj.scope = ProjectScope.toJSON(message.scope);
+    }
+    if (message.subscriptionId !== "") {
+      obj.subscriptionId = message.subscriptionId;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<RemoveSubscriptionDiscountRequest>, I>>(
+    base?: I,
+  ): RemoveSubscriptionDiscountRequest {
+    return RemoveSubscriptionDiscountRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<RemoveSubscriptionDiscountRequest>, I>>(
+    object: I,
+  ): RemoveSubscriptionDiscountRequest {
+    const message = createBaseRemoveSubscriptionDiscountRequest();
+    message.scope = (object.scope !== undefined && object.scope !== null)
+      ? ProjectScope.fromPartial(object.scope)
+      : undefined;
+    message.subscriptionId = object.subscriptionId ?? "";
+    return message;
+  },
+};
+
+function createBaseRemoveSubscriptionDiscountResponse(): RemoveSubscriptionDiscountResponse {
+  return { subscription: undefined };
+}
+
+export const RemoveSubscriptionDiscountResponse: MessageFns<RemoveSubscriptionDiscountResponse> = {
+  encode(message: RemoveSubscriptionDiscountResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.subscription !== undefined) {
+      Subscription.encode(message.subscription, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): RemoveSubscriptionDiscountResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseRemoveSubscriptionDiscountResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.subscription = Subscription.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): RemoveSubscriptionDiscountResponse {
+    return { subscription: isSet(object.subscription) ? Subscription.fromJSON(object.subscription) : undefined };
+  },
+
+  toJSON(message: RemoveSubscriptionDiscountResponse): unknown {
+    const obj: any = {};
+    if (message.subscription !== undefined) {
+      obj.subscription = Subscription.toJSON(message.subscription);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<RemoveSubscriptionDiscountResponse>, I>>(
+    base?: I,
+  ): RemoveSubscriptionDiscountResponse {
+    return RemoveSubscriptionDiscountResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<RemoveSubscriptionDiscountResponse>, I>>(
+    object: I,
+  ): RemoveSubscriptionDiscountResponse {
+    const message = createBaseRemoveSubscriptionDiscountResponse();
+    message.subscription = (object.subscription !== undefined && object.subscription !== null)
+      ? Subscription.fromPartial(object.subscription)
+      : undefined;
+    return message;
+  },
+};
+
 /**
  * BillingService owns customers, subscriptions, invoices, usage, refunds and test clocks. Money
  * is in minor units (int64). Errors: INVALID_ARGUMENT (field violations), NOT_FOUND (no such id
@@ -9750,6 +10610,39 @@ export const BillingServiceService = {
       Buffer.from(PreviewPlanChangeResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): PreviewPlanChangeResponse => PreviewPlanChangeResponse.decode(value),
   },
+  /**
+   * Gives the subscription the coupon's discount, replacing the one it had (docs/api-behaviour.md
+   * §19); the caller redeemed the coupon at catalog first. It applies from the next invoice;
+   * nothing already invoiced changes. FAILED_PRECONDITION for a CANCELLED or EXPIRED
+   * subscription. Idempotent: applying the same terms again leaves the same discount.
+   */
+  applySubscriptionDiscount: {
+    path: "/billing.v1.BillingService/ApplySubscriptionDiscount" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ApplySubscriptionDiscountRequest): Buffer =>
+      Buffer.from(ApplySubscriptionDiscountRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ApplySubscriptionDiscountRequest =>
+      ApplySubscriptionDiscountRequest.decode(value),
+    responseSerialize: (value: ApplySubscriptionDiscountResponse): Buffer =>
+      Buffer.from(ApplySubscriptionDiscountResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ApplySubscriptionDiscountResponse =>
+      ApplySubscriptionDiscountResponse.decode(value),
+  },
+  /** Removes the subscription's discount (nothing already invoiced changes). Idempotent. */
+  removeSubscriptionDiscount: {
+    path: "/billing.v1.BillingService/RemoveSubscriptionDiscount" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: RemoveSubscriptionDiscountRequest): Buffer =>
+      Buffer.from(RemoveSubscriptionDiscountRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): RemoveSubscriptionDiscountRequest =>
+      RemoveSubscriptionDiscountRequest.decode(value),
+    responseSerialize: (value: RemoveSubscriptionDiscountResponse): Buffer =>
+      Buffer.from(RemoveSubscriptionDiscountResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): RemoveSubscriptionDiscountResponse =>
+      RemoveSubscriptionDiscountResponse.decode(value),
+  },
 } as const;
 
 export interface BillingServiceServer extends UntypedServiceImplementation {
@@ -9857,6 +10750,15 @@ export interface BillingServiceServer extends UntypedServiceImplementation {
    * retry): the invoice's lines and money, or no lines when it makes no invoice. Errors as ChangePlan.
    */
   previewPlanChange: handleUnaryCall<PreviewPlanChangeRequest, PreviewPlanChangeResponse>;
+  /**
+   * Gives the subscription the coupon's discount, replacing the one it had (docs/api-behaviour.md
+   * §19); the caller redeemed the coupon at catalog first. It applies from the next invoice;
+   * nothing already invoiced changes. FAILED_PRECONDITION for a CANCELLED or EXPIRED
+   * subscription. Idempotent: applying the same terms again leaves the same discount.
+   */
+  applySubscriptionDiscount: handleUnaryCall<ApplySubscriptionDiscountRequest, ApplySubscriptionDiscountResponse>;
+  /** Removes the subscription's discount (nothing already invoiced changes). Idempotent. */
+  removeSubscriptionDiscount: handleUnaryCall<RemoveSubscriptionDiscountRequest, RemoveSubscriptionDiscountResponse>;
 }
 
 export interface BillingServiceClient extends Client {
@@ -10355,6 +11257,43 @@ export interface BillingServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: PreviewPlanChangeResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * Gives the subscription the coupon's discount, replacing the one it had (docs/api-behaviour.md
+   * §19); the caller redeemed the coupon at catalog first. It applies from the next invoice;
+   * nothing already invoiced changes. FAILED_PRECONDITION for a CANCELLED or EXPIRED
+   * subscription. Idempotent: applying the same terms again leaves the same discount.
+   */
+  applySubscriptionDiscount(
+    request: ApplySubscriptionDiscountRequest,
+    callback: (error: ServiceError | null, response: ApplySubscriptionDiscountResponse) => void,
+  ): ClientUnaryCall;
+  applySubscriptionDiscount(
+    request: ApplySubscriptionDiscountRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ApplySubscriptionDiscountResponse) => void,
+  ): ClientUnaryCall;
+  applySubscriptionDiscount(
+    request: ApplySubscriptionDiscountRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ApplySubscriptionDiscountResponse) => void,
+  ): ClientUnaryCall;
+  /** Removes the subscription's discount (nothing already invoiced changes). Idempotent. */
+  removeSubscriptionDiscount(
+    request: RemoveSubscriptionDiscountRequest,
+    callback: (error: ServiceError | null, response: RemoveSubscriptionDiscountResponse) => void,
+  ): ClientUnaryCall;
+  removeSubscriptionDiscount(
+    request: RemoveSubscriptionDiscountRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: RemoveSubscriptionDiscountResponse) => void,
+  ): ClientUnaryCall;
+  removeSubscriptionDiscount(
+    request: RemoveSubscriptionDiscountRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: RemoveSubscriptionDiscountResponse) => void,
   ): ClientUnaryCall;
 }
 

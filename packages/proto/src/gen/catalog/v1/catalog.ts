@@ -54,7 +54,23 @@ export interface CheckoutSession {
   subscriptionId?: string | undefined;
   expiresAt?: Date | undefined;
   completedAt?: Date | undefined;
-  createdAt?: Date | undefined;
+  createdAt?:
+    | Date
+    | undefined;
+  /** The hosted page offers a "Promotion code" field. */
+  allowPromotionCodes: boolean;
+  /** The coupon applied to the session (given at creation or on the hosted page), upper case. */
+  couponCode?:
+    | string
+    | undefined;
+  /**
+   * The first period's price before and after the discount, in the plan's currency (a trial's
+   * card check aside: the discount then applies to the first invoice after the trial).
+   */
+  amountSubtotal: number;
+  amountDiscount: number;
+  amountTotal: number;
+  currency: string;
 }
 
 export interface CreateCheckoutSessionRequest {
@@ -69,6 +85,15 @@ export interface CreateCheckoutSessionRequest {
     | undefined;
   /** 5..1440; 0 means the default, 1440. */
   expiresInMinutes: number;
+  /**
+   * Redeemed for the session at once (FAILED_PRECONDITION with the reason when it cannot be);
+   * given back if the session ends unpaid.
+   */
+  couponCode?:
+    | string
+    | undefined;
+  /** Shows a "Promotion code" field on the hosted page instead; INVALID_ARGUMENT with coupon_code. */
+  allowPromotionCodes: boolean;
 }
 
 export interface CreateCheckoutSessionResponse {
@@ -175,6 +200,133 @@ export interface DeactivatePlanRequest {
 
 export interface DeactivatePlanResponse {
   plan?: Plan | undefined;
+}
+
+/**
+ * A coupon as the API shows it (docs/api-behaviour.md §19). Exactly one of percent_off and
+ * amount_off is set; currency only with amount_off.
+ */
+export interface Coupon {
+  id: string;
+  projectId: string;
+  livemode: boolean;
+  /** Upper case: A-Z, 0-9, _ and -, 3..40 characters. */
+  code: string;
+  name?:
+    | string
+    | undefined;
+  /** Exact decimal text, 0 < x <= 100, at most 2 decimals ("25", "12.5"). */
+  percentOff?:
+    | string
+    | undefined;
+  /** Minor units of currency. */
+  amountOff?: number | undefined;
+  currency?:
+    | string
+    | undefined;
+  /** ONCE, REPEATING or FOREVER. */
+  duration: string;
+  /** REPEATING only: 1..120 period invoices. */
+  durationInPeriods?: number | undefined;
+  maxRedemptions?: number | undefined;
+  timesRedeemed: number;
+  redeemBy?:
+    | Date
+    | undefined;
+  /** The plans it applies to; empty = every plan. */
+  planIds: string[];
+  isActive: boolean;
+  createdAt?: Date | undefined;
+}
+
+/** A coupon's price terms at the moment it was redeemed: what a subscription's discount keeps. */
+export interface CouponSnapshot {
+  couponId: string;
+  code: string;
+  percentOff?: string | undefined;
+  amountOff?: number | undefined;
+  currency?: string | undefined;
+  duration: string;
+  durationInPeriods?: number | undefined;
+}
+
+export interface CreateCouponRequest {
+  scope?: ProjectScope | undefined;
+  code: string;
+  name?: string | undefined;
+  percentOff?: string | undefined;
+  amountOff?: number | undefined;
+  currency?: string | undefined;
+  duration: string;
+  durationInPeriods?: number | undefined;
+  maxRedemptions?: number | undefined;
+  redeemBy?: Date | undefined;
+  planIds: string[];
+}
+
+export interface CreateCouponResponse {
+  coupon?: Coupon | undefined;
+}
+
+export interface ListCouponsRequest {
+  scope?: ProjectScope | undefined;
+  page?: PageRequest | undefined;
+}
+
+export interface ListCouponsResponse {
+  coupons: Coupon[];
+}
+
+export interface GetCouponRequest {
+  scope?: ProjectScope | undefined;
+  couponId: string;
+}
+
+export interface GetCouponResponse {
+  coupon?: Coupon | undefined;
+}
+
+export interface DeactivateCouponRequest {
+  scope?: ProjectScope | undefined;
+  couponId: string;
+}
+
+export interface DeactivateCouponResponse {
+  coupon?: Coupon | undefined;
+}
+
+export interface RedeemCouponRequest {
+  scope?:
+    | ProjectScope
+    | undefined;
+  /** As the customer typed it; compared upper case. */
+  code: string;
+  /**
+   * What the redemption is for, unique per coupon (e.g. the caller's Idempotency-Key with its
+   * API key, or a checkout session's id): the same key redeems once.
+   */
+  redemptionKey: string;
+  /** The plan and currency it is to discount (plan_ids and amount_off's currency are checked). */
+  planId: string;
+  currency: string;
+}
+
+export interface RedeemCouponResponse {
+  coupon?:
+    | CouponSnapshot
+    | undefined;
+  /** False when redemption_key had redeemed this coupon already: nothing was counted. */
+  created: boolean;
+}
+
+export interface ReleaseCouponRedemptionRequest {
+  scope?: ProjectScope | undefined;
+  redemptionKey: string;
+}
+
+export interface ReleaseCouponRedemptionResponse {
+  /** How many redemptions were given back (0 or 1). */
+  released: number;
 }
 
 function createBaseAdvanceTestClockRequest(): AdvanceTestClockRequest {
@@ -356,6 +508,12 @@ function createBaseCheckoutSession(): CheckoutSession {
     expiresAt: undefined,
     completedAt: undefined,
     createdAt: undefined,
+    allowPromotionCodes: false,
+    couponCode: undefined,
+    amountSubtotal: 0,
+    amountDiscount: 0,
+    amountTotal: 0,
+    currency: "",
   };
 }
 
@@ -411,6 +569,24 @@ export const CheckoutSession: MessageFns<CheckoutSession> = {
     }
     if (message.createdAt !== undefined) {
       Timestamp.encode(toTimestamp(message.createdAt), writer.uint32(138).fork()).join();
+    }
+    if (message.allowPromotionCodes !== false) {
+      writer.uint32(144).bool(message.allowPromotionCodes);
+    }
+    if (message.couponCode !== undefined) {
+      writer.uint32(154).string(message.couponCode);
+    }
+    if (message.amountSubtotal !== 0) {
+      writer.uint32(160).int64(message.amountSubtotal);
+    }
+    if (message.amountDiscount !== 0) {
+      writer.uint32(168).int64(message.amountDiscount);
+    }
+    if (message.amountTotal !== 0) {
+      writer.uint32(176).int64(message.amountTotal);
+    }
+    if (message.currency !== "") {
+      writer.uint32(186).string(message.currency);
     }
     return writer;
   },
@@ -564,6 +740,54 @@ export const CheckoutSession: MessageFns<CheckoutSession> = {
             message.createdAt = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
             continue;
           }
+          case 18: {
+            if (tag !== 144) {
+              break;
+            }
+
+            message.allowPromotionCodes = reader.bool();
+            continue;
+          }
+          case 19: {
+            if (tag !== 154) {
+              break;
+            }
+
+            message.couponCode = reader.string();
+            continue;
+          }
+          case 20: {
+            if (tag !== 160) {
+              break;
+            }
+
+            message.amountSubtotal = longToNumber(reader.int64());
+            continue;
+          }
+          case 21: {
+            if (tag !== 168) {
+              break;
+            }
+
+            message.amountDiscount = longToNumber(reader.int64());
+            continue;
+          }
+          case 22: {
+            if (tag !== 176) {
+              break;
+            }
+
+            message.amountTotal = longToNumber(reader.int64());
+            continue;
+          }
+          case 23: {
+            if (tag !== 186) {
+              break;
+            }
+
+            message.currency = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -643,6 +867,32 @@ export const CheckoutSession: MessageFns<CheckoutSession> = {
         : isSet(object.created_at)
         ? fromJsonTimestamp(object.created_at)
         : undefined,
+      allowPromotionCodes: isSet(object.allowPromotionCodes)
+        ? globalThis.Boolean(object.allowPromotionCodes)
+        : isSet(object.allow_promotion_codes)
+        ? globalThis.Boolean(object.allow_promotion_codes)
+        : false,
+      couponCode: isSet(object.couponCode)
+        ? globalThis.String(object.couponCode)
+        : isSet(object.coupon_code)
+        ? globalThis.String(object.coupon_code)
+        : undefined,
+      amountSubtotal: isSet(object.amountSubtotal)
+        ? globalThis.Number(object.amountSubtotal)
+        : isSet(object.amount_subtotal)
+        ? globalThis.Number(object.amount_subtotal)
+        : 0,
+      amountDiscount: isSet(object.amountDiscount)
+        ? globalThis.Number(object.amountDiscount)
+        : isSet(object.amount_discount)
+        ? globalThis.Number(object.amount_discount)
+        : 0,
+      amountTotal: isSet(object.amountTotal)
+        ? globalThis.Number(object.amountTotal)
+        : isSet(object.amount_total)
+        ? globalThis.Number(object.amount_total)
+        : 0,
+      currency: isSet(object.currency) ? globalThis.String(object.currency) : "",
     };
   },
 
@@ -699,6 +949,24 @@ export const CheckoutSession: MessageFns<CheckoutSession> = {
     if (message.createdAt !== undefined) {
       obj.createdAt = message.createdAt.toISOString();
     }
+    if (message.allowPromotionCodes !== false) {
+      obj.allowPromotionCodes = message.allowPromotionCodes;
+    }
+    if (message.couponCode !== undefined) {
+      obj.couponCode = message.couponCode;
+    }
+    if (message.amountSubtotal !== 0) {
+      obj.amountSubtotal = Math.round(message.amountSubtotal);
+    }
+    if (message.amountDiscount !== 0) {
+      obj.amountDiscount = Math.round(message.amountDiscount);
+    }
+    if (message.amountTotal !== 0) {
+      obj.amountTotal = Math.round(message.amountTotal);
+    }
+    if (message.currency !== "") {
+      obj.currency = message.currency;
+    }
     return obj;
   },
 
@@ -724,6 +992,12 @@ export const CheckoutSession: MessageFns<CheckoutSession> = {
     message.expiresAt = object.expiresAt ?? undefined;
     message.completedAt = object.completedAt ?? undefined;
     message.createdAt = object.createdAt ?? undefined;
+    message.allowPromotionCodes = object.allowPromotionCodes ?? false;
+    message.couponCode = object.couponCode ?? undefined;
+    message.amountSubtotal = object.amountSubtotal ?? 0;
+    message.amountDiscount = object.amountDiscount ?? 0;
+    message.amountTotal = object.amountTotal ?? 0;
+    message.currency = object.currency ?? "";
     return message;
   },
 };
@@ -738,6 +1012,8 @@ function createBaseCreateCheckoutSessionRequest(): CreateCheckoutSessionRequest 
     customerName: undefined,
     metadata: undefined,
     expiresInMinutes: 0,
+    couponCode: undefined,
+    allowPromotionCodes: false,
   };
 }
 
@@ -766,6 +1042,12 @@ export const CreateCheckoutSessionRequest: MessageFns<CreateCheckoutSessionReque
     }
     if (message.expiresInMinutes !== 0) {
       writer.uint32(64).int32(message.expiresInMinutes);
+    }
+    if (message.couponCode !== undefined) {
+      writer.uint32(74).string(message.couponCode);
+    }
+    if (message.allowPromotionCodes !== false) {
+      writer.uint32(80).bool(message.allowPromotionCodes);
     }
     return writer;
   },
@@ -847,6 +1129,22 @@ export const CreateCheckoutSessionRequest: MessageFns<CreateCheckoutSessionReque
             message.expiresInMinutes = reader.int32();
             continue;
           }
+          case 9: {
+            if (tag !== 74) {
+              break;
+            }
+
+            message.couponCode = reader.string();
+            continue;
+          }
+          case 10: {
+            if (tag !== 80) {
+              break;
+            }
+
+            message.allowPromotionCodes = reader.bool();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -893,6 +1191,16 @@ export const CreateCheckoutSessionRequest: MessageFns<CreateCheckoutSessionReque
         : isSet(object.expires_in_minutes)
         ? globalThis.Number(object.expires_in_minutes)
         : 0,
+      couponCode: isSet(object.couponCode)
+        ? globalThis.String(object.couponCode)
+        : isSet(object.coupon_code)
+        ? globalThis.String(object.coupon_code)
+        : undefined,
+      allowPromotionCodes: isSet(object.allowPromotionCodes)
+        ? globalThis.Boolean(object.allowPromotionCodes)
+        : isSet(object.allow_promotion_codes)
+        ? globalThis.Boolean(object.allow_promotion_codes)
+        : false,
     };
   },
 
@@ -922,6 +1230,12 @@ export const CreateCheckoutSessionRequest: MessageFns<CreateCheckoutSessionReque
     if (message.expiresInMinutes !== 0) {
       obj.expiresInMinutes = Math.round(message.expiresInMinutes);
     }
+    if (message.couponCode !== undefined) {
+      obj.couponCode = message.couponCode;
+    }
+    if (message.allowPromotionCodes !== false) {
+      obj.allowPromotionCodes = message.allowPromotionCodes;
+    }
     return obj;
   },
 
@@ -940,6 +1254,8 @@ export const CreateCheckoutSessionRequest: MessageFns<CreateCheckoutSessionReque
     message.customerName = object.customerName ?? undefined;
     message.metadata = object.metadata ?? undefined;
     message.expiresInMinutes = object.expiresInMinutes ?? 0;
+    message.couponCode = object.couponCode ?? undefined;
+    message.allowPromotionCodes = object.allowPromotionCodes ?? false;
     return message;
   },
 };
@@ -2717,6 +3033,1767 @@ export const DeactivatePlanResponse: MessageFns<DeactivatePlanResponse> = {
   },
 };
 
+function createBaseCoupon(): Coupon {
+  return {
+    id: "",
+    projectId: "",
+    livemode: false,
+    code: "",
+    name: undefined,
+    percentOff: undefined,
+    amountOff: undefined,
+    currency: undefined,
+    duration: "",
+    durationInPeriods: undefined,
+    maxRedemptions: undefined,
+    timesRedeemed: 0,
+    redeemBy: undefined,
+    planIds: [],
+    isActive: false,
+    createdAt: undefined,
+  };
+}
+
+export const Coupon: MessageFns<Coupon> = {
+  encode(message: Coupon, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.id !== "") {
+      writer.uint32(10).string(message.id);
+    }
+    if (message.projectId !== "") {
+      writer.uint32(18).string(message.projectId);
+    }
+    if (message.livemode !== false) {
+      writer.uint32(24).bool(message.livemode);
+    }
+    if (message.code !== "") {
+      writer.uint32(34).string(message.code);
+    }
+    if (message.name !== undefined) {
+      writer.uint32(42).string(message.name);
+    }
+    if (message.percentOff !== undefined) {
+      writer.uint32(50).string(message.percentOff);
+    }
+    if (message.amountOff !== undefined) {
+      writer.uint32(56).int64(message.amountOff);
+    }
+    if (message.currency !== undefined) {
+      writer.uint32(66).string(message.currency);
+    }
+    if (message.duration !== "") {
+      writer.uint32(74).string(message.duration);
+    }
+    if (message.durationInPeriods !== undefined) {
+      writer.uint32(80).int32(message.durationInPeriods);
+    }
+    if (message.maxRedemptions !== undefined) {
+      writer.uint32(88).int32(message.maxRedemptions);
+    }
+    if (message.timesRedeemed !== 0) {
+      writer.uint32(96).int32(message.timesRedeemed);
+    }
+    if (message.redeemBy !== undefined) {
+      Timestamp.encode(toTimestamp(message.redeemBy), writer.uint32(106).fork()).join();
+    }
+    for (const v of message.planIds) {
+      writer.uint32(114).string(v!);
+    }
+    if (message.isActive !== false) {
+      writer.uint32(120).bool(message.isActive);
+    }
+    if (message.createdAt !== undefined) {
+      Timestamp.encode(toTimestamp(message.createdAt), writer.uint32(130).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): Coupon {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCoupon();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.id = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.projectId = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.livemode = reader.bool();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.code = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.name = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.percentOff = reader.string();
+            continue;
+          }
+          case 7: {
+            if (tag !== 56) {
+              break;
+            }
+
+            message.amountOff = longToNumber(reader.int64());
+            continue;
+          }
+          case 8: {
+            if (tag !== 66) {
+              break;
+            }
+
+            message.currency = reader.string();
+            continue;
+          }
+          case 9: {
+            if (tag !== 74) {
+              break;
+            }
+
+            message.duration = reader.string();
+            continue;
+          }
+          case 10: {
+            if (tag !== 80) {
+              break;
+            }
+
+            message.durationInPeriods = reader.int32();
+            continue;
+          }
+          case 11: {
+            if (tag !== 88) {
+              break;
+            }
+
+            message.maxRedemptions = reader.int32();
+            continue;
+          }
+          case 12: {
+            if (tag !== 96) {
+              break;
+            }
+
+            message.timesRedeemed = reader.int32();
+            continue;
+          }
+          case 13: {
+            if (tag !== 106) {
+              break;
+            }
+
+            message.redeemBy = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 14: {
+            if (tag !== 114) {
+              break;
+            }
+
+            message.planIds.push(reader.string());
+            continue;
+          }
+          case 15: {
+            if (tag !== 120) {
+              break;
+            }
+
+            message.isActive = reader.bool();
+            continue;
+          }
+          case 16: {
+            if (tag !== 130) {
+              break;
+            }
+
+            message.createdAt = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): Coupon {
+    return {
+      id: isSet(object.id) ? globalThis.String(object.id) : "",
+      projectId: isSet(object.projectId)
+        ? globalThis.String(object.projectId)
+        : isSet(object.project_id)
+        ? globalThis.String(object.project_id)
+        : "",
+      livemode: isSet(object.livemode) ? globalThis.Boolean(object.livemode) : false,
+      code: isSet(object.code) ? globalThis.String(object.code) : "",
+      name: isSet(object.name) ? globalThis.String(object.name) : undefined,
+      percentOff: isSet(object.percentOff)
+        ? globalThis.String(object.percentOff)
+        : isSet(object.percent_off)
+        ? globalThis.String(object.percent_off)
+        : undefined,
+      amountOff: isSet(object.amountOff)
+        ? globalThis.Number(object.amountOff)
+        : isSet(object.amount_off)
+        ? globalThis.Number(object.amount_off)
+        : undefined,
+      currency: isSet(object.currency) ? globalThis.String(object.currency) : undefined,
+      duration: isSet(object.duration) ? globalThis.String(object.duration) : "",
+      durationInPeriods: isSet(object.durationInPeriods)
+        ? globalThis.Number(object.durationInPeriods)
+        : isSet(object.duration_in_periods)
+        ? globalThis.Number(object.duration_in_periods)
+        : undefined,
+      maxRedemptions: isSet(object.maxRedemptions)
+        ? globalThis.Number(object.maxRedemptions)
+        : isSet(object.max_redemptions)
+        ? globalThis.Number(object.max_redemptions)
+        : undefined,
+      timesRedeemed: isSet(object.timesRedeemed)
+        ? globalThis.Number(object.timesRedeemed)
+        : isSet(object.times_redeemed)
+        ? globalThis.Number(object.times_redeemed)
+        : 0,
+      redeemBy: isSet(object.redeemBy)
+        ? fromJsonTimestamp(object.redeemBy)
+        : isSet(object.redeem_by)
+        ? fromJsonTimestamp(object.redeem_by)
+        : undefined,
+      planIds: globalThis.Array.isArray(object?.planIds)
+        ? object.planIds.map((e: any) => globalThis.String(e))
+        : globalThis.Array.isArray(object?.plan_ids)
+        ? object.plan_ids.map((e: any) => globalThis.String(e))
+        : [],
+      isActive: isSet(object.isActive)
+        ? globalThis.Boolean(object.isActive)
+        : isSet(object.is_active)
+        ? globalThis.Boolean(object.is_active)
+        : false,
+      createdAt: isSet(object.createdAt)
+        ? fromJsonTimestamp(object.createdAt)
+        : isSet(object.created_at)
+        ? fromJsonTimestamp(object.created_at)
+        : undefined,
+    };
+  },
+
+  toJSON(message: Coupon): unknown {
+    const obj: any = {};
+    if (message.id !== "") {
+      obj.id = message.id;
+    }
+    if (message.projectId !== "") {
+      obj.projectId = message.projectId;
+    }
+    if (message.livemode !== false) {
+      obj.livemode = message.livemode;
+    }
+    if (message.code !== "") {
+      obj.code = message.code;
+    }
+    if (message.name !== undefined) {
+      obj.name = message.name;
+    }
+    if (message.percentOff !== undefined) {
+      obj.percentOff = message.percentOff;
+    }
+    if (message.amountOff !== undefined) {
+      obj.amountOff = Math.round(message.amountOff);
+    }
+    if (message.currency !== undefined) {
+      obj.currency = message.currency;
+    }
+    if (message.duration !== "") {
+      obj.duration = message.duration;
+    }
+    if (message.durationInPeriods !== undefined) {
+      obj.durationInPeriods = Math.round(message.durationInPeriods);
+    }
+    if (message.maxRedemptions !== undefined) {
+      obj.maxRedemptions = Math.round(message.maxRedemptions);
+    }
+    if (message.timesRedeemed !== 0) {
+      obj.timesRedeemed = Math.round(message.timesRedeemed);
+    }
+    if (message.redeemBy !== undefined) {
+      obj.redeemBy = message.redeemBy.toISOString();
+    }
+    if (message.planIds?.length) {
+      obj.planIds = message.planIds;
+    }
+    if (message.isActive !== false) {
+      obj.isActive = message.isActive;
+    }
+    if (message.createdAt !== undefined) {
+      obj.createdAt = message.createdAt.toISOString();
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<Coupon>, I>>(base?: I): Coupon {
+    return Coupon.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<Coupon>, I>>(object: I): Coupon {
+    const message = createBaseCoupon();
+    message.id = object.id ?? "";
+    message.projectId = object.projectId ?? "";
+    message.livemode = object.livemode ?? false;
+    message.code = object.code ?? "";
+    message.name = object.name ?? undefined;
+    message.percentOff = object.percentOff ?? undefined;
+    message.amountOff = object.amountOff ?? undefined;
+    message.currency = object.currency ?? undefined;
+    message.duration = object.duration ?? "";
+    message.durationInPeriods = object.durationInPeriods ?? undefined;
+    message.maxRedemptions = object.maxRedemptions ?? undefined;
+    message.timesRedeemed = object.timesRedeemed ?? 0;
+    message.redeemBy = object.redeemBy ?? undefined;
+    message.planIds = object.planIds?.map((e) => e) || [];
+    message.isActive = object.isActive ?? false;
+    message.createdAt = object.createdAt ?? undefined;
+    return message;
+  },
+};
+
+function createBaseCouponSnapshot(): CouponSnapshot {
+  return {
+    couponId: "",
+    code: "",
+    percentOff: undefined,
+    amountOff: undefined,
+    currency: undefined,
+    duration: "",
+    durationInPeriods: undefined,
+  };
+}
+
+export const CouponSnapshot: MessageFns<CouponSnapshot> = {
+  encode(message: CouponSnapshot, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.couponId !== "") {
+      writer.uint32(10).string(message.couponId);
+    }
+    if (message.code !== "") {
+      writer.uint32(18).string(message.code);
+    }
+    if (message.percentOff !== undefined) {
+      writer.uint32(26).string(message.percentOff);
+    }
+    if (message.amountOff !== undefined) {
+      writer.uint32(32).int64(message.amountOff);
+    }
+    if (message.currency !== undefined) {
+      writer.uint32(42).string(message.currency);
+    }
+    if (message.duration !== "") {
+      writer.uint32(50).string(message.duration);
+    }
+    if (message.durationInPeriods !== undefined) {
+      writer.uint32(56).int32(message.durationInPeriods);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CouponSnapshot {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCouponSnapshot();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.couponId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.code = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.percentOff = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.amountOff = longToNumber(reader.int64());
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.currency = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.duration = reader.string();
+            continue;
+          }
+          case 7: {
+            if (tag !== 56) {
+              break;
+            }
+
+            message.durationInPeriods = reader.int32();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): CouponSnapshot {
+    return {
+      couponId: isSet(object.couponId)
+        ? globalThis.String(object.couponId)
+        : isSet(object.coupon_id)
+        ? globalThis.String(object.coupon_id)
+        : "",
+      code: isSet(object.code) ? globalThis.String(object.code) : "",
+      percentOff: isSet(object.percentOff)
+        ? globalThis.String(object.percentOff)
+        : isSet(object.percent_off)
+        ? globalThis.String(object.percent_off)
+        : undefined,
+      amountOff: isSet(object.amountOff)
+        ? globalThis.Number(object.amountOff)
+        : isSet(object.amount_off)
+        ? globalThis.Number(object.amount_off)
+        : undefined,
+      currency: isSet(object.currency) ? globalThis.String(object.currency) : undefined,
+      duration: isSet(object.duration) ? globalThis.String(object.duration) : "",
+      durationInPeriods: isSet(object.durationInPeriods)
+        ? globalThis.Number(object.durationInPeriods)
+        : isSet(object.duration_in_periods)
+        ? globalThis.Number(object.duration_in_periods)
+        : undefined,
+    };
+  },
+
+  toJSON(message: CouponSnapshot): unknown {
+    const obj: any = {};
+    if (message.couponId !== "") {
+      obj.couponId = message.couponId;
+    }
+    if (message.code !== "") {
+      obj.code = message.code;
+    }
+    if (message.percentOff !== undefined) {
+      obj.percentOff = message.percentOff;
+    }
+    if (message.amountOff !== undefined) {
+      obj.amountOff = Math.round(message.amountOff);
+    }
+    if (message.currency !== undefined) {
+      obj.currency = message.currency;
+    }
+    if (message.duration !== "") {
+      obj.duration = message.duration;
+    }
+    if (message.durationInPeriods !== undefined) {
+      obj.durationInPeriods = Math.round(message.durationInPeriods);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<CouponSnapshot>, I>>(base?: I): CouponSnapshot {
+    return CouponSnapshot.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<CouponSnapshot>, I>>(object: I): CouponSnapshot {
+    const message = createBaseCouponSnapshot();
+    message.couponId = object.couponId ?? "";
+    message.code = object.code ?? "";
+    message.percentOff = object.percentOff ?? undefined;
+    message.amountOff = object.amountOff ?? undefined;
+    message.currency = object.currency ?? undefined;
+    message.duration = object.duration ?? "";
+    message.durationInPeriods = object.durationInPeriods ?? undefined;
+    return message;
+  },
+};
+
+function createBaseCreateCouponRequest(): CreateCouponRequest {
+  return {
+    scope: undefined,
+    code: "",
+    name: undefined,
+    percentOff: undefined,
+    amountOff: undefined,
+    currency: undefined,
+    duration: "",
+    durationInPeriods: undefined,
+    maxRedemptions: undefined,
+    redeemBy: undefined,
+    planIds: [],
+  };
+}
+
+export const CreateCouponRequest: MessageFns<CreateCouponRequest> = {
+  encode(message: CreateCouponRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.scope !== undefined) {
+      ProjectScope.encode(message.scope, writer.uint32(10).fork()).join();
+    }
+    if (message.code !== "") {
+      writer.uint32(18).string(message.code);
+    }
+    if (message.name !== undefined) {
+      writer.uint32(26).string(message.name);
+    }
+    if (message.percentOff !== undefined) {
+      writer.uint32(34).string(message.percentOff);
+    }
+    if (message.amountOff !== undefined) {
+      writer.uint32(40).int64(message.amountOff);
+    }
+    if (message.currency !== undefined) {
+      writer.uint32(50).string(message.currency);
+    }
+    if (message.duration !== "") {
+      writer.uint32(58).string(message.duration);
+    }
+    if (message.durationInPeriods !== undefined) {
+      writer.uint32(64).int32(message.durationInPeriods);
+    }
+    if (message.maxRedemptions !== undefined) {
+      writer.uint32(72).int32(message.maxRedemptions);
+    }
+    if (message.redeemBy !== undefined) {
+      Timestamp.encode(toTimestamp(message.redeemBy), writer.uint32(82).fork()).join();
+    }
+    for (const v of message.planIds) {
+      writer.uint32(90).string(v!);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CreateCouponRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCreateCouponRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.scope = ProjectScope.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.code = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.name = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.percentOff = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.amountOff = longToNumber(reader.int64());
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.currency = reader.string();
+            continue;
+          }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.duration = reader.string();
+            continue;
+          }
+          case 8: {
+            if (tag !== 64) {
+              break;
+            }
+
+            message.durationInPeriods = reader.int32();
+            continue;
+          }
+          case 9: {
+            if (tag !== 72) {
+              break;
+            }
+
+            message.maxRedemptions = reader.int32();
+            continue;
+          }
+          case 10: {
+            if (tag !== 82) {
+              break;
+            }
+
+            message.redeemBy = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 11: {
+            if (tag !== 90) {
+              break;
+            }
+
+            message.planIds.push(reader.string());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): CreateCouponRequest {
+    return {
+      scope: isSet(object.scope) ? ProjectScope.fromJSON(object.scope) : undefined,
+      code: isSet(object.code) ? globalThis.String(object.code) : "",
+      name: isSet(object.name) ? globalThis.String(object.name) : undefined,
+      percentOff: isSet(object.percentOff)
+        ? globalThis.String(object.percentOff)
+        : isSet(object.percent_off)
+        ? globalThis.String(object.percent_off)
+        : undefined,
+      amountOff: isSet(object.amountOff)
+        ? globalThis.Number(object.amountOff)
+        : isSet(object.amount_off)
+        ? globalThis.Number(object.amount_off)
+        : undefined,
+      currency: isSet(object.currency) ? globalThis.String(object.currency) : undefined,
+      duration: isSet(object.duration) ? globalThis.String(object.duration) : "",
+      durationInPeriods: isSet(object.durationInPeriods)
+        ? globalThis.Number(object.durationInPeriods)
+        : isSet(object.duration_in_periods)
+        ? globalThis.Number(object.duration_in_periods)
+        : undefined,
+      maxRedemptions: isSet(object.maxRedemptions)
+        ? globalThis.Number(object.maxRedemptions)
+        : isSet(object.max_redemptions)
+        ? globalThis.Number(object.max_redemptions)
+        : undefined,
+      redeemBy: isSet(object.redeemBy)
+        ? fromJsonTimestamp(object.redeemBy)
+        : isSet(object.redeem_by)
+        ? fromJsonTimestamp(object.redeem_by)
+        : undefined,
+      planIds: globalThis.Array.isArray(object?.planIds)
+        ? object.planIds.map((e: any) => globalThis.String(e))
+        : globalThis.Array.isArray(object?.plan_ids)
+        ? object.plan_ids.map((e: any) => globalThis.String(e))
+        : [],
+    };
+  },
+
+  toJSON(message: CreateCouponRequest): unknown {
+    const obj: any = {};
+    if (message.scope !== undefined) {
+      obj.scope = ProjectScope.toJSON(message.scope);
+    }
+    if (message.code !== "") {
+      obj.code = message.code;
+    }
+    if (message.name !== undefined) {
+      obj.name = message.name;
+    }
+    if (message.percentOff !== undefined) {
+      obj.percentOff = message.percentOff;
+    }
+    if (message.amountOff !== undefined) {
+      obj.amountOff = Math.round(message.amountOff);
+    }
+    if (message.currency !== undefined) {
+      obj.currency = message.currency;
+    }
+    if (message.duration !== "") {
+      obj.duration = message.duration;
+    }
+    if (message.durationInPeriods !== undefined) {
+      obj.durationInPeriods = Math.round(message.durationInPeriods);
+    }
+    if (message.maxRedemptions !== undefined) {
+      obj.maxRedemptions = Math.round(message.maxRedemptions);
+    }
+    if (message.redeemBy !== undefined) {
+      obj.redeemBy = message.redeemBy.toISOString();
+    }
+    if (message.planIds?.length) {
+      obj.planIds = message.planIds;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<CreateCouponRequest>, I>>(base?: I): CreateCouponRequest {
+    return CreateCouponRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<CreateCouponRequest>, I>>(object: I): CreateCouponRequest {
+    const message = createBaseCreateCouponRequest();
+    message.scope = (object.scope !== undefined && object.scope !== null)
+      ? ProjectScope.fromPartial(object.scope)
+      : undefined;
+    message.code = object.code ?? "";
+    message.name = object.name ?? undefined;
+    message.percentOff = object.percentOff ?? undefined;
+    message.amountOff = object.amountOff ?? undefined;
+    message.currency = object.currency ?? undefined;
+    message.duration = object.duration ?? "";
+    message.durationInPeriods = object.durationInPeriods ?? undefined;
+    message.maxRedemptions = object.maxRedemptions ?? undefined;
+    message.redeemBy = object.redeemBy ?? undefined;
+    message.planIds = object.planIds?.map((e) => e) || [];
+    return message;
+  },
+};
+
+function createBaseCreateCouponResponse(): CreateCouponResponse {
+  return { coupon: undefined };
+}
+
+export const CreateCouponResponse: MessageFns<CreateCouponResponse> = {
+  encode(message: CreateCouponResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.coupon !== undefined) {
+      Coupon.encode(message.coupon, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CreateCouponResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCreateCouponResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.coupon = Coupon.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): CreateCouponResponse {
+    return { coupon: isSet(object.coupon) ? Coupon.fromJSON(object.coupon) : undefined };
+  },
+
+  toJSON(message: CreateCouponResponse): unknown {
+    const obj: any = {};
+    if (message.coupon !== undefined) {
+      obj.coupon = Coupon.toJSON(message.coupon);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<CreateCouponResponse>, I>>(base?: I): CreateCouponResponse {
+    return CreateCouponResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<CreateCouponResponse>, I>>(object: I): CreateCouponResponse {
+    const message = createBaseCreateCouponResponse();
+    message.coupon = (object.coupon !== undefined && object.coupon !== null)
+      ? Coupon.fromPartial(object.coupon)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseListCouponsRequest(): ListCouponsRequest {
+  return { scope: undefined, page: undefined };
+}
+
+export const ListCouponsRequest: MessageFns<ListCouponsRequest> = {
+  encode(message: ListCouponsRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.scope !== undefined) {
+      ProjectScope.encode(message.scope, writer.uint32(10).fork()).join();
+    }
+    if (message.page !== undefined) {
+      PageRequest.encode(message.page, writer.uint32(18).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListCouponsRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListCouponsRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.scope = ProjectScope.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.page = PageRequest.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListCouponsRequest {
+    return {
+      scope: isSet(object.scope) ? ProjectScope.fromJSON(object.scope) : undefined,
+      page: isSet(object.page) ? PageRequest.fromJSON(object.page) : undefined,
+    };
+  },
+
+  toJSON(message: ListCouponsRequest): unknown {
+    const obj: any = {};
+    if (message.scope !== undefined) {
+      obj.scope = ProjectScope.toJSON(message.scope);
+    }
+    if (message.page !== undefined) {
+      obj.page = PageRequest.toJSON(message.page);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ListCouponsRequest>, I>>(base?: I): ListCouponsRequest {
+    return ListCouponsRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ListCouponsRequest>, I>>(object: I): ListCouponsRequest {
+    const message = createBaseListCouponsRequest();
+    message.scope = (object.scope !== undefined && object.scope !== null)
+      ? ProjectScope.fromPartial(object.scope)
+      : undefined;
+    message.page = (object.page !== undefined && object.page !== null)
+      ? PageRequest.fromPartial(object.page)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseListCouponsResponse(): ListCouponsResponse {
+  return { coupons: [] };
+}
+
+export const ListCouponsResponse: MessageFns<ListCouponsResponse> = {
+  encode(message: ListCouponsResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.coupons) {
+      Coupon.encode(v!, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListCouponsResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListCouponsResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.coupons.push(Coupon.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListCouponsResponse {
+    return {
+      coupons: globalThis.Array.isArray(object?.coupons) ? object.coupons.map((e: any) => Coupon.fromJSON(e)) : [],
+    };
+  },
+
+  toJSON(message: ListCouponsResponse): unknown {
+    const obj: any = {};
+    if (message.coupons?.length) {
+      obj.coupons = message.coupons.map((e) => Coupon.toJSON(e));
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ListCouponsResponse>, I>>(base?: I): ListCouponsResponse {
+    return ListCouponsResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ListCouponsResponse>, I>>(object: I): ListCouponsResponse {
+    const message = createBaseListCouponsResponse();
+    message.coupons = object.coupons?.map((e) => Coupon.fromPartial(e)) || [];
+    return message;
+  },
+};
+
+function createBaseGetCouponRequest(): GetCouponRequest {
+  return { scope: undefined, couponId: "" };
+}
+
+export const GetCouponRequest: MessageFns<GetCouponRequest> = {
+  encode(message: GetCouponRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.scope !== undefined) {
+      ProjectScope.encode(message.scope, writer.uint32(10).fork()).join();
+    }
+    if (message.couponId !== "") {
+      writer.uint32(18).string(message.couponId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetCouponRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetCouponRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.scope = ProjectScope.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.couponId = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetCouponRequest {
+    return {
+      scope: isSet(object.scope) ? ProjectScope.fromJSON(object.scope) : undefined,
+      couponId: isSet(object.couponId)
+        ? globalThis.String(object.couponId)
+        : isSet(object.coupon_id)
+        ? globalThis.String(object.coupon_id)
+        : "",
+    };
+  },
+
+  toJSON(message: GetCouponRequest): unknown {
+    const obj: any = {};
+    if (message.scope !== undefined) {
+      obj.scope = ProjectScope.toJSON(message.scope);
+    }
+    if (message.couponId !== "") {
+      obj.couponId = message.couponId;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetCouponRequest>, I>>(base?: I): GetCouponRequest {
+    return GetCouponRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetCouponRequest>, I>>(object: I): GetCouponRequest {
+    const message = createBaseGetCouponRequest();
+    message.scope = (object.scope !== undefined && object.scope !== null)
+      ? ProjectScope.fromPartial(object.scope)
+      : undefined;
+    message.couponId = object.couponId ?? "";
+    return message;
+  },
+};
+
+function createBaseGetCouponResponse(): GetCouponResponse {
+  return { coupon: undefined };
+}
+
+export const GetCouponResponse: MessageFns<GetCouponResponse> = {
+  encode(message: GetCouponResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.coupon !== undefined) {
+      Coupon.encode(message.coupon, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetCouponResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetCouponResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.coupon = Coupon.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetCouponResponse {
+    return { coupon: isSet(object.coupon) ? Coupon.fromJSON(object.coupon) : undefined };
+  },
+
+  toJSON(message: GetCouponResponse): unknown {
+    const obj: any = {};
+    if (message.coupon !== undefined) {
+      obj.coupon = Coupon.toJSON(message.coupon);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetCouponResponse>, I>>(base?: I): GetCouponResponse {
+    return GetCouponResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetCouponResponse>, I>>(object: I): GetCouponResponse {
+    const message = createBaseGetCouponResponse();
+    message.coupon = (object.coupon !== undefined && object.coupon !== null)
+      ? Coupon.fromPartial(object.coupon)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseDeactivateCouponRequest(): DeactivateCouponRequest {
+  return { scope: undefined, couponId: "" };
+}
+
+export const DeactivateCouponRequest: MessageFns<DeactivateCouponRequest> = {
+  encode(message: DeactivateCouponRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.scope !== undefined) {
+      ProjectScope.encode(message.scope, writer.uint32(10).fork()).join();
+    }
+    if (message.couponId !== "") {
+      writer.uint32(18).string(message.couponId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): DeactivateCouponRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseDeactivateCouponRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.scope = ProjectScope.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.couponId = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): DeactivateCouponRequest {
+    return {
+      scope: isSet(object.scope) ? ProjectScope.fromJSON(object.scope) : undefined,
+      couponId: isSet(object.couponId)
+        ? globalThis.String(object.couponId)
+        : isSet(object.coupon_id)
+        ? globalThis.String(object.coupon_id)
+        : "",
+    };
+  },
+
+  toJSON(message: DeactivateCouponRequest): unknown {
+    const obj: any = {};
+    if (message.scope !== undefined) {
+      obj.scope = ProjectScope.toJSON(message.scope);
+    }
+    if (message.couponId !== "") {
+      obj.couponId = message.couponId;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<DeactivateCouponRequest>, I>>(base?: I): DeactivateCouponRequest {
+    return DeactivateCouponRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<DeactivateCouponRequest>, I>>(object: I): DeactivateCouponRequest {
+    const message = createBaseDeactivateCouponRequest();
+    message.scope = (object.scope !== undefined && object.scope !== null)
+      ? ProjectScope.fromPartial(object.scope)
+      : undefined;
+    message.couponId = object.couponId ?? "";
+    return message;
+  },
+};
+
+function createBaseDeactivateCouponResponse(): DeactivateCouponResponse {
+  return { coupon: undefined };
+}
+
+export const DeactivateCouponResponse: MessageFns<DeactivateCouponResponse> = {
+  encode(message: DeactivateCouponResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.coupon !== undefined) {
+      Coupon.encode(message.coupon, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): DeactivateCouponResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseDeactivateCouponResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.coupon = Coupon.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): DeactivateCouponResponse {
+    return { coupon: isSet(object.coupon) ? Coupon.fromJSON(object.coupon) : undefined };
+  },
+
+  toJSON(message: DeactivateCouponResponse): unknown {
+    const obj: any = {};
+    if (message.coupon !== undefined) {
+      obj.coupon = Coupon.toJSON(message.coupon);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<DeactivateCouponResponse>, I>>(base?: I): DeactivateCouponResponse {
+    return DeactivateCouponResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<DeactivateCouponResponse>, I>>(object: I): DeactivateCouponResponse {
+    const message = createBaseDeactivateCouponResponse();
+    message.coupon = (object.coupon !== undefined && object.coupon !== null)
+      ? Coupon.fromPartial(object.coupon)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseRedeemCouponRequest(): RedeemCouponRequest {
+  return { scope: undefined, code: "", redemptionKey: "", planId: "", currency: "" };
+}
+
+export const RedeemCouponRequest: MessageFns<RedeemCouponRequest> = {
+  encode(message: RedeemCouponRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.scope !== undefined) {
+      ProjectScope.encode(message.scope, writer.uint32(10).fork()).join();
+    }
+    if (message.code !== "") {
+      writer.uint32(18).string(message.code);
+    }
+    if (message.redemptionKey !== "") {
+      writer.uint32(26).string(message.redemptionKey);
+    }
+    if (message.planId !== "") {
+      writer.uint32(34).string(message.planId);
+    }
+    if (message.currency !== "") {
+      writer.uint32(42).string(message.currency);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): RedeemCouponRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseRedeemCouponRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.scope = ProjectScope.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.code = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.redemptionKey = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.planId = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.currency = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): RedeemCouponRequest {
+    return {
+      scope: isSet(object.scope) ? ProjectScope.fromJSON(object.scope) : undefined,
+      code: isSet(object.code) ? globalThis.String(object.code) : "",
+      redemptionKey: isSet(object.redemptionKey)
+        ? globalThis.String(object.redemptionKey)
+        : isSet(object.redemption_key)
+        ? globalThis.String(object.redemption_key)
+        : "",
+      planId: isSet(object.planId)
+        ? globalThis.String(object.planId)
+        : isSet(object.plan_id)
+        ? globalThis.String(object.plan_id)
+        : "",
+      currency: isSet(object.currency) ? globalThis.String(object.currency) : "",
+    };
+  },
+
+  toJSON(message: RedeemCouponRequest): unknown {
+    const obj: any = {};
+    if (message.scope !== undefined) {
+      obj.scope = ProjectScope.toJSON(message.scope);
+    }
+    if (message.code !== "") {
+      obj.code = message.code;
+    }
+    if (message.redemptionKey !== "") {
+      obj.redemptionKey = message.redemptionKey;
+    }
+    if (message.planId !== "") {
+      obj.planId = message.planId;
+    }
+    if (message.currency !== "") {
+      obj.currency = message.currency;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<RedeemCouponRequest>, I>>(base?: I): RedeemCouponRequest {
+    return RedeemCouponRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<RedeemCouponRequest>, I>>(object: I): RedeemCouponRequest {
+    const message = createBaseRedeemCouponRequest();
+    message.scope = (object.scope !== undefined && object.scope !== null)
+      ? ProjectScope.fromPartial(object.scope)
+      : undefined;
+    message.code = object.code ?? "";
+    message.redemptionKey = object.redemptionKey ?? "";
+    message.planId = object.planId ?? "";
+    message.currency = object.currency ?? "";
+    return message;
+  },
+};
+
+function createBaseRedeemCouponResponse(): RedeemCouponResponse {
+  return { coupon: undefined, created: false };
+}
+
+export const RedeemCouponResponse: MessageFns<RedeemCouponResponse> = {
+  encode(message: RedeemCouponResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.coupon !== undefined) {
+      CouponSnapshot.encode(message.coupon, writer.uint32(10).fork()).join();
+    }
+    if (message.created !== false) {
+      writer.uint32(16).bool(message.created);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): RedeemCouponResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseRedeemCouponResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.coupon = CouponSnapshot.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.created = reader.bool();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): RedeemCouponResponse {
+    return {
+      coupon: isSet(object.coupon) ? CouponSnapshot.fromJSON(object.coupon) : undefined,
+      created: isSet(object.created) ? globalThis.Boolean(object.created) : false,
+    };
+  },
+
+  toJSON(message: RedeemCouponResponse): unknown {
+    const obj: any = {};
+    if (message.coupon !== undefined) {
+      obj.coupon = CouponSnapshot.toJSON(message.coupon);
+    }
+    if (message.created !== false) {
+      obj.created = message.created;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<RedeemCouponResponse>, I>>(base?: I): RedeemCouponResponse {
+    return RedeemCouponResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<RedeemCouponResponse>, I>>(object: I): RedeemCouponResponse {
+    const message = createBaseRedeemCouponResponse();
+    message.coupon = (object.coupon !== undefined && object.coupon !== null)
+      ? CouponSnapshot.fromPartial(object.coupon)
+      : undefined;
+    message.created = object.created ?? false;
+    return message;
+  },
+};
+
+function createBaseReleaseCouponRedemptionRequest(): ReleaseCouponRedemptionRequest {
+  return { scope: undefined, redemptionKey: "" };
+}
+
+export const ReleaseCouponRedemptionRequest: MessageFns<ReleaseCouponRedemptionRequest> = {
+  encode(message: ReleaseCouponRedemptionRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.scope !== undefined) {
+      ProjectScope.encode(message.scope, writer.uint32(10).fork()).join();
+    }
+    if (message.redemptionKey !== "") {
+      writer.uint32(18).string(message.redemptionKey);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ReleaseCouponRedemptionRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseReleaseCouponRedemptionRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.scope = ProjectScope.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.redemptionKey = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ReleaseCouponRedemptionRequest {
+    return {
+      scope: isSet(object.scope) ? ProjectScope.fromJSON(object.scope) : undefined,
+      redemptionKey: isSet(object.redemptionKey)
+        ? globalThis.String(object.redemptionKey)
+        : isSet(object.redemption_key)
+        ? globalThis.String(object.redemption_key)
+        : "",
+    };
+  },
+
+  toJSON(message: ReleaseCouponRedemptionRequest): unknown {
+    const obj: any = {};
+    if (message.scope !== undefined) {
+      obj.scope = ProjectScope.toJSON(message.scope);
+    }
+    if (message.redemptionKey !== "") {
+      obj.redemptionKey = message.redemptionKey;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ReleaseCouponRedemptionRequest>, I>>(base?: I): ReleaseCouponRedemptionRequest {
+    return ReleaseCouponRedemptionRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ReleaseCouponRedemptionRequest>, I>>(
+    object: I,
+  ): ReleaseCouponRedemptionRequest {
+    const message = createBaseReleaseCouponRedemptionRequest();
+    message.scope = (object.scope !== undefined && object.scope !== null)
+      ? ProjectScope.fromPartial(object.scope)
+      : undefined;
+    message.redemptionKey = object.redemptionKey ?? "";
+    return message;
+  },
+};
+
+function createBaseReleaseCouponRedemptionResponse(): ReleaseCouponRedemptionResponse {
+  return { released: 0 };
+}
+
+export const ReleaseCouponRedemptionResponse: MessageFns<ReleaseCouponRedemptionResponse> = {
+  encode(message: ReleaseCouponRedemptionResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.released !== 0) {
+      writer.uint32(8).int32(message.released);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ReleaseCouponRedemptionResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseReleaseCouponRedemptionResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.released = reader.int32();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ReleaseCouponRedemptionResponse {
+    return { released: isSet(object.released) ? globalThis.Number(object.released) : 0 };
+  },
+
+  toJSON(message: ReleaseCouponRedemptionResponse): unknown {
+    const obj: any = {};
+    if (message.released !== 0) {
+      obj.released = Math.round(message.released);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ReleaseCouponRedemptionResponse>, I>>(base?: I): ReleaseCouponRedemptionResponse {
+    return ReleaseCouponRedemptionResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ReleaseCouponRedemptionResponse>, I>>(
+    object: I,
+  ): ReleaseCouponRedemptionResponse {
+    const message = createBaseReleaseCouponRedemptionResponse();
+    message.released = object.released ?? 0;
+    return message;
+  },
+};
+
 /**
  * CatalogService owns plans (and, with the checkout issue, checkout sessions).
  * Money is in minor units (int64). Errors: INVALID_ARGUMENT (field violations), NOT_FOUND (no
@@ -2829,6 +4906,88 @@ export const CatalogServiceService = {
       Buffer.from(AdvanceTestClockResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): AdvanceTestClockResponse => AdvanceTestClockResponse.decode(value),
   },
+  /**
+   * Coupons (docs/api-behaviour.md §19). ALREADY_EXISTS for a code the project and mode already
+   * have (compared upper case); INVALID_ARGUMENT for field violations; NOT_FOUND or
+   * PERMISSION_DENIED for an id of plan_ids. Not idempotent by itself; the gateway's
+   * Idempotency-Key makes a retried POST safe.
+   */
+  createCoupon: {
+    path: "/catalog.v1.CatalogService/CreateCoupon" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: CreateCouponRequest): Buffer => Buffer.from(CreateCouponRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): CreateCouponRequest => CreateCouponRequest.decode(value),
+    responseSerialize: (value: CreateCouponResponse): Buffer =>
+      Buffer.from(CreateCouponResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): CreateCouponResponse => CreateCouponResponse.decode(value),
+  },
+  /** Newest first. FAILED_PRECONDITION when starting_after names no coupon of this list. */
+  listCoupons: {
+    path: "/catalog.v1.CatalogService/ListCoupons" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ListCouponsRequest): Buffer => Buffer.from(ListCouponsRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ListCouponsRequest => ListCouponsRequest.decode(value),
+    responseSerialize: (value: ListCouponsResponse): Buffer => Buffer.from(ListCouponsResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ListCouponsResponse => ListCouponsResponse.decode(value),
+  },
+  getCoupon: {
+    path: "/catalog.v1.CatalogService/GetCoupon" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: GetCouponRequest): Buffer => Buffer.from(GetCouponRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): GetCouponRequest => GetCouponRequest.decode(value),
+    responseSerialize: (value: GetCouponResponse): Buffer => Buffer.from(GetCouponResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): GetCouponResponse => GetCouponResponse.decode(value),
+  },
+  /** Idempotent: sets is_active=false; the discounts already given keep running. */
+  deactivateCoupon: {
+    path: "/catalog.v1.CatalogService/DeactivateCoupon" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: DeactivateCouponRequest): Buffer =>
+      Buffer.from(DeactivateCouponRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): DeactivateCouponRequest => DeactivateCouponRequest.decode(value),
+    responseSerialize: (value: DeactivateCouponResponse): Buffer =>
+      Buffer.from(DeactivateCouponResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): DeactivateCouponResponse => DeactivateCouponResponse.decode(value),
+  },
+  /**
+   * Counts one redemption of the code and answers the coupon's terms, atomically: the count
+   * rises in one conditional UPDATE, so times_redeemed never exceeds max_redemptions however
+   * many redeem at once. Idempotent per (coupon, redemption_key): a repeat answers the same
+   * terms with created=false and counts nothing. FAILED_PRECONDITION, with a detail naming the
+   * reason, for an unknown, inactive, expired (redeem_by passed by the project's clock),
+   * exhausted, plan-excluded or currency-mismatched code.
+   */
+  redeemCoupon: {
+    path: "/catalog.v1.CatalogService/RedeemCoupon" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: RedeemCouponRequest): Buffer => Buffer.from(RedeemCouponRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): RedeemCouponRequest => RedeemCouponRequest.decode(value),
+    responseSerialize: (value: RedeemCouponResponse): Buffer =>
+      Buffer.from(RedeemCouponResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): RedeemCouponResponse => RedeemCouponResponse.decode(value),
+  },
+  /**
+   * Gives back the redemption made with redemption_key when what it was for did not happen (a
+   * declined first charge: nothing was created). Idempotent: a key with nothing to give back
+   * answers released=0.
+   */
+  releaseCouponRedemption: {
+    path: "/catalog.v1.CatalogService/ReleaseCouponRedemption" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ReleaseCouponRedemptionRequest): Buffer =>
+      Buffer.from(ReleaseCouponRedemptionRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ReleaseCouponRedemptionRequest => ReleaseCouponRedemptionRequest.decode(value),
+    responseSerialize: (value: ReleaseCouponRedemptionResponse): Buffer =>
+      Buffer.from(ReleaseCouponRedemptionResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ReleaseCouponRedemptionResponse =>
+      ReleaseCouponRedemptionResponse.decode(value),
+  },
 } as const;
 
 export interface CatalogServiceServer extends UntypedServiceImplementation {
@@ -2854,6 +5013,33 @@ export interface CatalogServiceServer extends UntypedServiceImplementation {
    * FAILED_PRECONDITION. Idempotent for the same `to`.
    */
   advanceTestClock: handleUnaryCall<AdvanceTestClockRequest, AdvanceTestClockResponse>;
+  /**
+   * Coupons (docs/api-behaviour.md §19). ALREADY_EXISTS for a code the project and mode already
+   * have (compared upper case); INVALID_ARGUMENT for field violations; NOT_FOUND or
+   * PERMISSION_DENIED for an id of plan_ids. Not idempotent by itself; the gateway's
+   * Idempotency-Key makes a retried POST safe.
+   */
+  createCoupon: handleUnaryCall<CreateCouponRequest, CreateCouponResponse>;
+  /** Newest first. FAILED_PRECONDITION when starting_after names no coupon of this list. */
+  listCoupons: handleUnaryCall<ListCouponsRequest, ListCouponsResponse>;
+  getCoupon: handleUnaryCall<GetCouponRequest, GetCouponResponse>;
+  /** Idempotent: sets is_active=false; the discounts already given keep running. */
+  deactivateCoupon: handleUnaryCall<DeactivateCouponRequest, DeactivateCouponResponse>;
+  /**
+   * Counts one redemption of the code and answers the coupon's terms, atomically: the count
+   * rises in one conditional UPDATE, so times_redeemed never exceeds max_redemptions however
+   * many redeem at once. Idempotent per (coupon, redemption_key): a repeat answers the same
+   * terms with created=false and counts nothing. FAILED_PRECONDITION, with a detail naming the
+   * reason, for an unknown, inactive, expired (redeem_by passed by the project's clock),
+   * exhausted, plan-excluded or currency-mismatched code.
+   */
+  redeemCoupon: handleUnaryCall<RedeemCouponRequest, RedeemCouponResponse>;
+  /**
+   * Gives back the redemption made with redemption_key when what it was for did not happen (a
+   * declined first charge: nothing was created). Idempotent: a key with nothing to give back
+   * answers released=0.
+   */
+  releaseCouponRedemption: handleUnaryCall<ReleaseCouponRedemptionRequest, ReleaseCouponRedemptionResponse>;
 }
 
 export interface CatalogServiceClient extends Client {
@@ -3004,6 +5190,117 @@ export interface CatalogServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: AdvanceTestClockResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * Coupons (docs/api-behaviour.md §19). ALREADY_EXISTS for a code the project and mode already
+   * have (compared upper case); INVALID_ARGUMENT for field violations; NOT_FOUND or
+   * PERMISSION_DENIED for an id of plan_ids. Not idempotent by itself; the gateway's
+   * Idempotency-Key makes a retried POST safe.
+   */
+  createCoupon(
+    request: CreateCouponRequest,
+    callback: (error: ServiceError | null, response: CreateCouponResponse) => void,
+  ): ClientUnaryCall;
+  createCoupon(
+    request: CreateCouponRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: CreateCouponResponse) => void,
+  ): ClientUnaryCall;
+  createCoupon(
+    request: CreateCouponRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: CreateCouponResponse) => void,
+  ): ClientUnaryCall;
+  /** Newest first. FAILED_PRECONDITION when starting_after names no coupon of this list. */
+  listCoupons(
+    request: ListCouponsRequest,
+    callback: (error: ServiceError | null, response: ListCouponsResponse) => void,
+  ): ClientUnaryCall;
+  listCoupons(
+    request: ListCouponsRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ListCouponsResponse) => void,
+  ): ClientUnaryCall;
+  listCoupons(
+    request: ListCouponsRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ListCouponsResponse) => void,
+  ): ClientUnaryCall;
+  getCoupon(
+    request: GetCouponRequest,
+    callback: (error: ServiceError | null, response: GetCouponResponse) => void,
+  ): ClientUnaryCall;
+  getCoupon(
+    request: GetCouponRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: GetCouponResponse) => void,
+  ): ClientUnaryCall;
+  getCoupon(
+    request: GetCouponRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: GetCouponResponse) => void,
+  ): ClientUnaryCall;
+  /** Idempotent: sets is_active=false; the discounts already given keep running. */
+  deactivateCoupon(
+    request: DeactivateCouponRequest,
+    callback: (error: ServiceError | null, response: DeactivateCouponResponse) => void,
+  ): ClientUnaryCall;
+  deactivateCoupon(
+    request: DeactivateCouponRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: DeactivateCouponResponse) => void,
+  ): ClientUnaryCall;
+  deactivateCoupon(
+    request: DeactivateCouponRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: DeactivateCouponResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * Counts one redemption of the code and answers the coupon's terms, atomically: the count
+   * rises in one conditional UPDATE, so times_redeemed never exceeds max_redemptions however
+   * many redeem at once. Idempotent per (coupon, redemption_key): a repeat answers the same
+   * terms with created=false and counts nothing. FAILED_PRECONDITION, with a detail naming the
+   * reason, for an unknown, inactive, expired (redeem_by passed by the project's clock),
+   * exhausted, plan-excluded or currency-mismatched code.
+   */
+  redeemCoupon(
+    request: RedeemCouponRequest,
+    callback: (error: ServiceError | null, response: RedeemCouponResponse) => void,
+  ): ClientUnaryCall;
+  redeemCoupon(
+    request: RedeemCouponRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: RedeemCouponResponse) => void,
+  ): ClientUnaryCall;
+  redeemCoupon(
+    request: RedeemCouponRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: RedeemCouponResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * Gives back the redemption made with redemption_key when what it was for did not happen (a
+   * declined first charge: nothing was created). Idempotent: a key with nothing to give back
+   * answers released=0.
+   */
+  releaseCouponRedemption(
+    request: ReleaseCouponRedemptionRequest,
+    callback: (error: ServiceError | null, response: ReleaseCouponRedemptionResponse) => void,
+  ): ClientUnaryCall;
+  releaseCouponRedemption(
+    request: ReleaseCouponRedemptionRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ReleaseCouponRedemptionResponse) => void,
+  ): ClientUnaryCall;
+  releaseCouponRedemption(
+    request: ReleaseCouponRedemptionRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ReleaseCouponRedemptionResponse) => void,
   ): ClientUnaryCall;
 }
 

@@ -1,0 +1,70 @@
+import { randomUUID } from 'node:crypto';
+import { status as GrpcStatus } from '@grpc/grpc-js';
+import { isGrpcServiceError } from '@billing/platform';
+import type { billingV1 } from '@billing/proto';
+import type { CatalogClient } from '../../../clients/catalog.client';
+import { required } from '../common.schemas';
+
+/**
+ * Answers that mean the call changed nothing: a redemption made for it is given back. Others
+ * (UNAVAILABLE, a deadline, INTERNAL) leave the outcome unknown, so the redemption stays: a retry
+ * with the same Idempotency-Key finds it again and counts nothing more (docs/api-behaviour.md §19).
+ */
+const NOTHING_DONE = new Set<number>([
+  GrpcStatus.INVALID_ARGUMENT,
+  GrpcStatus.FAILED_PRECONDITION,
+  GrpcStatus.NOT_FOUND,
+  GrpcStatus.PERMISSION_DENIED,
+  GrpcStatus.ALREADY_EXISTS,
+  GrpcStatus.ABORTED,
+]);
+
+export interface CouponUse {
+  scope: { projectId: string; merchantId: string; livemode: boolean };
+  /** The code as the client sent it. */
+  code: string;
+  /** What the redemption is for, e.g. `subscription` or `discount:<subscription id>`. */
+  purpose: string;
+  /** The API key and Idempotency-Key of the request: a retry with them redeems nothing more. */
+  keyId: string;
+  idempotencyKey?: string;
+  /** The plan and currency the discount applies to (catalog checks plan_ids and amount_off's currency). */
+  planId: string;
+  currency: string;
+}
+
+/**
+ * Redeems a coupon code at catalog (which counts it atomically, or refuses it: 400 with the
+ * reason), then runs `use` with its terms (billing creating the subscription or applying the
+ * discount). When `use` fails in a way that changed nothing (a declined first charge: nothing is
+ * created), the redemption is given back, so times_redeemed counts only what happened.
+ *
+ * The gateway does this rather than billing because it already reads the plan from catalog and
+ * hands billing a snapshot of what was sold; billing never calls catalog. The redemption key is the
+ * request's Idempotency-Key under its API key, so a retried request finds its redemption again.
+ */
+export async function withRedeemedCoupon<T>(
+  catalog: CatalogClient,
+  use: CouponUse,
+  apply: (coupon: billingV1.CouponSnapshot) => Promise<T>,
+): Promise<T> {
+  const redemptionKey = use.idempotencyKey
+    ? `${use.purpose}:${use.keyId}:${use.idempotencyKey}`
+    : `${use.purpose}:${randomUUID()}`;
+  const { coupon } = await catalog.redeemCoupon({
+    scope: use.scope,
+    code: use.code,
+    redemptionKey,
+    planId: use.planId,
+    currency: use.currency,
+  });
+  try {
+    return await apply(required(coupon, 'coupon'));
+  } catch (err) {
+    if (isGrpcServiceError(err) && NOTHING_DONE.has(err.code)) {
+      // The caller's error is the answer; a release that fails leaves one redemption counted.
+      await catalog.releaseCouponRedemption({ scope: use.scope, redemptionKey }).catch(() => undefined);
+    }
+    throw err;
+  }
+}

@@ -1,0 +1,169 @@
+import { randomUUID } from 'node:crypto';
+import type { Browser, Page } from 'playwright-core';
+import { SandboxControlsClient } from '@billing/payments';
+import { startPlatform, type PlatformUnderTest } from '@billing/testing';
+import { gatewayApi, registerMerchant, type Api, type Json, type RegisteredMerchant } from './support/api';
+import { artifactsFolder, launchChromium } from './support/browser';
+import { MerchantSite } from './support/merchant-site';
+
+/**
+ * The hosted checkout's "Promotion code" field in a real browser (Chromium, the sandbox provider):
+ * a code re-prices the page before Pay, refusals are shown in words, and the sandbox is charged the
+ * discounted price (docs/api-behaviour.md §19). Screenshots kept as test artifacts.
+ */
+describe('promotion codes on the hosted checkout page, in a real browser', () => {
+  let platform: PlatformUnderTest;
+  let api: Api;
+  let merchant: RegisteredMerchant;
+  let sandbox: SandboxControlsClient;
+  let site: MerchantSite;
+  let browser: Browser;
+  let page: Page;
+  let planId: string;
+
+  beforeAll(async () => {
+    site = await new MerchantSite().start();
+    platform = await startPlatform();
+    api = gatewayApi(platform.gatewayUrl);
+    sandbox = new SandboxControlsClient({
+      baseUrl: platform.env.SANDBOX_PROVIDER_URL,
+      secretKey: platform.env.SANDBOX_SECRET_KEY,
+    });
+    merchant = await registerMerchant(api, 'promo-browser');
+    browser = await launchChromium();
+    const plan = await post('/plans', { name: 'Studio monthly', amount: 10000 });
+    planId = plan.body.id;
+    for (const body of [
+      { code: 'WELCOME25', percent_off: 25, duration: 'REPEATING', duration_in_periods: 3 },
+      { code: 'TENOFF', percent_off: 10, duration: 'ONCE' },
+      { code: 'OLDCODE', percent_off: 50, duration: 'ONCE' },
+    ]) {
+      expect((await post('/coupons', body)).status).toBe(201);
+    }
+    const old = (await get('/coupons')).body.find((c: Json) => c.code === 'OLDCODE');
+    expect((await api('DELETE', `/api/v1/coupons/${old.id}`, { apiKey: merchant.testKey })).status).toBe(204);
+  });
+  beforeEach(async () => {
+    page = await browser.newPage({ viewport: { width: 390, height: 900 } });
+  });
+  afterEach(async () => page?.close());
+  afterAll(async () => {
+    await browser?.close();
+    await platform?.stop();
+    await site?.stop();
+  });
+
+  function post(path: string, body: unknown) {
+    return api('POST', `/api/v1${path}`, { apiKey: merchant.testKey, body });
+  }
+  function get(path: string) {
+    return api('GET', `/api/v1${path}`, { apiKey: merchant.testKey });
+  }
+  const coupon = async (code: string) => (await get('/coupons')).body.find((c: Json) => c.code === code);
+  const shot = (name: string) =>
+    page.screenshot({ path: `${artifactsFolder('checkout-promotion-codes')}/${name}.png`, fullPage: true });
+
+  async function newSession() {
+    const session = await post('/checkout/sessions', {
+      plan_id: planId,
+      allow_promotion_codes: true,
+      success_url: `${site.url}/thanks`,
+    });
+    expect(session.status).toBe(201);
+    expect(session.body).toMatchObject({ allow_promotion_codes: true, coupon_code: null, amount_total: 10000 });
+    return session.body;
+  }
+
+  async function applyCode(code: string) {
+    await page.getByLabel('Promotion code').fill(code);
+    await page.getByRole('button', { name: 'Apply' }).click();
+    await page.waitForLoadState();
+  }
+
+  it('refuses unknown and inactive codes in words, applies a good one, re-prices, and Pay charges the discounted price', async () => {
+    const session = await newSession();
+    const email = `promo-${randomUUID().slice(0, 8)}@example.com`;
+    await page.goto(session.checkout_url);
+    await expect(page.locator('.price').textContent()).resolves.toMatch(/^NGN\s10,000\.00 every month$/);
+    expect(await page.getByTestId('total').count()).toBe(0);
+    await page.getByLabel('Email').fill(email);
+    await shot('1-promotion-code-field');
+
+    await applyCode('nosuch');
+    await expect(page.getByRole('alert').textContent()).resolves.toBe('The coupon code NOSUCH does not exist.');
+    // What the payer typed survives the round trip.
+    await expect(page.getByLabel('Email').inputValue()).resolves.toBe(email);
+    await shot('2-unknown-code');
+    await applyCode('oldcode');
+    await expect(page.getByRole('alert').textContent()).resolves.toBe('The coupon OLDCODE is no longer active.');
+    expect((await get(`/checkout/sessions/${session.code}`)).body.coupon_code).toBeNull();
+
+    await applyCode('welcome25');
+    await expect(page.getByRole('status').first().textContent()).resolves.toContain('Promotion code WELCOME25 applied');
+    await expect(page.getByTestId('original-price').textContent()).resolves.toMatch(/^NGN\s10,000\.00$/);
+    await expect(page.getByTestId('discount').textContent()).resolves.toMatch(/^−NGN\s2,500\.00$/);
+    await expect(page.getByTestId('total').textContent()).resolves.toMatch(/^NGN\s7,500\.00$/);
+    await expect(page.getByText('WELCOME25: 25% off for the first 3 payments').isVisible()).resolves.toBe(true);
+    await expect(page.getByLabel('Email').inputValue()).resolves.toBe(email);
+    await shot('3-code-applied');
+    expect((await get(`/checkout/sessions/${session.code}`)).body).toMatchObject({
+      coupon_code: 'WELCOME25',
+      amount_subtotal: 10000,
+      amount_discount: 2500,
+      amount_total: 7500,
+    });
+    expect((await coupon('WELCOME25')).times_redeemed).toBe(1);
+
+    await page.getByRole('button', { name: 'Pay' }).click();
+    await page.waitForURL(/\/pay\//);
+    await shot('4-sandbox-page');
+    await page.getByRole('button', { name: /Success/ }).click();
+    await page.waitForURL(`${site.url}/thanks`);
+
+    const paid = (await sandbox.ledger({ email })).transactions.filter((t) => t.status === 'success');
+    expect(paid.map((t) => [t.amount, t.currency])).toEqual([[750000, 'NGN']]);
+    const done = (await get(`/checkout/sessions/${session.code}`)).body;
+    expect(done.status).toBe('COMPLETED');
+    const invoices = (await get(`/invoices?subscription_id=${done.subscription_id}`)).body;
+    expect(invoices).toHaveLength(1);
+    expect(invoices[0]).toMatchObject({
+      status: 'PAID',
+      subtotal: 10000,
+      discount: 2500,
+      amount: 7500,
+      amount_paid: 7500,
+    });
+    expect(invoices[0].lines.map((l: Json) => [l.type, l.amount, l.description])).toEqual([
+      ['SUBSCRIPTION', 10000, 'Studio monthly'],
+      ['DISCOUNT', -2500, 'WELCOME25 (25% off)'],
+    ]);
+    const subscription = (await get(`/subscriptions/${done.subscription_id}`)).body;
+    expect(subscription.discount).toMatchObject({ code: 'WELCOME25', ends_after_periods_remaining: 2 });
+    expect((await coupon('WELCOME25')).times_redeemed).toBe(1);
+  });
+
+  it('replaces one code with another, and fixes the price once a payment has started', async () => {
+    const session = await newSession();
+    await page.goto(session.checkout_url);
+    await page.getByLabel('Email').fill(`promo-${randomUUID().slice(0, 8)}@example.com`);
+    await applyCode('TENOFF');
+    await expect(page.getByTestId('total').textContent()).resolves.toMatch(/9,000\.00$/);
+    const before = (await coupon('WELCOME25')).times_redeemed;
+    await applyCode('WELCOME25');
+    await expect(page.getByTestId('total').textContent()).resolves.toMatch(/7,500\.00$/);
+    expect((await coupon('WELCOME25')).times_redeemed).toBe(before + 1);
+    // TENOFF's redemption for this session was given back when WELCOME25 replaced it.
+    expect((await coupon('TENOFF')).times_redeemed).toBe(0);
+
+    await page.getByRole('button', { name: 'Pay' }).click();
+    await page.waitForURL(/\/pay\//);
+    await page.goto(session.checkout_url);
+    await applyCode('TENOFF');
+    await expect(page.getByRole('alert').textContent()).resolves.toContain(
+      'A payment of this checkout has already started, so its price can no longer change',
+    );
+    await expect(page.getByTestId('total').textContent()).resolves.toMatch(/7,500\.00$/);
+    await shot('5-price-fixed');
+    expect((await get(`/checkout/sessions/${session.code}`)).body.coupon_code).toBe('WELCOME25');
+  });
+});

@@ -1,0 +1,16 @@
+import type { catalogV1 } from '@billing/proto';
+import type { CouponSnapshot } from '../domain/coupon-rules';
+
+/**
+ * A coupon's redeemed terms as the proto carries them: catalog.v1.CouponSnapshot, which has the
+ * fields of billing.v1.CouponSnapshot one for one, so completion hands the same object to billing.
+ */
+export const couponSnapshotMessage = (coupon: CouponSnapshot): catalogV1.CouponSnapshot => ({
+  couponId: coupon.couponId,
+  code: coupon.code,
+  percentOff: coupon.percentOff ?? undefined,
+  amountOff: coupon.amountOff ?? undefined,
+  currency: coupon.currency ?? undefined,
+  duration: coupon.duration,
+  durationInPeriods: coupon.durationInPeriods ?? undefined,
+});
