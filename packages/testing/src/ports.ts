@@ -1,15 +1,36 @@
 import { createServer } from 'node:net';
 
-/** A TCP port free on 127.0.0.1 right now (the OS picks it). */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
+/**
+ * Ports for the processes tests start come from below Linux's ephemeral range (32768-60999 by
+ * default, /proc/sys/net/ipv4/ip_local_port_range). A port the OS picks for a listener (port 0)
+ * comes from that range too, and between picking it and the process's own listen, any outgoing
+ * connection (a pool's next PostgreSQL connection) may take it as its source port: EADDRINUSE at
+ * start, a whole suite failed. Below the range only another listener can take it.
+ */
+const LOWEST = 20_000;
+const HIGHEST = 32_767;
+/** Handed out by this process already: two calls never give the same port before it is used. */
+const handedOut = new Set<number>();
+
+/** True when `port` can be listened on right now, on every interface (as the gateway does) and on 127.0.0.1. */
+function canListen(port: number, host?: string): Promise<boolean> {
+  return new Promise((resolve) => {
     const server = createServer();
     server.unref();
-    server.on('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
+    server.once('error', () => resolve(false));
+    server.listen({ port, host, exclusive: true }, () => server.close(() => resolve(true)));
   });
+}
+
+/** A TCP port free right now, outside the ephemeral range, not handed out before by this process. */
+export async function freePort(): Promise<number> {
+  for (let attempt = 0; attempt < 200; attempt++) {
+    const port = LOWEST + Math.floor(Math.random() * (HIGHEST - LOWEST + 1));
+    if (handedOut.has(port)) continue;
+    if ((await canListen(port)) && (await canListen(port, '127.0.0.1'))) {
+      handedOut.add(port);
+      return port;
+    }
+  }
+  throw new Error(`no free port between ${LOWEST} and ${HIGHEST} after 200 tries`);
 }
