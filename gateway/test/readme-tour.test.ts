@@ -45,6 +45,8 @@ function runTour(tour: Tour, env: Record<string, string>): Promise<string> {
 }
 
 const tours = readmeTours(readFileSync(resolve(ROOT, 'README.md'), 'utf8'));
+/** The tours that sell a plan through the hosted checkout; `growing` goes on from there (§18 to §20). */
+const sellingTours = tours.filter((tour) => tour.name !== 'growing');
 
 /**
  * Every tour of the README, run as a newcomer would against `ALLOW_INSECURE_WEBHOOKS=true npm start`
@@ -66,13 +68,14 @@ describe("the README's tours against a started platform", () => {
     await platform?.stop();
   });
 
-  it('marks the curl tour, and the SDK tour once packages/sdk exists', () => {
+  it('marks the curl tour, and the SDK and growing tours once packages/sdk exists', () => {
     const names = tours.map((t) => t.name);
     expect(names).toContain('curl');
-    if (existsSync(resolve(ROOT, 'packages/sdk/package.json'))) expect(names).toContain('sdk');
+    if (existsSync(resolve(ROOT, 'packages/sdk/package.json')))
+      expect(names).toEqual(expect.arrayContaining(['sdk', 'growing']));
   });
 
-  it.each(tours)(
+  it.each(sellingTours)(
     'the $name tour sells a plan through the sandbox checkout and its webhook arrives',
     async (tour) => {
       const hookPath = `/hooks/${tour.name}`;
@@ -90,4 +93,16 @@ describe("the README's tours against a started platform", () => {
     },
     120_000,
   );
+
+  it('the growing tour discounts the checkout, grants credit and upgrades as its preview said', async () => {
+    const tour = tours.find((t) => t.name === 'growing');
+    expect(tour).toBeDefined();
+    const stdout = await runTour(tour!, { BASE_URL: platform.gatewayUrl });
+    expect(stdout.trim().split('\n')).toEqual([
+      'paid 7500 of 10000',
+      'balance 1000',
+      'PRORATION PRORATION',
+      'Pro: preview matches, credit used 1000',
+    ]);
+  }, 120_000);
 });
