@@ -1,33 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { SandboxControlsClient } from '@billing/payments';
+import type { SandboxControlsClient } from '@billing/payments';
 import { queryDatabase, startPlatform, type PlatformUnderTest } from '@billing/testing';
 import { gatewayApi, registerMerchant, type Api, type Json, type RegisteredMerchant } from './support/api';
 import { payHostedCheckout } from './support/hosted-checkout';
+import { addMonths, plus, sandboxControlsOf } from './support/test-clock';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 const HOUR_MS = 60 * 60 * 1000;
-
-/** `anchor` + k calendar months, the day clamped to the month's last day (docs/api-behaviour.md §4). */
-function addMonths(anchor: string, k: number): string {
-  const d = new Date(anchor);
-  const total = d.getUTCFullYear() * 12 + d.getUTCMonth() + k;
-  const year = Math.floor(total / 12);
-  const month = total - year * 12;
-  const lastDay = new Date(Date.UTC(year, month + 1, 0)).getUTCDate();
-  return new Date(
-    Date.UTC(
-      year,
-      month,
-      Math.min(d.getUTCDate(), lastDay),
-      d.getUTCHours(),
-      d.getUTCMinutes(),
-      d.getUTCSeconds(),
-      d.getUTCMilliseconds(),
-    ),
-  ).toISOString();
-}
-
-const plus = (iso: string, ms: number) => new Date(Date.parse(iso) + ms).toISOString();
 
 /**
  * The billing engine through the gateway, on test clocks: renewals, trials, fixed terms,
@@ -42,10 +21,7 @@ describe('billing engine on test clocks (gateway -> billing -> sandbox provider)
   beforeAll(async () => {
     platform = await startPlatform({ env: { RENEWAL_POLL_MS: '200' } });
     api = gatewayApi(platform.gatewayUrl);
-    sandbox = new SandboxControlsClient({
-      baseUrl: platform.env.SANDBOX_PROVIDER_URL,
-      secretKey: platform.env.SANDBOX_SECRET_KEY,
-    });
+    sandbox = sandboxControlsOf(platform);
   });
   afterAll(async () => {
     await platform?.stop();

@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import type { Browser, Page } from 'playwright-core';
-import { SandboxControlsClient } from '@billing/payments';
+import type { SandboxControlsClient } from '@billing/payments';
 import { startPlatform, type PlatformUnderTest } from '@billing/testing';
 import { gatewayApi, registerMerchant, type Api, type Json, type RegisteredMerchant } from './support/api';
 import { artifactsFolder, launchChromium } from './support/browser';
 import { MerchantSite } from './support/merchant-site';
+import { sandboxControlsOf } from './support/test-clock';
 
 /**
  * The hosted checkout's "Promotion code" field in a real browser (Chromium, the sandbox provider):
@@ -25,10 +26,7 @@ describe('promotion codes on the hosted checkout page, in a real browser', () =>
     site = await new MerchantSite().start();
     platform = await startPlatform();
     api = gatewayApi(platform.gatewayUrl);
-    sandbox = new SandboxControlsClient({
-      baseUrl: platform.env.SANDBOX_PROVIDER_URL,
-      secretKey: platform.env.SANDBOX_SECRET_KEY,
-    });
+    sandbox = sandboxControlsOf(platform);
     merchant = await registerMerchant(api, 'promo-browser');
     browser = await launchChromium();
     const plan = await post('/plans', { name: 'Studio monthly', amount: 10000 });

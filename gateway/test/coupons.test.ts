@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { SandboxControlsClient } from '@billing/payments';
+import type { SandboxControlsClient } from '@billing/payments';
 import { payCheckoutPageInSandbox, queryDatabase, startPlatform, type PlatformUnderTest } from '@billing/testing';
 import { gatewayApi, registerMerchant, UUID, type Api, type Json, type RegisteredMerchant } from './support/api';
 import { payHostedCheckout } from './support/hosted-checkout';
+import { sandboxControlsOf } from './support/test-clock';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -37,10 +38,7 @@ describe('coupons and discounts (gateway -> catalog + billing -> sandbox provide
   beforeAll(async () => {
     platform = await startPlatform({ env: { RENEWAL_POLL_MS: '200' } });
     api = gatewayApi(platform.gatewayUrl);
-    sandbox = new SandboxControlsClient({
-      baseUrl: platform.env.SANDBOX_PROVIDER_URL,
-      secretKey: platform.env.SANDBOX_SECRET_KEY,
-    });
+    sandbox = sandboxControlsOf(platform);
   });
   afterAll(async () => {
     await platform?.stop();

@@ -1,12 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { SandboxControlsClient } from '@billing/payments';
+import type { SandboxControlsClient } from '@billing/payments';
 import { queryDatabase, startPlatform, type PlatformUnderTest } from '@billing/testing';
 import { gatewayApi, registerMerchant, type Api, type Json, type RegisteredMerchant } from './support/api';
 import { payHostedCheckout, type PaidCheckout } from './support/hosted-checkout';
+import { plus, sandboxControlsOf } from './support/test-clock';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
-const plus = (iso: string, ms: number) => new Date(Date.parse(iso) + ms).toISOString();
-
 /**
  * Customer balance (docs/api-behaviour.md §20) through the gateway, on test clocks: credit granted
  * with balance adjustments is used by the next invoices before the card is charged, and what the
@@ -20,10 +19,7 @@ describe('customer balance: adjustments and credit applied to invoices (gateway 
   beforeAll(async () => {
     platform = await startPlatform({ env: { RENEWAL_POLL_MS: '200' } });
     api = gatewayApi(platform.gatewayUrl);
-    sandbox = new SandboxControlsClient({
-      baseUrl: platform.env.SANDBOX_PROVIDER_URL,
-      secretKey: platform.env.SANDBOX_SECRET_KEY,
-    });
+    sandbox = sandboxControlsOf(platform);
   });
   afterAll(async () => {
     await platform?.stop();

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { SandboxControlsClient } from '@billing/payments';
+import type { SandboxControlsClient } from '@billing/payments';
 import {
   listenLocally,
   queryDatabase,
@@ -9,30 +9,9 @@ import {
 } from '@billing/testing';
 import { gatewayApi, registerMerchant, type Api, type Json, type RegisteredMerchant } from './support/api';
 import { payHostedCheckout } from './support/hosted-checkout';
+import { addMonths, plus, sandboxControlsOf } from './support/test-clock';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
-
-/** `anchor` + k calendar months, the day clamped to the month's last day (docs/api-behaviour.md §4). */
-function addMonths(anchor: string, k: number): string {
-  const d = new Date(anchor);
-  const total = d.getUTCFullYear() * 12 + d.getUTCMonth() + k;
-  const year = Math.floor(total / 12);
-  const month = total - year * 12;
-  const lastDay = new Date(Date.UTC(year, month + 1, 0)).getUTCDate();
-  return new Date(
-    Date.UTC(
-      year,
-      month,
-      Math.min(d.getUTCDate(), lastDay),
-      d.getUTCHours(),
-      d.getUTCMinutes(),
-      d.getUTCSeconds(),
-      d.getUTCMilliseconds(),
-    ),
-  ).toISOString();
-}
-
-const plus = (iso: string, ms: number) => new Date(Date.parse(iso) + ms).toISOString();
 
 /**
  * Every story starts on the merchant's own test clock at 2027-04-01 09:00 UTC, so the monthly
@@ -61,10 +40,7 @@ describe('plan changes with proration (gateway -> catalog + billing -> sandbox p
       env: { RENEWAL_POLL_MS: '200', ALLOW_INSECURE_WEBHOOKS: 'true', DELIVERY_POLL_MS: '50' },
     });
     api = gatewayApi(platform.gatewayUrl);
-    sandbox = new SandboxControlsClient({
-      baseUrl: platform.env.SANDBOX_PROVIDER_URL,
-      secretKey: platform.env.SANDBOX_SECRET_KEY,
-    });
+    sandbox = sandboxControlsOf(platform);
     receiver = await listenLocally((_req, body, res) => {
       deliveries.push(JSON.parse(body.toString('utf8')) as { event: string; data: Json });
       res.writeHead(204).end();
