@@ -7,7 +7,10 @@
  * Run with `npm run bench -- renewals`.
  *
  * Environment: BENCH_RENEWALS [20000], BENCH_BILLING_REPLICAS [1] (billing processes renewing),
- * BENCH_CUSTOMERS [20] (saved sandbox cards the subscriptions are spread over).
+ * BENCH_CUSTOMERS [20] (saved sandbox cards the subscriptions are spread over),
+ * BENCH_PROVIDER_LATENCY_MS [0] (the sandbox answers each call after that long, give or take 10%,
+ * as a real provider does: SANDBOX_LATENCY_MS), BENCH_CHARGES_IN_FLIGHT [128] (the scheduler's
+ * provider calls in flight, and the sandbox-alone run's).
  */
 import { randomUUID } from 'node:crypto';
 import { resolve } from 'node:path';
@@ -26,6 +29,8 @@ import { round, table } from './measure';
 const RENEWALS = Number(process.env.BENCH_RENEWALS || 20_000);
 const REPLICAS = Number(process.env.BENCH_BILLING_REPLICAS || 1);
 const CUSTOMERS = Number(process.env.BENCH_CUSTOMERS || 20);
+const LATENCY_MS = Number(process.env.BENCH_PROVIDER_LATENCY_MS || 0);
+const IN_FLIGHT = Number(process.env.BENCH_CHARGES_IN_FLIGHT || 128);
 const AMOUNT = 5000;
 
 async function connect(platform: PlatformUnderTest): Promise<Client> {
@@ -162,7 +167,8 @@ async function count(db: Client, sql: string): Promise<number> {
 
 async function main(): Promise<number> {
   process.stdout.write(
-    `renewals benchmark: ${RENEWALS} due subscriptions, ${REPLICAS} billing process(es), ${CUSTOMERS} saved cards\n`,
+    `renewals benchmark: ${RENEWALS} due subscriptions, ${REPLICAS} billing process(es), ${CUSTOMERS} saved cards, ` +
+      `provider latency ${LATENCY_MS} ms, ${IN_FLIGHT} charges in flight\n`,
   );
   // The subscriptions are test-mode ones (live mode would need Paystack), standing in for live
   // renewals: test mode gets live mode's budget here, so the figure is the live scheduler's.
@@ -170,8 +176,11 @@ async function main(): Promise<number> {
     env: {
       RENEWAL_POLL_MS: '100',
       LOG_LEVEL: 'warn',
-      TEST_MODE_SCHEDULER_BATCH_SIZE: '500',
-      TEST_MODE_SCHEDULER_CONCURRENCY: '128',
+      // A claimed batch keeps every call in flight busy while the next one is claimed.
+      TEST_MODE_SCHEDULER_BATCH_SIZE: String(Math.max(500, 2 * IN_FLIGHT)),
+      TEST_MODE_SCHEDULER_CONCURRENCY: String(IN_FLIGHT),
+      PROVIDER_CALLS_IN_FLIGHT: String(IN_FLIGHT),
+      SANDBOX_LATENCY_MS: String(LATENCY_MS),
     },
   });
   const extra: PlatformProcess[] = [];
@@ -249,6 +258,8 @@ async function main(): Promise<number> {
           bench: 'renewals',
           renewals: RENEWALS,
           billing_replicas: REPLICAS,
+          provider_latency_ms: LATENCY_MS,
+          charges_in_flight: IN_FLIGHT,
           node: process.version,
           renewals_per_s: round(renewalsPerSecond, 1),
           baseline_rows_per_s: round(baselinePerSecond, 1),
@@ -269,7 +280,7 @@ async function main(): Promise<number> {
 
 /**
  * The provider alone: the same number of saved-card charges sent straight to the sandbox over
- * HTTP (16 in flight, as the scheduler does), so the report shows what the provider caps.
+ * HTTP, as many in flight as the scheduler sends, so the report shows what the provider caps.
  */
 async function sandboxAlone(platform: PlatformUnderTest, db: Client): Promise<number> {
   const cards = (
@@ -297,7 +308,7 @@ async function sandboxAlone(platform: PlatformUnderTest, db: Client): Promise<nu
       await res.text();
     }
   };
-  await Promise.all(Array.from({ length: 16 }, worker));
+  await Promise.all(Array.from({ length: IN_FLIGHT }, worker));
   return Number(process.hrtime.bigint() - started) / 1e9;
 }
 

@@ -19,6 +19,12 @@ export const paymentsEnvSchema = z.object({
   PAYSTACK_BASE_URL: httpUrl.default('https://api.paystack.co'),
   /** Unset: live payments are refused with a clear error instead of failing at Paystack. */
   PAYSTACK_SECRET_KEY: z.string().min(1).optional(),
+  /**
+   * Provider calls one process keeps in flight (and kept-alive connections to the provider): a
+   * renewal rate is at most this / the provider's latency, so size it as the target rate times
+   * the latency, e.g. 1,000 renewals/s at 500 ms -> 500 (docs/configuration.md).
+   */
+  PROVIDER_CALLS_IN_FLIGHT: z.coerce.number().int().min(1).max(4096).default(128),
 });
 
 export type PaymentsConfig = z.infer<typeof paymentsEnvSchema>;
@@ -39,6 +45,7 @@ export class PaymentProviders {
       this.sandbox ??= new PaystackClient({
         baseUrl: this.config.SANDBOX_PROVIDER_URL,
         secretKey: this.config.SANDBOX_SECRET_KEY,
+        connections: this.config.PROVIDER_CALLS_IN_FLIGHT,
       });
       return this.sandbox;
     }
@@ -48,6 +55,7 @@ export class PaymentProviders {
     this.live ??= new PaystackClient({
       baseUrl: this.config.PAYSTACK_BASE_URL,
       secretKey: this.config.PAYSTACK_SECRET_KEY,
+      connections: this.config.PROVIDER_CALLS_IN_FLIGHT,
     });
     return this.live;
   }

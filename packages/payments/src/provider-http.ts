@@ -9,6 +9,8 @@ export interface ProviderHttpOptions {
    * Checked about twice a second, so meant in seconds, not milliseconds.
    */
   timeoutMs?: number;
+  /** Kept-alive connections to the provider (PROVIDER_CALLS_IN_FLIGHT); 128 by default. */
+  connections?: number;
 }
 
 export const DEFAULT_PROVIDER_TIMEOUT_MS = 15_000;
@@ -34,7 +36,7 @@ export class ProviderHttp {
     this.basePath = base.pathname.replace(/\/+$/, '');
     this.timeoutMs = options.timeoutMs ?? DEFAULT_PROVIDER_TIMEOUT_MS;
     this.pool = new Pool(base.origin, {
-      connections: 128,
+      connections: options.connections ?? 128,
       keepAliveTimeout: 10_000,
       headersTimeout: this.timeoutMs,
       bodyTimeout: this.timeoutMs,

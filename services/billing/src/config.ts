@@ -35,7 +35,7 @@ const billingEnvSchema = baseEnvSchema
      * backlog leaves the process to live renewals running beside it.
      */
     TEST_MODE_SCHEDULER_BATCH_SIZE: z.coerce.number().int().min(1).max(5000).default(100),
-    TEST_MODE_SCHEDULER_CONCURRENCY: z.coerce.number().int().min(1).max(512).default(16),
+    TEST_MODE_SCHEDULER_CONCURRENCY: z.coerce.number().int().min(1).max(4096).default(16),
     /** Deadline of every gRPC call billing makes (DEADLINE_EXCEEDED, a 503 at the gateway). */
     GRPC_DEADLINE_MS: z.coerce.number().int().min(1).max(120_000).default(5000),
     /**

@@ -74,6 +74,7 @@ export async function startBilling(config: BillingConfig, logger: Logger): Promi
     logger,
     dunningRetryDays: config.DUNNING_RETRY_DAYS,
     paymentSettleAfterMs: config.PAYMENT_SETTLE_AFTER_MS,
+    providerCallsInFlight: config.PROVIDER_CALLS_IN_FLIGHT,
     testModeBudget: {
       batchSize: config.TEST_MODE_SCHEDULER_BATCH_SIZE,
       concurrency: config.TEST_MODE_SCHEDULER_CONCURRENCY,

@@ -14,6 +14,11 @@ const sandboxEnvSchema = baseEnvSchema
     SANDBOX_SECRET_KEY: paymentsEnvSchema.shape.SANDBOX_SECRET_KEY,
     /** Where `charge.success` webhooks go (the gateway's inbound provider webhook); unset sends none. */
     SANDBOX_WEBHOOK_URL: httpUrl.optional(),
+    /**
+     * How long each API call (charge, verify, refund, customer) takes, give or take 10%, as a real
+     * provider's would: benchmarks use 500. 0 answers at once.
+     */
+    SANDBOX_LATENCY_MS: z.coerce.number().int().min(0).max(60_000).default(0),
   })
   .superRefine((env, ctx) => {
     // Everyone knows the default key; in production it would let anyone sign test-mode webhooks.

@@ -13,13 +13,14 @@ import { refundRoutes } from './handlers/refunds.handlers';
 import { sandboxControlRoutes } from './handlers/sandbox-controls.handlers';
 import { transactionRoutes } from './handlers/transactions.handlers';
 import { errorHandler, notFoundHandler } from './http/errors';
+import { providerLatency } from './http/provider-latency';
 import { requestLog } from './http/request-log';
 import { requireSecretKey } from './http/secret-key';
 import type { SandboxDeps } from './usecases/sandbox-deps';
 import { WebhookSender } from './webhooks/webhook-sender';
 
 /** The whole HTTP surface: Paystack's API subset, the hosted payment page, the sandbox controls. */
-export function createApp(deps: SandboxDeps, secretKey: string): Express {
+export function createApp(deps: SandboxDeps, secretKey: string, latencyMs = 0): Express {
   const app = express();
   app.disable('x-powered-by');
   app.use(requestLog(deps.logger));
@@ -32,9 +33,11 @@ export function createApp(deps: SandboxDeps, secretKey: string): Express {
   app.use('/pay', paymentPageRoutes(deps));
 
   const api = [requireSecretKey(secretKey), express.json({ limit: '1mb' })];
-  app.use('/customer', api, customerRoutes(deps));
-  app.use('/transaction', api, transactionRoutes(deps));
-  app.use('/refund', api, refundRoutes(deps));
+  // Paystack's API takes a real provider's time; the sandbox's own controls answer at once.
+  const paystackApi = [...api, providerLatency(latencyMs)];
+  app.use('/customer', paystackApi, customerRoutes(deps));
+  app.use('/transaction', paystackApi, transactionRoutes(deps));
+  app.use('/refund', paystackApi, refundRoutes(deps));
   app.use('/sandbox', api, sandboxControlRoutes(deps));
 
   app.use(notFoundHandler);
@@ -69,10 +72,18 @@ export async function startSandboxProvider(config: SandboxConfig, logger: Logger
     publicUrl: config.SANDBOX_PUBLIC_URL,
   };
 
-  const server = await listenHttp(createApp(deps, config.SANDBOX_SECRET_KEY), config.SANDBOX_PROVIDER_PORT);
+  const server = await listenHttp(
+    createApp(deps, config.SANDBOX_SECRET_KEY, config.SANDBOX_LATENCY_MS),
+    config.SANDBOX_PROVIDER_PORT,
+  );
   const port = server.port;
   logger.info(
-    { port, public_url: config.SANDBOX_PUBLIC_URL, webhooks: Boolean(config.SANDBOX_WEBHOOK_URL) },
+    {
+      port,
+      public_url: config.SANDBOX_PUBLIC_URL,
+      webhooks: Boolean(config.SANDBOX_WEBHOOK_URL),
+      latency_ms: config.SANDBOX_LATENCY_MS,
+    },
     'sandbox provider listening',
   );
 

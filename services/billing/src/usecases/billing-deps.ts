@@ -49,6 +49,8 @@ export interface BillingDeps {
    * TEST_MODE_SCHEDULER_CONCURRENCY); unset: the same as live mode.
    */
   testModeBudget?: { batchSize: number; concurrency: number };
+  /** Live-mode provider calls in flight (PROVIDER_CALLS_IN_FLIGHT); unset: 128. */
+  providerCallsInFlight?: number;
   /**
    * Test-only fault injection (BILLING_TEST_CRASH_AFTER_REFUND_SENT): runs right after the
    * provider accepted a refund, before billing records it. Unset in every real deployment.

@@ -16,7 +16,10 @@ export async function runDueBilling(
   deps: BillingDeps,
   passOptions: BillingPassOptions & { settleAfterMs: number },
 ): Promise<number> {
-  const options = passOptions.livemode === false ? { ...deps.testModeBudget, ...passOptions } : passOptions;
+  const options =
+    passOptions.livemode === false
+      ? { ...deps.testModeBudget, ...passOptions }
+      : { concurrency: deps.providerCallsInFlight, ...passOptions };
   let total = await settlePendingPayments(deps, {
     olderThanMs: options.settleAfterMs,
     projectId: options.projectId,
