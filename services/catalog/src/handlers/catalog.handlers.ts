@@ -1,8 +1,15 @@
-import { DomainError, requireScope, unaryService, type Logger, type UnaryHandlers } from '@billing/platform';
+import {
+  DomainError,
+  requireScope,
+  unaryService,
+  type Logger,
+  type ProjectScope,
+  type UnaryHandlers,
+} from '@billing/platform';
 import { catalogV1 } from '@billing/proto';
 import type { CheckoutSessionModel } from '../db/models/checkout-session.model';
 import type { CouponModel } from '../db/models/coupon.model';
-import { PlanModel } from '../db/models/plan.model';
+import type { PlanModel } from '../db/models/plan.model';
 import type { CatalogDeps } from '../usecases/catalog-deps';
 import { checkoutUrl, sessionPrice } from '../usecases/checkout-session-resource';
 import { couponSnapshotMessage } from '../usecases/coupon-messages';
@@ -86,10 +93,10 @@ const toCoupon = (c: CouponModel): catalogV1.Coupon => ({
 
 /** Thin: proto request -> use case -> proto response. */
 export function catalogHandlers(deps: CatalogDeps, logger: Logger): catalogV1.CatalogServiceServer {
-  const session = async (s: CheckoutSessionModel) => {
-    const plan = await PlanModel.findByPk(s.planId, { rejectOnEmpty: true });
-    return { session: toSession(s, plan, deps.publicUrl) };
-  };
+  // The session's price is its plan's (less its coupon): the plan is read through its repository.
+  const session = async (scope: ProjectScope, s: CheckoutSessionModel) => ({
+    session: toSession(s, await deps.plans.get(scope, s.planId), deps.publicUrl),
+  });
   const handlers: UnaryHandlers<catalogV1.CatalogServiceServer> = {
     async createPlan(req) {
       const plan = await createPlan(deps, requireScope(req.scope), {
@@ -130,8 +137,10 @@ export function catalogHandlers(deps: CatalogDeps, logger: Logger): catalogV1.Ca
       return { plan: toPlan(await deactivatePlan(deps, requireScope(req.scope), req.planId)) };
     },
     async createCheckoutSession(req) {
+      const scope = requireScope(req.scope);
       return session(
-        await createCheckoutSession(deps, requireScope(req.scope), req.planId, {
+        scope,
+        await createCheckoutSession(deps, scope, req.planId, {
           successUrl: req.successUrl,
           cancelUrl: req.cancelUrl,
           customerEmail: req.customerEmail,
@@ -144,14 +153,16 @@ export function catalogHandlers(deps: CatalogDeps, logger: Logger): catalogV1.Ca
       );
     },
     async getCheckoutSession(req) {
-      return session(await deps.checkoutSessions.getByCode(requireScope(req.scope), req.code));
+      const scope = requireScope(req.scope);
+      return session(scope, await deps.checkoutSessions.getByCode(scope, req.code));
     },
     async advanceTestClock(req) {
       if (!req.to) throw new DomainError('invalid_argument', 'to is required');
       return { expiredSessions: await advanceTestClock(deps, requireScope(req.scope), req.to) };
     },
     async expireCheckoutSession(req) {
-      return session(await expireCheckoutSession(deps, requireScope(req.scope), req.code));
+      const scope = requireScope(req.scope);
+      return session(scope, await expireCheckoutSession(deps, scope, req.code));
     },
     async createCoupon(req) {
       const coupon = await createCoupon(deps, requireScope(req.scope), {
