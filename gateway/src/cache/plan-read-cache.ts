@@ -1,0 +1,91 @@
+import { LRUCache } from 'lru-cache';
+import type { toPlan } from '../routes/v1/plans/plans.schemas';
+
+/** What GET /api/v1/plans/{id} answers. */
+export type PlanAnswer = ReturnType<typeof toPlan>;
+
+/** Whose plan a cached read is: the tenant half of the key (docs/decisions.md, "Plan reads cached in the gateway"). */
+export interface PlanCacheScope {
+  projectId: string;
+  livemode: boolean;
+}
+
+/**
+ * `GET /api/v1/plans/{id}` answers kept in this replica, keyed by (project, mode, plan id): a key
+ * of project X can only ever reach entries stored under X, so it never gets project Y's plan
+ * (a plan of another project misses and catalog answers 403/404, which is never stored).
+ *
+ * Only as fresh as its invalidations (docs/decisions.md): catalog announces every plan change
+ * on NATS before it answers the write, and plan-change-listener.ts drops the entry here. While
+ * this replica's NATS connection is down, and until a reconnect is confirmed, nothing is read
+ * from or stored in the cache (it may miss messages then), and the whole cache is cleared. The
+ * TTL (PLAN_CACHE_TTL_MS) bounds what a missed message could cost.
+ */
+export class PlanReadCache {
+  private readonly entries: LRUCache<string, PlanAnswer> | undefined;
+  private readonly inflight = new Map<string, { generation: number; loading: Promise<PlanAnswer> }>();
+  /**
+   * Bumped by every invalidation, clear and suspension: a read that started before one may
+   * have seen the old plan, so it is answered but not stored.
+   */
+  private generation = 0;
+  /** False until the NATS subscription is confirmed, and whenever the connection is down. */
+  private trusted = false;
+
+  constructor(ttlMs: number, maxEntries = 10_000) {
+    this.entries = ttlMs > 0 ? new LRUCache({ max: maxEntries, ttl: ttlMs }) : undefined;
+  }
+
+  /** The cached answer for the plan, or `load`'s (concurrent misses of one key share one call). */
+  async read(scope: PlanCacheScope, planId: string, load: () => Promise<PlanAnswer>): Promise<PlanAnswer> {
+    if (!this.entries || !this.trusted) return load();
+    const key = cacheKey(scope, planId);
+    const cached = this.entries.get(key);
+    if (cached) return cached;
+    const generation = this.generation;
+    const pending = this.inflight.get(key);
+    if (pending && pending.generation === generation) return pending.loading;
+    const loading = load()
+      .then((answer) => {
+        if (generation === this.generation && this.trusted) this.entries?.set(key, answer);
+        return answer;
+      })
+      .finally(() => {
+        if (this.inflight.get(key)?.loading === loading) this.inflight.delete(key);
+      });
+    this.inflight.set(key, { generation, loading });
+    return loading;
+  }
+
+  /** A plan changed: the next read of it, here, asks catalog. */
+  invalidate(scope: PlanCacheScope, planId: string): void {
+    this.generation++;
+    this.entries?.delete(cacheKey(scope, planId));
+  }
+
+  /** Forget everything (an invalidation we could not read names no entry). */
+  clear(): void {
+    this.generation++;
+    this.entries?.clear();
+  }
+
+  /** The NATS connection dropped: messages may be missed from now on. */
+  suspend(): void {
+    this.trusted = false;
+    this.clear();
+  }
+
+  /** The subscription is confirmed (again): what was cached before may be stale, so start empty. */
+  resume(): void {
+    this.clear();
+    this.trusted = true;
+  }
+
+  /** For metrics and tests: entries held now. */
+  get size(): number {
+    return this.entries?.size ?? 0;
+  }
+}
+
+const cacheKey = (scope: PlanCacheScope, planId: string) =>
+  `${scope.projectId}:${scope.livemode ? 'live' : 'test'}:${planId}`;
