@@ -1,8 +1,19 @@
 import { LRUCache } from 'lru-cache';
+import { counter } from '@billing/platform';
 import type { toPlan } from '../routes/v1/plans/plans.schemas';
 
 /** What GET /api/v1/plans/{id} answers. */
 export type PlanAnswer = ReturnType<typeof toPlan>;
+
+const reads = counter(
+  'gateway_plan_cache_reads_total',
+  'GET /api/v1/plans/{id} by how the plan cache answered: hit, miss (asked catalog), or bypass (cache off: NATS down or TTL 0)',
+  ['outcome'],
+);
+// Bound once: the hit path is the hot one.
+const hits = reads.labels({ outcome: 'hit' });
+const misses = reads.labels({ outcome: 'miss' });
+const bypasses = reads.labels({ outcome: 'bypass' });
 
 /** Whose plan a cached read is: the tenant half of the key (docs/decisions.md, "Plan reads cached in the gateway"). */
 export interface PlanCacheScope {
@@ -38,10 +49,17 @@ export class PlanReadCache {
 
   /** The cached answer for the plan, or `load`'s (concurrent misses of one key share one call). */
   async read(scope: PlanCacheScope, planId: string, load: () => Promise<PlanAnswer>): Promise<PlanAnswer> {
-    if (!this.entries || !this.trusted) return load();
+    if (!this.entries || !this.trusted) {
+      bypasses.inc();
+      return load();
+    }
     const key = cacheKey(scope, planId);
     const cached = this.entries.get(key);
-    if (cached) return cached;
+    if (cached) {
+      hits.inc();
+      return cached;
+    }
+    misses.inc();
     const generation = this.generation;
     const pending = this.inflight.get(key);
     if (pending && pending.generation === generation) return pending.loading;
