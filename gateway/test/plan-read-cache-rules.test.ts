@@ -97,7 +97,9 @@ describe('PlanReadCache', () => {
     );
     expect(cache.size).toBe(0);
     cache.resume();
-    expect(await cache.read(scope, 'plan-1', async () => plan('catalog, once back'))).toEqual(plan('catalog, once back'));
+    expect(await cache.read(scope, 'plan-1', async () => plan('catalog, once back'))).toEqual(
+      plan('catalog, once back'),
+    );
     expect(await cache.read(scope, 'plan-1', async () => plan('not asked'))).toEqual(plan('catalog, once back'));
   });
 
@@ -113,7 +115,9 @@ describe('PlanReadCache', () => {
 
   it('does not remember failures: the next read asks again', async () => {
     const cache = trustedCache();
-    await expect(cache.read(scope, 'plan-1', () => Promise.reject(new Error('not found')))).rejects.toThrow('not found');
+    await expect(cache.read(scope, 'plan-1', () => Promise.reject(new Error('not found')))).rejects.toThrow(
+      'not found',
+    );
     expect(await cache.read(scope, 'plan-1', async () => plan('found'))).toEqual(plan('found'));
   });
 });

@@ -1,4 +1,10 @@
-import { parseMetrics, scrapeMetrics, startPlatform, type PlatformProcess, type PlatformUnderTest } from '@billing/testing';
+import {
+  parseMetrics,
+  scrapeMetrics,
+  startPlatform,
+  type PlatformProcess,
+  type PlatformUnderTest,
+} from '@billing/testing';
 import { gatewayApi, registerMerchant, startGatewayReplica, type Api, type RegisteredMerchant } from './support/api';
 import { startTcpProxy, type TcpProxy } from './support/tcp-proxy';
 
