@@ -6,10 +6,10 @@ const ANNOUNCE_TIMEOUT_MS = 2000;
 /**
  * Tells every gateway replica that a plan changed, so that each drops its cached read of it
  * (docs/decisions.md, "Plan reads cached in the gateway"). Called after the change is committed
- * and before the write is answered: once the NATS server has acknowledged the message (a flush
- * round trip) it has passed it on to every subscribed replica, so the writer's next read, on any
- * replica, comes after it. A change committed but not announced is answered UNAVAILABLE: the
- * caller retries the same write, which announces it again.
+ * and before the write is answered: once the NATS server has acknowledged the message (a
+ * flush round trip) it has routed it to every subscribed replica's connection, so the writer's
+ * next read, on any replica, comes after it. A change committed but not announced is answered
+ * UNAVAILABLE: the caller retries the same write, which announces it again.
  */
 export class PlanChangePublisher {
   private readonly subject: string;
