@@ -113,6 +113,29 @@ describe('PlanReadCache', () => {
     expect(await off.read(scope, 'plan-1', async () => plan('b'))).toEqual(plan('b'));
   });
 
+  it('looks in the cache only after its round trip: an announcement applied meanwhile is honoured', async () => {
+    const cache = trustedCache();
+    await cache.read(scope, 'plan-1', async () => plan('old'));
+    let answerRoundTrip: () => void = () => undefined;
+    let failRoundTrip: (err: Error) => void = () => undefined;
+    cache.synchronizeWith(
+      () =>
+        new Promise<void>((resolve, reject) => {
+          answerRoundTrip = resolve;
+          failRoundTrip = reject;
+        }),
+    );
+    const read = cache.read(scope, 'plan-1', async () => plan('new'));
+    // The announcement arrives before the round trip's answer, as NATS orders them.
+    cache.invalidate(scope, 'plan-1');
+    answerRoundTrip();
+    expect(await read).toEqual(plan('new'));
+    // No answer in time: catalog answers the read.
+    const unanswered = cache.read(scope, 'plan-1', async () => plan('from catalog'));
+    failRoundTrip(new Error('no NATS round trip'));
+    expect(await unanswered).toEqual(plan('from catalog'));
+  });
+
   it('does not remember failures: the next read asks again', async () => {
     const cache = trustedCache();
     await expect(cache.read(scope, 'plan-1', () => Promise.reject(new Error('not found')))).rejects.toThrow(

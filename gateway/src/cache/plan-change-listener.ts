@@ -1,4 +1,10 @@
-import { cacheInvalidationSubject, watchNatsConnection, type Logger, type NatsConnection } from '@billing/platform';
+import {
+  cacheInvalidationSubject,
+  natsRoundTrips,
+  watchNatsConnection,
+  type Logger,
+  type NatsConnection,
+} from '@billing/platform';
 import type { PlanReadCache } from './plan-read-cache';
 
 /** What catalog sends on `cache.<prefix>.plan.changed` (services/catalog/src/events/plan-change.publisher.ts). */
@@ -7,6 +13,9 @@ interface PlanChanged {
   livemode?: unknown;
   plan_id?: unknown;
 }
+
+/** A read waits at most this long for its NATS round trip, then asks catalog instead. */
+const ROUND_TRIP_TIMEOUT_MS = 250;
 
 /**
  * Keeps this replica's plan cache as fresh as catalog's writes: every replica subscribes (plain
@@ -56,6 +65,7 @@ export async function listenForPlanChanges(
       logger.info('NATS connection back: plan reads cached again, from an empty cache');
     },
   });
+  cache.synchronizeWith(natsRoundTrips(nats, ROUND_TRIP_TIMEOUT_MS));
   // The subscription is live once the server has answered a round trip sent after it.
   await nats.flush();
   cache.resume();

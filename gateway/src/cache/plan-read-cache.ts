@@ -27,7 +27,9 @@ export interface PlanCacheScope {
  * (a plan of another project misses and catalog answers 403/404, which is never stored).
  *
  * Only as fresh as its invalidations (docs/decisions.md): catalog announces every plan change
- * on NATS before it answers the write, and plan-change-listener.ts drops the entry here. While
+ * on NATS before it answers the write, and plan-change-listener.ts drops the entry here; a read
+ * waits for a NATS round trip started after it arrived, so that every announcement made before
+ * it has been applied (natsRoundTrips in @billing/platform). While
  * this replica's NATS connection is down, and until a reconnect is confirmed, nothing is read
  * from or stored in the cache (it may miss messages then), and the whole cache is cleared. The
  * TTL (PLAN_CACHE_TTL_MS) bounds what a missed message could cost.
@@ -42,14 +44,24 @@ export class PlanReadCache {
   private generation = 0;
   /** False until the NATS subscription is confirmed, and whenever the connection is down. */
   private trusted = false;
+  /**
+   * A NATS round trip started after the read arrived (natsRoundTrips): once it is answered,
+   * every announcement catalog had made before has been applied here, so a hit is current.
+   */
+  private roundTrip: (() => Promise<void>) | undefined;
 
   constructor(ttlMs: number, maxEntries = 10_000) {
     this.entries = ttlMs > 0 ? new LRUCache({ max: maxEntries, ttl: ttlMs }) : undefined;
   }
 
+  /** Hits wait for `roundTrip` first (see the field); without one, as in unit tests, they do not. */
+  synchronizeWith(roundTrip: () => Promise<void>): void {
+    this.roundTrip = roundTrip;
+  }
+
   /** The cached answer for the plan, or `load`'s (concurrent misses of one key share one call). */
   async read(scope: PlanCacheScope, planId: string, load: () => Promise<PlanAnswer>): Promise<PlanAnswer> {
-    if (!this.entries || !this.trusted) {
+    if (!this.entries || !this.trusted || (this.roundTrip && !(await this.synchronized(this.roundTrip)))) {
       bypasses.inc();
       return load();
     }
@@ -73,6 +85,17 @@ export class PlanReadCache {
       });
     this.inflight.set(key, { generation, loading });
     return loading;
+  }
+
+  /** Whether the cache may be used for a read arriving now: trusted still after the round trip. */
+  private async synchronized(roundTrip: () => Promise<void>): Promise<boolean> {
+    try {
+      await roundTrip();
+    } catch {
+      // NATS did not answer in time: this read cannot know what it missed; catalog answers it.
+      return false;
+    }
+    return this.trusted;
   }
 
   /** A plan changed: the next read of it, here, asks catalog. */

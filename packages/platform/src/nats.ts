@@ -68,6 +68,39 @@ export function watchNatsConnection(nc: NatsConnection, handlers: { lost(): void
   };
 }
 
+/**
+ * A NATS round trip that starts after the call: once it resolves, every message the server had
+ * routed to this connection before the caller asked has been handed to its subscriptions (the
+ * server answers a PING on the connection it came in on, after what it queued there before;
+ * nats.js runs subscription callbacks as it parses, before the PONG's promise settles). With one
+ * NATS server, a message whose publisher's flush had returned before this call is therefore seen.
+ * Calls in one turn of the event loop share one PING; a round trip not answered within
+ * `timeoutMs` rejects.
+ */
+export function natsRoundTrips(nc: NatsConnection, timeoutMs: number): () => Promise<void> {
+  let next: Promise<void> | undefined;
+  return () => {
+    // Sent on the next turn, after every caller of this turn: none shares a PING sent before it asked.
+    next ??= new Promise<void>((resolve, reject) => {
+      setImmediate(() => {
+        next = undefined;
+        const timer = setTimeout(() => reject(new Error(`no NATS round trip in ${timeoutMs} ms`)), timeoutMs);
+        nc.flush().then(
+          () => {
+            clearTimeout(timer);
+            resolve();
+          },
+          (err: unknown) => {
+            clearTimeout(timer);
+            reject(err instanceof Error ? err : new Error(String(err)));
+          },
+        );
+      });
+    });
+    return next;
+  };
+}
+
 export async function connectNats(url: string, name: string): Promise<NatsConnection> {
   // noAsyncTraces: every JetStream publish is a request, and capturing a stack trace for each
   // (in case it times out) was measured at a tenth of an outbox relay's CPU.
