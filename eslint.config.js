@@ -47,6 +47,38 @@ module.exports = defineConfig([
     },
   },
   {
+    // Use cases and handlers reach the database only through repositories (db/repositories):
+    // no value import of a model, no raw SQL. Type-only imports of models stay allowed.
+    files: ['services/*/src/usecases/**', 'services/*/src/handlers/**'],
+    ignores: [
+      // The usage use cases are being reworked in another branch of issue 16 at the same time;
+      // they still read subscriptions through SubscriptionModel until that work lands.
+      'services/billing/src/usecases/usage-rules.ts',
+      'services/billing/src/usecases/record-usage-batch.usecase.ts',
+    ],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['**/db/models', '**/db/models/**'],
+              allowTypeImports: true,
+              message: 'Use cases and handlers reach the database through db/repositories/*.repository.ts.',
+            },
+          ],
+        },
+      ],
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "CallExpression[callee.property.name='query'][callee.object.property.name='sequelize']",
+          message: 'Raw SQL belongs in db/repositories/*.repository.ts; use cases call a repository.',
+        },
+      ],
+    },
+  },
+  {
     files: ['**/*.js'],
     languageOptions: { sourceType: 'commonjs', globals: nodeGlobals },
     rules: { '@typescript-eslint/no-require-imports': 'off' },

@@ -16,6 +16,7 @@ import { billingMigrations } from './db/migrations';
 import { billingModels } from './db/models';
 import { CustomerBalanceRepository } from './db/repositories/customer-balance.repository';
 import { CustomerRepository } from './db/repositories/customer.repository';
+import { DueWorkRepository } from './db/repositories/due-work.repository';
 import { IdempotencyKeyRepository } from './db/repositories/idempotency-key.repository';
 import { InvoiceRepository } from './db/repositories/invoice.repository';
 import { PaymentAuthorizationRepository } from './db/repositories/payment-authorization.repository';
@@ -63,6 +64,7 @@ export async function startBilling(config: BillingConfig, logger: Logger): Promi
     subscriptions: new SubscriptionRepository(),
     subscriptionPlans: new SubscriptionPlanRepository(),
     invoices: new InvoiceRepository(),
+    dueWork: new DueWorkRepository(storage.sequelize),
     payments: new PaymentRepository(),
     refunds: new RefundRepository(),
     usage: new UsageRecordRepository(),

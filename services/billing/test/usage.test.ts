@@ -17,7 +17,7 @@ import { SubscriptionRepository } from '../src/db/repositories/subscription.repo
 import { UsageRecordRepository } from '../src/db/repositories/usage-record.repository';
 import { canonicalQuantity, parseUsageQuantity, usageAmount } from '../src/domain/usage-quantity';
 import type { BillingDeps } from '../src/usecases/billing-deps';
-import { openPeriodInvoice } from '../src/usecases/invoice-period.usecase';
+import { openPeriodInvoice } from '../src/usecases/invoice-payment';
 import { ProjectClocks } from '@billing/platform';
 
 // The compiled modules (npx tsc -b services/billing first): sequelize-typescript models need

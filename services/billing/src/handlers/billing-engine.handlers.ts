@@ -52,6 +52,7 @@ export function billingEngineHandlers(deps: BillingDeps): Partial<BillingHandler
   return {
     async listInvoices(req) {
       const views = await listInvoices(
+        deps,
         requireScope(req.scope),
         { limit: req.page?.limit, startingAfter: req.page?.startingAfter || undefined },
         { status: req.status, customerId: req.customerId, subscriptionId: req.subscriptionId },
@@ -59,7 +60,7 @@ export function billingEngineHandlers(deps: BillingDeps): Partial<BillingHandler
       return { invoices: views.map(toInvoice) };
     },
     async getInvoice(req) {
-      return { invoice: toInvoice(await getInvoice(requireScope(req.scope), req.invoiceId)) };
+      return { invoice: toInvoice(await getInvoice(deps, requireScope(req.scope), req.invoiceId)) };
     },
     async payInvoice(req) {
       const invoice = await payInvoice(deps, requireScope(req.scope), req.invoiceId, req.idempotencyKey || undefined);

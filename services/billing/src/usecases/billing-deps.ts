@@ -4,6 +4,7 @@ import type { PaymentProvider, SandboxControlsClient } from '@billing/payments';
 import type { policyV1 } from '@billing/proto';
 import type { CustomerBalanceRepository } from '../db/repositories/customer-balance.repository';
 import type { CustomerRepository } from '../db/repositories/customer.repository';
+import type { DueWorkRepository } from '../db/repositories/due-work.repository';
 import type { IdempotencyKeyRepository } from '../db/repositories/idempotency-key.repository';
 import type { InvoiceRepository } from '../db/repositories/invoice.repository';
 import type { PaymentAuthorizationRepository } from '../db/repositories/payment-authorization.repository';
@@ -24,6 +25,8 @@ export interface BillingDeps {
   /** The plans each subscription has had (what prices its usage, docs/api-behaviour.md §18). */
   subscriptionPlans: SubscriptionPlanRepository;
   invoices: InvoiceRepository;
+  /** The scheduler's due work: counted, and claimed FOR UPDATE SKIP LOCKED. */
+  dueWork: DueWorkRepository;
   payments: PaymentRepository;
   refunds: RefundRepository;
   usage: UsageRecordRepository;

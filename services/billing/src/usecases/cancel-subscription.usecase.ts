@@ -124,8 +124,8 @@ async function applyCancel(
     },
     { transaction },
   );
-  const view = await viewOf(subscription, transaction);
-  await recordSubscriptionEvent(deps, scope, view, 'subscription.cancelled', now, transaction, {
+  const view = await viewOf(deps, subscription, transaction);
+  await recordSubscriptionEvent(deps, view, 'subscription.cancelled', now, transaction, {
     refund: refund && refundEventData(refund),
   });
   return refund;

@@ -1,11 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import type { Transaction } from 'sequelize';
-import { DomainError, findInScope, recordEvent, type ProjectScope } from '@billing/platform';
-import { InvoiceModel, type SubscriptionModel } from '../db/models';
+import { DomainError, recordEvent, type ProjectScope } from '@billing/platform';
+import type { SubscriptionModel } from '../db/models';
 import type { PlanSnapshot } from '../domain/checkout-completion';
 import type { PlanChange, PlanChangeRequest, ProrationBehavior, StoredPlanChange } from '../domain/plan-change';
 import { invoiceEventData } from '../events/event-payloads';
-import { applyChargeOutcome } from './apply-charge-outcome';
 import type { BillingDeps } from './billing-deps';
 import {
   claimInvoiceCharges,
@@ -15,7 +14,7 @@ import {
   sendClaimedCharge,
   type ChargeClaim,
   type ChargeResult,
-} from './charge-invoice.usecase';
+} from './invoice-payment';
 import { createInvoices, invoiceDiscountOf } from './invoice-money';
 import { invoiceView, type InvoiceView } from './invoice-views';
 import { quotePlanChange, type PlanChangeQuote } from './quote-plan-change';
@@ -116,11 +115,7 @@ export async function changePlan(
     // After commit: a provider call cannot be rolled back with a transaction.
     const answer = await sendClaimedCharge(deps, decided.claim);
     if (!answer) throw outcomeUnknown();
-    answered(
-      await recordChargeOutcome(deps, decided.claim.reference, answer, decided.claim.at, {
-        onOutcome: (outcome, transaction) => applyChargeOutcome(deps, outcome, transaction),
-      }),
-    );
+    answered(await recordChargeOutcome(deps, decided.claim.reference, answer, decided.claim.at));
   }
   return changed(deps, scope, command.subscriptionId, decided.invoiceId);
 }
@@ -215,9 +210,7 @@ async function invoiceChange(
     livemode: subscription.livemode,
     occurredAt: now,
   });
-  const [claimed] = await claimInvoiceCharges(deps, [{ invoice, at: now }], transaction, (outcome, t) =>
-    applyChargeOutcome(deps, outcome, t),
-  );
+  const [claimed] = await claimInvoiceCharges(deps, [{ invoice, at: now }], transaction);
   if ('claim' in claimed) return claimed.claim;
   answered(claimed.done);
   return null;
@@ -244,9 +237,9 @@ async function changed(
 ): Promise<PlanChangeResult> {
   const [subscription, invoice] = await Promise.all([
     deps.subscriptions.get(scope, subscriptionId),
-    findInScope(InvoiceModel, scope, invoiceId, 'Invoice'),
+    deps.invoices.get(scope, invoiceId),
   ]);
-  return { view: await viewOf(subscription), invoice: await invoiceView(invoice) };
+  return { view: await viewOf(deps, subscription), invoice: await invoiceView(deps, invoice) };
 }
 
 /**
@@ -262,7 +255,7 @@ async function answerEarlierChange(
   subscriptionId: string,
   invoiceId: string,
 ): Promise<PlanChangeResult> {
-  const invoice = await findInScope(InvoiceModel, scope, invoiceId, 'Invoice');
+  const invoice = await deps.invoices.get(scope, invoiceId);
   const reference = invoiceChargeReference(invoice.id, 1);
   const payment = await deps.payments.findByReference(reference);
   if (invoice.status === 'OPEN' && payment?.status === 'PENDING') {
@@ -271,11 +264,7 @@ async function answerEarlierChange(
       .verifyTransaction(reference)
       .catch(() => null);
     if (!known || known.status === 'pending') throw outcomeUnknown();
-    answered(
-      await recordChargeOutcome(deps, reference, known, payment.createdAt, {
-        onOutcome: (outcome, transaction) => applyChargeOutcome(deps, outcome, transaction),
-      }),
-    );
+    answered(await recordChargeOutcome(deps, reference, known, payment.createdAt));
     return changed(deps, scope, subscriptionId, invoiceId);
   }
   if (invoice.status === 'PAID') return changed(deps, scope, subscriptionId, invoiceId);

@@ -6,11 +6,11 @@ import { subscriptionStart, subscriptionTerms, type PlanSnapshot } from '../doma
 import { InsufficientBalanceError } from '../domain/customer-balance';
 import { totalInvoice, type InvoiceTotals } from '../domain/invoice-totals';
 import { discountColumns, nextInvoiceDiscount, type SubscriptionDiscount } from '../domain/subscription-discount';
-import { PaymentModel, type CustomerModel, type PaymentAuthorizationModel } from '../db/models';
+import type { CustomerModel, PaymentAuthorizationModel } from '../db/models';
 import { invoiceEventData } from '../events/event-payloads';
 import type { BillingDeps } from './billing-deps';
 import { countFirstCharge } from './billing-metrics';
-import { NEVER_CHARGED } from './charge-invoice.usecase';
+import { NEVER_CHARGED } from './invoice-payment';
 import { createFirstInvoice } from './complete-checkout.usecase';
 import { recordSubscriptionEvent, viewOf, type SubscriptionView } from './subscription-views';
 
@@ -160,10 +160,7 @@ export async function createSubscription(
         transaction,
       );
       // Real time: settlement takes over a row this request has held for too long.
-      await deps.sequelize.query('UPDATE payments SET charge_started_at = $2 WHERE reference = $1', {
-        bind: [reference, deps.clock.now()],
-        transaction,
-      });
+      await deps.payments.startCharge(reference, deps.clock.now(), transaction);
     })
     .catch((err: unknown) => {
       // The same ids: a concurrent request with this Idempotency-Key is making the charge.
@@ -187,7 +184,7 @@ export async function createSubscription(
     throw new DomainError('unavailable', 'The payment provider has not settled the first charge yet; please retry');
   }
   if (charged.status !== 'success') {
-    await settlePayment(reference, 'FAILED', charged, null, now);
+    await settlePayment(deps, reference, 'FAILED', charged, null, now);
     throw new DomainError('payment_required', charged.gatewayResponse || `Payment ${charged.status}`);
   }
   return deps.sequelize.transaction((transaction) =>
@@ -209,7 +206,7 @@ const firstChargeReference = (invoiceId: string) => `${FIRST_CHARGE_PREFIX}${inv
 
 async function findSubscription(deps: BillingDeps, scope: ProjectScope, id: string, transaction?: Transaction) {
   const subscription = await deps.subscriptions.find(scope, id, transaction);
-  return subscription && viewOf(subscription, transaction);
+  return subscription && viewOf(deps, subscription, transaction);
 }
 
 /**
@@ -250,7 +247,7 @@ async function findEarlierCreation(
     .verifyTransaction(reference)
     .catch(() => null);
   if (known?.status === 'failed' || known?.status === 'abandoned') {
-    await settlePayment(reference, 'FAILED', known, null, deps.clock.now());
+    await settlePayment(deps, reference, 'FAILED', known, null, deps.clock.now());
     throw new DomainError('payment_required', known.gatewayResponse || `Payment ${known.status}`);
   }
   if (known?.status !== 'success') throw new DomainError('unavailable', IN_PROGRESS);
@@ -348,6 +345,7 @@ async function chargeFirstPeriod(
 
 /** Settles the first charge's ledger row, only while it is still PENDING (settlement may own it). */
 async function settlePayment(
+  deps: BillingDeps,
   reference: string,
   status: 'SUCCEEDED' | 'FAILED',
   charged: ChargeAnswer,
@@ -355,15 +353,16 @@ async function settlePayment(
   at: Date,
   transaction?: Transaction,
 ): Promise<void> {
-  await PaymentModel.update(
+  await deps.payments.settlePending(
+    reference,
     {
       status,
       invoiceId,
       gatewayResponse: charged.gatewayResponse || null,
       providerResponse: { status: charged.status, paid_at: charged.paidAt?.toISOString() ?? null },
-      updatedAt: at,
+      at,
     },
-    { where: { reference, status: 'PENDING' }, transaction },
+    transaction,
   );
 }
 
@@ -385,11 +384,7 @@ async function record(
   const { plan, customer, now, charged } = input;
   if (charged) {
     // Held until commit; a row no longer PENDING was taken over (and refunded) by settlement.
-    const payment = await PaymentModel.findOne({
-      where: { reference: charged.reference },
-      transaction,
-      lock: transaction.LOCK.UPDATE,
-    });
+    const payment = await deps.payments.lockByReference(charged.reference, transaction);
     if (payment?.status !== 'PENDING') {
       // A concurrent request with the same Idempotency-Key recorded it first.
       const created =
@@ -414,7 +409,7 @@ async function record(
     transaction,
   );
   const view = { subscription, customerEmail: customer.email };
-  await recordSubscriptionEvent(deps, scope, view, 'subscription.created', now, transaction);
+  await recordSubscriptionEvent(deps, view, 'subscription.created', now, transaction);
   if (start.status === 'TRIALING') return view;
 
   const invoice = await createFirstInvoice(deps, scope, subscription, {
@@ -430,7 +425,7 @@ async function record(
     if (err instanceof InsufficientBalanceError) throw new DomainError('unavailable', BALANCE_CHANGED);
     throw err;
   });
-  if (charged) await settlePayment(charged.reference, 'SUCCEEDED', charged, invoice.id, now, transaction);
+  if (charged) await settlePayment(deps, charged.reference, 'SUCCEEDED', charged, invoice.id, now, transaction);
   for (const type of ['invoice.created', 'invoice.paid']) {
     await recordEvent(deps.sequelize, transaction, {
       type,

@@ -8,5 +8,5 @@ export async function getSubscription(
   scope: ProjectScope,
   subscriptionId: string,
 ): Promise<SubscriptionView> {
-  return viewOf(await deps.subscriptions.get(scope, subscriptionId));
+  return viewOf(deps, await deps.subscriptions.get(scope, subscriptionId));
 }

@@ -1,5 +1,6 @@
 import type { Transaction } from 'sequelize';
-import { CustomerModel, InvoiceLineModel, type InvoiceModel } from '../db/models';
+import type { InvoiceLineModel, InvoiceModel } from '../db/models';
+import type { BillingDeps } from './billing-deps';
 
 /** An invoice with its lines and its customer's e-mail: what the invoice API shows. */
 export interface InvoiceView {
@@ -9,19 +10,17 @@ export interface InvoiceView {
 }
 
 /** Lines and e-mails of a page of invoices, in two queries. */
-export async function invoiceViews(invoices: InvoiceModel[], transaction?: Transaction): Promise<InvoiceView[]> {
+export async function invoiceViews(
+  deps: BillingDeps,
+  invoices: InvoiceModel[],
+  transaction?: Transaction,
+): Promise<InvoiceView[]> {
   if (invoices.length === 0) return [];
-  const lines = await InvoiceLineModel.findAll({
-    where: { invoiceId: invoices.map((i) => i.id) },
-    order: [['position', 'ASC']],
+  const lines = await deps.invoices.linesOfMany(
+    invoices.map((i) => i.id),
     transaction,
-  });
-  const customers = await CustomerModel.findAll({
-    where: { id: [...new Set(invoices.map((i) => i.customerId))] },
-    attributes: ['id', 'email'],
-    transaction,
-  });
-  const emails = new Map(customers.map((c) => [c.id, c.email]));
+  );
+  const emails = await deps.customers.emailsOf([...new Set(invoices.map((i) => i.customerId))], transaction);
   return invoices.map((invoice) => ({
     invoice,
     lines: lines.filter((l) => l.invoiceId === invoice.id),
@@ -29,6 +28,10 @@ export async function invoiceViews(invoices: InvoiceModel[], transaction?: Trans
   }));
 }
 
-export async function invoiceView(invoice: InvoiceModel, transaction?: Transaction): Promise<InvoiceView> {
-  return (await invoiceViews([invoice], transaction))[0];
+export async function invoiceView(
+  deps: BillingDeps,
+  invoice: InvoiceModel,
+  transaction?: Transaction,
+): Promise<InvoiceView> {
+  return (await invoiceViews(deps, [invoice], transaction))[0];
 }

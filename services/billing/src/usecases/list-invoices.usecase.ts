@@ -1,6 +1,6 @@
-import type { WhereOptions } from 'sequelize';
-import { DomainError, findPage, isUuid, scopeWhere, type PageRequest, type ProjectScope } from '@billing/platform';
-import { InvoiceModel } from '../db/models';
+import { DomainError, isUuid, type PageRequest, type ProjectScope } from '@billing/platform';
+import type { InvoiceStatus } from '../db/models/invoice.model';
+import type { BillingDeps } from './billing-deps';
 import { invoiceViews, type InvoiceView } from './invoice-views';
 
 const STATUSES = ['DRAFT', 'OPEN', 'PAID', 'VOID', 'UNCOLLECTIBLE'];
@@ -13,6 +13,7 @@ export interface InvoiceFilter {
 
 /** GET /invoices (docs/api-behaviour.md §11): newest first, filtered by status, customer, subscription. */
 export async function listInvoices(
+  deps: BillingDeps,
   scope: ProjectScope,
   page: PageRequest,
   filter: InvoiceFilter,
@@ -31,11 +32,6 @@ export async function listInvoices(
   if ((filter.customerId && !isUuid(filter.customerId)) || (filter.subscriptionId && !isUuid(filter.subscriptionId))) {
     return [];
   }
-  const where = {
-    ...scopeWhere(scope),
-    ...(filter.status ? { status: filter.status } : {}),
-    ...(filter.customerId ? { customerId: filter.customerId } : {}),
-    ...(filter.subscriptionId ? { subscriptionId: filter.subscriptionId } : {}),
-  } as WhereOptions;
-  return invoiceViews(await findPage(InvoiceModel, where, page));
+  const status = filter.status as InvoiceStatus | undefined;
+  return invoiceViews(deps, await deps.invoices.list(scope, page, { ...filter, status }));
 }

@@ -36,5 +36,5 @@ export async function listSubscriptions(
     customerId: filter.customerId || undefined,
     planId: filter.planId || undefined,
   });
-  return withCustomerEmails(subscriptions);
+  return withCustomerEmails(deps, subscriptions);
 }

@@ -17,7 +17,7 @@ export function pauseSubscription(
       { status: nextStatus(subscription.status, 'pause'), pausedAt: now, updatedAt: now },
       { transaction },
     );
-    const view = await viewOf(subscription, transaction);
-    await recordSubscriptionEvent(deps, scope, view, 'subscription.paused', now, transaction);
+    const view = await viewOf(deps, subscription, transaction);
+    await recordSubscriptionEvent(deps, view, 'subscription.paused', now, transaction);
   });
 }

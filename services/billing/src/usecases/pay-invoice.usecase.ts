@@ -1,8 +1,6 @@
-import { DomainError, findInScope, type ProjectScope } from '@billing/platform';
-import { InvoiceModel } from '../db/models';
-import { applyChargeOutcome } from './apply-charge-outcome';
+import { DomainError, type ProjectScope } from '@billing/platform';
 import type { BillingDeps } from './billing-deps';
-import { chargeInvoice, NEVER_CHARGED, recordChargeOutcome, type ChargeResult } from './charge-invoice.usecase';
+import { chargeInvoice, NEVER_CHARGED, recordChargeOutcome, type ChargeResult } from './invoice-payment';
 import { invoiceView, type InvoiceView } from './invoice-views';
 
 /**
@@ -20,7 +18,7 @@ export async function payInvoice(
   invoiceId: string,
   idempotencyKey?: string,
 ): Promise<InvoiceView> {
-  const found = await findInScope(InvoiceModel, scope, invoiceId, 'Invoice');
+  const found = await deps.invoices.get(scope, invoiceId);
   const key = idempotencyKey && ({ operation: 'pay_invoice', key: idempotencyKey } as const);
   if (key) {
     const keyed = await deps.idempotencyKeys.claim(
@@ -34,23 +32,22 @@ export async function payInvoice(
       // null: the earlier charge never reached the provider, so charging now is the first charge,
       // unless the invoice was paid meanwhile (its dunning retry, due again at once): that answers.
       if (answered) return answered;
-      const current = await findInScope(InvoiceModel, scope, invoiceId, 'Invoice');
-      if (current.status === 'PAID') return invoiceView(current);
+      const current = await deps.invoices.get(scope, invoiceId);
+      if (current.status === 'PAID') return invoiceView(deps, current);
     }
   }
   if (found.status !== 'OPEN') {
     throw new DomainError('failed_precondition', `Only an OPEN invoice can be paid; this one is ${found.status}`);
   }
   const result = await chargeInvoice(deps, found.id, {
-    onOutcome: (outcome, transaction) => applyChargeOutcome(deps, outcome, transaction),
     onClaim: key
       ? (claim, transaction) => deps.idempotencyKeys.attach(scope, key, { reference: claim.reference }, transaction)
       : undefined,
   });
-  return answer(result);
+  return answer(deps, result);
 }
 
-async function answer(result: ChargeResult): Promise<InvoiceView> {
+async function answer(deps: BillingDeps, result: ChargeResult): Promise<InvoiceView> {
   if (result.pending) {
     throw new DomainError('unavailable', result.failure ?? 'The outcome of the payment is not known yet; retry later');
   }
@@ -60,7 +57,7 @@ async function answer(result: ChargeResult): Promise<InvoiceView> {
     }
     throw new DomainError('payment_required', result.failure ?? 'The payment failed');
   }
-  return invoiceView(result.invoice);
+  return invoiceView(deps, result.invoice);
 }
 
 /**
@@ -78,8 +75,8 @@ async function answerEarlierCharge(
   if (!payment?.invoiceId) throw new Error(`invoice payment ${reference} not found`);
   if (payment.status === 'FAILED' && payment.gatewayResponse === NEVER_CHARGED) return null;
   if (payment.status !== 'PENDING') {
-    const invoice = await findInScope(InvoiceModel, scope, payment.invoiceId, 'Invoice');
-    if (payment.status === 'SUCCEEDED') return invoiceView(invoice);
+    const invoice = await deps.invoices.get(scope, payment.invoiceId);
+    if (payment.status === 'SUCCEEDED') return invoiceView(deps, invoice);
     throw new DomainError('payment_required', payment.gatewayResponse || 'The payment failed');
   }
   const known = await deps
@@ -92,8 +89,6 @@ async function answerEarlierCharge(
       'The payment of the request with this Idempotency-Key is still in progress; please retry',
     );
   }
-  const result = await recordChargeOutcome(deps, reference, known, await deps.clocks.now(scope), {
-    onOutcome: (outcome, transaction) => applyChargeOutcome(deps, outcome, transaction),
-  });
-  return answer(result);
+  const result = await recordChargeOutcome(deps, reference, known, await deps.clocks.now(scope));
+  return answer(deps, result);
 }

@@ -1,11 +1,10 @@
-import { Op, type Transaction } from 'sequelize';
+import type { Transaction } from 'sequelize';
 import type { ProjectScope } from '@billing/platform';
-import { InvoiceModel, type SubscriptionModel } from '../db/models';
+import type { SubscriptionModel } from '../db/models';
 import { periodAt } from '../domain/periods';
 import { nextStatus } from '../domain/subscription-status';
 import type { BillingDeps } from './billing-deps';
-import { chargeInvoice, type ChargeOutcome } from './charge-invoice.usecase';
-import { openPeriodInvoice } from './invoice-period.usecase';
+import { chargeInvoice, openPeriodInvoice, type ChargeOutcome } from './invoice-payment';
 import { changeSubscription, recordSubscriptionEvent, viewOf, type SubscriptionView } from './subscription-views';
 
 /**
@@ -31,10 +30,10 @@ export async function resumeSubscription(
   await changeSubscription(deps, scope, subscriptionId, async (subscription, now, transaction) => {
     nextStatus(subscription.status, 'resume_paid'); // 400 unless PAUSED
     at = now;
-    const interrupted = await interruptedResumeInvoice(subscription, transaction);
+    const interrupted = await interruptedResumeInvoice(deps, subscription, transaction);
     if (interrupted?.status === 'PAID') {
       // Settled after the interrupted resume lost the provider's answer: finish that resume.
-      await applyOutcome(deps, scope, subscription.id, { paid: true, invoice: interrupted, at: now }, transaction);
+      await applyOutcome(deps, subscription.id, { paid: true, invoice: interrupted, at: now }, transaction);
       return;
     }
     if (interrupted) {
@@ -54,32 +53,28 @@ export async function resumeSubscription(
   if (invoiceId) {
     await chargeInvoice(deps, invoiceId, {
       at,
-      onOutcome: (outcome, transaction) => applyOutcome(deps, scope, subscriptionId, outcome, transaction),
+      consequences: (outcome, transaction) => applyOutcome(deps, subscriptionId, outcome, transaction),
     });
   }
-  return viewOf(await deps.subscriptions.get(scope, subscriptionId));
+  return viewOf(deps, await deps.subscriptions.get(scope, subscriptionId));
 }
 
 /**
  * The invoice an earlier resume of this pause opened for the current period (created after the
  * pause began), if that resume was interrupted before its outcome moved the subscription.
  */
-function interruptedResumeInvoice(subscription: SubscriptionModel, transaction: Transaction) {
+function interruptedResumeInvoice(deps: BillingDeps, subscription: SubscriptionModel, transaction: Transaction) {
   if (!subscription.pausedAt) return Promise.resolve(null);
-  return InvoiceModel.findOne({
-    where: {
-      subscriptionId: subscription.id,
-      periodStart: subscription.currentPeriodStart,
-      status: ['OPEN', 'PAID'],
-      createdAt: { [Op.gte]: subscription.pausedAt },
-    },
+  return deps.invoices.findOpenedSince(
+    subscription.id,
+    subscription.currentPeriodStart,
+    subscription.pausedAt,
     transaction,
-  });
+  );
 }
 
 async function applyOutcome(
   deps: BillingDeps,
-  scope: ProjectScope,
   subscriptionId: string,
   outcome: ChargeOutcome,
   transaction: Transaction,
@@ -89,7 +84,7 @@ async function applyOutcome(
   if (subscription.status !== 'PAUSED') return;
   const status = nextStatus(subscription.status, outcome.paid ? 'resume_paid' : 'resume_failed');
   await subscription.update({ status, pausedAt: null, updatedAt: outcome.at }, { transaction });
-  const view = await viewOf(subscription, transaction);
+  const view = await viewOf(deps, subscription, transaction);
   const event = outcome.paid ? 'subscription.resumed' : 'subscription.past_due';
-  await recordSubscriptionEvent(deps, scope, view, event, outcome.at, transaction);
+  await recordSubscriptionEvent(deps, view, event, outcome.at, transaction);
 }

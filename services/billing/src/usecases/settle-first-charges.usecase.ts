@@ -1,9 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { QueryTypes } from 'sequelize';
 import type { VerifiedTransaction } from '@billing/payments';
-import { PaymentModel, RefundModel } from '../db/models';
 import type { BillingDeps } from './billing-deps';
-import { NEVER_CHARGED } from './charge-invoice.usecase';
+import { NEVER_CHARGED } from './invoice-payment';
 import { FIRST_CHARGE_PREFIX } from './create-subscription.usecase';
 import { issueRefunds } from './issue-pending-refunds.usecase';
 
@@ -24,18 +22,10 @@ export async function settleFirstCharges(
   deps: BillingDeps,
   options: { olderThanMs: number; limit?: number },
 ): Promise<number> {
-  const rows = await deps.sequelize.query<{ reference: string; livemode: boolean }>(
-    `SELECT reference, livemode FROM payments
-      WHERE status = 'PENDING' AND invoice_id IS NULL AND reference LIKE $1 AND charge_started_at <= $2
-      ORDER BY charge_started_at LIMIT $3`,
-    {
-      bind: [
-        `${FIRST_CHARGE_PREFIX}%`,
-        new Date(deps.clock.now().getTime() - options.olderThanMs),
-        options.limit ?? 100,
-      ],
-      type: QueryTypes.SELECT,
-    },
+  const rows = await deps.payments.staleFirstCharges(
+    FIRST_CHARGE_PREFIX,
+    new Date(deps.clock.now().getTime() - options.olderThanMs),
+    options.limit ?? 100,
   );
   let settled = 0;
   for (const row of rows) {
@@ -48,11 +38,7 @@ export async function settleFirstCharges(
     }
     if (verified && verified.status === 'pending') continue;
     const refund = await deps.sequelize.transaction(async (transaction) => {
-      const payment = await PaymentModel.findOne({
-        where: { reference: row.reference },
-        transaction,
-        lock: transaction.LOCK.UPDATE,
-      });
+      const payment = await deps.payments.lockByReference(row.reference, transaction);
       if (!payment || payment.status !== 'PENDING' || payment.invoiceId) return null;
       const now = deps.clock.now();
       const charged = verified?.status === 'success';
@@ -88,7 +74,7 @@ export async function settleFirstCharges(
     if (refund) deps.logger.warn({ reference: row.reference }, 'first charge of an uncreated subscription refunded');
   }
   // Issues the decided refunds, including ones an earlier pass could not send.
-  const pending = await RefundModel.findAll({ where: { reason: 'ABANDONED_CHARGE', status: 'PENDING' }, limit: 100 });
+  const pending = await deps.refunds.listPendingAbandonedCharges(100);
   await issueRefunds(deps, pending);
   return settled;
 }

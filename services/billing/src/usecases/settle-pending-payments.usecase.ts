@@ -1,7 +1,5 @@
-import { QueryTypes } from 'sequelize';
-import { applyChargeOutcome } from './apply-charge-outcome';
 import type { BillingDeps } from './billing-deps';
-import { recordChargeOutcome, resendUnknownCharge, type ChargeOptions } from './charge-invoice.usecase';
+import { recordChargeOutcome, resendUnknownCharge } from './invoice-payment';
 
 /**
  * Crash safety of invoice charges (docs/api-behaviour.md §6): a payment still PENDING after `olderThanMs` of
@@ -20,35 +18,19 @@ export async function settlePendingPayments(
   deps: BillingDeps,
   options: { olderThanMs: number; projectId?: string; livemode?: boolean; limit?: number },
 ): Promise<number> {
-  const rows = await deps.sequelize.query<{ reference: string; livemode: boolean; at: string | null }>(
-    `SELECT reference, livemode, provider_response->>'at' AS at
-       FROM payments
-      WHERE status = 'PENDING' AND invoice_id IS NOT NULL AND charge_started_at IS NOT NULL
-        AND charge_started_at <= $1
-        AND ($2::uuid IS NULL OR project_id = $2::uuid)
-        AND ($4::boolean IS NULL OR livemode = $4::boolean)
-      ORDER BY charge_started_at
-      LIMIT $3`,
-    {
-      bind: [
-        new Date(deps.clock.now().getTime() - options.olderThanMs),
-        options.projectId ?? null,
-        options.limit ?? 200,
-        options.livemode ?? null,
-      ],
-      type: QueryTypes.SELECT,
-    },
-  );
+  const rows = await deps.payments.staleInvoiceCharges(new Date(deps.clock.now().getTime() - options.olderThanMs), {
+    projectId: options.projectId,
+    livemode: options.livemode,
+    limit: options.limit ?? 200,
+  });
   let settled = 0;
   for (const row of rows) {
     try {
       const verified = await deps.providerFor(row.livemode).verifyTransaction(row.reference);
       const at = row.at ? new Date(row.at) : deps.clock.now();
-      const onOutcome: ChargeOptions['onOutcome'] = (outcome, transaction) =>
-        applyChargeOutcome(deps, outcome, transaction);
       const result = verified
-        ? await recordChargeOutcome(deps, row.reference, verified, at, { onOutcome })
-        : await resendUnknownCharge(deps, row.reference, { at, onOutcome });
+        ? await recordChargeOutcome(deps, row.reference, verified, at)
+        : await resendUnknownCharge(deps, row.reference, { at });
       if (!result.pending) settled += 1;
     } catch (err) {
       deps.logger.warn({ err, reference: row.reference }, 'pending payment not settled; will retry');

@@ -114,8 +114,5 @@ function outcomeOf(known: PaymentModel, scope: ProjectScope, checkoutSessionId: 
 
 /** Completions and unused-payment refunds of one session run one after the other. */
 export async function lockCheckoutSession(deps: BillingDeps, checkoutSessionId: string, transaction: Transaction) {
-  await deps.sequelize.query('SELECT pg_advisory_xact_lock(hashtext($1))', {
-    bind: [`checkout:${checkoutSessionId}`],
-    transaction,
-  });
+  await deps.payments.lockCheckoutSession(checkoutSessionId, transaction);
 }

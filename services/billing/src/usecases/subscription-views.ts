@@ -1,6 +1,6 @@
 import type { Transaction } from 'sequelize';
-import { recordEvent, type ProjectScope } from '@billing/platform';
-import { CustomerModel, type SubscriptionModel } from '../db/models';
+import { recordEvent, type Context, type NewEvent, type ProjectScope } from '@billing/platform';
+import type { SubscriptionModel } from '../db/models';
 import { subscriptionEventData } from '../events/event-payloads';
 import type { BillingDeps } from './billing-deps';
 
@@ -12,42 +12,60 @@ export interface SubscriptionView {
 
 /** The customers' e-mails of a page of subscriptions, read in one query. */
 export async function withCustomerEmails(
+  deps: BillingDeps,
   subscriptions: SubscriptionModel[],
   transaction?: Transaction,
 ): Promise<SubscriptionView[]> {
   const ids = [...new Set(subscriptions.map((s) => s.customerId))];
-  const customers = ids.length
-    ? await CustomerModel.findAll({ where: { id: ids }, attributes: ['id', 'email'], transaction })
-    : [];
-  const emails = new Map(customers.map((c) => [c.id, c.email]));
+  const emails = ids.length ? await deps.customers.emailsOf(ids, transaction) : new Map<string, string>();
   return subscriptions.map((subscription) => ({
     subscription,
     customerEmail: emails.get(subscription.customerId) ?? '',
   }));
 }
 
-export async function viewOf(subscription: SubscriptionModel, transaction?: Transaction): Promise<SubscriptionView> {
-  const [view] = await withCustomerEmails([subscription], transaction);
+export async function viewOf(
+  deps: BillingDeps,
+  subscription: SubscriptionModel,
+  transaction?: Transaction,
+): Promise<SubscriptionView> {
+  const [view] = await withCustomerEmails(deps, [subscription], transaction);
   return view;
 }
 
-/** Records one subscription.* event (docs/api-behaviour.md §12) in the transaction of the change. */
+/**
+ * The one way a subscription.* event (docs/api-behaviour.md §12) is built: the subscription's
+ * payload with its customer's e-mail, in the subscription's project and mode. `trace`: the
+ * charge a batch records it for (the active trace otherwise).
+ */
+export function subscriptionEvent(
+  view: SubscriptionView,
+  type: string,
+  occurredAt: Date,
+  extra: Record<string, unknown> = {},
+  trace?: Context,
+): NewEvent<unknown> {
+  const { subscription } = view;
+  return {
+    type,
+    data: { ...subscriptionEventData(subscription, view.customerEmail), ...extra },
+    projectId: subscription.projectId,
+    livemode: subscription.livemode,
+    occurredAt,
+    ...(trace ? { trace } : {}),
+  };
+}
+
+/** Records one subscription.* event in the transaction of the change. */
 export function recordSubscriptionEvent(
   deps: BillingDeps,
-  scope: ProjectScope,
   view: SubscriptionView,
   type: string,
   occurredAt: Date,
   transaction: Transaction,
   extra: Record<string, unknown> = {},
 ): Promise<unknown> {
-  return recordEvent(deps.sequelize, transaction, {
-    type,
-    data: { ...subscriptionEventData(view.subscription, view.customerEmail), ...extra },
-    projectId: scope.projectId,
-    livemode: scope.livemode,
-    occurredAt,
-  });
+  return recordEvent(deps.sequelize, transaction, subscriptionEvent(view, type, occurredAt, extra));
 }
 
 /**
@@ -67,6 +85,6 @@ export async function changeSubscription(
     if (!subscription) throw new Error(`subscription ${found.id} vanished`);
     const now = await deps.clocks.now(scope, transaction);
     await apply(subscription, now, transaction);
-    return viewOf(subscription, transaction);
+    return viewOf(deps, subscription, transaction);
   });
 }

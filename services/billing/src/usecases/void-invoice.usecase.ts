@@ -1,6 +1,6 @@
 import type { Transaction } from 'sequelize';
-import { DomainError, findInScope, recordEvent, type ProjectScope } from '@billing/platform';
-import { InvoiceModel, PaymentModel, SubscriptionModel } from '../db/models';
+import { DomainError, recordEvent, type ProjectScope } from '@billing/platform';
+import type { InvoiceModel } from '../db/models';
 import { nextStatus } from '../domain/subscription-status';
 import { invoiceEventData } from '../events/event-payloads';
 import type { BillingDeps } from './billing-deps';
@@ -15,20 +15,17 @@ import { invoiceView, type InvoiceView } from './invoice-views';
  * to the customer's balance.
  */
 export async function voidInvoice(deps: BillingDeps, scope: ProjectScope, invoiceId: string): Promise<InvoiceView> {
-  const found = await findInScope(InvoiceModel, scope, invoiceId, 'Invoice');
+  const found = await deps.invoices.get(scope, invoiceId);
   return deps.sequelize.transaction(async (transaction) => {
-    const invoice = (await InvoiceModel.findByPk(found.id, { transaction, lock: transaction.LOCK.UPDATE }))!;
+    const invoice = (await deps.invoices.lock(found.id, transaction))!;
     if (invoice.status !== 'OPEN') {
       throw new DomainError('failed_precondition', `Only an OPEN invoice can be voided; this one is ${invoice.status}`);
     }
-    if (await PaymentModel.findOne({ where: { invoiceId: invoice.id, status: 'PENDING' }, transaction })) {
+    if (await deps.payments.hasPendingCharge(invoice.id, transaction)) {
       throw new DomainError('failed_precondition', 'A payment of this invoice is in progress; retry shortly');
     }
     const now = await deps.clocks.now(scope, transaction);
-    const subscription = await SubscriptionModel.findByPk(invoice.subscriptionId, {
-      transaction,
-      lock: transaction.LOCK.UPDATE,
-    });
+    const subscription = await deps.subscriptions.lock(invoice.subscriptionId, transaction);
     if (subscription?.status === 'PAST_DUE') {
       await subscription.update(
         { status: nextStatus(subscription.status, 'invoice_voided'), updatedAt: now },
@@ -67,7 +64,7 @@ export async function markVoid(
       transaction,
     );
   }
-  const view = await invoiceView(invoice, transaction);
+  const view = await invoiceView(deps, invoice, transaction);
   await recordEvent(deps.sequelize, transaction, {
     type: 'invoice.voided',
     data: invoiceEventData(invoice, view.customerEmail),

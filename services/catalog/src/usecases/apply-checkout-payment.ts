@@ -2,7 +2,6 @@ import { isGrpcServiceError, readRemoteError } from '@billing/platform';
 import type { billingV1 } from '@billing/proto';
 import type { CheckoutPaymentState } from '../domain/checkout-session';
 import type { CheckoutSessionModel } from '../db/models/checkout-session.model';
-import { PlanModel } from '../db/models/plan.model';
 import type { CatalogDeps } from './catalog-deps';
 import { couponSnapshotMessage } from './coupon-messages';
 import { moveOutOfPending } from './move-checkout-session';
@@ -79,7 +78,7 @@ async function completeInBilling(
   session: CheckoutSessionModel,
   reference: string,
 ): Promise<billingV1.CompleteCheckoutResponse> {
-  const plan = await PlanModel.findByPk(session.planId, { rejectOnEmpty: true });
+  const plan = await deps.plans.ofSession(session.planId);
   try {
     return await deps.billing.completeCheckout({
       scope: { projectId: session.projectId, merchantId: session.merchantId, livemode: session.livemode },

@@ -2,7 +2,6 @@ import { DomainError } from '@billing/platform';
 import { checkoutRedemptionKey } from '../domain/checkout-session';
 import { normalizeCouponCode } from '../domain/coupon-rules';
 import type { CheckoutSessionModel } from '../db/models/checkout-session.model';
-import { PlanModel } from '../db/models/plan.model';
 import { CheckoutPageError } from './apply-checkout-payment';
 import type { CatalogDeps } from './catalog-deps';
 import { findOpenSession } from './pay-checkout-session.usecase';
@@ -37,7 +36,7 @@ export async function applyPromotionCode(
   await settleRefusedPayments(deps, session);
 
   const scope = { projectId: session.projectId, merchantId: session.merchantId, livemode: session.livemode };
-  const plan = await PlanModel.findByPk(session.planId, { rejectOnEmpty: true });
+  const plan = await deps.plans.ofSession(session.planId);
   try {
     await deps.sequelize.transaction(async (transaction) => {
       const locked = await deps.checkoutSessions.lockById(session.id, transaction);

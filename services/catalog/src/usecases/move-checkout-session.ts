@@ -2,7 +2,6 @@ import type { Transaction } from 'sequelize';
 import { recordEvent } from '@billing/platform';
 import { checkoutRedemptionKey, type CheckoutStatus } from '../domain/checkout-session';
 import type { CheckoutSessionModel } from '../db/models/checkout-session.model';
-import { PlanModel } from '../db/models/plan.model';
 import type { CatalogDeps } from './catalog-deps';
 import { checkoutSessionResource } from './checkout-session-resource';
 import { releaseCouponRedemption } from './redeem-coupon.usecase';
@@ -33,7 +32,7 @@ export async function moveOutOfPending(
   }
   const event = EVENT_OF[status];
   if (event) {
-    const plan = await PlanModel.findByPk(moved.planId, { transaction, rejectOnEmpty: true });
+    const plan = await deps.plans.ofSession(moved.planId, transaction);
     await recordEvent(deps.sequelize, transaction, {
       type: event,
       data: checkoutSessionResource(moved, plan, deps.publicUrl),

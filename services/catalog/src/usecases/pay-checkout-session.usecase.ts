@@ -3,7 +3,6 @@ import { DomainError } from '@billing/platform';
 import { checkoutChargeAmount } from '@billing/payments';
 import { isValidEmail } from '../domain/checkout-session';
 import type { CheckoutSessionModel } from '../db/models/checkout-session.model';
-import { PlanModel } from '../db/models/plan.model';
 import { CheckoutPageError } from './apply-checkout-payment';
 import type { CatalogDeps } from './catalog-deps';
 import { expireIfDue } from './expire-checkout-session.usecase';
@@ -34,7 +33,7 @@ export async function startCheckoutPayment(
   const email = (session.customerEmail ?? form.email ?? '').trim();
   if (!isValidEmail(email)) throw new CheckoutPageError('Please enter a valid email address.', session);
   const name = session.customerName ?? (form.name?.trim() || null);
-  const plan = await PlanModel.findByPk(session.planId, { rejectOnEmpty: true });
+  const plan = await deps.plans.ofSession(session.planId);
   const reference = `cs-${session.code}-${randomBytes(6).toString('hex')}`;
   // Under the session's row lock: the coupon read here is the one this payment pays with, and a
   // promotion code applied at the same moment waits, then finds this payment started (the price

@@ -1,6 +1,13 @@
 import { randomUUID } from 'node:crypto';
-import { Op, QueryTypes, type Transaction } from 'sequelize';
-import type { RowScope } from '@billing/platform';
+import { Op, QueryTypes, type Transaction, type WhereOptions } from 'sequelize';
+import {
+  findInScope,
+  findPage,
+  scopeWhere,
+  type PageRequest,
+  type ProjectScope,
+  type RowScope,
+} from '@billing/platform';
 import { formatInvoiceNumber } from '../../domain/invoice-number';
 import { InvoiceLineModel, InvoiceModel } from '../models';
 import type { StoredPlanChange } from '../../domain/plan-change';
@@ -98,13 +105,18 @@ export class InvoiceRepository {
   }
 
   /**
-   * Marks OPEN invoices PAID by their charges (each charged its amount_due), in one UPDATE; returns the ids it changed (an
-   * invoice closed meanwhile, e.g. voided, is left as it is).
+   * The "invoice paid" rule's rows (usecases/invoice-payment/invoice-paid.ts is its only caller):
+   * OPEN invoices become PAID by their charges (amount_paid = amount_due: the card's part, 0 when
+   * the balance paid it all; no reference when nothing was charged), in one UPDATE however many.
+   * The models passed in get the same fields, so callers answer and build events from them without
+   * reading the rows again. Returns the ids it changed: an invoice closed meanwhile (e.g. voided)
+   * is left as it is.
    */
   async markPaidMany(
-    paid: { id: string; reference: string; attempt: number; at: Date }[],
+    paid: { invoice: InvoiceModel; reference: string | null; attempt: number; at: Date }[],
     transaction: Transaction,
   ): Promise<Set<string>> {
+    if (paid.length === 0) return new Set();
     const rows = await InvoiceModel.sequelize!.query<{ id: string }>(
       `UPDATE invoices i
           SET status = 'PAID', amount_paid = i.amount_due, paid_at = p.at,
@@ -114,12 +126,106 @@ export class InvoiceRepository {
         WHERE i.id = p.id AND i.status = 'OPEN'
         RETURNING i.id`,
       {
-        bind: [paid.map((p) => p.id), paid.map((p) => p.reference), paid.map((p) => p.attempt), paid.map((p) => p.at)],
+        bind: [
+          paid.map((p) => p.invoice.id),
+          paid.map((p) => p.reference),
+          paid.map((p) => p.attempt),
+          paid.map((p) => p.at),
+        ],
         transaction,
         type: QueryTypes.SELECT,
       },
     );
-    return new Set(rows.map((r) => r.id));
+    const changed = new Set(rows.map((r) => r.id));
+    for (const { invoice, reference, attempt, at } of paid) {
+      if (!changed.has(invoice.id)) continue;
+      invoice.set(
+        {
+          status: 'PAID',
+          amountPaid: invoice.amountDue,
+          paidAt: at,
+          attemptCount: Math.max(invoice.attemptCount, attempt),
+          nextPaymentAttempt: null,
+          transactionReference: reference,
+          updatedAt: at,
+        },
+        { raw: true },
+      );
+    }
+    return changed;
+  }
+
+  /**
+   * When the invoice's first charge failed (its dunning schedule counts from it): set once, by the
+   * first failure, and returned.
+   */
+  async markFirstFailure(invoiceId: string, at: Date, transaction: Transaction): Promise<Date> {
+    const [row] = await InvoiceModel.sequelize!.query<{ first_failed_at: Date }>(
+      `UPDATE invoices SET first_failed_at = COALESCE(first_failed_at, $2) WHERE id = $1 RETURNING first_failed_at`,
+      { bind: [invoiceId, at], transaction, type: QueryTypes.SELECT },
+    );
+    return new Date(row.first_failed_at);
+  }
+
+  /** 404 unknown or of the other mode, 403 another project's (docs/api-behaviour.md §1). */
+  get(scope: ProjectScope, id: string): Promise<InvoiceModel> {
+    return findInScope(InvoiceModel, scope, id, 'Invoice');
+  }
+
+  find(id: string, transaction?: Transaction): Promise<InvoiceModel | null> {
+    return InvoiceModel.findByPk(id, { transaction });
+  }
+
+  /** The invoice locked until commit (a charge's claim or outcome, a void). */
+  lock(id: string, transaction: Transaction): Promise<InvoiceModel | null> {
+    return InvoiceModel.findByPk(id, { transaction, lock: transaction.LOCK.UPDATE });
+  }
+
+  /** Several invoices by id (rows the caller has locked), in no particular order. */
+  findMany(ids: string[], transaction?: Transaction): Promise<InvoiceModel[]> {
+    if (ids.length === 0) return Promise.resolve([]);
+    return InvoiceModel.findAll({ where: { id: ids }, transaction });
+  }
+
+  /** One page of the scope's invoices, newest first. */
+  list(
+    scope: ProjectScope,
+    page: PageRequest,
+    filter: { status?: InvoiceStatus; customerId?: string; subscriptionId?: string },
+  ): Promise<InvoiceModel[]> {
+    const where = {
+      ...scopeWhere(scope),
+      ...(filter.status ? { status: filter.status } : {}),
+      ...(filter.customerId ? { customerId: filter.customerId } : {}),
+      ...(filter.subscriptionId ? { subscriptionId: filter.subscriptionId } : {}),
+    } as WhereOptions;
+    return findPage(InvoiceModel, where, page);
+  }
+
+  /**
+   * The invoice of a subscription's current period opened since `since` (an interrupted resume
+   * of a pause), OPEN or PAID.
+   */
+  findOpenedSince(
+    subscriptionId: string,
+    periodStart: Date,
+    since: Date,
+    transaction?: Transaction,
+  ): Promise<InvoiceModel | null> {
+    return InvoiceModel.findOne({
+      where: { subscriptionId, periodStart, status: ['OPEN', 'PAID'], createdAt: { [Op.gte]: since } },
+      transaction,
+    });
+  }
+
+  /** The lines of several invoices, each invoice's in position order (an invoice page's view). */
+  linesOfMany(invoiceIds: string[], transaction?: Transaction): Promise<InvoiceLineModel[]> {
+    if (invoiceIds.length === 0) return Promise.resolve([]);
+    return InvoiceLineModel.findAll({
+      where: { invoiceId: invoiceIds },
+      order: [['position', 'ASC']],
+      transaction,
+    });
   }
 
   /** Takes invoices off the charge schedule (a charge of each is in flight). */

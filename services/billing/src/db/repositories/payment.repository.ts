@@ -121,4 +121,98 @@ export class PaymentRepository {
   findByReference(reference: string, transaction?: Transaction): Promise<PaymentModel | null> {
     return PaymentModel.findOne({ where: { reference }, transaction });
   }
+
+  /** Whether a charge of this invoice is in flight (a PENDING payment). */
+  async hasPendingCharge(invoiceId: string, transaction?: Transaction): Promise<boolean> {
+    return (await this.invoicesWithPendingCharge([invoiceId], transaction)).has(invoiceId);
+  }
+
+  /** A PENDING charge's clock (real time): settlement takes over a row held longer than its limit. */
+  async startCharge(reference: string, now: Date, transaction: Transaction): Promise<void> {
+    await PaymentModel.sequelize!.query('UPDATE payments SET charge_started_at = $2 WHERE reference = $1', {
+      bind: [reference, now],
+      transaction,
+    });
+  }
+
+  /**
+   * Settles a PENDING payment with its outcome (a first charge of POST /subscriptions); a row
+   * someone else settled meanwhile is left as it is.
+   */
+  async settlePending(
+    reference: string,
+    outcome: {
+      status: 'SUCCEEDED' | 'FAILED';
+      invoiceId: string | null;
+      gatewayResponse: string | null;
+      providerResponse: Record<string, unknown>;
+      at: Date;
+    },
+    transaction?: Transaction,
+  ): Promise<void> {
+    await PaymentModel.update(
+      {
+        status: outcome.status,
+        invoiceId: outcome.invoiceId,
+        gatewayResponse: outcome.gatewayResponse,
+        providerResponse: outcome.providerResponse,
+        updatedAt: outcome.at,
+      },
+      { where: { reference, status: 'PENDING' }, transaction },
+    );
+  }
+
+  /**
+   * Invoice charges still PENDING whose clock started before `startedBefore` (their process died
+   * or lost the answer): what settlement verifies, oldest first, with the business time of the
+   * attempt (`at`, from the claim) when it was recorded.
+   */
+  async staleInvoiceCharges(
+    startedBefore: Date,
+    options: { projectId?: string; livemode?: boolean; limit: number },
+  ): Promise<{ reference: string; livemode: boolean; at: string | null }[]> {
+    return PaymentModel.sequelize!.query<{ reference: string; livemode: boolean; at: string | null }>(
+      `SELECT reference, livemode, provider_response->>'at' AS at
+         FROM payments
+        WHERE status = 'PENDING' AND invoice_id IS NOT NULL AND charge_started_at IS NOT NULL
+          AND charge_started_at <= $1
+          AND ($2::uuid IS NULL OR project_id = $2::uuid)
+          AND ($4::boolean IS NULL OR livemode = $4::boolean)
+        ORDER BY charge_started_at
+        LIMIT $3`,
+      {
+        bind: [startedBefore, options.projectId ?? null, options.limit, options.livemode ?? null],
+        type: QueryTypes.SELECT,
+      },
+    );
+  }
+
+  /**
+   * First charges (POST /subscriptions, references starting with `prefix`) still PENDING without
+   * an invoice, whose clock started before `startedBefore`: a request that died between charge
+   * and record. Oldest first.
+   */
+  staleFirstCharges(
+    prefix: string,
+    startedBefore: Date,
+    limit: number,
+  ): Promise<{ reference: string; livemode: boolean }[]> {
+    return PaymentModel.sequelize!.query<{ reference: string; livemode: boolean }>(
+      `SELECT reference, livemode FROM payments
+        WHERE status = 'PENDING' AND invoice_id IS NULL AND reference LIKE $1 AND charge_started_at <= $2
+        ORDER BY charge_started_at LIMIT $3`,
+      { bind: [`${prefix}%`, startedBefore, limit], type: QueryTypes.SELECT },
+    );
+  }
+
+  /**
+   * Completions and unused-payment refunds of one checkout session run one after the other: a
+   * transaction-scoped advisory lock on the session (billing has no row of its own for it).
+   */
+  async lockCheckoutSession(checkoutSessionId: string, transaction: Transaction): Promise<void> {
+    await PaymentModel.sequelize!.query('SELECT pg_advisory_xact_lock(hashtext($1))', {
+      bind: [`checkout:${checkoutSessionId}`],
+      transaction,
+    });
+  }
 }

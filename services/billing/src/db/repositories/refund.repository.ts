@@ -39,6 +39,11 @@ export class RefundRepository {
   }
 
   /** Refunds of a subscription still waiting to be issued. */
+  /** Refunds of first charges whose subscription was never created, not yet sent (a batch of them). */
+  listPendingAbandonedCharges(limit: number): Promise<RefundModel[]> {
+    return RefundModel.findAll({ where: { reason: 'ABANDONED_CHARGE', status: 'PENDING' }, limit });
+  }
+
   listPendingForSubscription(subscriptionId: string): Promise<RefundModel[]> {
     return RefundModel.findAll({ where: { subscriptionId, status: 'PENDING' }, order: [['createdAt', 'ASC']] });
   }

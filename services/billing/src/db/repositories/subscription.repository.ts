@@ -101,6 +101,20 @@ export class SubscriptionRepository {
     });
   }
 
+  /** Several subscriptions by id (rows the caller has locked), in no particular order. */
+  findMany(ids: string[], transaction?: Transaction): Promise<SubscriptionModel[]> {
+    if (ids.length === 0) return Promise.resolve([]);
+    return SubscriptionModel.findAll({ where: { id: ids }, transaction });
+  }
+
+  /** The trial_will_end notice of a trial was sent (it is sent once). */
+  async markTrialWillEndNotified(id: string, at: Date, transaction: Transaction): Promise<void> {
+    await SubscriptionModel.sequelize!.query('UPDATE subscriptions SET trial_will_end_notified_at = $2 WHERE id = $1', {
+      bind: [id, at],
+      transaction,
+    });
+  }
+
   /** Moves subscriptions into their next periods, in one UPDATE (a batch of renewals). */
   async startPeriods(periods: { id: string; start: Date; end: Date; at: Date }[], transaction: Transaction) {
     if (periods.length === 0) return;

@@ -1,3 +1,4 @@
+import type { Transaction } from 'sequelize';
 import { findInScope, findPage, scopeWhere, type PageRequest, type ProjectScope } from '@billing/platform';
 import { PlanModel } from '../models/plan.model';
 
@@ -8,6 +9,14 @@ export class PlanRepository {
 
   get(scope: ProjectScope, id: string): Promise<PlanModel> {
     return findInScope(PlanModel, scope, id, 'Plan');
+  }
+
+  /**
+   * The plan a checkout session sells, by id without a scope check: the session already belongs
+   * to the plan's project. Fails when it is gone (plans are never deleted, only deactivated).
+   */
+  ofSession(planId: string, transaction?: Transaction): Promise<PlanModel> {
+    return PlanModel.findByPk(planId, { transaction, rejectOnEmpty: true });
   }
 
   list(scope: ProjectScope, page: PageRequest, filter: { isActive?: boolean }): Promise<PlanModel[]> {

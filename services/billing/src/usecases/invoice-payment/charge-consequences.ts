@@ -1,18 +1,16 @@
 import type { Transaction } from 'sequelize';
-import { SubscriptionModel } from '../db/models';
-import { afterInvoicePaid } from '../domain/billing-step';
-import { nextStatus } from '../domain/subscription-status';
-import type { BillingDeps } from './billing-deps';
-import { countRenewal } from './billing-metrics';
-import type { ChargeOutcome } from './charge-invoice.usecase';
+import { nextStatus } from '../../domain/subscription-status';
+import type { BillingDeps } from '../billing-deps';
+import { countRenewal } from '../billing-metrics';
+import { recordSubscriptionEvent, viewOf } from '../subscription-views';
+import { applyPaidOutcomes, type ChargeOutcome } from './invoice-paid';
 import { applyPlanChangeOutcome } from './plan-change-outcome';
-import { recordSubscriptionEvent, viewOf } from './subscription-views';
 
 /**
- * What an invoice charge's outcome does to its subscription (docs/api-behaviour.md §8), in the transaction
- * that records the outcome, so the status change and its event commit with the payment:
- *  - paid: a trial's first charge -> ACTIVE; a retry on PAST_DUE -> ACTIVE; a renewal of an
- *    ACTIVE subscription keeps it ACTIVE. Each records subscription.renewed (a paid period began).
+ * The standard consequences of an invoice charge's outcome for its subscription
+ * (docs/api-behaviour.md §8), in the transaction that records the outcome, so the status change
+ * and its event commit with the payment:
+ *  - paid: the "renewed" rule (applyPaidOutcomes, a batch of one);
  *  - failed: TRIALING/ACTIVE -> PAST_DUE + subscription.past_due; PAST_DUE with the dunning
  *    schedule used up (no next attempt) -> CANCELLED by SYSTEM, the invoice UNCOLLECTIBLE,
  *    subscription.cancelled.
@@ -24,28 +22,16 @@ export async function applyChargeOutcome(
   outcome: ChargeOutcome,
   transaction: Transaction,
 ): Promise<void> {
+  if (outcome.paid) return applyPaidOutcomes(deps, [outcome], transaction);
   // A plan change's invoice moves its subscription its own way (§18).
   if (outcome.invoice.planChange) return applyPlanChangeOutcome(deps, outcome, transaction);
-  const subscription = await SubscriptionModel.findByPk(outcome.invoice.subscriptionId, {
-    transaction,
-    lock: transaction.LOCK.UPDATE,
-  });
+  const subscription = await deps.subscriptions.lock(outcome.invoice.subscriptionId, transaction);
   if (!subscription) return;
-  const scope = { projectId: subscription.projectId, merchantId: '', livemode: subscription.livemode };
   const { status } = subscription;
   const at = outcome.at;
   const emit = async (type: string, extra: Record<string, unknown> = {}) =>
-    recordSubscriptionEvent(deps, scope, await viewOf(subscription, transaction), type, at, transaction, extra);
+    recordSubscriptionEvent(deps, await viewOf(deps, subscription, transaction), type, at, transaction, extra);
 
-  if (outcome.paid) {
-    const { event, renewed } = afterInvoicePaid(status);
-    if (event) await subscription.update({ status: nextStatus(status, event), updatedAt: at }, { transaction });
-    if (renewed) {
-      await emit('subscription.renewed');
-      countRenewal('renewed', subscription.livemode, transaction);
-    }
-    return;
-  }
   if (status === 'TRIALING' || status === 'ACTIVE') {
     const event = status === 'TRIALING' ? 'trial_ended_payment_failed' : 'renewal_failed';
     await subscription.update({ status: nextStatus(status, event), updatedAt: at }, { transaction });

@@ -1,8 +1,8 @@
 import type { Transaction } from 'sequelize';
-import type { ChargeOutcome } from './charge-invoice.usecase';
-import type { BillingDeps } from './billing-deps';
-import { switchPlan } from './switch-plan';
-import { markVoid } from './void-invoice.usecase';
+import type { ChargeOutcome } from './invoice-paid';
+import type { BillingDeps } from '../billing-deps';
+import { switchPlan } from '../switch-plan';
+import { markVoid } from '../void-invoice.usecase';
 
 /**
  * What the outcome of a plan change's invoice does (docs/api-behaviour.md §18), in the

@@ -1,0 +1,128 @@
+import type { Transaction } from 'sequelize';
+import { recordEvents, type Context, type NewEvent } from '@billing/platform';
+import type { InvoiceModel } from '../../db/models';
+import { afterInvoicePaid } from '../../domain/billing-step';
+import { nextStatus } from '../../domain/subscription-status';
+import { invoiceEventData } from '../../events/event-payloads';
+import type { BillingDeps } from '../billing-deps';
+import { countRenewal } from '../billing-metrics';
+import { subscriptionEvent } from '../subscription-views';
+import { applyPlanChangeOutcome } from './plan-change-outcome';
+
+/** An OPEN invoice to mark paid: by a charge's success, or with nothing to charge. */
+export interface InvoicePayment {
+  invoice: InvoiceModel;
+  /** The attempt that paid it (attempt_count becomes at least this). */
+  attempt: number;
+  /** The charge's reference; null when nothing was charged (a free plan, the balance paid it). */
+  reference: string | null;
+  /** Business time of the payment. */
+  at: Date;
+  /** The customer's e-mail when the caller has it (a claim's); read otherwise. */
+  email?: string;
+  /** The charge's span: its events continue it, though recorded with a batch. */
+  trace?: Context;
+}
+
+/** What the transaction that records an invoice charge's outcome passes to its consequences. */
+export interface ChargeOutcome {
+  paid: boolean;
+  invoice: InvoiceModel;
+  failure?: string;
+  /** The business time of the outcome. */
+  at: Date;
+}
+
+/** Consequences of an outcome other than the standard ones (applyChargeOutcome). */
+export type OutcomeConsequences = (outcome: ChargeOutcome, transaction: Transaction) => Promise<void>;
+
+/**
+ * THE "invoice paid" rule, for any number of invoices (a single one is a batch of one): OPEN ->
+ * PAID, amount_paid = amount_due, paid_at, attempt_count, off the schedule, the charge's
+ * reference (InvoiceRepository.markPaidMany, one UPDATE), and invoice.paid for each (one INSERT),
+ * then its subscription's consequences: the standard ones (applyPaidOutcomes, batched) unless
+ * the caller decides them (`consequences`, one by one: a resume of a pause). Every way an invoice
+ * gets paid comes here: a charge's success (recordSuccessfulCharges), nothing left to charge
+ * (claimInvoiceCharges). An invoice closed meanwhile (voided) is left as it is. Returns the ones
+ * it paid, in input order.
+ */
+export async function recordInvoicesPaid(
+  deps: BillingDeps,
+  payments: InvoicePayment[],
+  transaction: Transaction,
+  consequences?: OutcomeConsequences,
+): Promise<InvoicePayment[]> {
+  if (payments.length === 0) return [];
+  const changed = await deps.invoices.markPaidMany(payments, transaction);
+  const paid = payments.filter((p) => changed.has(p.invoice.id));
+  const unknown = [...new Set(paid.filter((p) => p.email === undefined).map((p) => p.invoice.customerId))];
+  const emails = unknown.length ? await deps.customers.emailsOf(unknown, transaction) : new Map<string, string>();
+  const emailOf = (p: InvoicePayment) => p.email ?? emails.get(p.invoice.customerId) ?? '';
+  await recordEvents(
+    deps.sequelize,
+    transaction,
+    paid.map((p) => ({
+      type: 'invoice.paid',
+      data: invoiceEventData(p.invoice, emailOf(p)),
+      projectId: p.invoice.projectId,
+      livemode: p.invoice.livemode,
+      occurredAt: p.at,
+      ...(p.trace ? { trace: p.trace } : {}),
+    })),
+  );
+  if (consequences) {
+    for (const { invoice, at } of paid) await consequences({ paid: true, invoice, at }, transaction);
+  } else {
+    await applyPaidOutcomes(
+      deps,
+      paid.map((p) => ({ ...p, email: emailOf(p) })),
+      transaction,
+    );
+  }
+  return paid;
+}
+
+/**
+ * THE "renewed" rule: what paid invoices do to their subscriptions (docs/api-behaviour.md §8), in
+ * the transaction that records the payments, so the status change and its event commit with
+ * them. A trial's first charge -> ACTIVE; a retry on PAST_DUE -> ACTIVE; a renewal of an ACTIVE
+ * subscription keeps it ACTIVE (afterInvoicePaid); each that began a paid period records
+ * subscription.renewed and counts a renewal. A plan change's invoice applies its change instead
+ * (§18, applyPlanChangeOutcome). Subscriptions are locked in id order (two batches never lock
+ * crosswise); one UPDATE per status that changes, one INSERT for the events.
+ */
+export async function applyPaidOutcomes(
+  deps: BillingDeps,
+  paid: { invoice: InvoiceModel; at: Date; email?: string; trace?: Context }[],
+  transaction: Transaction,
+): Promise<void> {
+  const renewals: typeof paid = [];
+  for (const p of paid) {
+    if (p.invoice.planChange) {
+      await applyPlanChangeOutcome(deps, { paid: true, invoice: p.invoice, at: p.at }, transaction);
+    } else renewals.push(p);
+  }
+  if (renewals.length === 0) return;
+  const subscriptions = await deps.subscriptions.lockMany(
+    [...new Set(renewals.map((p) => p.invoice.subscriptionId))],
+    transaction,
+  );
+  const byId = new Map(subscriptions.map((s) => [s.id, s]));
+  const unknown = [...new Set(renewals.filter((p) => p.email === undefined).map((p) => p.invoice.customerId))];
+  const emails = unknown.length ? await deps.customers.emailsOf(unknown, transaction) : new Map<string, string>();
+  const events: NewEvent<unknown>[] = [];
+  for (const { invoice, at, email, trace } of renewals) {
+    const subscription = byId.get(invoice.subscriptionId);
+    if (!subscription) continue;
+    const { event, renewed } = afterInvoicePaid(subscription.status);
+    if (event) {
+      await subscription.update({ status: nextStatus(subscription.status, event), updatedAt: at }, { transaction });
+    }
+    if (renewed) {
+      countRenewal('renewed', subscription.livemode, transaction);
+      const customerEmail = email ?? emails.get(invoice.customerId) ?? '';
+      events.push(subscriptionEvent({ subscription, customerEmail }, 'subscription.renewed', at, {}, trace));
+    }
+  }
+  await recordEvents(deps.sequelize, transaction, events);
+}
