@@ -50,12 +50,6 @@ module.exports = defineConfig([
     // Use cases and handlers reach the database only through repositories (db/repositories):
     // no value import of a model, no raw SQL. Type-only imports of models stay allowed.
     files: ['services/*/src/usecases/**', 'services/*/src/handlers/**'],
-    ignores: [
-      // The usage use cases are being reworked in another branch of issue 16 at the same time;
-      // they still read subscriptions through SubscriptionModel until that work lands.
-      'services/billing/src/usecases/usage-rules.ts',
-      'services/billing/src/usecases/record-usage-batch.usecase.ts',
-    ],
     rules: {
       '@typescript-eslint/no-restricted-imports': [
         'error',
