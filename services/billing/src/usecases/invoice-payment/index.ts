@@ -15,33 +15,18 @@
  *  - charge-invoice.ts         one invoice charged now (pay-now, plan change, resume) and a
  *                              PENDING charge the provider does not know sent again
  *  - send-scheduled-charges.ts the scheduler's claimed charges sent, `concurrency` in flight
- * Use cases import from here; the database is reached only through the repositories in
- * BillingDeps.
+ * Use cases outside import only what this index exports; the database is reached only
+ * through the repositories in BillingDeps.
  */
-export { applyChargeOutcome } from './charge-consequences';
-export { chargeInvoice, resendUnknownCharge, type ChargeOptions } from './charge-invoice';
+export { chargeInvoice, resendUnknownCharge } from './charge-invoice';
 export {
   claimInvoiceCharges,
   invoiceChargeReference,
   sendClaimedCharge,
   type ChargeClaim,
   type ChargeResult,
-  type ClaimedCharge,
 } from './claim-charges';
-export {
-  applyPaidOutcomes,
-  recordInvoicesPaid,
-  type ChargeOutcome,
-  type InvoicePayment,
-  type OutcomeConsequences,
-} from './invoice-paid';
-export { openPeriodInvoice, openPeriodInvoices, periodInvoiceDraft, type PeriodOpening } from './open-period-invoices';
-export {
-  NEVER_CHARGED,
-  recordChargeFailed,
-  recordChargeOutcome,
-  recordPaidCharges,
-  recordSuccessfulCharges,
-  type SuccessfulCharge,
-} from './record-charge-outcomes';
+export type { ChargeOutcome } from './invoice-paid';
+export { openPeriodInvoice, openPeriodInvoices } from './open-period-invoices';
+export { NEVER_CHARGED, recordChargeOutcome } from './record-charge-outcomes';
 export { sendScheduledCharges } from './send-scheduled-charges';
