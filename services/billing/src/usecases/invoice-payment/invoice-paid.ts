@@ -58,25 +58,24 @@ export async function recordInvoicesPaid(
   const unknown = [...new Set(paid.filter((p) => p.email === undefined).map((p) => p.invoice.customerId))];
   const emails = unknown.length ? await deps.customers.emailsOf(unknown, transaction) : new Map<string, string>();
   const emailOf = (p: InvoicePayment) => p.email ?? emails.get(p.invoice.customerId) ?? '';
-  await recordEvents(
-    deps.sequelize,
-    transaction,
-    paid.map((p) => ({
-      type: 'invoice.paid',
-      data: invoiceEventData(p.invoice, emailOf(p)),
-      projectId: p.invoice.projectId,
-      livemode: p.invoice.livemode,
-      occurredAt: p.at,
-      ...(p.trace ? { trace: p.trace } : {}),
-    })),
-  );
+  const paidEvents: NewEvent<unknown>[] = paid.map((p) => ({
+    type: 'invoice.paid',
+    data: invoiceEventData(p.invoice, emailOf(p)),
+    projectId: p.invoice.projectId,
+    livemode: p.invoice.livemode,
+    occurredAt: p.at,
+    ...(p.trace ? { trace: p.trace } : {}),
+  }));
   if (consequences) {
+    await recordEvents(deps.sequelize, transaction, paidEvents);
     for (const { invoice, at } of paid) await consequences({ paid: true, invoice, at }, transaction);
   } else {
+    // invoice.paid goes into the same INSERT as the renewals' events, ahead of them.
     await applyPaidOutcomes(
       deps,
       paid.map((p) => ({ ...p, email: emailOf(p) })),
       transaction,
+      paidEvents,
     );
   }
   return paid;
@@ -89,20 +88,27 @@ export async function recordInvoicesPaid(
  * subscription keeps it ACTIVE (afterInvoicePaid); each that began a paid period records
  * subscription.renewed and counts a renewal. A plan change's invoice applies its change instead
  * (§18, applyPlanChangeOutcome). Subscriptions are locked in id order (two batches never lock
- * crosswise); one UPDATE per status that changes, one INSERT for the events.
+ * crosswise); one UPDATE per status that changes, one INSERT for the events, with
+ * `earlierEvents` (the batch's invoice.paid) ahead of them.
  */
 export async function applyPaidOutcomes(
   deps: BillingDeps,
   paid: { invoice: InvoiceModel; at: Date; email?: string; trace?: Context }[],
   transaction: Transaction,
+  earlierEvents: NewEvent<unknown>[] = [],
 ): Promise<void> {
   const renewals: typeof paid = [];
+  // A plan change's consequences record their own events: what came before them goes first.
+  if (paid.some((p) => p.invoice.planChange)) await recordEvents(deps.sequelize, transaction, earlierEvents.splice(0));
   for (const p of paid) {
     if (p.invoice.planChange) {
       await applyPlanChangeOutcome(deps, { paid: true, invoice: p.invoice, at: p.at }, transaction);
     } else renewals.push(p);
   }
-  if (renewals.length === 0) return;
+  if (renewals.length === 0) {
+    await recordEvents(deps.sequelize, transaction, earlierEvents);
+    return;
+  }
   const subscriptions = await deps.subscriptions.lockMany(
     [...new Set(renewals.map((p) => p.invoice.subscriptionId))],
     transaction,
@@ -110,7 +116,7 @@ export async function applyPaidOutcomes(
   const byId = new Map(subscriptions.map((s) => [s.id, s]));
   const unknown = [...new Set(renewals.filter((p) => p.email === undefined).map((p) => p.invoice.customerId))];
   const emails = unknown.length ? await deps.customers.emailsOf(unknown, transaction) : new Map<string, string>();
-  const events: NewEvent<unknown>[] = [];
+  const events: NewEvent<unknown>[] = [...earlierEvents];
   for (const { invoice, at, email, trace } of renewals) {
     const subscription = byId.get(invoice.subscriptionId);
     if (!subscription) continue;
