@@ -31,7 +31,8 @@ export class ObservedLatency {
   constructor(private readonly expectedMs: number) {}
 
   record(ms: number): void {
-    this.averageMs = this.averageMs === undefined ? ms : this.averageMs + (ms - this.averageMs) * ObservedLatency.WEIGHT;
+    this.averageMs =
+      this.averageMs === undefined ? ms : this.averageMs + (ms - this.averageMs) * ObservedLatency.WEIGHT;
   }
 
   /** The average of the answers so far, or the configured expectation before any. */
