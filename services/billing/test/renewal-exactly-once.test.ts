@@ -16,13 +16,14 @@ const AMOUNT = 2500;
 /**
  * The provider's latencies the scenarios run at: the sandbox's own (about a millisecond), and a
  * real provider's 500 ms (SANDBOX_LATENCY_MS), where a kill lands with charges sent and not yet
- * answered. Fewer subscriptions and calls in flight there keep the file's time sane: 200 at 32
- * calls in flight are several waves of charges, so the kill falls between them, and the charges
- * it leaves PENDING are few enough for settlement (one verify at a time, 500 ms each).
+ * answered. Fewer subscriptions and calls in flight there keep the file's time sane: a batch's
+ * successes are recorded 250 at a time (send-scheduled-charges.usecase.ts), so 270 at 16 in flight
+ * are killed once the first 250 are PAID, with the last few charges sent and unanswered, few
+ * enough for settlement to verify one by one at 500 ms each.
  */
 const SCENARIOS = [
   { latencyMs: 0, subscriptions: 1000, customers: 4, callsInFlight: 128 },
-  { latencyMs: 500, subscriptions: 200, customers: 2, callsInFlight: 32 },
+  { latencyMs: 500, subscriptions: 270, customers: 2, callsInFlight: 16 },
 ];
 
 /**
@@ -34,7 +35,7 @@ const SCENARIOS = [
  */
 describe.each(SCENARIOS)(
   'renewals exactly once at $latencyMs ms provider latency: two replicas, SIGKILL mid-batch',
-  ({ latencyMs, subscriptions: N, customers: CUSTOMERS }) => {
+  ({ latencyMs, subscriptions: N, customers: CUSTOMERS, callsInFlight }) => {
     let platform: PlatformUnderTest;
     let second: PlatformProcess;
     let sandbox: SandboxControlsClient;
