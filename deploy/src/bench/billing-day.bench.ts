@@ -51,7 +51,7 @@ async function main(): Promise<number> {
   process.stdout.write(
     `billing-day benchmark: ${SUBSCRIPTIONS} subscriptions due at one instant, ${REPLICAS} billing process(es), ` +
       `provider latency ${LATENCY_MS} ms, sized for ${TARGET_PER_SECOND} renewals/s: ${inFlight} charges in flight ` +
-      `(at most ${MAX_IN_FLIGHT})\n`,
+      `at that latency (billing sizes itself again from the latency it measures; at most ${MAX_IN_FLIGHT})\n`,
   );
   const running = await startRenewalPlatform({
     latencyMs: LATENCY_MS,

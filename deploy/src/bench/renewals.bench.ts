@@ -89,8 +89,9 @@ async function main(): Promise<number> {
   const aloneInFlight = Math.max(Math.min(128, MAX_IN_FLIGHT), sized);
   process.stdout.write(
     `renewals benchmark: ${RENEWALS} due subscriptions, ${REPLICAS} billing process(es), ${CUSTOMERS} saved cards, ` +
-      `provider latency ${LATENCY_MS} ms, sized for ${TARGET_PER_SECOND} renewals/s: ${sized} charges in flight ` +
-      `(at most ${MAX_IN_FLIGHT}; the sandbox alone: ${aloneInFlight})\n`,
+      `provider latency ${LATENCY_MS} ms, sized for ${TARGET_PER_SECOND} renewals/s: ${sized} charges in flight at ` +
+      `that latency (billing sizes itself again from the latency it measures; at most ${MAX_IN_FLIGHT}; ` +
+      `the sandbox alone: ${aloneInFlight})\n`,
   );
   const running = await startRenewalPlatform({
     latencyMs: LATENCY_MS,

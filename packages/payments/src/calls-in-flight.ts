@@ -19,24 +19,26 @@ export function callsInFlightFor(targetPerSecond: number, latencyMs: number, max
 }
 
 /**
- * The provider's latency as this process sees it: a moving average of the time from sending a
- * call to its answer's headers, over the last few hundred calls (exponentially weighted), so
- * that the calls in flight follow a provider that slows down or speeds up. Until the first
- * answer it is the configured expectation (PROVIDER_LATENCY_MS).
+ * The provider's latency as this process sees it: the time from sending a call to its answer's
+ * headers, averaged over the first hundred calls and then exponentially weighted (about the last
+ * hundred), so that the calls in flight follow a provider that slows down or speeds up, and the
+ * first call's connection setup weighs no more than any other. Until the first answer it is the
+ * configured expectation (PROVIDER_LATENCY_MS).
  */
 export class ObservedLatency {
   private static readonly WEIGHT = 0.01;
-  private averageMs: number | undefined;
+  private averageMs = 0;
+  private samples = 0;
 
   constructor(private readonly expectedMs: number) {}
 
   record(ms: number): void {
-    this.averageMs =
-      this.averageMs === undefined ? ms : this.averageMs + (ms - this.averageMs) * ObservedLatency.WEIGHT;
+    this.samples += 1;
+    this.averageMs += (ms - this.averageMs) * Math.max(ObservedLatency.WEIGHT, 1 / this.samples);
   }
 
   /** The average of the answers so far, or the configured expectation before any. */
   get ms(): number {
-    return this.averageMs ?? this.expectedMs;
+    return this.samples === 0 ? this.expectedMs : this.averageMs;
   }
 }
