@@ -52,6 +52,12 @@ const gatewayEnvSchema = baseEnvSchema
     /** How long a verified API key is trusted without asking identity again (0 = always ask). */
     API_KEY_CACHE_TTL_MS: milliseconds(5000, 0, 300_000),
     /**
+     * How long a GET /plans/{id} answer may be served from this replica's cache (0 = never
+     * cached). Catalog's announcements drop entries at once; this only bounds what a missed
+     * one could cost (docs/decisions.md, "Plan reads cached in the gateway").
+     */
+    PLAN_CACHE_TTL_MS: milliseconds(5000, 0, 300_000),
+    /**
      * How long a request holds its Idempotency-Key while it runs; past it (the replica died
      * mid-request) a retry with the same body may run it again.
      */

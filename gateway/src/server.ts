@@ -11,6 +11,8 @@ import {
 } from '@billing/platform';
 import { ApiKeyCache } from './auth/api-key-cache';
 import { listenForKeyRevocations } from './auth/key-revocation-listener';
+import { listenForPlanChanges } from './cache/plan-change-listener';
+import { PlanReadCache } from './cache/plan-read-cache';
 import { createBillingClient, type BillingClient } from './clients/billing.client';
 import { createCatalogClient, type CatalogClient } from './clients/catalog.client';
 import { createIdentityClient, type IdentityClient } from './clients/identity.client';
@@ -40,6 +42,7 @@ export interface AppDeps {
   policy: PolicyClient;
   notification: NotificationClient;
   apiKeyCache: ApiKeyCache;
+  planCache: PlanReadCache;
   /** Idempotency-Key records (the gateway's database); absent, the header is ignored. */
   idempotency?: IdempotencyDeps;
   rateLimits: RateLimits;
@@ -145,6 +148,8 @@ export async function startGateway(config: GatewayConfig, logger: Logger): Promi
     transport.channelCredentials,
   );
   const apiKeyCache = new ApiKeyCache(config.API_KEY_CACHE_TTL_MS);
+  // Not used until listenForPlanChanges has confirmed its subscription.
+  const planCache = new PlanReadCache(config.PLAN_CACHE_TTL_MS);
   const rateLimits = new RateLimits(config, logger);
   const providerWebhooks = providerWebhookForwarder(config.CATALOG_HTTP_URL, logger);
   const app = createApp({
@@ -155,12 +160,14 @@ export async function startGateway(config: GatewayConfig, logger: Logger): Promi
     policy,
     notification,
     apiKeyCache,
+    planCache,
     rateLimits,
     idempotency: { store: idempotencyStore, clock: systemClock, logger, lockMs: config.IDEMPOTENCY_LOCK_MS },
     logger,
   });
   const nats = await connectNats(config.NATS_URL, 'gateway');
   const stopListening = listenForKeyRevocations(nats, config.EVENTS_SUBJECT_PREFIX, apiKeyCache, logger);
+  const stopPlanChanges = await listenForPlanChanges(nats, config.EVENTS_SUBJECT_PREFIX, planCache, logger);
 
   // The provider's webhook (one per charge) is answered before the app: see providerWebhookForwarder.
   const server = await listenHttp(
@@ -182,6 +189,7 @@ export async function startGateway(config: GatewayConfig, logger: Logger): Promi
       notification.close();
       await providerWebhooks.close();
       stopListening();
+      stopPlanChanges();
       await nats.close();
       await purge.stop();
       await sequelize.close();

@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { createLogger } from '@billing/platform';
 import { startPlatform, type PlatformUnderTest } from '@billing/testing';
 import { ApiKeyCache } from '../src/auth/api-key-cache';
+import { PlanReadCache } from '../src/cache/plan-read-cache';
 import { RateLimits } from '../src/middleware/rate-limit';
 import { PROVIDER_WEBHOOK_PATH } from '../src/proxy/provider-webhook.proxy';
 import { createApp } from '../src/server';
@@ -334,6 +335,7 @@ describe('/openapi.json covers every route the gateway serves', () => {
       policy: {} as never,
       notification: {} as never,
       apiKeyCache: new ApiKeyCache(1000),
+      planCache: new PlanReadCache(0),
       rateLimits,
       logger,
     });

@@ -1,15 +1,19 @@
 /**
  * Benchmark "auth": the cost of an API-key-authenticated request through the gateway (HTTP ->
  * API-key check against identity over gRPC, cached per API_KEY_CACHE_TTL_MS -> rate limit ->
- * JSON) compared with a bare node:http server returning the same body. A second row sends
- * POSTs with a fresh Idempotency-Key each, so the idempotency store is in that path. Runs the
- * real processes on fresh databases via startPlatform(). Run with `npm run bench -- auth`.
+ * the plan, from the gateway's plan cache or catalog over gRPC -> JSON) compared with two
+ * baselines in their own processes: a bare node:http server returning the same body, and the
+ * same work done by one Express process (same-work-server.ts: the key cached in memory, the same
+ * SELECT on the same PostgreSQL database, the same JSON; issue 16's goal is the gateway at 0.7
+ * of it or more). A last row sends POSTs with a fresh Idempotency-Key each, so the idempotency
+ * store is in that path. Runs the real processes on fresh databases via startPlatform(). Run
+ * with `npm run bench -- auth`.
  *
  * Environment: BENCH_DURATION_S [10], BENCH_CONNECTIONS [50], BENCH_WARMUP_S [3].
  */
 import { randomUUID } from 'node:crypto';
 import { startPlatform, type PlatformUnderTest } from '@billing/testing';
-import { measure, round, startBaseline, table, type Measurement } from './measure';
+import { measure, round, startBaseline, startSameWorkBaseline, table, type Measurement } from './measure';
 
 /**
  * The measured route: a plan read with an API key, end to end (gateway -> identity for the key,
@@ -71,6 +75,7 @@ async function main(): Promise<number> {
   );
   const platform = await startPlatform({ env: PLATFORM_ENV });
   let baseline: Awaited<ReturnType<typeof startBaseline>> | undefined;
+  let sameWork: Awaited<ReturnType<typeof startSameWorkBaseline>> | undefined;
   try {
     const apiKey = await registerMerchant(platform);
     const route = ROUTE_TEMPLATE.replace('{id}', await createPlan(platform, apiKey));
@@ -79,10 +84,22 @@ async function main(): Promise<number> {
     const body = await first.text();
     if (first.status !== 200) throw new Error(`GET ${route} answered ${first.status}: ${body}`);
     baseline = await startBaseline(body);
+    sameWork = await startSameWorkBaseline({
+      databaseUrl: platform.env.DATABASE_URL,
+      identityDatabase: platform.database('identity'),
+      catalogDatabase: platform.database('catalog'),
+    });
+    // The same work means the same answer: checked once before measuring.
+    const sameWorkAnswer = await fetch(`${sameWork.url}${route}`, { headers });
+    const sameWorkBody = await sameWorkAnswer.text();
+    if (sameWorkAnswer.status !== 200 || sameWorkBody !== body) {
+      throw new Error(`the same-work baseline answered ${sameWorkAnswer.status} ${sameWorkBody}, not ${body}`);
+    }
 
     const load = { connections: CONNECTIONS, durationSeconds: DURATION_S, warmupSeconds: WARMUP_S };
     const gateway = await measure({ ...load, url: `${platform.gatewayUrl}${route}`, headers });
     const plain = await measure({ ...load, url: `${baseline.url}${route}` });
+    const same = await measure({ ...load, url: `${sameWork.url}${route}`, headers });
     const writes = await measure({
       ...load,
       url: `${platform.gatewayUrl}${POST_ROUTE}`,
@@ -102,13 +119,17 @@ async function main(): Promise<number> {
     ];
     const rpsRatio = gateway.requestsPerSecond / plain.requestsPerSecond;
     const p99Ratio = gateway.p99Ms / Math.max(plain.p99Ms, 0.001);
+    const sameWorkRatio = gateway.requestsPerSecond / same.requestsPerSecond;
+    const sameWorkP99Ratio = gateway.p99Ms / Math.max(same.p99Ms, 0.001);
     process.stdout.write(
       `\n${table([
         ['target', 'req/s', 'p50 ms', 'p99 ms', 'requests', 'failed'],
         row(`gateway GET ${route}`, gateway),
         row('baseline node:http', plain),
+        row('same-work baseline: Express + key cache + SELECT', same),
         row(`gateway POST ${POST_ROUTE} + Idempotency-Key`, writes),
-      ])}\nratio gateway/baseline: req/s ${round(rpsRatio, 3)}, p99 ${round(p99Ratio, 2)}\n\n`,
+      ])}\nratio gateway/node:http: req/s ${round(rpsRatio, 3)}, p99 ${round(p99Ratio, 2)}` +
+        `\nratio gateway/same-work: req/s ${round(sameWorkRatio, 3)} (goal >= 0.7), p99 ${round(sameWorkP99Ratio, 2)}\n\n`,
     );
     process.stdout.write(
       `${JSON.stringify({
@@ -131,6 +152,13 @@ async function main(): Promise<number> {
           non2xx: plain.non2xx,
           errors: plain.errors,
         },
+        same_work_baseline: {
+          rps: round(same.requestsPerSecond, 1),
+          p50_ms: same.p50Ms,
+          p99_ms: same.p99Ms,
+          non2xx: same.non2xx,
+          errors: same.errors,
+        },
         idempotent_post: {
           rps: round(writes.requestsPerSecond, 1),
           p50_ms: writes.p50Ms,
@@ -140,21 +168,25 @@ async function main(): Promise<number> {
         },
         ratio_rps: round(rpsRatio, 4),
         ratio_p99: round(p99Ratio, 3),
+        ratio_rps_same_work: round(sameWorkRatio, 4),
+        ratio_p99_same_work: round(sameWorkP99Ratio, 3),
       })}\n`,
     );
     for (const [name, m] of [
-      ['GET', gateway],
-      ['POST', writes],
+      ['gateway GET', gateway],
+      ['gateway POST', writes],
+      ['same-work baseline', same],
     ] as const) {
       if (m.non2xx + m.errors === 0) continue;
       process.stderr.write(
-        `gateway ${name} answered ${m.non2xx} non-2xx responses and ${m.errors} errors (rate limited?): these figures do not measure the route\n`,
+        `${name} answered ${m.non2xx} non-2xx responses and ${m.errors} errors (rate limited?): these figures do not measure the route\n`,
       );
       return 1;
     }
     return 0;
   } finally {
     await baseline?.stop();
+    await sameWork?.stop();
     await platform.stop();
   }
 }

@@ -56,10 +56,32 @@ export async function measure(options: LoadOptions): Promise<Measurement> {
   };
 }
 
+export interface BaselineProcess {
+  url: string;
+  stop(): Promise<void>;
+}
+
 /** Starts baseline-server.js in its own process, answering every request with `body`. */
-export async function startBaseline(body: string): Promise<{ url: string; stop(): Promise<void> }> {
-  const child: ChildProcess = fork(join(__dirname, 'baseline-server.js'), [], { stdio: 'inherit' });
-  child.send({ body });
+export function startBaseline(body: string): Promise<BaselineProcess> {
+  return startChildServer('baseline-server.js', { body });
+}
+
+/**
+ * Starts same-work-server.js in its own process: the plan read of the auth benchmark done by one
+ * Express process on the platform's own databases (see that file).
+ */
+export function startSameWorkBaseline(databases: {
+  databaseUrl: string;
+  identityDatabase: string;
+  catalogDatabase: string;
+}): Promise<BaselineProcess> {
+  return startChildServer('same-work-server.js', databases);
+}
+
+/** A server script of this folder in a child process: sent `start`, it answers {port} once listening. */
+async function startChildServer(script: string, start: object): Promise<BaselineProcess> {
+  const child: ChildProcess = fork(join(__dirname, script), [], { stdio: 'inherit' });
+  child.send(start);
   const [reply] = (await once(child, 'message')) as [{ port: number }];
   return {
     url: `http://127.0.0.1:${reply.port}`,

@@ -1,8 +1,9 @@
 /**
  * Benchmark "usage": metered usage records per second through POST /api/v1/usage/batch (batches
  * of 1000 over several connections: HTTP -> API-key check -> zod -> billing over gRPC -> one
- * multi-row INSERT ... ON CONFLICT DO NOTHING in PostgreSQL) beside a baseline of plain SQL
- * multi-row inserts of the same rows into a scratch table of the same database, in the same run.
+ * INSERT ... ON CONFLICT DO NOTHING of unnested arrays in PostgreSQL) beside a baseline of plain SQL
+ * multi-row inserts of the same rows into a copy of usage_records (same indexes and foreign key) in
+ * the same database and run.
  * Goal (docs/benchmarks.md): >= 10,000 records/s through the gateway. Run with
  * `npm run bench -- usage`.
  *
@@ -21,6 +22,8 @@ import { round, table } from './measure';
 export const PLATFORM_ENV: Record<string, string> = { RATE_LIMIT_TEST_PER_SECOND: '1000000' };
 
 export const GOAL_RECORDS_PER_SECOND = 10_000;
+/** Issue 16's goal: the platform path at 0.7 of plain inserts of the same rows, or better. */
+export const GOAL_RATIO = 0.7;
 const BATCH_SIZE = 1000;
 const DURATION_S = Number(process.env.BENCH_DURATION_S || 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS || 8);
@@ -200,7 +203,7 @@ async function main(): Promise<number> {
     await drive(WARMUP_S, CONNECTIONS, viaGateway);
     const gateway = await drive(DURATION_S, CONNECTIONS, viaGateway);
 
-    // Plain SQL: the same rows, multi-row INSERT ... ON CONFLICT DO NOTHING into a scratch table.
+    // Plain SQL: the same rows, multi-row INSERT ... ON CONFLICT DO NOTHING into a copy of the table.
     const url = new URL(TEST_DATABASE_URL);
     url.pathname = `/${platform.database('billing')}`;
     for (let i = 0; i < CONNECTIONS; i++) {
@@ -208,14 +211,11 @@ async function main(): Promise<number> {
       await client.connect();
       sqlClients.push(client);
     }
-    await sqlClients[0].query(`
-      CREATE TABLE bench_usage_scratch (
-        id uuid PRIMARY KEY, project_id uuid NOT NULL, livemode boolean NOT NULL, subscription_id uuid NOT NULL,
-        quantity numeric(24, 6) NOT NULL, description text, idempotency_key text, timestamp timestamptz NOT NULL,
-        billed boolean NOT NULL DEFAULT false, created_at timestamptz NOT NULL)`);
+    // The same table as usage_records (columns, checks, its four indexes and the foreign key to
+    // subscriptions), so the baseline pays for the same index and constraint work as the platform.
+    await sqlClients[0].query('CREATE TABLE bench_usage_scratch (LIKE usage_records INCLUDING ALL)');
     await sqlClients[0].query(
-      `CREATE UNIQUE INDEX bench_usage_scratch_key ON bench_usage_scratch (subscription_id, idempotency_key)
-       WHERE idempotency_key IS NOT NULL`,
+      'ALTER TABLE bench_usage_scratch ADD FOREIGN KEY (subscription_id) REFERENCES subscriptions (id)',
     );
     const projectId = randomUUID();
     const sqlBatches = batchFactory(subscriptionIds, `sql-${platform.runId}`);
@@ -251,13 +251,14 @@ async function main(): Promise<number> {
     ];
     const ratio = gateway.recordsPerSecond / plain.recordsPerSecond;
     const goalMet = gateway.recordsPerSecond >= GOAL_RECORDS_PER_SECOND;
+    const ratioMet = ratio >= GOAL_RATIO;
     process.stdout.write(
       `\n${table([
         ['target', 'records/s', 'batch p50 ms', 'batch p99 ms', 'records', 'failed batches'],
         row('gateway POST /api/v1/usage/batch', gateway),
         row('baseline SQL multi-row INSERT', plain),
-      ])}\nratio gateway/baseline: records/s ${round(ratio, 3)}; goal >= ${GOAL_RECORDS_PER_SECOND} records/s ` +
-        `through the gateway: ${goalMet ? 'met' : 'NOT met'}\n\n`,
+      ])}\nratio gateway/baseline: records/s ${round(ratio, 3)} (goal >= ${GOAL_RATIO}: ${ratioMet ? 'met' : 'NOT met'}); ` +
+        `goal >= ${GOAL_RECORDS_PER_SECOND} records/s through the gateway: ${goalMet ? 'met' : 'NOT met'}\n\n`,
     );
     process.stdout.write(
       `${JSON.stringify({
@@ -272,6 +273,8 @@ async function main(): Promise<number> {
         ratio: round(ratio, 4),
         goal_records_per_s: GOAL_RECORDS_PER_SECOND,
         goal_met: goalMet,
+        goal_ratio: GOAL_RATIO,
+        goal_ratio_met: ratioMet,
       })}\n`,
     );
     if (gateway.failed > 0) {

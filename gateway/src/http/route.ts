@@ -1,6 +1,7 @@
 import type { Request, RequestHandler, Router } from 'express';
 import type { z } from 'zod';
 import type { ApiKeyCache, ApiKeyPrincipal } from '../auth/api-key-cache';
+import type { PlanReadCache } from '../cache/plan-read-cache';
 import { PUBLIC_ROUTES } from '../auth/public-routes';
 import type { BillingClient } from '../clients/billing.client';
 import type { CatalogClient } from '../clients/catalog.client';
@@ -19,6 +20,8 @@ export interface RouteDeps {
   policy: PolicyClient;
   notification: NotificationClient;
   apiKeyCache: ApiKeyCache;
+  /** GET /plans/{id} answers, invalidated by catalog's announcements (cache/plan-change-listener.ts). */
+  planCache: PlanReadCache;
 }
 
 /** The credentials a route takes: none, a project's API key, the merchant's access token, or both at once. */

@@ -22,6 +22,7 @@ import { CheckoutPaymentRepository } from './db/repositories/checkout-payment.re
 import { CheckoutSessionRepository } from './db/repositories/checkout-session.repository';
 import { CouponRepository } from './db/repositories/coupon.repository';
 import { PlanRepository } from './db/repositories/plan.repository';
+import { PlanChangePublisher } from './events/plan-change.publisher';
 import { catalogHandlers } from './handlers/catalog.handlers';
 import { createCheckoutPagesApp } from './http/checkout-pages';
 import { isProviderWebhook, providerWebhookListener } from './http/provider-webhook';
@@ -54,6 +55,7 @@ export async function startCatalog(config: CatalogConfig, logger: Logger): Promi
   const deps: CatalogDeps = {
     sequelize: storage.sequelize,
     plans: new PlanRepository(),
+    planChanges: new PlanChangePublisher(storage.nats, config.EVENTS_SUBJECT_PREFIX),
     checkoutSessions: new CheckoutSessionRepository(),
     checkoutPayments: new CheckoutPaymentRepository(),
     coupons: new CouponRepository(),

@@ -2,7 +2,6 @@ import type { ProjectScope } from '@billing/platform';
 import { canonicalQuantity } from '../domain/usage-quantity';
 import { usageUpTo } from './bill-usage.usecase';
 import type { BillingDeps } from './billing-deps';
-import { findSubscriptionInScope } from './usage-rules';
 
 export interface UsageSummary {
   periodStart: Date;
@@ -28,7 +27,7 @@ export async function getUsageSummary(
   scope: ProjectScope,
   subscriptionId: string,
 ): Promise<UsageSummary> {
-  const subscription = await findSubscriptionInScope(scope, subscriptionId);
+  const subscription = await deps.subscriptions.get(scope, subscriptionId);
   const unbilledQuantity = canonicalQuantity(
     await deps.usage.sumUnbilled(subscription.id, subscription.currentPeriodEnd),
   );

@@ -1,7 +1,6 @@
 import type { PageRequest, ProjectScope } from '@billing/platform';
 import type { UsageRecordModel } from '../db/models';
 import type { BillingDeps } from './billing-deps';
-import { findSubscriptionInScope } from './usage-rules';
 
 /** A subscription's usage history, newest first; `billed` filters when given. */
 export async function listUsage(
@@ -11,6 +10,6 @@ export async function listUsage(
   page: PageRequest,
   billed?: boolean,
 ): Promise<UsageRecordModel[]> {
-  const subscription = await findSubscriptionInScope(scope, subscriptionId);
+  const subscription = await deps.subscriptions.get(scope, subscriptionId);
   return deps.usage.listForSubscription(scope, subscription.id, page, billed);
 }

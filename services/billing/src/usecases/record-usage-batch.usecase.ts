@@ -1,6 +1,4 @@
-import { DomainError, isUuid, scopeWhere, type ProjectScope } from '@billing/platform';
-import { Op } from 'sequelize';
-import { SubscriptionModel } from '../db/models';
+import { DomainError, isUuid, type ProjectScope } from '@billing/platform';
 import type { NewUsageRecord } from '../db/repositories/usage-record.repository';
 import { parseUsageQuantity } from '../domain/usage-quantity';
 import type { BillingDeps } from './billing-deps';
@@ -25,7 +23,7 @@ export interface BatchUsageResult {
 /**
  * The high-volume path (docs/api-behaviour.md §9): every record obeys RecordUsage's rules, a bad record
  * is reported by index without failing the others. Fast: the distinct subscriptions are read in
- * one query and the valid records go in one multi-row INSERT ... ON CONFLICT DO NOTHING.
+ * one query and the valid records go in one INSERT ... ON CONFLICT DO NOTHING.
  */
 export async function recordUsageBatch(
   deps: BillingDeps,
@@ -36,9 +34,7 @@ export async function recordUsageBatch(
     throw new DomainError('invalid_argument', `A batch holds at most ${MAX_BATCH_RECORDS} records`);
   }
   const ids = [...new Set(items.map((item) => item.subscriptionId).filter(isUuid))];
-  const found = ids.length === 0 ? [] : await SubscriptionModel.findAll({ where: { id: { [Op.in]: ids } } });
-  const byId = new Map(found.map((s) => [s.id, s]));
-  const inScope = scopeWhere(scope);
+  const byId = await deps.subscriptions.usageTargets(ids);
 
   const errors: BatchUsageResult['errors'] = [];
   const valid: NewUsageRecord[] = [];
@@ -46,10 +42,10 @@ export async function recordUsageBatch(
   items.forEach((item, index) => {
     const subscription = byId.get(item.subscriptionId);
     const fail = (detail: string) => errors.push({ index, detail });
-    if (!subscription || (subscription.projectId === inScope.projectId && subscription.livemode !== inScope.livemode)) {
+    if (!subscription || (subscription.projectId === scope.projectId && subscription.livemode !== scope.livemode)) {
       return fail('Subscription not found');
     }
-    if (subscription.projectId !== inScope.projectId) return fail('Subscription belongs to another project');
+    if (subscription.projectId !== scope.projectId) return fail('Subscription belongs to another project');
     const quantity = parseUsageQuantity(item.quantity);
     if (!quantity.ok) return fail(`quantity: ${quantity.reason}`);
     const idempotencyKey = item.idempotencyKey || null;
@@ -75,7 +71,6 @@ export async function recordUsageBatch(
         ? -1
         : 1,
   );
-  const { inserted, duplicates } =
-    valid.length === 0 ? { inserted: [], duplicates: 0 } : await deps.usage.insertMany(scope, valid, now);
-  return { accepted: inserted.length, duplicates, errors };
+  const { accepted, duplicates } = await deps.usage.insertMany(scope, valid, now);
+  return { accepted, duplicates, errors };
 }

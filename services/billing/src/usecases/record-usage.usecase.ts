@@ -2,7 +2,7 @@ import { DomainError, type ProjectScope } from '@billing/platform';
 import type { UsageRecordModel } from '../db/models';
 import { parseUsageQuantity } from '../domain/usage-quantity';
 import type { BillingDeps } from './billing-deps';
-import { findSubscriptionInScope, refused, textFieldProblem, usageRefusal } from './usage-rules';
+import { refused, textFieldProblem, usageRefusal } from './usage-rules';
 
 export interface RecordUsageCommand {
   subscriptionId: string;
@@ -32,25 +32,23 @@ export async function recordUsage(
   const problem = textFieldProblem({ description, idempotencyKey });
   if (problem) throw new DomainError('invalid_argument', problem);
 
-  const subscription = await findSubscriptionInScope(scope, command.subscriptionId);
+  const subscription = await deps.subscriptions.get(scope, command.subscriptionId);
   const refusal = usageRefusal(subscription);
   if (refusal) throw refused(refusal);
 
   const now = await deps.clocks.now(scope);
-  const { inserted } = await deps.usage.insertMany(
+  const inserted = await deps.usage.insertOne(
     scope,
-    [
-      {
-        subscriptionId: subscription.id,
-        quantity: quantity.value,
-        description,
-        idempotencyKey,
-        timestamp: command.timestamp ?? now,
-      },
-    ],
+    {
+      subscriptionId: subscription.id,
+      quantity: quantity.value,
+      description,
+      idempotencyKey,
+      timestamp: command.timestamp ?? now,
+    },
     now,
   );
-  if (inserted.length === 1) return { record: inserted[0], created: true };
+  if (inserted) return { record: inserted, created: true };
 
   const first = idempotencyKey ? await deps.usage.findByIdempotencyKey(subscription.id, idempotencyKey) : null;
   if (!first) throw new DomainError('unavailable', 'usage record was neither stored nor found; retry');

@@ -1,5 +1,4 @@
-import { DomainError, findInScope, type ProjectScope } from '@billing/platform';
-import { SubscriptionModel } from '../db/models';
+import { DomainError } from '@billing/platform';
 import type { SubscriptionStatus } from '../domain/subscription-status';
 
 /** Usage on a finished subscription is refused (docs/api-behaviour.md §9). */
@@ -9,13 +8,8 @@ export const MAX_IDEMPOTENCY_KEY_LENGTH = 255;
 export const MAX_DESCRIPTION_LENGTH = 1000;
 
 /** Why a subscription takes no usage, or null when it does. */
-export function usageRefusal(subscription: SubscriptionModel): string | null {
+export function usageRefusal(subscription: { status: SubscriptionStatus }): string | null {
   return CLOSED.includes(subscription.status) ? `Subscription is ${subscription.status}; usage is not accepted` : null;
-}
-
-/** The subscription a usage request names, in scope (404 / 403). */
-export function findSubscriptionInScope(scope: ProjectScope, subscriptionId: string): Promise<SubscriptionModel> {
-  return findInScope(SubscriptionModel, scope, subscriptionId, 'Subscription');
 }
 
 /** Checks the free-text fields of a record; returns the problem or null. */

@@ -6,11 +6,14 @@ import type { CheckoutPaymentRepository } from '../db/repositories/checkout-paym
 import type { CheckoutSessionRepository } from '../db/repositories/checkout-session.repository';
 import type { CouponRepository } from '../db/repositories/coupon.repository';
 import type { PlanRepository } from '../db/repositories/plan.repository';
+import type { PlanChangePublisher } from '../events/plan-change.publisher';
 
 /** What catalog's use cases depend on; built once in server.ts. */
 export interface CatalogDeps {
   sequelize: Sequelize;
   plans: PlanRepository;
+  /** Every plan change is announced to the gateways' plan caches before it is answered. */
+  planChanges: PlanChangePublisher;
   checkoutSessions: CheckoutSessionRepository;
   checkoutPayments: CheckoutPaymentRepository;
   coupons: CouponRepository;

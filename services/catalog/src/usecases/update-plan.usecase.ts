@@ -31,18 +31,26 @@ export async function updatePlan(
   }
   checkMetadata(changes.metadata, violations);
   if (violations.length) throw DomainError.invalid(violations);
-  return plan.update({
+  const updated = await plan.update({
     ...(changes.name !== undefined && { name: changes.name.trim() }),
     ...(changes.description !== undefined && { description: changes.description }),
     ...(changes.isActive !== undefined && { isActive: changes.isActive }),
     ...(changes.metadata !== undefined && { metadata: changes.metadata }),
     updatedAt: await deps.clocks.now(scope),
   });
+  // After the commit, before the answer: the gateways' cached reads of it go (docs/decisions.md).
+  await deps.planChanges.announce(scope, planId);
+  return updated;
 }
 
 /** DELETE keeps the plan (subscriptions on it keep billing) and stops new sales. */
 export async function deactivatePlan(deps: CatalogDeps, scope: ProjectScope, planId: string): Promise<PlanModel> {
   const plan = await deps.plans.get(scope, planId);
-  if (!plan.isActive) return plan;
-  return plan.update({ isActive: false, updatedAt: await deps.clocks.now(scope) });
+  const deactivated = plan.isActive
+    ? await plan.update({ isActive: false, updatedAt: await deps.clocks.now(scope) })
+    : plan;
+  // Announced even when it was inactive already: this may be the retry of a deactivation whose
+  // announcement failed (PlanChangePublisher).
+  await deps.planChanges.announce(scope, planId);
+  return deactivated;
 }

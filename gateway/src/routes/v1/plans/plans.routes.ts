@@ -22,7 +22,7 @@ export const plansResource: Resource = {
       'deactivate the old one (its subscriptions keep billing at their price).',
   },
   prefixes: ['/plans'],
-  routes: ({ catalog }) => [
+  routes: ({ catalog, planCache }) => [
     defineRoute({
       method: 'post',
       path: '',
@@ -94,9 +94,14 @@ export const plansResource: Resource = {
       errors: { 403: 'Plan belongs to another project', 404: 'Plan not found' },
       response: { status: 200, description: 'The plan', schema: PlanSchema },
       responseExample: planExample,
+      // Cached per (project, mode, plan) and dropped on catalog's change announcements
+      // (docs/decisions.md, "Plan reads cached in the gateway"); the key check and the rate
+      // limit before it still run on every request.
       async handle({ auth: { apiKey }, params }) {
-        const { plan } = await catalog.getPlan({ scope: scopeOf(apiKey), planId: params.plan_id });
-        return toPlan(required(plan, 'plan'));
+        return planCache.read(apiKey, params.plan_id, async () => {
+          const { plan } = await catalog.getPlan({ scope: scopeOf(apiKey), planId: params.plan_id });
+          return toPlan(required(plan, 'plan'));
+        });
       },
     }),
     defineRoute({
@@ -120,15 +125,19 @@ export const plansResource: Resource = {
       response: { status: 200, description: 'The updated plan', schema: PlanSchema },
       responseExample: { ...planExample, name: 'Pro (2026)' },
       async handle({ auth: { apiKey }, params, body }) {
-        const { plan } = await catalog.updatePlan({
-          scope: scopeOf(apiKey),
-          planId: params.plan_id,
-          name: body.name,
-          description: body.description,
-          isActive: body.is_active,
-          metadata: body.metadata,
-          otherFields: Object.keys(body).filter((field) => !UPDATABLE_PLAN_FIELDS.includes(field)),
-        });
+        // Catalog announces the change to every replica; this one drops its entry without
+        // waiting for it, also when the call failed after all (a deadline past the commit).
+        const { plan } = await catalog
+          .updatePlan({
+            scope: scopeOf(apiKey),
+            planId: params.plan_id,
+            name: body.name,
+            description: body.description,
+            isActive: body.is_active,
+            metadata: body.metadata,
+            otherFields: Object.keys(body).filter((field) => !UPDATABLE_PLAN_FIELDS.includes(field)),
+          })
+          .finally(() => planCache.invalidate(apiKey, params.plan_id));
         return toPlan(required(plan, 'plan'));
       },
     }),
@@ -145,7 +154,9 @@ export const plansResource: Resource = {
       errors: { 403: 'Plan belongs to another project', 404: 'Plan not found' },
       response: { status: 204, description: 'Deactivated' },
       async handle({ auth: { apiKey }, params }) {
-        await catalog.deactivatePlan({ scope: scopeOf(apiKey), planId: params.plan_id });
+        await catalog
+          .deactivatePlan({ scope: scopeOf(apiKey), planId: params.plan_id })
+          .finally(() => planCache.invalidate(apiKey, params.plan_id));
       },
     }),
   ],

@@ -71,6 +71,26 @@ export class SubscriptionRepository {
     return SubscriptionModel.findByPk(id, { transaction, lock: transaction.LOCK.UPDATE });
   }
 
+  /**
+   * What usage ingestion needs of each of these subscriptions (owner, mode, status), by id; one
+   * narrow query for a whole batch of records.
+   */
+  async usageTargets(
+    ids: string[],
+  ): Promise<Map<string, { id: string; projectId: string; livemode: boolean; status: SubscriptionStatus }>> {
+    if (ids.length === 0) return new Map();
+    const rows = await SubscriptionModel.sequelize!.query<{
+      id: string;
+      projectId: string;
+      livemode: boolean;
+      status: SubscriptionStatus;
+    }>('SELECT id, project_id AS "projectId", livemode, status FROM subscriptions WHERE id = ANY($1::uuid[])', {
+      bind: [ids],
+      type: QueryTypes.SELECT,
+    });
+    return new Map(rows.map((row) => [row.id, row]));
+  }
+
   /** Several subscriptions locked FOR UPDATE, in id order (two batches never lock crosswise). */
   lockMany(ids: string[], transaction: Transaction): Promise<SubscriptionModel[]> {
     return SubscriptionModel.findAll({

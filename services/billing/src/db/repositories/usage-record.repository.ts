@@ -12,9 +12,9 @@ export interface NewUsageRecord {
   timestamp: Date;
 }
 
+/** What a batch insert came to: records stored, and records skipped for a used idempotency key. */
 export interface InsertedUsage {
-  /** Records inserted, in the order given; the others had a used idempotency key. */
-  inserted: UsageRecordModel[];
+  accepted: number;
   duplicates: number;
 }
 
@@ -22,12 +22,22 @@ const RETURNED_COLUMNS = `id, project_id AS "projectId", livemode, subscription_
   description, idempotency_key AS "idempotencyKey", timestamp, billed, billed_at AS "billedAt",
   invoice_id AS "invoiceId", created_at AS "createdAt"`;
 
-/** Rows per INSERT statement: 7 parameters each, well under PostgreSQL's 65535 bind limit. */
-const ROWS_PER_STATEMENT = 1000;
+/**
+ * The rows of a batch as one array per column, unnested by PostgreSQL: seven parameters for any
+ * number of rows, where a multi-row VALUES list binds seven per row. A CPU profile of the usage
+ * benchmark showed billing spending more time formatting a 7,000-parameter statement and
+ * building models from its RETURNING rows than PostgreSQL spent inserting (docs/benchmarks.md).
+ */
+const INSERT_UNNESTED = `INSERT INTO usage_records
+    (id, project_id, livemode, subscription_id, quantity, description, idempotency_key, timestamp, billed, created_at)
+  SELECT r.id, $1, $2, r.subscription_id, r.quantity, r.description, r.idempotency_key, r.timestamp, false, $3
+    FROM unnest($4::uuid[], $5::uuid[], $6::numeric[], $7::text[], $8::text[], $9::timestamptz[])
+      AS r (id, subscription_id, quantity, description, idempotency_key, timestamp)
+  ON CONFLICT (subscription_id, idempotency_key) WHERE idempotency_key IS NOT NULL DO NOTHING`;
 
 export class UsageRecordRepository {
   /**
-   * Inserts records in multi-row statements; a record whose (subscription, idempotency key) is
+   * Inserts a batch of records in one statement; a record whose (subscription, idempotency key) is
    * already stored is skipped by ON CONFLICT DO NOTHING (race-safe: the unique index decides).
    * Repeated keys inside one call count as duplicates too (the first one wins).
    */
@@ -37,26 +47,26 @@ export class UsageRecordRepository {
     now: Date,
     transaction?: Transaction,
   ): Promise<InsertedUsage> {
-    const inserted: UsageRecordModel[] = [];
-    for (let offset = 0; offset < records.length; offset += ROWS_PER_STATEMENT) {
-      const chunk = records.slice(offset, offset + ROWS_PER_STATEMENT);
-      const bind: unknown[] = [scope.projectId, scope.livemode, now];
-      const rows = chunk.map((r) => {
-        const base = bind.length;
-        bind.push(randomUUID(), r.subscriptionId, r.quantity, r.description, r.idempotencyKey, r.timestamp);
-        return `($${base + 1}, $1, $2, $${base + 2}, $${base + 3}, $${base + 4}, $${base + 5}, $${base + 6}, false, $3)`;
-      });
-      const result = await UsageRecordModel.sequelize!.query<Record<string, unknown>>(
-        `INSERT INTO usage_records
-           (id, project_id, livemode, subscription_id, quantity, description, idempotency_key, timestamp, billed, created_at)
-         VALUES ${rows.join(', ')}
-         ON CONFLICT (subscription_id, idempotency_key) WHERE idempotency_key IS NOT NULL DO NOTHING
-         RETURNING ${RETURNED_COLUMNS}`,
-        { bind, transaction, type: QueryTypes.SELECT },
-      );
-      for (const row of result) inserted.push(UsageRecordModel.build(row, { isNewRecord: false, raw: true }));
-    }
-    return { inserted, duplicates: records.length - inserted.length };
+    if (records.length === 0) return { accepted: 0, duplicates: 0 };
+    const [row] = await UsageRecordModel.sequelize!.query<{ accepted: number }>(
+      `WITH inserted AS (${INSERT_UNNESTED} RETURNING 1) SELECT count(*)::int AS accepted FROM inserted`,
+      { bind: [scope.projectId, scope.livemode, now, ...columnsOf(records)], transaction, type: QueryTypes.SELECT },
+    );
+    return { accepted: row.accepted, duplicates: records.length - row.accepted };
+  }
+
+  /** Inserts one record; null when its idempotency key is already used on the subscription. */
+  async insertOne(
+    scope: ProjectScope,
+    record: NewUsageRecord,
+    now: Date,
+    transaction?: Transaction,
+  ): Promise<UsageRecordModel | null> {
+    const [row] = await UsageRecordModel.sequelize!.query<Record<string, unknown>>(
+      `${INSERT_UNNESTED} RETURNING ${RETURNED_COLUMNS}`,
+      { bind: [scope.projectId, scope.livemode, now, ...columnsOf([record])], transaction, type: QueryTypes.SELECT },
+    );
+    return row ? UsageRecordModel.build(row, { isNewRecord: false, raw: true }) : null;
   }
 
   findByIdempotencyKey(
@@ -132,4 +142,18 @@ export class UsageRecordRepository {
       { bind: [invoiceId], transaction },
     );
   }
+}
+
+/** The unnest arrays of INSERT_UNNESTED, in its parameter order ($4 to $9). */
+function columnsOf(records: NewUsageRecord[]): unknown[][] {
+  const columns: unknown[][] = [[], [], [], [], [], []];
+  for (const r of records) {
+    columns[0].push(randomUUID());
+    columns[1].push(r.subscriptionId);
+    columns[2].push(r.quantity);
+    columns[3].push(r.description);
+    columns[4].push(r.idempotencyKey);
+    columns[5].push(r.timestamp);
+  }
+  return columns;
 }
