@@ -3,117 +3,40 @@
  * (claim FOR UPDATE SKIP LOCKED -> period invoice with its line and invoice.created -> payments
  * ledger row -> charge of the saved card at the sandbox provider over HTTP -> PAID, invoice.paid,
  * subscription.renewed), compared with a baseline of plain SQL inserts of the rows a renewal
- * writes (invoice, line, payment, two outbox events) in the same run and database server.
+ * writes (invoice, line, payment, two outbox events) in the same run and database server, and
+ * with the sandbox alone taking the same charges.
  * Run with `npm run bench -- renewals`.
  *
  * Environment: BENCH_RENEWALS [20000], BENCH_BILLING_REPLICAS [1] (billing processes renewing),
  * BENCH_CUSTOMERS [20] (saved sandbox cards the subscriptions are spread over),
  * BENCH_PROVIDER_LATENCY_MS [0] (the sandbox answers each call after that long, give or take 10%,
- * as a real provider does: SANDBOX_LATENCY_MS), BENCH_CHARGES_IN_FLIGHT [128] (the scheduler's
- * provider calls in flight, and the sandbox-alone run's).
+ * as a real provider does: SANDBOX_LATENCY_MS), BENCH_RENEWAL_TARGET_PER_SECOND [1000] (the rate
+ * billing sizes its provider calls in flight for, by Little's law: PROVIDER_TARGET_CALLS_PER_SECOND),
+ * BENCH_CHARGES_IN_FLIGHT [1024] (the most it may keep: PROVIDER_CALLS_IN_FLIGHT). The sandbox
+ * alone sends as many at once as billing sizes itself to at the configured latency, and at least
+ * 128 (the figures before the sizing were taken at 128).
  */
-import { randomUUID } from 'node:crypto';
-import { resolve } from 'node:path';
-import { Client } from 'pg';
-import {
-  freePort,
-  PLATFORM_PROCESSES,
-  PlatformProcess,
-  probeReady,
-  startPlatform,
-  TEST_DATABASE_URL,
-  type PlatformUnderTest,
-} from '@billing/testing';
+import type { Client } from 'pg';
+import { callsInFlightFor } from '@billing/payments';
 import { round, table } from './measure';
+import {
+  connectDatabase,
+  countRows,
+  ledgerSuccesses,
+  prepareMerchant,
+  RENEWAL_AMOUNT,
+  sandboxAlone,
+  seedDueSubscriptions,
+  startRenewalPlatform,
+} from './renewal-setup';
 
 const RENEWALS = Number(process.env.BENCH_RENEWALS || 20_000);
 const REPLICAS = Number(process.env.BENCH_BILLING_REPLICAS || 1);
 const CUSTOMERS = Number(process.env.BENCH_CUSTOMERS || 20);
 const LATENCY_MS = Number(process.env.BENCH_PROVIDER_LATENCY_MS || 0);
-const IN_FLIGHT = Number(process.env.BENCH_CHARGES_IN_FLIGHT || 128);
-const AMOUNT = 5000;
-
-async function connect(platform: PlatformUnderTest): Promise<Client> {
-  const url = new URL(TEST_DATABASE_URL);
-  url.pathname = `/${platform.database('billing')}`;
-  const client = new Client({ connectionString: url.toString() });
-  await client.connect();
-  return client;
-}
-
-async function json(res: Response): Promise<Record<string, unknown>> {
-  const text = await res.text();
-  if (!res.ok) throw new Error(`${res.url} answered ${res.status}: ${text}`);
-  return JSON.parse(text) as Record<string, unknown>;
-}
-
-/** A merchant, a plan and customers with real saved sandbox cards (hosted checkouts paid). */
-async function prepare(platform: PlatformUnderTest) {
-  const base = `${platform.gatewayUrl}/api/v1`;
-  const registered = await json(
-    await fetch(`${base}/auth/register`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({
-        email: `bench-${platform.runId}@example.com`,
-        business_name: 'Bench Ltd',
-        password: 'bench-password-123',
-      }),
-    }),
-  );
-  const apiKey = (registered.api_keys as { key: string; is_live: boolean }[]).find((k) => !k.is_live)!.key;
-  const headers = { 'content-type': 'application/json', 'x-api-key': apiKey };
-  const plan = await json(
-    await fetch(`${base}/plans`, {
-      method: 'POST',
-      headers,
-      body: JSON.stringify({ name: 'Bench plan', amount: AMOUNT / 100 }),
-    }),
-  );
-  const customers: string[] = [];
-  let projectId = '';
-  for (let k = 0; k < CUSTOMERS; k += 1) {
-    const session = await json(
-      await fetch(`${base}/checkout/sessions`, { method: 'POST', headers, body: JSON.stringify({ plan_id: plan.id }) }),
-    );
-    const pay = await fetch(`${platform.gatewayUrl}/checkout/${String(session.code)}/pay`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ email: `bench-${k}-${randomUUID().slice(0, 6)}@example.com` }),
-      redirect: 'manual',
-    });
-    const outcome = await fetch(pay.headers.get('location')!, {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ outcome: 'success' }),
-      redirect: 'manual',
-    });
-    await fetch(outcome.headers.get('location')!, { redirect: 'manual' });
-    const done = await json(await fetch(`${base}/checkout/sessions/${String(session.code)}`, { headers }));
-    customers.push(String(done.customer_id));
-  }
-  const db = await connect(platform);
-  try {
-    projectId = (await db.query<{ project_id: string }>('SELECT project_id FROM customers LIMIT 1')).rows[0].project_id;
-  } finally {
-    await db.end();
-  }
-  return { projectId, planId: String(plan.id), customers };
-}
-
-/** Seeds the due subscriptions in one statement; returns when they are committed (= due). */
-async function seed(db: Client, projectId: string, planId: string, customers: string[]): Promise<void> {
-  const end = new Date(Date.now() - 1000);
-  const start = new Date(end.getTime() - 30 * 24 * 3600 * 1000);
-  await db.query(
-    `INSERT INTO subscriptions (id, project_id, livemode, customer_id, plan_id, plan_name, amount, currency, interval,
-       interval_count, status, billing_anchor, current_period_start, current_period_end, metadata, created_at, updated_at)
-     SELECT gen_random_uuid(), $1, false, ($2::uuid[])[1 + (g % $3)], $4, 'Bench plan', $5, 'NGN', 'monthly',
-       1, 'ACTIVE', $6, $6, $7, '{}'::jsonb, $6, $6
-     FROM generate_series(1, $8) g`,
-    [projectId, customers, customers.length, planId, AMOUNT, start, end, RENEWALS],
-  );
-}
+const TARGET_PER_SECOND = Number(process.env.BENCH_RENEWAL_TARGET_PER_SECOND || 1000);
+const MAX_IN_FLIGHT = Number(process.env.BENCH_CHARGES_IN_FLIGHT || 1024);
+const AMOUNT = RENEWAL_AMOUNT;
 
 /** The baseline: the same rows a renewal writes, as plain multi-row INSERTs in batches of 500. */
 async function baseline(db: Client, projectId: string): Promise<number> {
@@ -161,55 +84,37 @@ async function baseline(db: Client, projectId: string): Promise<number> {
   return Number(process.hrtime.bigint() - started) / 1e9;
 }
 
-async function count(db: Client, sql: string): Promise<number> {
-  return Number((await db.query<{ n: string }>(sql)).rows[0].n);
-}
-
 async function main(): Promise<number> {
+  const sized = callsInFlightFor(TARGET_PER_SECOND, LATENCY_MS, MAX_IN_FLIGHT);
+  const aloneInFlight = Math.max(Math.min(128, MAX_IN_FLIGHT), sized);
   process.stdout.write(
     `renewals benchmark: ${RENEWALS} due subscriptions, ${REPLICAS} billing process(es), ${CUSTOMERS} saved cards, ` +
-      `provider latency ${LATENCY_MS} ms, ${IN_FLIGHT} charges in flight\n`,
+      `provider latency ${LATENCY_MS} ms, sized for ${TARGET_PER_SECOND} renewals/s: ${sized} charges in flight at ` +
+      `that latency (billing sizes itself again from the latency it measures; at most ${MAX_IN_FLIGHT}; ` +
+      `the sandbox alone: ${aloneInFlight})\n`,
   );
-  // The subscriptions are test-mode ones (live mode would need Paystack), standing in for live
-  // renewals: test mode gets live mode's budget here, so the figure is the live scheduler's.
-  const platform = await startPlatform({
-    env: {
-      RENEWAL_POLL_MS: '100',
-      LOG_LEVEL: 'warn',
-      // A claimed batch keeps every call in flight busy while the next one is claimed.
-      TEST_MODE_SCHEDULER_BATCH_SIZE: String(Math.max(500, 2 * IN_FLIGHT)),
-      TEST_MODE_SCHEDULER_CONCURRENCY: String(IN_FLIGHT),
-      PROVIDER_CALLS_IN_FLIGHT: String(IN_FLIGHT),
-      SANDBOX_LATENCY_MS: String(LATENCY_MS),
-    },
+  const running = await startRenewalPlatform({
+    latencyMs: LATENCY_MS,
+    maxCallsInFlight: MAX_IN_FLIGHT,
+    targetPerSecond: TARGET_PER_SECOND,
+    extraBillingReplicas: REPLICAS - 1,
   });
-  const extra: PlatformProcess[] = [];
+  const { platform } = running;
   try {
-    const { projectId, planId, customers } = await prepare(platform);
-    const spec = PLATFORM_PROCESSES.find((p) => p.name === 'billing')!;
-    for (let r = 1; r < REPLICAS; r += 1) {
-      const port = await freePort();
-      const replica = new PlatformProcess(
-        'billing',
-        resolve(__dirname, '../../../services/billing/dist/main.js'),
-        { ...platform.env, ...platform.tlsFiles('billing'), BILLING_GRPC_PORT: String(port) },
-        () => probeReady(spec, port),
-      );
-      await replica.start();
-      extra.push(replica);
-    }
-    const db = await connect(platform);
+    const merchant = await prepareMerchant(platform, CUSTOMERS);
+    const { projectId } = merchant;
+    const db = await connectDatabase(platform, 'billing');
     try {
-      const paidBefore = await count(db, `SELECT count(*) AS n FROM invoices WHERE status = 'PAID'`);
+      const paidBefore = await countRows(db, `SELECT count(*) AS n FROM invoices WHERE status = 'PAID'`);
       const started = process.hrtime.bigint();
-      await seed(db, projectId, planId, customers);
+      await seedDueSubscriptions(db, merchant, RENEWALS, new Date(Date.now() - 1000));
       const seeded = process.hrtime.bigint();
       let last = -1;
       for (;;) {
-        const paid = (await count(db, `SELECT count(*) AS n FROM invoices WHERE status = 'PAID'`)) - paidBefore;
+        const paid = (await countRows(db, `SELECT count(*) AS n FROM invoices WHERE status = 'PAID'`)) - paidBefore;
         if (paid >= RENEWALS) break;
         if (process.env.BENCH_TRACE && paid !== last) {
-          const created = (await count(db, `SELECT count(*) AS n FROM invoices`)) - paidBefore;
+          const created = (await countRows(db, `SELECT count(*) AS n FROM invoices`)) - paidBefore;
           process.stdout.write(
             `${round(Number(process.hrtime.bigint() - seeded) / 1e9, 1)} s: ${created} invoices, ${paid} paid\n`,
           );
@@ -221,9 +126,10 @@ async function main(): Promise<number> {
       const seedSeconds = Number(seeded - started) / 1e9;
       const charges = await ledgerSuccesses(platform);
       const baseSeconds = await baseline(db, projectId);
-      const aloneSeconds = await sandboxAlone(platform, db);
+      const aloneSeconds = await sandboxAlone(platform, db, RENEWALS, aloneInFlight);
       const renewalsPerSecond = RENEWALS / renewSeconds;
       const baselinePerSecond = RENEWALS / baseSeconds;
+      const alonePerSecond = RENEWALS / aloneSeconds;
       process.stdout.write(
         `\n${table([
           ['what', 'rows', 'seconds', 'per second'],
@@ -240,10 +146,10 @@ async function main(): Promise<number> {
             round(baselinePerSecond, 0).toString(),
           ],
           [
-            'sandbox provider alone: saved-card charges over HTTP',
+            `sandbox provider alone: saved-card charges over HTTP, ${aloneInFlight} in flight`,
             String(RENEWALS),
             round(aloneSeconds, 2).toString(),
-            round(RENEWALS / aloneSeconds, 0).toString(),
+            round(alonePerSecond, 0).toString(),
           ],
           [
             '(seeding the due subscriptions)',
@@ -251,7 +157,8 @@ async function main(): Promise<number> {
             round(seedSeconds, 2).toString(),
             round(RENEWALS / seedSeconds, 0).toString(),
           ],
-        ])}\nratio renewals/baseline: ${round(renewalsPerSecond / baselinePerSecond, 4)}; sandbox successful charges: ${charges}\n\n`,
+        ])}\nratio renewals/baseline: ${round(renewalsPerSecond / baselinePerSecond, 4)}; ` +
+          `renewals/sandbox alone: ${round(renewalsPerSecond / alonePerSecond, 3)}; sandbox successful charges: ${charges}\n\n`,
       );
       process.stdout.write(
         `${JSON.stringify({
@@ -259,13 +166,17 @@ async function main(): Promise<number> {
           renewals: RENEWALS,
           billing_replicas: REPLICAS,
           provider_latency_ms: LATENCY_MS,
-          charges_in_flight: IN_FLIGHT,
+          target_per_s: TARGET_PER_SECOND,
+          charges_in_flight: sized,
+          max_charges_in_flight: MAX_IN_FLIGHT,
           node: process.version,
           renewals_per_s: round(renewalsPerSecond, 1),
           baseline_rows_per_s: round(baselinePerSecond, 1),
           ratio: round(renewalsPerSecond / baselinePerSecond, 4),
           sandbox_charges: charges,
-          sandbox_alone_charges_per_s: round(RENEWALS / aloneSeconds, 1),
+          sandbox_alone_in_flight: aloneInFlight,
+          sandbox_alone_charges_per_s: round(alonePerSecond, 1),
+          ratio_to_sandbox_alone: round(renewalsPerSecond / alonePerSecond, 3),
         })}\n`,
       );
       return charges >= RENEWALS ? 0 : 1;
@@ -273,52 +184,8 @@ async function main(): Promise<number> {
       await db.end();
     }
   } finally {
-    for (const replica of extra) await replica.stop();
-    await platform.stop();
+    await running.stop();
   }
-}
-
-/**
- * The provider alone: the same number of saved-card charges sent straight to the sandbox over
- * HTTP, as many in flight as the scheduler sends, so the report shows what the provider caps.
- */
-async function sandboxAlone(platform: PlatformUnderTest, db: Client): Promise<number> {
-  const cards = (
-    await db.query<{ authorization_code: string; email: string }>(
-      `SELECT a.authorization_code, c.email FROM payment_authorizations a JOIN customers c ON c.id = a.customer_id`,
-    )
-  ).rows;
-  const started = process.hrtime.bigint();
-  let next = 0;
-  const worker = async () => {
-    while (next < RENEWALS) {
-      const k = next++;
-      const card = cards[k % cards.length];
-      const res = await fetch(`${platform.env.SANDBOX_PROVIDER_URL}/transaction/charge_authorization`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', authorization: `Bearer ${platform.env.SANDBOX_SECRET_KEY}` },
-        body: JSON.stringify({
-          authorization_code: card.authorization_code,
-          email: card.email,
-          amount: AMOUNT,
-          currency: 'NGN',
-          reference: `bench-alone-${k}-${platform.runId.replace(/_/g, '-')}`,
-        }),
-      });
-      await res.text();
-    }
-  };
-  await Promise.all(Array.from({ length: IN_FLIGHT }, worker));
-  return Number(process.hrtime.bigint() - started) / 1e9;
-}
-
-/** Successful saved-card charges in the sandbox's own ledger. */
-async function ledgerSuccesses(platform: PlatformUnderTest): Promise<number> {
-  const res = await fetch(`${platform.env.SANDBOX_PROVIDER_URL}/sandbox/ledger`, {
-    headers: { authorization: `Bearer ${platform.env.SANDBOX_SECRET_KEY}` },
-  });
-  const ledger = (await json(res)) as { transactions: { channel: string; status: string }[] };
-  return ledger.transactions.filter((t) => t.channel === 'authorization' && t.status === 'success').length;
 }
 
 main().then(

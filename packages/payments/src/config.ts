@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { DomainError } from '@billing/platform';
+import { callsInFlightFor } from './calls-in-flight';
 import type { PaymentProvider } from './payment-provider';
 import { PaystackClient } from './paystack-client';
 
@@ -20,11 +21,15 @@ export const paymentsEnvSchema = z.object({
   /** Unset: live payments are refused with a clear error instead of failing at Paystack. */
   PAYSTACK_SECRET_KEY: z.string().min(1).optional(),
   /**
-   * Provider calls one process keeps in flight (and kept-alive connections to the provider): a
-   * renewal rate is at most this / the provider's latency, so size it as the target rate times
-   * the latency, e.g. 1,000 renewals/s at 500 ms -> 500 (docs/configuration.md).
+   * The most provider calls one process keeps in flight, and its kept-alive connections to the
+   * provider. Within it, the scheduler keeps PROVIDER_TARGET_CALLS_PER_SECOND x the provider's
+   * latency in flight (Little's law, calls-in-flight.ts; docs/configuration.md).
    */
-  PROVIDER_CALLS_IN_FLIGHT: z.coerce.number().int().min(1).max(4096).default(128),
+  PROVIDER_CALLS_IN_FLIGHT: z.coerce.number().int().min(1).max(4096).default(1024),
+  /** The charge rate the renewal scheduler is sized for (calls in flight = this x latency). */
+  PROVIDER_TARGET_CALLS_PER_SECOND: z.coerce.number().int().min(1).max(100_000).default(1000),
+  /** The provider's expected latency, used until its answers are measured (Paystack: hundreds of ms). */
+  PROVIDER_LATENCY_MS: z.coerce.number().int().min(0).max(60_000).default(500),
 });
 
 export type PaymentsConfig = z.infer<typeof paymentsEnvSchema>;
@@ -46,6 +51,7 @@ export class PaymentProviders {
         baseUrl: this.config.SANDBOX_PROVIDER_URL,
         secretKey: this.config.SANDBOX_SECRET_KEY,
         connections: this.config.PROVIDER_CALLS_IN_FLIGHT,
+        expectedLatencyMs: this.config.PROVIDER_LATENCY_MS,
       });
       return this.sandbox;
     }
@@ -56,8 +62,19 @@ export class PaymentProviders {
       baseUrl: this.config.PAYSTACK_BASE_URL,
       secretKey: this.config.PAYSTACK_SECRET_KEY,
       connections: this.config.PROVIDER_CALLS_IN_FLIGHT,
+      expectedLatencyMs: this.config.PROVIDER_LATENCY_MS,
     });
     return this.live;
+  }
+
+  /**
+   * Calls to keep in flight to a mode's provider, at most `max` (a mode's budget): the target
+   * rate x the latency measured on that provider's calls so far (calls-in-flight.ts).
+   */
+  callsInFlight(livemode: boolean, max: number): number {
+    const client = livemode ? this.live : this.sandbox;
+    const latencyMs = client?.latencyMs ?? this.config.PROVIDER_LATENCY_MS;
+    return callsInFlightFor(this.config.PROVIDER_TARGET_CALLS_PER_SECOND, latencyMs, max);
   }
 
   /** Closes the clients' connections (at shutdown). */

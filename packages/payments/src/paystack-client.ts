@@ -86,6 +86,11 @@ export class PaystackClient implements PaymentProvider {
     return this.http.close();
   }
 
+  /** The provider's latency as measured on this client's calls (the configured one before any). */
+  get latencyMs(): number {
+    return this.http.latency.ms;
+  }
+
   async createCustomer(input: { email: string; name?: string }): Promise<ProviderCustomer> {
     const [firstName, ...rest] = (input.name ?? '').trim().split(/\s+/).filter(Boolean);
     const data = await this.call('POST', '/customer', customerData, {

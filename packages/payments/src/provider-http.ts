@@ -1,4 +1,5 @@
 import { Pool } from 'undici';
+import { ObservedLatency } from './calls-in-flight';
 import { PaymentProviderError } from './payment-provider';
 
 export interface ProviderHttpOptions {
@@ -11,6 +12,8 @@ export interface ProviderHttpOptions {
   timeoutMs?: number;
   /** Kept-alive connections to the provider (PROVIDER_CALLS_IN_FLIGHT); 128 by default. */
   connections?: number;
+  /** The latency expected before any call was answered (PROVIDER_LATENCY_MS); 0 by default. */
+  expectedLatencyMs?: number;
 }
 
 export const DEFAULT_PROVIDER_TIMEOUT_MS = 15_000;
@@ -30,11 +33,14 @@ export class ProviderHttp {
    * of charges, and undici's request API costs far less per call than fetch.
    */
   private readonly pool: Pool;
+  /** How long the provider takes to answer, as measured on this process's calls. */
+  readonly latency: ObservedLatency;
 
   constructor(private readonly options: ProviderHttpOptions) {
     const base = new URL(options.baseUrl);
     this.basePath = base.pathname.replace(/\/+$/, '');
     this.timeoutMs = options.timeoutMs ?? DEFAULT_PROVIDER_TIMEOUT_MS;
+    this.latency = new ObservedLatency(options.expectedLatencyMs ?? 0);
     this.pool = new Pool(base.origin, {
       connections: options.connections ?? 128,
       keepAliveTimeout: 10_000,
@@ -79,8 +85,9 @@ export class ProviderHttp {
   }
 
   private async send(method: 'GET' | 'POST', path: string, body: unknown) {
+    const sent = performance.now();
     try {
-      return await this.pool.request({
+      const response = await this.pool.request({
         method,
         path: `${this.basePath}${path}`,
         headers: {
@@ -90,6 +97,8 @@ export class ProviderHttp {
         },
         body: body === undefined ? undefined : JSON.stringify(body),
       });
+      this.latency.record(performance.now() - sent);
+      return response;
     } catch (err) {
       const code = (err as { code?: string }).code;
       if (code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT' || code === 'UND_ERR_CONNECT_TIMEOUT') {

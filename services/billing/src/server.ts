@@ -113,7 +113,12 @@ export async function startBilling(config: BillingConfig, logger: Logger): Promi
     startPollingLoop(
       livemode ? 'billing-scheduler-live' : 'billing-scheduler-test',
       config.RENEWAL_POLL_MS,
-      () => runDueBilling(deps, { livemode, settleAfterMs: config.PAYMENT_SETTLE_AFTER_MS }),
+      () =>
+        runDueBilling(deps, {
+          livemode,
+          settleAfterMs: config.PAYMENT_SETTLE_AFTER_MS,
+          callsInFlight: (max) => providers.callsInFlight(livemode, max),
+        }),
       logger,
     ),
   );

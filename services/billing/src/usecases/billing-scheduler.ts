@@ -5,6 +5,20 @@ import { settlePendingPayments } from './settle-pending-payments.usecase';
 /** Safety bound of one scheduled run; the next interval continues where it stopped. */
 const MAX_PASSES = 1000;
 
+/** Live mode's budget when none is configured: subscriptions claimed at once, provider calls in flight. */
+const LIVE_BATCH_SIZE = 500;
+const LIVE_CALLS_IN_FLIGHT = 128;
+
+export interface SchedulerRunOptions extends BillingPassOptions {
+  settleAfterMs: number;
+  /**
+   * Sizes the provider calls in flight from the target rate and the provider's latency (Little's
+   * law: PaymentProviders.callsInFlight), given the mode's budget as the most it may return.
+   * Unset: the whole budget.
+   */
+  callsInFlight?: (max: number) => number;
+}
+
 /**
  * One run of the renewal and dunning scheduler: settles charges a dead process left PENDING,
  * then repeats billing passes until nothing more is due (a catch-up after a long clock jump
@@ -12,14 +26,18 @@ const MAX_PASSES = 1000;
  * Test-mode work takes its smaller budget of rows and provider calls at once, so that it leaves
  * the process's connections and CPU to live renewals running beside it.
  */
-export async function runDueBilling(
-  deps: BillingDeps,
-  passOptions: BillingPassOptions & { settleAfterMs: number },
-): Promise<number> {
-  const options =
-    passOptions.livemode === false
-      ? { ...deps.testModeBudget, ...passOptions }
-      : { concurrency: deps.providerCallsInFlight, ...passOptions };
+export async function runDueBilling(deps: BillingDeps, runOptions: SchedulerRunOptions): Promise<number> {
+  const { callsInFlight, ...passOptions } = runOptions;
+  const budget =
+    passOptions.livemode === false && deps.testModeBudget
+      ? deps.testModeBudget
+      : { batchSize: LIVE_BATCH_SIZE, concurrency: deps.providerCallsInFlight ?? LIVE_CALLS_IN_FLIGHT };
+  // Sized once per run, from the latency measured so far: a run lasts a poll's worth of batches.
+  const concurrency = passOptions.concurrency ?? callsInFlight?.(budget.concurrency) ?? budget.concurrency;
+  // A batch's charges are all answered before the next batch's are sent, so a batch smaller
+  // than the calls in flight would leave the rest of them unused.
+  const batchSize = passOptions.batchSize ?? Math.max(budget.batchSize, concurrency);
+  const options = { ...passOptions, concurrency, batchSize };
   let total = await settlePendingPayments(deps, {
     olderThanMs: options.settleAfterMs,
     projectId: options.projectId,

@@ -22,6 +22,8 @@ interface Delivery {
 }
 
 const DEFAULT_RETRY_DELAYS_MS = [1_000, 5_000, 25_000];
+/** Kept-alive connections to the merchant's endpoint (Paystack's own count is not published). */
+const WEBHOOK_CONNECTIONS = 64;
 
 /**
  * Posts Paystack-style webhooks to the merchant, off the request path: `send` returns at once
@@ -49,7 +51,12 @@ export class WebhookSender {
     this.retryDelaysMs = options.retryDelaysMs ?? DEFAULT_RETRY_DELAYS_MS;
     this.attemptTimeoutMs = options.attemptTimeoutMs ?? 10_000;
     const https = options.url?.startsWith('https:') ?? false;
-    this.agent = https ? new HttpsAgent({ keepAlive: true }) : new HttpAgent({ keepAlive: true });
+    // A bounded pool that is kept whole: a burst of charges answered together (a renewal batch at
+    // a real provider's latency) would otherwise open a connection per webhook and close most of
+    // them again, a TCP connect and teardown per charge on both sides. Beyond the pool, attempts
+    // queue for a free connection, which their deadline covers.
+    const pool = { keepAlive: true, maxSockets: WEBHOOK_CONNECTIONS, maxFreeSockets: WEBHOOK_CONNECTIONS };
+    this.agent = https ? new HttpsAgent(pool) : new HttpAgent(pool);
     this.request = https ? httpsRequest : httpRequest;
   }
 

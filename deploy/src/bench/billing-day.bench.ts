@@ -1,0 +1,231 @@
+/**
+ * Benchmark "billing-day": a merchant's billing day at a real provider's latency. 100,000
+ * subscriptions fall due at the same instant and the provider answers every charge after about
+ * 500 ms (SANDBOX_LATENCY_MS); the billing scheduler renews them all (claim, invoice, payment,
+ * charge at the sandbox over HTTP, signed charge.success webhook back through the gateway). It
+ * prints the time from the due instant until the last invoice is PAID, and checks exactly-once
+ * in two records: invoices per subscription and period in billing's database, charges per
+ * invoice in the sandbox's own ledger (min and max over every invoice: both must be 1). The
+ * baseline, from the same run: the sandbox alone taking as many charges at the same latency and
+ * as many in flight as billing sized itself to (the provider's own cap on the day).
+ * Run with `npm run bench -- billing-day`.
+ *
+ * Environment (docs/configuration.md): BENCH_BILLING_DAY_SUBSCRIPTIONS [100000],
+ * BENCH_PROVIDER_LATENCY_MS [500], BENCH_RENEWAL_TARGET_PER_SECOND [1000] (the rate billing sizes
+ * its calls in flight for), BENCH_CHARGES_IN_FLIGHT [1024] (the most it may keep),
+ * BENCH_CUSTOMERS [20], BENCH_BILLING_REPLICAS [1].
+ */
+import { callsInFlightFor } from '@billing/payments';
+import { round, table } from './measure';
+import {
+  connectDatabase,
+  prepareMerchant,
+  sandboxAlone,
+  seedDueSubscriptions,
+  startRenewalPlatform,
+} from './renewal-setup';
+
+const SUBSCRIPTIONS = Number(process.env.BENCH_BILLING_DAY_SUBSCRIPTIONS || 100_000);
+const LATENCY_MS = Number(process.env.BENCH_PROVIDER_LATENCY_MS ?? 500);
+const TARGET_PER_SECOND = Number(process.env.BENCH_RENEWAL_TARGET_PER_SECOND || 1000);
+const MAX_IN_FLIGHT = Number(process.env.BENCH_CHARGES_IN_FLIGHT || 1024);
+const CUSTOMERS = Number(process.env.BENCH_CUSTOMERS || 20);
+const REPLICAS = Number(process.env.BENCH_BILLING_REPLICAS || 1);
+/** The issue's goal for the whole day. */
+const GOAL_SECONDS = 120;
+/** Time to seed the subscriptions before they fall due (seeding 100,000 takes about 2 s here). */
+const DUE_AFTER_MS = 10_000;
+
+interface ExactlyOnce {
+  invoices: number;
+  /** Invoices per seeded subscription, all of one period (0 when a subscription has none). */
+  invoicesPerPeriod: { min: number; max: number };
+  /** Charge attempts in the sandbox's ledger per invoice, and successful ones. */
+  chargesPerInvoice: { min: number; max: number };
+  successesPerInvoice: { min: number; max: number };
+}
+
+async function main(): Promise<number> {
+  // What billing should size itself to at this latency, and what the baseline sends at once.
+  const inFlight = callsInFlightFor(TARGET_PER_SECOND, LATENCY_MS, MAX_IN_FLIGHT);
+  process.stdout.write(
+    `billing-day benchmark: ${SUBSCRIPTIONS} subscriptions due at one instant, ${REPLICAS} billing process(es), ` +
+      `provider latency ${LATENCY_MS} ms, sized for ${TARGET_PER_SECOND} renewals/s: ${inFlight} charges in flight ` +
+      `at that latency (billing sizes itself again from the latency it measures; at most ${MAX_IN_FLIGHT})\n`,
+  );
+  const running = await startRenewalPlatform({
+    latencyMs: LATENCY_MS,
+    maxCallsInFlight: MAX_IN_FLIGHT,
+    targetPerSecond: TARGET_PER_SECOND,
+    extraBillingReplicas: REPLICAS - 1,
+  });
+  const { platform } = running;
+  try {
+    const merchant = await prepareMerchant(platform, CUSTOMERS);
+    const db = await connectDatabase(platform, 'billing');
+    try {
+      const seedStarted = Date.now();
+      const dueAt = new Date(seedStarted + DUE_AFTER_MS);
+      await seedDueSubscriptions(db, merchant, SUBSCRIPTIONS, dueAt);
+      const seedSeconds = (Date.now() - seedStarted) / 1000;
+      if (Date.now() >= dueAt.getTime()) throw new Error(`seeding took ${seedSeconds} s, past the due instant`);
+      // Renewed: the new period's invoice PAID (it starts where the seeded period ended).
+      const renewed = async () =>
+        Number(
+          (
+            await db.query<{ n: string }>(
+              `SELECT count(*) AS n FROM invoices WHERE status = 'PAID' AND period_start = $1`,
+              [dueAt],
+            )
+          ).rows[0].n,
+        );
+      let lastPaid = -1;
+      for (;;) {
+        const paid = await renewed();
+        if (paid >= SUBSCRIPTIONS) break;
+        if (process.env.BENCH_TRACE && paid !== lastPaid) {
+          process.stdout.write(`${round((Date.now() - dueAt.getTime()) / 1000, 1)} s after due: ${paid} paid\n`);
+        }
+        lastPaid = paid;
+        await new Promise((r) => setTimeout(r, 250));
+      }
+      const daySeconds = (Date.now() - dueAt.getTime()) / 1000;
+      // Late webhooks and settlement are over when the day is: wait for charges still being answered.
+      await new Promise((r) => setTimeout(r, 2000));
+      const once = await exactlyOnce(platform, db, dueAt);
+      const aloneSeconds = await sandboxAlone(platform, db, SUBSCRIPTIONS, inFlight);
+      const renewalsPerSecond = SUBSCRIPTIONS / daySeconds;
+      const alonePerSecond = SUBSCRIPTIONS / aloneSeconds;
+      const exact =
+        once.invoices === SUBSCRIPTIONS &&
+        once.invoicesPerPeriod.min === 1 &&
+        once.invoicesPerPeriod.max === 1 &&
+        once.chargesPerInvoice.min === 1 &&
+        once.chargesPerInvoice.max === 1 &&
+        once.successesPerInvoice.min === 1 &&
+        once.successesPerInvoice.max === 1;
+      process.stdout.write(
+        `\n${table([
+          ['what', 'charges', 'seconds', 'per second'],
+          [
+            'billing day: due instant -> last renewal PAID',
+            String(SUBSCRIPTIONS),
+            round(daySeconds, 1).toString(),
+            round(renewalsPerSecond, 0).toString(),
+          ],
+          [
+            `baseline: sandbox alone, same charges, ${inFlight} in flight`,
+            String(SUBSCRIPTIONS),
+            round(aloneSeconds, 1).toString(),
+            round(alonePerSecond, 0).toString(),
+          ],
+          [
+            '(seeding the due subscriptions)',
+            String(SUBSCRIPTIONS),
+            round(seedSeconds, 1).toString(),
+            round(SUBSCRIPTIONS / seedSeconds, 0).toString(),
+          ],
+        ])}\n` +
+          `goal: last renewal within ${GOAL_SECONDS} s of the due instant: ${daySeconds <= GOAL_SECONDS ? 'met' : 'unmet'}; ` +
+          `ratio to the sandbox alone: ${round(renewalsPerSecond / alonePerSecond, 3)}\n` +
+          `exactly once: ${once.invoices} invoices; invoices per subscription-period min ${once.invoicesPerPeriod.min} ` +
+          `max ${once.invoicesPerPeriod.max}; sandbox ledger charges per invoice min ${once.chargesPerInvoice.min} ` +
+          `max ${once.chargesPerInvoice.max} (successful: min ${once.successesPerInvoice.min} ` +
+          `max ${once.successesPerInvoice.max})${exact ? '' : ' -- NOT EXACTLY ONCE'}\n\n`,
+      );
+      process.stdout.write(
+        `${JSON.stringify({
+          bench: 'billing-day',
+          subscriptions: SUBSCRIPTIONS,
+          billing_replicas: REPLICAS,
+          provider_latency_ms: LATENCY_MS,
+          target_per_s: TARGET_PER_SECOND,
+          charges_in_flight: inFlight,
+          node: process.version,
+          seconds_to_last_renewal: round(daySeconds, 1),
+          renewals_per_s: round(renewalsPerSecond, 1),
+          sandbox_alone_seconds: round(aloneSeconds, 1),
+          sandbox_alone_charges_per_s: round(alonePerSecond, 1),
+          invoices: once.invoices,
+          invoices_per_period_min: once.invoicesPerPeriod.min,
+          invoices_per_period_max: once.invoicesPerPeriod.max,
+          charges_per_invoice_min: once.chargesPerInvoice.min,
+          charges_per_invoice_max: once.chargesPerInvoice.max,
+          successes_per_invoice_min: once.successesPerInvoice.min,
+          successes_per_invoice_max: once.successesPerInvoice.max,
+        })}\n`,
+      );
+      return exact ? 0 : 1;
+    } finally {
+      await db.end();
+    }
+  } finally {
+    await running.stop();
+  }
+}
+
+/**
+ * Exactly-once, from two records: billing's invoices per seeded subscription, which had one
+ * period to bill (every one counted, those without an invoice as 0), and the sandbox ledger's saved-card
+ * charges per invoice (the invoice id billing sends in each charge's metadata; every invoice
+ * counted, those never charged as 0).
+ */
+async function exactlyOnce(
+  platform: Awaited<ReturnType<typeof startRenewalPlatform>>['platform'],
+  db: Awaited<ReturnType<typeof connectDatabase>>,
+  dueAt: Date,
+): Promise<ExactlyOnce> {
+  // The seeded subscriptions are the ones anchored a month before the due instant.
+  const anchor = new Date(dueAt.getTime() - 30 * 24 * 3600 * 1000);
+  const periods = (
+    await db.query<{ subscriptions: number; min: number; max: number }>(
+      `SELECT count(*)::int AS subscriptions, min(n)::int AS min, max(n)::int AS max FROM (
+         SELECT count(i.id) AS n FROM subscriptions s LEFT JOIN invoices i ON i.subscription_id = s.id
+          WHERE s.billing_anchor = $1 GROUP BY s.id) per_subscription`,
+      [anchor],
+    )
+  ).rows[0];
+  if (periods.subscriptions !== SUBSCRIPTIONS) {
+    throw new Error(`${periods.subscriptions} seeded subscriptions found, not ${SUBSCRIPTIONS}`);
+  }
+  const invoiceIds = (
+    await db.query<{ id: string }>(
+      `SELECT i.id FROM invoices i JOIN subscriptions s ON s.id = i.subscription_id WHERE s.billing_anchor = $1`,
+      [anchor],
+    )
+  ).rows.map((r) => r.id);
+  const ledger = await connectDatabase(platform, 'sandbox-provider');
+  try {
+    const charges = (
+      await ledger.query<{ invoice_id: string; attempts: number; successes: number }>(
+        `SELECT metadata->>'invoice_id' AS invoice_id, count(*)::int AS attempts,
+                (count(*) FILTER (WHERE status = 'success'))::int AS successes
+           FROM transactions WHERE channel = 'authorization' AND metadata ? 'invoice_id'
+          GROUP BY 1`,
+      )
+    ).rows;
+    const byInvoice = new Map(charges.map((c) => [c.invoice_id, c]));
+    const spread = (values: number[]) =>
+      values.length === 0
+        ? { min: 0, max: 0 }
+        : { min: values.reduce((a, b) => Math.min(a, b)), max: values.reduce((a, b) => Math.max(a, b)) };
+    return {
+      invoices: invoiceIds.length,
+      invoicesPerPeriod: { min: periods.min ?? 0, max: periods.max ?? 0 },
+      chargesPerInvoice: spread(invoiceIds.map((id) => byInvoice.get(id)?.attempts ?? 0)),
+      successesPerInvoice: spread(invoiceIds.map((id) => byInvoice.get(id)?.successes ?? 0)),
+    };
+  } finally {
+    await ledger.end();
+  }
+}
+
+main().then(
+  (code) => process.exit(code),
+  (err: unknown) => {
+    process.stderr.write(
+      `billing-day benchmark failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`,
+    );
+    process.exit(1);
+  },
+);
