@@ -1,5 +1,4 @@
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { startPlatform, type PlatformUnderTest } from '@billing/testing';
 import { callsInFlightFor, PaymentProviders, paymentsEnvSchema } from '../src';
 
 describe("calls in flight by Little's law: target rate x latency x 1.2, within [16, max]", () => {
@@ -17,35 +16,24 @@ describe("calls in flight by Little's law: target rate x latency x 1.2, within [
 });
 
 /**
- * The sizing follows the provider's latency as billing measures it on its own calls: a stub
- * provider answering after 100 ms, where 1,000 ms were configured.
+ * The sizing follows the provider's latency as billing measures it on its own calls: the sandbox
+ * provider answering after 100 ms (SANDBOX_LATENCY_MS), where 1,000 ms were configured.
  */
-describe('PaymentProviders.callsInFlight against a provider answering in 100 ms', () => {
-  let server: Server;
-  let baseUrl: string;
+describe('PaymentProviders.callsInFlight against the sandbox answering in 100 ms', () => {
+  let platform: PlatformUnderTest;
 
   beforeAll(async () => {
-    server = createServer((req, res) => {
-      req.resume();
-      req.on('end', () => {
-        setTimeout(() => {
-          res.writeHead(404, { 'Content-Type': 'application/json' });
-          res.end(JSON.stringify({ status: false, message: 'Transaction reference not found' }));
-        }, 100);
-      });
-    });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    platform = await startPlatform({ only: ['sandbox-provider'], env: { SANDBOX_LATENCY_MS: '100' } });
   });
   afterAll(async () => {
-    server.closeAllConnections();
-    await new Promise((resolve) => server.close(resolve));
+    await platform?.stop();
   });
 
   it('uses the configured latency before any answer, then the measured one', async () => {
     const providers = new PaymentProviders(
       paymentsEnvSchema.parse({
-        SANDBOX_PROVIDER_URL: baseUrl,
+        SANDBOX_PROVIDER_URL: platform.env.SANDBOX_PROVIDER_URL,
+        SANDBOX_SECRET_KEY: platform.env.SANDBOX_SECRET_KEY,
         PROVIDER_TARGET_CALLS_PER_SECOND: '1000',
         PROVIDER_LATENCY_MS: '1000',
         PROVIDER_CALLS_IN_FLIGHT: '4096',
@@ -54,7 +42,7 @@ describe('PaymentProviders.callsInFlight against a provider answering in 100 ms'
     try {
       expect(providers.callsInFlight(false, 4096)).toBe(1200);
       const sandbox = providers.forMode(false);
-      // Unknown references, answered (404 -> null) after the stub's 100 ms; the first calls also
+      // Unknown references, answered (404 -> null) after the sandbox's 100 ms; the first calls also
       // open their connections.
       for (let round = 0; round < 4; round += 1) {
         await Promise.all(Array.from({ length: 5 }, (_, k) => sandbox.verifyTransaction(`ref-${round}-${k}`)));

@@ -42,6 +42,7 @@ export async function runDueBilling(deps: BillingDeps, runOptions: SchedulerRunO
     olderThanMs: options.settleAfterMs,
     projectId: options.projectId,
     livemode: options.livemode,
+    concurrency,
   });
   for (let pass = 0; pass < MAX_PASSES; pass += 1) {
     const done = await runBillingPass(deps, options);

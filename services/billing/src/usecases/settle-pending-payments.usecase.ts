@@ -16,25 +16,33 @@ import { recordChargeOutcome, resendUnknownCharge } from './invoice-payment';
  */
 export async function settlePendingPayments(
   deps: BillingDeps,
-  options: { olderThanMs: number; projectId?: string; livemode?: boolean; limit?: number },
+  options: { olderThanMs: number; projectId?: string; livemode?: boolean; limit?: number; concurrency?: number },
 ): Promise<number> {
   const rows = await deps.payments.staleInvoiceCharges(new Date(deps.clock.now().getTime() - options.olderThanMs), {
     projectId: options.projectId,
     livemode: options.livemode,
     limit: options.limit ?? 200,
   });
+  // Verified side by side: each is one provider call and its own transaction on its own
+  // payment, and at a real provider's latency (hundreds of ms) one after the other would leave a
+  // crashed batch of hundreds PENDING for minutes (docs/benchmarks.md, billing day).
   let settled = 0;
-  for (const row of rows) {
-    try {
-      const verified = await deps.providerFor(row.livemode).verifyTransaction(row.reference);
-      const at = row.at ? new Date(row.at) : deps.clock.now();
-      const result = verified
-        ? await recordChargeOutcome(deps, row.reference, verified, at)
-        : await resendUnknownCharge(deps, row.reference, { at });
-      if (!result.pending) settled += 1;
-    } catch (err) {
-      deps.logger.warn({ err, reference: row.reference }, 'pending payment not settled; will retry');
+  let next = 0;
+  const settleNext = async () => {
+    while (next < rows.length) {
+      const row = rows[next++];
+      try {
+        const verified = await deps.providerFor(row.livemode).verifyTransaction(row.reference);
+        const at = row.at ? new Date(row.at) : deps.clock.now();
+        const result = verified
+          ? await recordChargeOutcome(deps, row.reference, verified, at)
+          : await resendUnknownCharge(deps, row.reference, { at });
+        if (!result.pending) settled += 1;
+      } catch (err) {
+        deps.logger.warn({ err, reference: row.reference }, 'pending payment not settled; will retry');
+      }
     }
-  }
+  };
+  await Promise.all(Array.from({ length: Math.min(options.concurrency ?? 1, rows.length) }, settleNext));
   return settled;
 }
