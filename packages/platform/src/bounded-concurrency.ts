@@ -4,7 +4,8 @@ import { DomainError } from './errors';
  * Runs at most `concurrency` tasks at a time and lets at most `queueLength` more wait; a task
  * beyond that is refused at once with `resource_exhausted` (429 at the gateway). For work whose
  * cost per task is large and fixed, such as memory-hard password hashing, where letting every
- * caller in would exhaust the process.
+ * caller in would exhaust the process. With an unbounded queue, the slots of the billing
+ * scheduler's provider calls in flight, shared by its batches.
  */
 export class BoundedConcurrency {
   private running = 0;

@@ -1,5 +1,5 @@
 import type { Transaction } from 'sequelize';
-import { recordEvent } from '@billing/platform';
+import { BoundedConcurrency, recordEvent } from '@billing/platform';
 import type { SubscriptionModel } from '../db/models';
 import { dueBillingStep, type BillingStep } from '../domain/billing-step';
 import { pendingPlanOf } from '../domain/plan-change';
@@ -62,25 +62,39 @@ export async function runBillingPass(deps: BillingDeps, options: BillingPassOpti
 /**
  * Steps due subscriptions batch after batch until none is due, one batch ahead of the charges:
  * batch k+1 is stepped while batch k's charges are with the provider, so neither the database
- * work nor the provider calls wait for the other. Batch k's charges are all answered before
- * batch k+1's are sent.
+ * work nor the provider calls wait for the other. Batch k+1's charges start as batch k's answers
+ * free their slots; batch k is all answered before batch k+2 is stepped.
  */
 async function stepAndChargeDue(deps: BillingDeps, options: BillingPassOptions): Promise<number> {
-  const concurrency = options.concurrency ?? DEFAULT_CONCURRENCY;
+  const slots = providerCallSlots(options);
   let done = 0;
-  let charging: Promise<number> = Promise.resolve(0);
-  for (;;) {
-    let batch: Awaited<ReturnType<typeof stepDueSubscriptions>>;
-    try {
-      batch = await stepDueSubscriptions(deps, options);
-    } finally {
-      done += await charging;
+  const charging: Promise<number>[] = [];
+  try {
+    for (;;) {
+      const batch = await stepDueSubscriptions(deps, options);
+      done += batch.stepped;
+      if (batch.stepped === 0 && batch.claims.length === 0) break;
+      charging.push(sendScheduledCharges(deps, batch.claims, slots));
+      if (charging.length >= BATCHES_CHARGING) done += await charging.shift()!;
     }
-    done += batch.stepped;
-    if (batch.stepped === 0 && batch.claims.length === 0) return done;
-    charging = sendScheduledCharges(deps, batch.claims, concurrency);
+  } finally {
+    for (const batch of charging.splice(0)) done += await batch;
   }
+  return done;
 }
+
+/**
+ * Batches whose charges are out at once. Two: the next batch's charges take the slots the
+ * previous batch's answers free, so the calls in flight stay at `concurrency` across the batch
+ * boundary. With one, each batch waited for its slowest answer (latency + 10% jitter at a real
+ * provider) with its slots emptying, which held renewals near 800/s at 500 ms with 600 calls
+ * (docs/benchmarks.md).
+ */
+const BATCHES_CHARGING = 2;
+
+/** The pass's provider calls in flight, shared by all of its batches. */
+const providerCallSlots = (options: BillingPassOptions) =>
+  new BoundedConcurrency(options.concurrency ?? DEFAULT_CONCURRENCY, Number.MAX_SAFE_INTEGER, 'provider calls');
 
 /**
  * Provider calls in flight at once, by default: as many as the provider client keeps connections
@@ -268,5 +282,5 @@ export async function chargeDueInvoices(deps: BillingDeps, options: BillingPassO
       settled: claimed.filter((c) => 'done' in c && !c.done.pending).length,
     };
   });
-  return settled + (await sendScheduledCharges(deps, claims, options.concurrency ?? DEFAULT_CONCURRENCY));
+  return settled + (await sendScheduledCharges(deps, claims, providerCallSlots(options)));
 }

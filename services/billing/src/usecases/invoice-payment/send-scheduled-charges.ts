@@ -1,4 +1,4 @@
-import { activeContext, inSpan } from '@billing/platform';
+import { activeContext, inSpan, type BoundedConcurrency } from '@billing/platform';
 import type { BillingDeps } from '../billing-deps';
 import { sendClaimedCharge, type ChargeClaim } from './claim-charges';
 import { recordChargeOutcome, recordPaidCharges, type SuccessfulCharge } from './record-charge-outcomes';
@@ -10,8 +10,8 @@ import { recordChargeOutcome, recordPaidCharges, type SuccessfulCharge } from '.
 const PAID_BATCH_SIZE = 250;
 
 /**
- * Sends the scheduler's claimed charges (renewals and dunning retries) to the provider,
- * `concurrency` at a time, and records each outcome with its subscription consequences
+ * Sends the scheduler's claimed charges (renewals and dunning retries) to the provider, each
+ * when one of the pass's `slots` (its provider calls in flight, shared by its batches) is free, and records each outcome with its subscription consequences
  * (the standard consequences). Successes are recorded in batches (recordPaidCharges) while
  * the next charges are in flight; failures, rarer and each with its own dunning step, one by
  * one. An unknown outcome stays PENDING for settlement. Returns how many outcomes it recorded.
@@ -19,12 +19,11 @@ const PAID_BATCH_SIZE = 250;
 export async function sendScheduledCharges(
   deps: BillingDeps,
   claims: ChargeClaim[],
-  concurrency: number,
+  slots: BoundedConcurrency,
 ): Promise<number> {
   // The pass's trace: a batch of paid charges is recorded in it, not in the charge that filled it.
   const pass = activeContext();
   let recorded = 0;
-  let next = 0;
   let paid: SuccessfulCharge[] = [];
   const recording: Promise<void>[] = [];
   const recordPaid = () => {
@@ -61,18 +60,18 @@ export async function sendScheduledCharges(
       deps.logger.error({ err, reference: claim.reference }, 'charge outcome not recorded; settlement will');
     }
   };
-  const worker = async () => {
-    while (next < claims.length) {
-      const claim = claims[next++];
-      const attributes = {
-        'billing.subscription_id': claim.invoice.subscriptionId,
-        'billing.invoice_id': claim.invoice.id,
-        'billing.charge_attempt': claim.attempt,
-      };
-      await inSpan('renewal charge', { attributes }, () => charge(claim));
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(concurrency, claims.length) }, worker));
+  await Promise.all(
+    claims.map((claim) =>
+      slots.run(() => {
+        const attributes = {
+          'billing.subscription_id': claim.invoice.subscriptionId,
+          'billing.invoice_id': claim.invoice.id,
+          'billing.charge_attempt': claim.attempt,
+        };
+        return inSpan('renewal charge', { attributes }, () => charge(claim));
+      }),
+    ),
+  );
   recordPaid();
   await Promise.all(recording);
   return recorded;
