@@ -19,18 +19,22 @@ import { callsInFlightFor } from '@billing/payments';
 import { round, table } from './measure';
 import {
   connectDatabase,
+  renewalBenchSettings,
   prepareMerchant,
   sandboxAlone,
   seedDueSubscriptions,
   startRenewalPlatform,
 } from './renewal-setup';
 
+const SETTINGS = renewalBenchSettings(500);
+const {
+  latencyMs: LATENCY_MS,
+  targetPerSecond: TARGET_PER_SECOND,
+  maxCallsInFlight: MAX_IN_FLIGHT,
+  customers: CUSTOMERS,
+  billingReplicas: REPLICAS,
+} = SETTINGS;
 const SUBSCRIPTIONS = Number(process.env.BENCH_BILLING_DAY_SUBSCRIPTIONS || 100_000);
-const LATENCY_MS = Number(process.env.BENCH_PROVIDER_LATENCY_MS ?? 500);
-const TARGET_PER_SECOND = Number(process.env.BENCH_RENEWAL_TARGET_PER_SECOND || 1000);
-const MAX_IN_FLIGHT = Number(process.env.BENCH_CHARGES_IN_FLIGHT || 1024);
-const CUSTOMERS = Number(process.env.BENCH_CUSTOMERS || 20);
-const REPLICAS = Number(process.env.BENCH_BILLING_REPLICAS || 1);
 /** The issue's goal for the whole day. */
 const GOAL_SECONDS = 120;
 /** Time to seed the subscriptions before they fall due (seeding 100,000 takes about 2 s here). */
@@ -53,12 +57,7 @@ async function main(): Promise<number> {
       `provider latency ${LATENCY_MS} ms, sized for ${TARGET_PER_SECOND} renewals/s: ${inFlight} charges in flight ` +
       `at that latency (billing sizes itself again from the latency it measures; at most ${MAX_IN_FLIGHT})\n`,
   );
-  const running = await startRenewalPlatform({
-    latencyMs: LATENCY_MS,
-    maxCallsInFlight: MAX_IN_FLIGHT,
-    targetPerSecond: TARGET_PER_SECOND,
-    extraBillingReplicas: REPLICAS - 1,
-  });
+  const running = await startRenewalPlatform(SETTINGS);
   const { platform } = running;
   try {
     const merchant = await prepareMerchant(platform, CUSTOMERS);

@@ -10,6 +10,7 @@ import { Client } from 'pg';
 import { errors, Pool } from 'undici';
 import {
   freePort,
+  payCheckoutPageInSandbox,
   PLATFORM_PROCESSES,
   PlatformProcess,
   probeReady,
@@ -21,15 +22,29 @@ import {
 /** Every renewal charges this much (minor units) on a monthly plan. */
 export const RENEWAL_AMOUNT = 5000;
 
-export interface RenewalPlatformOptions {
+/** The settings both renewal benchmarks take from BENCH_* (docs/configuration.md). */
+export interface RenewalBenchSettings {
   /** The sandbox answers each Paystack call after this long, give or take 10% (SANDBOX_LATENCY_MS). */
   latencyMs: number;
   /** The most provider calls billing keeps in flight, and its provider connections. */
   maxCallsInFlight: number;
   /** The renewal rate billing sizes its calls in flight for (PROVIDER_TARGET_CALLS_PER_SECOND). */
   targetPerSecond: number;
-  /** More billing processes renewing beside the platform's own. */
-  extraBillingReplicas?: number;
+  /** Saved sandbox cards the subscriptions are spread over. */
+  customers: number;
+  /** Billing processes renewing (the platform's own and more). */
+  billingReplicas: number;
+}
+
+export function renewalBenchSettings(defaultLatencyMs: number): RenewalBenchSettings {
+  const setting = (name: string, fallback: number) => (process.env[name] ? Number(process.env[name]) : fallback);
+  return {
+    latencyMs: setting('BENCH_PROVIDER_LATENCY_MS', defaultLatencyMs),
+    maxCallsInFlight: setting('BENCH_CHARGES_IN_FLIGHT', 1024),
+    targetPerSecond: setting('BENCH_RENEWAL_TARGET_PER_SECOND', 1000),
+    customers: setting('BENCH_CUSTOMERS', 20),
+    billingReplicas: setting('BENCH_BILLING_REPLICAS', 1),
+  };
 }
 
 export interface RenewalPlatform {
@@ -43,7 +58,7 @@ export interface RenewalPlatform {
  * live renewals, so the figure is the live scheduler's. Billing sizes its calls in flight itself
  * (Little's law), from the target rate and the latency it measures, within maxCallsInFlight.
  */
-export async function startRenewalPlatform(options: RenewalPlatformOptions): Promise<RenewalPlatform> {
+export async function startRenewalPlatform(options: RenewalBenchSettings): Promise<RenewalPlatform> {
   const platform = await startPlatform({
     env: {
       RENEWAL_POLL_MS: '100',
@@ -59,7 +74,7 @@ export async function startRenewalPlatform(options: RenewalPlatformOptions): Pro
   const extra: PlatformProcess[] = [];
   try {
     const spec = PLATFORM_PROCESSES.find((p) => p.name === 'billing')!;
-    for (let r = 0; r < (options.extraBillingReplicas ?? 0); r += 1) {
+    for (let r = 1; r < options.billingReplicas; r += 1) {
       const port = await freePort();
       const replica = new PlatformProcess(
         'billing',
@@ -137,19 +152,11 @@ export async function prepareMerchant(platform: PlatformUnderTest, customerCount
     const session = await json(
       await fetch(`${base}/checkout/sessions`, { method: 'POST', headers, body: JSON.stringify({ plan_id: plan.id }) }),
     );
-    const pay = await fetch(`${platform.gatewayUrl}/checkout/${String(session.code)}/pay`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ email: `bench-${k}-${randomUUID().slice(0, 6)}@example.com` }),
-      redirect: 'manual',
-    });
-    const outcome = await fetch(pay.headers.get('location')!, {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ outcome: 'success' }),
-      redirect: 'manual',
-    });
-    await fetch(outcome.headers.get('location')!, { redirect: 'manual' });
+    await payCheckoutPageInSandbox(
+      platform.gatewayUrl,
+      String(session.code),
+      `bench-${k}-${randomUUID().slice(0, 6)}@example.com`,
+    );
     const done = await json(await fetch(`${base}/checkout/sessions/${String(session.code)}`, { headers }));
     customers.push(String(done.customer_id));
   }

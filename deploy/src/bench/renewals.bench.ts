@@ -21,6 +21,7 @@ import { callsInFlightFor } from '@billing/payments';
 import { round, table } from './measure';
 import {
   connectDatabase,
+  renewalBenchSettings,
   countRows,
   ledgerSuccesses,
   prepareMerchant,
@@ -30,12 +31,15 @@ import {
   startRenewalPlatform,
 } from './renewal-setup';
 
+const SETTINGS = renewalBenchSettings(0);
+const {
+  latencyMs: LATENCY_MS,
+  targetPerSecond: TARGET_PER_SECOND,
+  maxCallsInFlight: MAX_IN_FLIGHT,
+  customers: CUSTOMERS,
+  billingReplicas: REPLICAS,
+} = SETTINGS;
 const RENEWALS = Number(process.env.BENCH_RENEWALS || 20_000);
-const REPLICAS = Number(process.env.BENCH_BILLING_REPLICAS || 1);
-const CUSTOMERS = Number(process.env.BENCH_CUSTOMERS || 20);
-const LATENCY_MS = Number(process.env.BENCH_PROVIDER_LATENCY_MS || 0);
-const TARGET_PER_SECOND = Number(process.env.BENCH_RENEWAL_TARGET_PER_SECOND || 1000);
-const MAX_IN_FLIGHT = Number(process.env.BENCH_CHARGES_IN_FLIGHT || 1024);
 const AMOUNT = RENEWAL_AMOUNT;
 
 /** The baseline: the same rows a renewal writes, as plain multi-row INSERTs in batches of 500. */
@@ -93,12 +97,7 @@ async function main(): Promise<number> {
       `that latency (billing sizes itself again from the latency it measures; at most ${MAX_IN_FLIGHT}; ` +
       `the sandbox alone: ${aloneInFlight})\n`,
   );
-  const running = await startRenewalPlatform({
-    latencyMs: LATENCY_MS,
-    maxCallsInFlight: MAX_IN_FLIGHT,
-    targetPerSecond: TARGET_PER_SECOND,
-    extraBillingReplicas: REPLICAS - 1,
-  });
+  const running = await startRenewalPlatform(SETTINGS);
   const { platform } = running;
   try {
     const merchant = await prepareMerchant(platform, CUSTOMERS);

@@ -3,6 +3,7 @@ import { resolve } from 'node:path';
 import { SandboxControlsClient } from '@billing/payments';
 import {
   freePort,
+  payCheckoutPageInSandbox,
   PLATFORM_PROCESSES,
   PlatformProcess,
   probeReady,
@@ -59,19 +60,7 @@ describe.each(SCENARIOS)(
     /** A customer with a real saved sandbox card: a hosted checkout paid as a payer does. */
     async function customerWithCard(email: string): Promise<string> {
       const session = (await api('POST', '/checkout/sessions', { plan_id: planId })).body as { code: string };
-      const pay = await fetch(`${platform.gatewayUrl}/checkout/${session.code}/pay`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/x-www-form-urlencoded' },
-        body: new URLSearchParams({ email }),
-        redirect: 'manual',
-      });
-      const outcome = await fetch(pay.headers.get('location')!, {
-        method: 'POST',
-        headers: { 'content-type': 'application/x-www-form-urlencoded' },
-        body: new URLSearchParams({ outcome: 'success' }),
-        redirect: 'manual',
-      });
-      await fetch(outcome.headers.get('location')!, { redirect: 'manual' });
+      await payCheckoutPageInSandbox(platform.gatewayUrl, session.code, email);
       const completed = (await api('GET', `/checkout/sessions/${session.code}`)).body as { customer_id: string };
       expect(completed.customer_id).toBeTruthy();
       return completed.customer_id;

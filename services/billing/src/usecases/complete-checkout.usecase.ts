@@ -16,7 +16,7 @@ import type { CustomerModel, InvoiceModel, SubscriptionModel } from '../db/model
 import { customerEventData, invoiceEventData, subscriptionEventData } from '../events/event-payloads';
 import type { BillingDeps } from './billing-deps';
 import { countCharge } from './billing-metrics';
-import { createInvoices, invoiceDiscountOf } from './invoice-money';
+import { createInvoices, invoiceDiscountOf, planLineOf } from './invoice-money';
 import { issuePendingRefunds } from './issue-pending-refunds.usecase';
 import { callProvider } from './provider-call';
 import {
@@ -343,15 +343,7 @@ export async function createFirstInvoice(
         discountFrom: subscription,
         credit: { exactly: paid.credit },
         lines: [
-          {
-            type: 'SUBSCRIPTION',
-            description: subscription.planName,
-            quantity: '1',
-            unitAmount: subscription.amount,
-            amount: subscription.amount,
-            periodStart: subscription.currentPeriodStart,
-            periodEnd: subscription.currentPeriodEnd,
-          },
+          planLineOf(subscription, { start: subscription.currentPeriodStart, end: subscription.currentPeriodEnd }),
         ],
       },
     ],

@@ -76,6 +76,19 @@ export function invoiceDiscountOf(subscription: SubscriptionModel): InvoiceDisco
   return nextInvoiceDiscount(discountOf(subscription));
 }
 
+/** The SUBSCRIPTION line of a subscription's invoice for a period: its plan, once, at its amount. */
+export function planLineOf(subscription: SubscriptionModel, period: { start: Date; end: Date }): ChargeInvoiceLine {
+  return {
+    type: 'SUBSCRIPTION',
+    description: subscription.planName,
+    quantity: '1',
+    unitAmount: subscription.amount,
+    amount: subscription.amount,
+    periodStart: period.start,
+    periodEnd: period.end,
+  };
+}
+
 /**
  * Creates new invoices with their money, in the caller's transaction: the one place every new
  * invoice's totals are computed and applied (docs/api-behaviour.md §11, §18, §19, §20), whatever

@@ -5,7 +5,7 @@ import type { InvoiceModel, SubscriptionModel } from '../../db/models';
 import { invoiceEventData } from '../../events/event-payloads';
 import type { BillingDeps } from '../billing-deps';
 import { billUsageForPeriod } from '../bill-usage.usecase';
-import { createInvoices, invoiceDiscountOf, type InvoiceDraft } from '../invoice-money';
+import { createInvoices, invoiceDiscountOf, planLineOf, type InvoiceDraft } from '../invoice-money';
 
 /** A subscription's new period to open an invoice for. */
 export interface PeriodOpening {
@@ -43,17 +43,7 @@ export function periodInvoiceDraft(
     collection: { status: 'OPEN', chargeAt },
     discount: invoiceDiscountOf(subscription),
     discountFrom: subscription,
-    lines: [
-      {
-        type: 'SUBSCRIPTION',
-        description: subscription.planName,
-        quantity: '1',
-        unitAmount: subscription.amount,
-        amount: subscription.amount,
-        periodStart: period.start,
-        periodEnd: period.end,
-      },
-    ],
+    lines: [planLineOf(subscription, period)],
   };
 }
 
