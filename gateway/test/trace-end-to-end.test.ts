@@ -154,16 +154,28 @@ describe('tracing end to end (docs/decisions.md, "One trace per request")', () =
         'notification',
         (s) => s.parentSpanId === attempt()?.spanId && s.attributes['http.request.method'] === 'POST',
       );
-    await waitFor(() => Boolean(request() && webhookPost()), 'the spans of the trace');
-
-    // Every hop, each in its own process, under the one trace id.
-    const apiKeyCheck = trace.find('identity', (s) => s.name === 'grpc.identity.v1.IdentityService/VerifyApiKey');
-    const customerCreation = trace.find('billing', (s) => s.name === 'grpc.billing.v1.BillingService/CreateCustomer');
-    const publish = trace.find('billing', (s) => s.name.startsWith('publish ') && s.name.endsWith('.customer.created'));
-    const processing = trace.find(
-      'notification',
-      (s) => s.name.startsWith('process ') && s.parentSpanId === publish?.spanId,
+    // Every hop, each in its own process, under the one trace id. Each process exports its spans
+    // on its own schedule, so billing's may arrive after notification's: wait for all of them.
+    const hops = () => {
+      const publish = trace.find(
+        'billing',
+        (s) => s.name.startsWith('publish ') && s.name.endsWith('.customer.created'),
+      );
+      return {
+        apiKeyCheck: trace.find('identity', (s) => s.name === 'grpc.identity.v1.IdentityService/VerifyApiKey'),
+        customerCreation: trace.find('billing', (s) => s.name === 'grpc.billing.v1.BillingService/CreateCustomer'),
+        publish,
+        processing: trace.find(
+          'notification',
+          (s) => s.name.startsWith('process ') && s.parentSpanId === publish?.spanId,
+        ),
+      };
+    };
+    await waitFor(
+      () => Boolean(request() && webhookPost() && Object.values(hops()).every(Boolean)),
+      'the spans of the trace',
     );
+    const { apiKeyCheck, customerCreation, publish, processing } = hops();
     expect({ apiKeyCheck, customerCreation, publish, processing }).toEqual({
       apiKeyCheck: expect.objectContaining({ service: 'identity' }),
       customerCreation: expect.objectContaining({ service: 'billing' }),
