@@ -1,5 +1,7 @@
 import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { WebhookHttp } from '../src/delivery/webhook-http';
 
 describe('WebhookHttp: the SSRF guard where the connection is made, and the attempt timeout', () => {
@@ -58,6 +60,27 @@ describe('WebhookHttp: the SSRF guard where the connection is made, and the atte
         expect([outcome.statusCode, outcome.error]).toEqual([null, 'no answer within 300 ms']);
         expect(outcome.durationMs).toBeGreaterThanOrEqual(250);
       }
+    } finally {
+      await http.close();
+    }
+  });
+
+  it('times out even when garbage collection runs while the receiver is silent', async () => {
+    // A timeout signal combined with AbortSignal.any could be collected before it fired, and the
+    // attempt then hung for good; the attempt's own timer is held until it ends.
+    setFlagsFromString('--expose-gc');
+    const gc = runInNewContext('gc') as () => void;
+    const http = new WebhookHttp({ timeoutMs: 300, allowInsecure: true });
+    try {
+      const attempts = Array.from({ length: 20 }, () => http.post(`http://127.0.0.1:${port}/silent`, '{}', {}));
+      const collecting = setInterval(gc, 20);
+      const outcomes = await Promise.race([
+        Promise.all(attempts).finally(() => clearInterval(collecting)),
+        new Promise<never>((_, reject) =>
+          setTimeout(() => reject(new Error('an attempt outlived its timeout')), 5000).unref(),
+        ),
+      ]);
+      expect(outcomes.map((o) => o.error)).toEqual(Array(20).fill('no answer within 300 ms'));
     } finally {
       await http.close();
     }

@@ -44,11 +44,23 @@ export class WebhookHttp {
   async post(url: string, body: string, headers: Record<string, string>): Promise<PostOutcome> {
     const started = process.hrtime.bigint();
     const elapsed = () => Math.round(Number(process.hrtime.bigint() - started) / 1e6);
+    // One controller and one timer of our own for the whole attempt, held until it ends: a
+    // timeout signal combined by AbortSignal.any can be garbage-collected before it fires (a
+    // known Node.js defect), and the attempt then hung past its lease, so another pass sent the
+    // same attempt again (seen in CI: gateway/test/webhook-deliveries.test.ts, hanging receiver).
+    const attempt = new AbortController();
+    const timer = setTimeout(
+      () => attempt.abort(new DOMException(`no answer within ${this.options.timeoutMs} ms`, 'TimeoutError')),
+      this.options.timeoutMs,
+    );
+    const abandon = () => attempt.abort(new DOMException('the process is stopping', 'AbortError'));
+    this.stopping.signal.addEventListener('abort', abandon, { once: true });
     try {
       const host = new URL(url).hostname.replace(/^\[|\]$/g, '');
       if (!this.options.allowInsecure && isIP(host) && isForbiddenAddress(host)) {
         return { statusCode: null, durationMs: elapsed(), error: `forbidden address ${host}` };
       }
+      if (this.stopping.signal.aborted) abandon();
       const response = await request(url, {
         method: 'POST',
         dispatcher: this.agent,
@@ -58,7 +70,7 @@ export class WebhookHttp {
         // would race it, and a loaded process decided which error the log showed.
         headersTimeout: 0,
         bodyTimeout: 0,
-        signal: AbortSignal.any([AbortSignal.timeout(this.options.timeoutMs), this.stopping.signal]),
+        signal: attempt.signal,
       });
       // Drain the answer so the connection can be reused; its content does not matter.
       await response.body.dump({ limit: 64 * 1024 }).catch(() => undefined);
@@ -72,6 +84,9 @@ export class WebhookHttp {
           ? `no answer within ${this.options.timeoutMs} ms`
           : ((err as NodeJS.ErrnoException).code ?? (err as Error).message);
       return { statusCode: null, durationMs: elapsed(), error: String(message).slice(0, MAX_ERROR_LENGTH) };
+    } finally {
+      clearTimeout(timer);
+      this.stopping.signal.removeEventListener('abort', abandon);
     }
   }
 
