@@ -4,9 +4,9 @@
  * answers in `latencyMs` needs targetPerSecond x latencyMs / 1000 calls open at once; fewer caps
  * the rate below the target whatever the CPU could do (128 calls at 500 ms: 256/s at most).
  *
- * HEADROOM covers what the mean latency leaves out: the scheduler sends a claimed batch and
- * waits for its slowest answer (the provider's jitter), and each call spends some time in our
- * own process around the provider's. The result is clamped to [MIN_CALLS_IN_FLIGHT, max], max
+ * HEADROOM covers what the mean latency leaves out: the provider's jitter, the moments a slot
+ * waits for the next batch's claims, and the time each call spends in our own process around
+ * the provider's. The result is clamped to [MIN_CALLS_IN_FLIGHT, max], max
  * being the process's budget and its kept-alive connections (PROVIDER_CALLS_IN_FLIGHT).
  * docs/configuration.md describes the settings.
  */

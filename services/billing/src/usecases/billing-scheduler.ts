@@ -1,13 +1,14 @@
 import type { BillingDeps } from './billing-deps';
-import { runBillingPass, type BillingPassOptions } from './renew-due-subscriptions.usecase';
+import {
+  DEFAULT_BATCH_SIZE,
+  DEFAULT_CONCURRENCY,
+  runBillingPass,
+  type BillingPassOptions,
+} from './renew-due-subscriptions.usecase';
 import { settlePendingPayments } from './settle-pending-payments.usecase';
 
 /** Safety bound of one scheduled run; the next interval continues where it stopped. */
 const MAX_PASSES = 1000;
-
-/** Live mode's budget when none is configured: subscriptions claimed at once, provider calls in flight. */
-const LIVE_BATCH_SIZE = 500;
-const LIVE_CALLS_IN_FLIGHT = 128;
 
 export interface SchedulerRunOptions extends BillingPassOptions {
   settleAfterMs: number;
@@ -31,11 +32,11 @@ export async function runDueBilling(deps: BillingDeps, runOptions: SchedulerRunO
   const budget =
     passOptions.livemode === false && deps.testModeBudget
       ? deps.testModeBudget
-      : { batchSize: LIVE_BATCH_SIZE, concurrency: deps.providerCallsInFlight ?? LIVE_CALLS_IN_FLIGHT };
+      : { batchSize: DEFAULT_BATCH_SIZE, concurrency: deps.providerCallsInFlight ?? DEFAULT_CONCURRENCY };
   // Sized once per run, from the latency measured so far: a run lasts a poll's worth of batches.
   const concurrency = passOptions.concurrency ?? callsInFlight?.(budget.concurrency) ?? budget.concurrency;
-  // A batch's charges are all answered before the next batch's are sent, so a batch smaller
-  // than the calls in flight would leave the rest of them unused.
+  // Two batches' charges share the calls in flight (stepAndChargeDue), so a batch smaller than
+  // them would leave slots unused while the next batch is stepped.
   const batchSize = passOptions.batchSize ?? Math.max(budget.batchSize, concurrency);
   const options = { ...passOptions, concurrency, batchSize };
   let total = await settlePendingPayments(deps, {

@@ -97,11 +97,12 @@ const providerCallSlots = (options: BillingPassOptions) =>
   new BoundedConcurrency(options.concurrency ?? DEFAULT_CONCURRENCY, Number.MAX_SAFE_INTEGER, 'provider calls');
 
 /**
- * Provider calls in flight at once, by default: as many as the provider client keeps connections
- * (ProviderHttp). Measured with the renewals benchmark: 64 -> 128 took it from ~1,000 to ~1,050/s.
+ * A pass's provider calls in flight and subscriptions claimed at once, when its caller gives
+ * none (the scheduler sizes both: billing-scheduler.ts). Measured with the renewals benchmark at
+ * 0 ms: 64 -> 128 calls took it from ~1,000 to ~1,050/s.
  */
-const DEFAULT_CONCURRENCY = 128;
-const DEFAULT_BATCH_SIZE = 500;
+export const DEFAULT_CONCURRENCY = 128;
+export const DEFAULT_BATCH_SIZE = 500;
 
 /**
  * Claims a batch of due subscriptions and takes ONE step of each (the earliest due), in one

@@ -1,3 +1,4 @@
+import { BoundedConcurrency } from '@billing/platform';
 import type { BillingDeps } from './billing-deps';
 import { recordChargeOutcome, resendUnknownCharge } from './invoice-payment';
 
@@ -26,23 +27,23 @@ export async function settlePendingPayments(
   // Verified side by side: each is one provider call and its own transaction on its own
   // payment, and at a real provider's latency (hundreds of ms) one after the other would leave a
   // crashed batch of hundreds PENDING for minutes (docs/benchmarks.md, billing day).
+  const slots = new BoundedConcurrency(options.concurrency ?? 1, Number.MAX_SAFE_INTEGER, 'settlements');
   let settled = 0;
-  let next = 0;
-  const settleNext = async () => {
-    while (next < rows.length) {
-      const row = rows[next++];
-      try {
-        const verified = await deps.providerFor(row.livemode).verifyTransaction(row.reference);
-        const at = row.at ? new Date(row.at) : deps.clock.now();
-        const result = verified
-          ? await recordChargeOutcome(deps, row.reference, verified, at)
-          : await resendUnknownCharge(deps, row.reference, { at });
-        if (!result.pending) settled += 1;
-      } catch (err) {
-        deps.logger.warn({ err, reference: row.reference }, 'pending payment not settled; will retry');
-      }
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(options.concurrency ?? 1, rows.length) }, settleNext));
+  await Promise.all(
+    rows.map((row) =>
+      slots.run(async () => {
+        try {
+          const verified = await deps.providerFor(row.livemode).verifyTransaction(row.reference);
+          const at = row.at ? new Date(row.at) : deps.clock.now();
+          const result = verified
+            ? await recordChargeOutcome(deps, row.reference, verified, at)
+            : await resendUnknownCharge(deps, row.reference, { at });
+          if (!result.pending) settled += 1;
+        } catch (err) {
+          deps.logger.warn({ err, reference: row.reference }, 'pending payment not settled; will retry');
+        }
+      }),
+    ),
+  );
   return settled;
 }
