@@ -5,6 +5,7 @@ import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
+  createReplica,
   freePort,
   listenLocally,
   queryDatabase,
@@ -14,9 +15,15 @@ import {
 } from '@billing/testing';
 import { gatewayApi, registerMerchant, type Api, type RegisteredMerchant } from './support/api';
 
-/** A merchant endpoint that answers 500 while `healthy` is false and counts what it accepted. */
+/**
+ * A merchant endpoint that answers 500 while `healthy` is false, never answers while `hanging`,
+ * and counts what it accepted.
+ */
 class CountingReceiver {
   healthy = false;
+  hanging = false;
+  /** Requests taken while hanging (their senders are killed or time out). */
+  held = 0;
   /** Event id -> how many times it was accepted (answered 2xx). */
   readonly accepted = new Map<string, number>();
   private endpoint?: LocalEndpoint;
@@ -24,6 +31,11 @@ class CountingReceiver {
 
   async start(): Promise<this> {
     this.endpoint = await listenLocally((_req, body, res) => {
+      if (this.hanging) {
+        // Never answered: its sender times out or dies.
+        this.held++;
+        return;
+      }
       if (!this.healthy) return void res.writeHead(500).end();
       const { id } = JSON.parse(body.toString('utf8')) as { id: string };
       this.accepted.set(id, (this.accepted.get(id) ?? 0) + 1);
@@ -177,6 +189,52 @@ describe('webhook deliveries survive a killed notification service and a restart
     await receiver.waitForEvents(events);
     await new Promise((r) => setTimeout(r, 1500));
     expect(events.map((id) => receiver.accepted.get(id))).toEqual(events.map(() => 1));
+  });
+
+  it('a process killed while its first attempts hang: the deliveries it wrote claimed go out once, after the lease', async () => {
+    await platform.processes.notification.stop();
+    const replica = await createReplica(platform, 'notification', { DELIVERY_POLL_MS: '60000' });
+    await replica.process.start();
+    receiver.hanging = true;
+    receiver.held = 0;
+    let events: string[] = [];
+    try {
+      events = await eventIdsOf(await createCustomers(10));
+      const deadline = Date.now() + 10_000;
+      while (receiver.held < 10) {
+        if (Date.now() > deadline) throw new Error(`only ${receiver.held} attempts reached the receiver`);
+        await new Promise((r) => setTimeout(r, 50));
+      }
+    } finally {
+      await replica.process.stop('SIGKILL');
+    }
+    // Killed between writing the deliveries (claimed) and recording any attempt.
+    const leased = await queryDatabase<{ attempts: number; lease_until: Date | null }>(
+      platform.database('notification'),
+      'SELECT attempts, lease_until FROM deliveries WHERE event_id = ANY($1::uuid[])',
+      [events],
+    );
+    expect(leased).toHaveLength(10);
+    expect(leased.every((d) => d.attempts === 0 && d.lease_until !== null)).toBe(true);
+    receiver.hanging = false;
+    receiver.healthy = true;
+    await platform.processes.notification.start();
+    await receiver.waitForEvents(events, 30_000);
+    await new Promise((r) => setTimeout(r, 1500));
+    expect(events.map((id) => receiver.accepted.get(id))).toEqual(events.map(() => 1));
+    // The restarted worker took them only once the dead process's lease had run out.
+    const sent = await queryDatabase<{ at: Date; created_at: Date; attempt: number }>(
+      platform.database('notification'),
+      `SELECT a.at, d.created_at, a.attempt FROM deliveries d JOIN delivery_attempts a ON a.delivery_id = d.id
+        WHERE d.event_id = ANY($1::uuid[])`,
+      [events],
+    );
+    expect(sent).toHaveLength(10);
+    const leaseMs = 1000 + 5000; // WEBHOOK_TIMEOUT_MS + the lease margin
+    for (const row of sent) {
+      expect(row.attempt).toBe(1);
+      expect(row.at.getTime() - row.created_at.getTime()).toBeGreaterThanOrEqual(leaseMs);
+    }
   });
 
   it('NATS restarted while events are produced: every event delivered exactly once', async () => {

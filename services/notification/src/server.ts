@@ -86,7 +86,8 @@ export async function startNotification(config: NotificationConfig, logger: Logg
       },
     ],
   });
-  // Due deliveries: every DELIVERY_POLL_MS, and at once when the consumer has made new ones.
+  // Due deliveries (retries, and new ones the consumer had no room to start): every
+  // DELIVERY_POLL_MS, and at once when woken.
   const deliveries = new DeliveryWorker(deps, logger);
   const worker = startPollingLoop('webhook-deliveries', config.DELIVERY_POLL_MS, () => deliveries.pass(), logger);
   wakeWorkers = () => void worker.runNow();
@@ -101,9 +102,7 @@ export async function startNotification(config: NotificationConfig, logger: Logg
     maxDeliveries: config.EVENT_MAX_DELIVERIES,
     redeliveryDelayMs: config.EVENT_REDELIVERY_DELAY_MS,
     now: () => systemClock.now(),
-    handle: async (events, traces) => {
-      if ((await fanOutEvents(deps, events, traces)) > 0) wakeWorkers();
-    },
+    handle: (events, traces) => fanOutEvents(deps, events, traces, deliveries),
   });
   await consumer.start();
   registerConsumerLagMetrics({ nats, stream: config.EVENTS_STREAM, durableNames: [EVENT_CONSUMER], logger });

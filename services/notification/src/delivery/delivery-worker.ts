@@ -1,5 +1,5 @@
 import type { Logger } from '@billing/platform';
-import { startDueDeliveries } from '../usecases/deliver-webhooks.usecase';
+import { startDueDeliveries, type AttemptTracker } from '../usecases/deliver-webhooks.usecase';
 import type { NotificationDeps } from '../usecases/notification-deps';
 
 /** Attempts in flight in one process at most; the rest wait in the table, due. */
@@ -11,7 +11,7 @@ const MAX_IN_FLIGHT = 2_000;
  * cut off and their deliveries released, so that the process stops in time and another worker
  * sends them at once.
  */
-export class DeliveryWorker {
+export class DeliveryWorker implements AttemptTracker {
   private readonly inFlight = new Set<Promise<unknown>>();
 
   constructor(
@@ -21,12 +21,18 @@ export class DeliveryWorker {
 
   /** One pass: starts as many due deliveries as there is room for. */
   pass(): Promise<number> {
-    return startDueDeliveries(this.deps, MAX_IN_FLIGHT - this.inFlight.size, (attempt) => {
-      const tracked = attempt
-        .catch((err: unknown) => this.logger.error({ err }, 'delivery attempt not recorded; retried after its lease'))
-        .finally(() => this.inFlight.delete(tracked));
-      this.inFlight.add(tracked);
-    });
+    return startDueDeliveries(this.deps, this);
+  }
+
+  room(): number {
+    return MAX_IN_FLIGHT - this.inFlight.size;
+  }
+
+  track(attempt: Promise<unknown>): void {
+    const tracked = attempt
+      .catch((err: unknown) => this.logger.error({ err }, 'delivery attempt not recorded; retried after its lease'))
+      .finally(() => this.inFlight.delete(tracked));
+    this.inFlight.add(tracked);
   }
 
   async drain(graceMs: number): Promise<void> {

@@ -10,28 +10,47 @@ const CLAIM_LIMIT = 500;
 const PER_WEBHOOK = 200;
 
 /**
- * One pass of a delivery worker: claims due deliveries (lease = the attempt timeout + a margin)
- * and starts sending each, signed afresh. It does not wait for the answers: `track` receives each
- * attempt, so a slow or dead receiver holds only its own deliveries, never the next pass.
- * `room` bounds how many the caller will take. Returns how many it started.
+ * Where a process's attempts go: `room` is how many more it will take now, `track` receives each
+ * attempt started, so that a slow or dead receiver holds only its own deliveries, never the next
+ * pass (the DeliveryWorker).
  */
-export async function startDueDeliveries(
-  deps: NotificationDeps,
-  room: number,
-  track: (attempt: Promise<unknown>) => void,
-): Promise<number> {
+export interface AttemptTracker {
+  room(): number;
+  track(attempt: Promise<unknown>): void;
+}
+
+/**
+ * One pass of a delivery worker: claims due deliveries (with a lease, `deliveryLeaseMs`) and
+ * starts sending each, signed afresh. It does not wait for the answers. Returns how many it
+ * started.
+ */
+export async function startDueDeliveries(deps: NotificationDeps, attempts: AttemptTracker): Promise<number> {
+  const room = attempts.room();
   if (room <= 0) return 0;
   const claimed = await deps.deliveries.claimDue(
     deps.clock.now(),
     Math.min(CLAIM_LIMIT, room),
     PER_WEBHOOK,
-    deps.delivery.timeoutMs + LEASE_MARGIN_MS,
+    deliveryLeaseMs(deps),
   );
-  for (const delivery of claimed) track(attemptDelivery(deps, delivery));
+  startClaimedDeliveries(deps, claimed, attempts);
   return claimed.length;
 }
 
-/** Past the attempt's own timeout, so a lease never runs out under a live attempt. */
+/** Starts sending deliveries this process holds the lease of (claimed, or created claimed). */
+export function startClaimedDeliveries(
+  deps: NotificationDeps,
+  claimed: ClaimedDelivery[],
+  attempts: AttemptTracker,
+): void {
+  for (const delivery of claimed) attempts.track(attemptDelivery(deps, delivery));
+}
+
+/** A claim's lease: past the attempt's own timeout, so a lease never runs out under a live attempt. */
+export function deliveryLeaseMs(deps: NotificationDeps): number {
+  return deps.delivery.timeoutMs + LEASE_MARGIN_MS;
+}
+
 const LEASE_MARGIN_MS = 5_000;
 
 /**

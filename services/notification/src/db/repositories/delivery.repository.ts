@@ -67,22 +67,30 @@ export class DeliveryRepository {
 
   /**
    * One delivery per event and matching active webhook of its project and mode, all in one
-   * statement; an event seen before (redelivered, duplicated) adds nothing. Returns how many rows
-   * it created.
+   * statement; an event seen before (redelivered, duplicated) adds nothing. With `leaseMs`, each
+   * row is written already claimed for its first attempt, exactly as `claimDue` would claim it
+   * (another claimer skips it until the lease runs out), so the caller sends it at once without
+   * a claim of its own; without, it waits due for a worker's pass. Returns the rows it created.
    */
-  async createForEvents(events: EventToDeliver[], now: Date): Promise<number> {
-    if (events.length === 0) return 0;
-    const [, count] = await this.sequelize.query(
-      `INSERT INTO deliveries (id, event_id, webhook_id, project_id, livemode, event, body, status,
-                               next_attempt_at, created_at, trace_headers)
-       SELECT gen_random_uuid(), e.id, w.id, e.project_id, e.livemode, e.event, e.body, 'PENDING', $7, $7,
-              e.trace_headers
-         FROM unnest($1::uuid[], $2::text[], $3::uuid[], $4::boolean[], $5::text[], $6::timestamptz[],
-                     $8::jsonb[])
-              AS e(id, event, project_id, livemode, body, created_at, trace_headers)
-         JOIN webhooks w ON w.project_id = e.project_id AND w.livemode = e.livemode AND w.is_active
-                        AND (e.event = ANY (w.events) OR '*' = ANY (w.events))
-       ON CONFLICT (event_id, webhook_id) DO NOTHING`,
+  async createForEvents(events: EventToDeliver[], now: Date, leaseMs: number | null): Promise<ClaimedDelivery[]> {
+    if (events.length === 0) return [];
+    return this.sequelize.query<ClaimedDelivery>(
+      `WITH created AS (
+         INSERT INTO deliveries (id, event_id, webhook_id, project_id, livemode, event, body, status,
+                                 next_attempt_at, created_at, trace_headers, lease_until)
+         SELECT gen_random_uuid(), e.id, w.id, e.project_id, e.livemode, e.event, e.body, 'PENDING', $7, $7,
+                e.trace_headers, $7::timestamptz + $9::integer * interval '1 millisecond'
+           FROM unnest($1::uuid[], $2::text[], $3::uuid[], $4::boolean[], $5::text[], $6::timestamptz[],
+                       $8::jsonb[])
+                AS e(id, event, project_id, livemode, body, created_at, trace_headers)
+           JOIN webhooks w ON w.project_id = e.project_id AND w.livemode = e.livemode AND w.is_active
+                          AND (e.event = ANY (w.events) OR '*' = ANY (w.events))
+         ON CONFLICT (event_id, webhook_id) DO NOTHING
+         RETURNING id, webhook_id, event, body, status, attempts, trace_headers
+       )
+       SELECT c.id, c.webhook_id AS "webhookId", w.url, w.secret_sealed AS "secretSealed", c.event, c.body,
+              c.status, c.attempts + 1 AS attempt, c.trace_headers AS "traceHeaders"
+         FROM created c JOIN webhooks w ON w.id = c.webhook_id`,
       {
         bind: [
           events.map((e) => e.id),
@@ -93,11 +101,11 @@ export class DeliveryRepository {
           events.map((e) => e.createdAt),
           now,
           events.map((e) => JSON.stringify(e.traceHeaders)),
+          leaseMs,
         ],
-        type: QueryTypes.INSERT,
+        type: QueryTypes.SELECT,
       },
     );
-    return count ?? 0;
   }
 
   /**
