@@ -48,7 +48,11 @@ export async function fanOutEvents(
     });
   }
   const sendNow = expected > 0 && attempts.room() >= expected;
-  const created = await deps.deliveries.createForEvents(events, deps.clock.now(), sendNow ? deliveryLeaseMs(deps) : null);
+  const created = await deps.deliveries.createForEvents(
+    events,
+    deps.clock.now(),
+    sendNow ? deliveryLeaseMs(deps) : null,
+  );
   if (sendNow) startClaimedDeliveries(deps, created, attempts);
   else if (created.length > 0) deps.wakeWorkers();
   return created.length;
