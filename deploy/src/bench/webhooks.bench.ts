@@ -21,6 +21,7 @@ import {
   type NewEvent,
 } from '@billing/platform';
 import { freePort, startPlatform, TEST_DATABASE_URL } from '@billing/testing';
+import { CpuMeter, cpuPerUnitRows } from './cpu-meter';
 import { round, table } from './measure';
 
 const EVENTS = Number(process.env.BENCH_WEBHOOK_EVENTS || 10_000);
@@ -162,8 +163,10 @@ async function main(): Promise<number> {
     };
     await waitForAll((await produce(200)).keys(), receiver.receivedAt, 60_000);
 
+    const cpu = new CpuMeter(platform);
     const committedAt = await produce(EVENTS);
     await waitForAll(committedAt.keys(), receiver.receivedAt, 120_000);
+    const cpuUse = cpu.stop();
     const platformFigures = figures(committedAt, receiver.receivedAt);
     const stages = await stagesOf(platform.database('notification'), committedAt, receiver.receivedAt);
 
@@ -218,7 +221,7 @@ async function main(): Promise<number> {
         `where the time goes (p50 / p99 ms):\n${table([
           ['stage', 'p50 ms', 'p99 ms'],
           ...stages.map((s) => [s.stage, round(s.p50, 1).toString(), round(s.p99, 1).toString()]),
-        ])}\n\n`,
+        ])}\n\n${table(cpuPerUnitRows([{ label: 'event', use: cpuUse, units: EVENTS }]))}\n\n`,
     );
     process.stdout.write(
       `${JSON.stringify({
@@ -234,6 +237,8 @@ async function main(): Promise<number> {
         baseline_p99_ms: round(baselineFigures.p99, 1),
         goal_p99_ms: GOAL_P99_MS,
         stages: stages.map((s) => ({ stage: s.stage, p50_ms: round(s.p50, 1), p99_ms: round(s.p99, 1) })),
+        cpu_ms_per_event: Object.fromEntries(cpuUse.byWhat.map((b) => [b.what, round((b.seconds * 1000) / EVENTS, 3)])),
+        machine_cpu_ms_per_event: round((cpuUse.machineSeconds * 1000) / EVENTS, 3),
       })}\n`,
     );
     return 0;

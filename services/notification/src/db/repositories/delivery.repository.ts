@@ -179,49 +179,40 @@ export class DeliveryRepository {
   }
 
   /**
-   * Records attempts and their deliveries' next states, many in one transaction (two
-   * statements however many); releases the leases. Answers one result per record, in order.
+   * Records attempts and their deliveries' next states, many in one statement (so one round
+   * trip, atomic without a transaction of its own); releases the leases. Answers one result per
+   * record, in order.
    */
   async recordAttempts(records: AttemptRecord[]): Promise<void[]> {
-    await this.sequelize.transaction(async (transaction) => {
-      const column = <T>(pick: (r: AttemptRecord) => T) => records.map(pick);
-      await this.sequelize.query(
-        `INSERT INTO delivery_attempts (delivery_id, attempt, at, status_code, duration_ms, error)
-         SELECT * FROM unnest($1::uuid[], $2::int[], $3::timestamptz[], $4::int[], $5::int[], $6::text[])
-         ON CONFLICT DO NOTHING`,
-        {
-          bind: [
-            column((r) => r.deliveryId),
-            column((r) => r.attempt),
-            column((r) => r.at),
-            column((r) => r.statusCode),
-            column((r) => r.durationMs),
-            column((r) => r.error),
-          ],
-          transaction,
-        },
-      );
-      await this.sequelize.query(
-        `UPDATE deliveries d SET status = r.status, attempts = r.attempt, next_attempt_at = r.next_attempt_at,
-                lease_until = NULL, last_status_code = r.status_code, last_error = r.error,
-                delivered_at = CASE WHEN r.status = 'SUCCEEDED' THEN r.at ELSE d.delivered_at END
-           FROM unnest($1::uuid[], $2::text[], $3::int[], $4::timestamptz[], $5::int[], $6::text[], $7::timestamptz[])
-                AS r(id, status, attempt, next_attempt_at, status_code, error, at)
-          WHERE d.id = r.id`,
-        {
-          bind: [
-            column((r) => r.deliveryId),
-            column((r) => r.status),
-            column((r) => r.attempt),
-            column((r) => r.nextAttemptAt),
-            column((r) => r.statusCode),
-            column((r) => r.error),
-            column((r) => r.at),
-          ],
-          transaction,
-        },
-      );
-    });
+    const column = <T>(pick: (r: AttemptRecord) => T) => records.map(pick);
+    await this.sequelize.query(
+      `WITH r AS (
+         SELECT * FROM unnest($1::uuid[], $2::int[], $3::timestamptz[], $4::int[], $5::int[], $6::text[], $7::text[],
+                              $8::timestamptz[])
+                AS r(id, attempt, at, status_code, duration_ms, error, status, next_attempt_at)
+       ), logged AS (
+         INSERT INTO delivery_attempts (delivery_id, attempt, at, status_code, duration_ms, error)
+         SELECT id, attempt, at, status_code, duration_ms, error FROM r
+         ON CONFLICT DO NOTHING
+       )
+       UPDATE deliveries d SET status = r.status, attempts = r.attempt, next_attempt_at = r.next_attempt_at,
+              lease_until = NULL, last_status_code = r.status_code, last_error = r.error,
+              delivered_at = CASE WHEN r.status = 'SUCCEEDED' THEN r.at ELSE d.delivered_at END
+         FROM r
+        WHERE d.id = r.id`,
+      {
+        bind: [
+          column((r) => r.deliveryId),
+          column((r) => r.attempt),
+          column((r) => r.at),
+          column((r) => r.statusCode),
+          column((r) => r.durationMs),
+          column((r) => r.error),
+          column((r) => r.status),
+          column((r) => r.nextAttemptAt),
+        ],
+      },
+    );
     return records.map(() => undefined);
   }
 }
