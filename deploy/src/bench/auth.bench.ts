@@ -13,7 +13,15 @@
  */
 import { randomUUID } from 'node:crypto';
 import { startPlatform, type PlatformUnderTest } from '@billing/testing';
-import { measure, round, startBaseline, startSameWorkBaseline, table, type Measurement } from './measure';
+import {
+  measure,
+  registerBenchMerchant,
+  round,
+  startBaseline,
+  startSameWorkBaseline,
+  table,
+  type Measurement,
+} from './measure';
 
 /**
  * The measured route: a plan read with an API key, end to end (gateway -> identity for the key,
@@ -37,27 +45,6 @@ const DURATION_S = Number(process.env.BENCH_DURATION_S || 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS || 50);
 const WARMUP_S = Number(process.env.BENCH_WARMUP_S || 3);
 
-interface RegisterResponse {
-  api_keys: { key: string; is_live: boolean }[];
-}
-
-async function registerMerchant(platform: PlatformUnderTest): Promise<string> {
-  const res = await fetch(`${platform.gatewayUrl}/api/v1/auth/register`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({
-      email: `bench-${platform.runId}@example.com`,
-      business_name: 'Bench Ltd',
-      password: 'bench-password-123',
-    }),
-  });
-  const text = await res.text();
-  if (res.status !== 201) throw new Error(`POST /api/v1/auth/register answered ${res.status}: ${text}`);
-  const testKey = (JSON.parse(text) as RegisterResponse).api_keys.find((k) => !k.is_live);
-  if (!testKey) throw new Error(`registration returned no test key: ${text}`);
-  return testKey.key;
-}
-
 async function createPlan(platform: PlatformUnderTest, apiKey: string): Promise<string> {
   const res = await fetch(`${platform.gatewayUrl}/api/v1/plans`, {
     method: 'POST',
@@ -77,7 +64,7 @@ async function main(): Promise<number> {
   let baseline: Awaited<ReturnType<typeof startBaseline>> | undefined;
   let sameWork: Awaited<ReturnType<typeof startSameWorkBaseline>> | undefined;
   try {
-    const apiKey = await registerMerchant(platform);
+    const apiKey = (await registerBenchMerchant(platform.gatewayUrl, platform.runId, 'auth')).testKey;
     const route = ROUTE_TEMPLATE.replace('{id}', await createPlan(platform, apiKey));
     const headers = { 'x-api-key': apiKey };
     const first = await fetch(`${platform.gatewayUrl}${route}`, { headers });

@@ -102,3 +102,28 @@ export function table(rows: string[][]): string {
 }
 
 export const round = (n: number, digits = 2) => Math.round(n * 10 ** digits) / 10 ** digits;
+
+/** A merchant a benchmark registered through the gateway: its test-mode API key and access token. */
+export interface BenchMerchant {
+  testKey: string;
+  accessToken: string;
+}
+
+/** Registers a merchant through the gateway (`label` keeps its email apart from other benchmarks'). */
+export async function registerBenchMerchant(gatewayUrl: string, runId: string, label: string): Promise<BenchMerchant> {
+  const res = await fetch(`${gatewayUrl}/api/v1/auth/register`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({
+      email: `bench-${label}-${runId}@example.com`,
+      business_name: 'Bench Ltd',
+      password: 'bench-password-123',
+    }),
+  });
+  const text = await res.text();
+  if (res.status !== 201) throw new Error(`POST /api/v1/auth/register answered ${res.status}: ${text}`);
+  const body = JSON.parse(text) as { access_token: string; api_keys: { key: string; is_live: boolean }[] };
+  const testKey = body.api_keys.find((k) => !k.is_live);
+  if (!testKey) throw new Error(`registration returned no test key: ${text}`);
+  return { testKey: testKey.key, accessToken: body.access_token };
+}

@@ -18,6 +18,7 @@ import {
   TEST_DATABASE_URL,
   type PlatformUnderTest,
 } from '@billing/testing';
+import { registerBenchMerchant } from './measure';
 
 /** Every renewal charges this much (minor units) on a monthly plan. */
 export const RENEWAL_AMOUNT = 5000;
@@ -127,18 +128,7 @@ export interface RenewalMerchant {
 /** A merchant, a plan and `customers` customers with real saved sandbox cards (hosted checkouts paid). */
 export async function prepareMerchant(platform: PlatformUnderTest, customerCount: number): Promise<RenewalMerchant> {
   const base = `${platform.gatewayUrl}/api/v1`;
-  const registered = await json(
-    await fetch(`${base}/auth/register`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({
-        email: `bench-${platform.runId}@example.com`,
-        business_name: 'Bench Ltd',
-        password: 'bench-password-123',
-      }),
-    }),
-  );
-  const apiKey = (registered.api_keys as { key: string; is_live: boolean }[]).find((k) => !k.is_live)!.key;
+  const apiKey = (await registerBenchMerchant(platform.gatewayUrl, platform.runId, 'renewals')).testKey;
   const headers = { 'content-type': 'application/json', 'x-api-key': apiKey };
   const plan = await json(
     await fetch(`${base}/plans`, {

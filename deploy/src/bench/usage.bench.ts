@@ -13,7 +13,7 @@
 import { randomUUID } from 'node:crypto';
 import { Client } from 'pg';
 import { startPlatform, TEST_DATABASE_URL, type PlatformUnderTest } from '@billing/testing';
-import { round, table } from './measure';
+import { registerBenchMerchant, round, table } from './measure';
 
 /**
  * The per-key limit (25 requests/s for a test key, docs/rate-limits.md) lifted far above the
@@ -174,17 +174,7 @@ async function main(): Promise<number> {
   const platform = await startPlatform({ env: PLATFORM_ENV });
   const sqlClients: Client[] = [];
   try {
-    const registration = await expectStatus(
-      call(platform, 'POST', '/api/v1/auth/register', {
-        email: `bench-usage-${platform.runId}@example.com`,
-        business_name: 'Bench Ltd',
-        password: 'bench-password-123',
-      }),
-      201,
-      'POST /auth/register',
-    );
-    const keys = registration.api_keys as { key: string; is_live: boolean }[];
-    const apiKey = keys.find((k) => !k.is_live)?.key ?? '';
+    const apiKey = (await registerBenchMerchant(platform.gatewayUrl, platform.runId, 'usage')).testKey;
     const plan = await expectStatus(
       call(platform, 'POST', '/api/v1/plans', { name: 'Metered', amount: 1000, usage_unit_amount: 0.05 }, apiKey),
       201,

@@ -22,7 +22,7 @@ import {
 } from '@billing/platform';
 import { freePort, startPlatform, TEST_DATABASE_URL } from '@billing/testing';
 import { CpuMeter, cpuPerUnitRows } from './cpu-meter';
-import { round, table } from './measure';
+import { registerBenchMerchant, round, table } from './measure';
 
 const EVENTS = Number(process.env.BENCH_WEBHOOK_EVENTS || 10_000);
 const RATE = Number(process.env.BENCH_WEBHOOK_RATE || 3_000);
@@ -119,25 +119,15 @@ async function main(): Promise<number> {
   const relay = new OutboxRelay({ sequelize: producer, nats, logger, subjectPrefix: platform.eventsSubjectPrefix });
   try {
     const base = `${platform.gatewayUrl}/api/v1`;
-    const registered = (await (
-      await fetch(`${base}/auth/register`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({
-          email: `bench-hooks-${platform.runId}@example.com`,
-          business_name: 'Bench Hooks Ltd',
-          password: 'bench-password-123',
-        }),
-      })
-    ).json()) as { access_token: string; api_keys: { key: string; is_live: boolean }[]; project: { id: string } };
-    const apiKey = registered.api_keys.find((k) => !k.is_live)!.key;
+    const merchant = await registerBenchMerchant(platform.gatewayUrl, platform.runId, 'hooks');
+    const apiKey = merchant.testKey;
     const projectId = await projectOf(base, apiKey);
     const hook = await fetch(`${base}/webhooks`, {
       method: 'POST',
       headers: {
         'content-type': 'application/json',
         'x-api-key': apiKey,
-        authorization: `Bearer ${registered.access_token}`,
+        authorization: `Bearer ${merchant.accessToken}`,
       },
       body: JSON.stringify({ url: `${receiver.url}/hooks`, events: ['invoice.paid'] }),
     });

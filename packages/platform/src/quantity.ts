@@ -18,6 +18,9 @@ export const ExactDecimal = Decimal.clone({
   toExpPos: 100,
 });
 
+/** Quantities must stay below this (18 integer digits); computed once, not per record. */
+const INTEGER_LIMIT = new ExactDecimal(10).pow(MAX_INTEGER_DIGITS);
+
 export type QuantityResult = { ok: true; value: string } | { ok: false; reason: string };
 
 /**
@@ -37,18 +40,21 @@ export function parseUsageQuantity(input: string): QuantityResult {
   if (value.decimalPlaces() > MAX_FRACTION_DIGITS) {
     return { ok: false, reason: `Decimal input should have no more than ${MAX_FRACTION_DIGITS} decimal places` };
   }
-  if (!value.abs().lt(new ExactDecimal(10).pow(MAX_INTEGER_DIGITS))) {
+  if (!value.abs().lt(INTEGER_LIMIT)) {
     return {
       ok: false,
       reason: `Decimal input should have no more than ${MAX_INTEGER_DIGITS} digits before the decimal point`,
     };
   }
-  return { ok: true, value: canonicalQuantity(value.toFixed()) };
+  return { ok: true, value: canonicalText(value) };
 }
 
 /** Canonical text of an exact decimal (e.g. NUMERIC text "1.500000" -> "1.5", "-0.000000" -> "0"). */
 export function canonicalQuantity(exact: string): string {
-  const value = new ExactDecimal(exact);
-  if (value.isZero()) return '0';
-  return value.toFixed();
+  return canonicalText(new ExactDecimal(exact));
+}
+
+/** No exponent, no trailing zeros, no "-0": the one canonical form of a quantity. */
+function canonicalText(value: Decimal): string {
+  return value.isZero() ? '0' : value.toFixed();
 }
