@@ -591,6 +591,11 @@ describe('coupons and discounts (gateway -> catalog + billing -> sandbox provide
         ['DISCOUNT', -10000],
       ]);
       expect(await chargesOf(email)).toEqual([]);
+      // The customer's detail view shows the discount with the invoice.
+      const detail = await get(m, `/customers/${customerId}`);
+      expect(detail.body.invoices).toEqual([
+        expect.objectContaining({ id: first.id, amount: 0, discount: 10000, credit_applied: 0, amount_due: 0 }),
+      ]);
       await renew(m, created.body.id);
       expect(await chargesOf(email)).toEqual([[1000000, 'success']]);
     });

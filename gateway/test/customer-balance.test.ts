@@ -141,6 +141,13 @@ describe('customer balance: adjustments and credit applied to invoices (gateway 
       amount_due: 7000,
     });
     expect(await eventsAbout('subscription.renewed', paid.subscriptionId)).toHaveLength(1);
+
+    // The customer's detail view shows the same money for each invoice.
+    const detail = await get(m, `/customers/${paid.customerId}`);
+    expect(detail.status).toBe(200);
+    const shown = (id: string) => detail.body.invoices.find((i: Json) => i.id === id);
+    expect(shown(renewal.id)).toMatchObject({ amount: 10_000, discount: 0, credit_applied: 3000, amount_due: 7000 });
+    expect(shown(first.id)).toMatchObject({ amount: 10_000, discount: 0, credit_applied: 0, amount_due: 10_000 });
   });
 
   it('cancelling a credited period refunds what the card paid, never the credit', async () => {

@@ -2656,6 +2656,12 @@ export interface components {
             due_date: string;
             /** Format: date-time */
             paid_at: string | null;
+            /** @description The DISCOUNT line's amount as a positive number (0 when none) */
+            discount: number;
+            /** @description The customer's balance this invoice used */
+            credit_applied: number;
+            /** @description amount - credit_applied: what the card is charged; 0 means PAID without a charge */
+            amount_due: number;
         };
         UpdateCustomerRequest: {
             name?: string;
@@ -8662,7 +8668,10 @@ export interface operations {
                      *           "currency": "NGN",
                      *           "status": "PAID",
                      *           "due_date": "2026-03-02T09:15:00.000Z",
-                     *           "paid_at": "2026-03-02T09:15:00.000Z"
+                     *           "paid_at": "2026-03-02T09:15:00.000Z",
+                     *           "discount": 0,
+                     *           "credit_applied": 0,
+                     *           "amount_due": 15000
                      *         }
                      *       ]
                      *     }

@@ -60,6 +60,9 @@ const toInvoiceSummary = (i: InvoiceModel): billingV1.InvoiceSummary => ({
   dueDate: i.dueDate,
   paidAt: i.paidAt ?? undefined,
   createdAt: i.createdAt,
+  discount: i.discount,
+  creditApplied: i.creditApplied,
+  amountDue: i.amountDue,
 });
 
 type BillingHandlers = UnaryHandlers<billingV1.BillingServiceServer>;

@@ -46,6 +46,11 @@ export const CustomerInvoiceSchema = z
     status: z.enum(['DRAFT', 'OPEN', 'PAID', 'VOID', 'UNCOLLECTIBLE']),
     due_date: timestamp,
     paid_at: timestamp.nullable(),
+    discount: z.number().meta({ description: "The DISCOUNT line's amount as a positive number (0 when none)" }),
+    credit_applied: z.number().meta({ description: "The customer's balance this invoice used" }),
+    amount_due: z.number().meta({
+      description: 'amount - credit_applied: what the card is charged; 0 means PAID without a charge',
+    }),
   })
   .meta({ id: 'CustomerInvoice' });
 
@@ -158,6 +163,9 @@ export const toCustomerDetail = (reply: billingV1.GetCustomerResponse): z.input<
     status: i.status as z.input<typeof CustomerInvoiceSchema>['status'],
     due_date: iso(i.dueDate, 'due_date'),
     paid_at: i.paidAt ? i.paidAt.toISOString() : null,
+    discount: toMajorUnits(i.discount),
+    credit_applied: toMajorUnits(i.creditApplied),
+    amount_due: toMajorUnits(i.amountDue),
   })),
 });
 

@@ -462,7 +462,16 @@ export interface InvoiceSummary {
   status: string;
   dueDate?: Date | undefined;
   paidAt?: Date | undefined;
-  createdAt?: Date | undefined;
+  createdAt?:
+    | Date
+    | undefined;
+  /**
+   * As on Invoice: the DISCOUNT line's amount (positive, 0 when none), the balance used, and
+   * amount - credit_applied.
+   */
+  discount: number;
+  creditApplied: number;
+  amountDue: number;
 }
 
 export interface CreateCustomerRequest {
@@ -7307,7 +7316,18 @@ export const SubscriptionSummary: MessageFns<SubscriptionSummary> = {
 };
 
 function createBaseInvoiceSummary(): InvoiceSummary {
-  return { id: "", amount: 0, currency: "", status: "", dueDate: undefined, paidAt: undefined, createdAt: undefined };
+  return {
+    id: "",
+    amount: 0,
+    currency: "",
+    status: "",
+    dueDate: undefined,
+    paidAt: undefined,
+    createdAt: undefined,
+    discount: 0,
+    creditApplied: 0,
+    amountDue: 0,
+  };
 }
 
 export const InvoiceSummary: MessageFns<InvoiceSummary> = {
@@ -7332,6 +7352,15 @@ export const InvoiceSummary: MessageFns<InvoiceSummary> = {
     }
     if (message.createdAt !== undefined) {
       Timestamp.encode(toTimestamp(message.createdAt), writer.uint32(58).fork()).join();
+    }
+    if (message.discount !== 0) {
+      writer.uint32(64).int64(message.discount);
+    }
+    if (message.creditApplied !== 0) {
+      writer.uint32(72).int64(message.creditApplied);
+    }
+    if (message.amountDue !== 0) {
+      writer.uint32(80).int64(message.amountDue);
     }
     return writer;
   },
@@ -7405,6 +7434,30 @@ export const InvoiceSummary: MessageFns<InvoiceSummary> = {
             message.createdAt = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
             continue;
           }
+          case 8: {
+            if (tag !== 64) {
+              break;
+            }
+
+            message.discount = longToNumber(reader.int64());
+            continue;
+          }
+          case 9: {
+            if (tag !== 72) {
+              break;
+            }
+
+            message.creditApplied = longToNumber(reader.int64());
+            continue;
+          }
+          case 10: {
+            if (tag !== 80) {
+              break;
+            }
+
+            message.amountDue = longToNumber(reader.int64());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -7438,6 +7491,17 @@ export const InvoiceSummary: MessageFns<InvoiceSummary> = {
         : isSet(object.created_at)
         ? fromJsonTimestamp(object.created_at)
         : undefined,
+      discount: isSet(object.discount) ? globalThis.Number(object.discount) : 0,
+      creditApplied: isSet(object.creditApplied)
+        ? globalThis.Number(object.creditApplied)
+        : isSet(object.credit_applied)
+        ? globalThis.Number(object.credit_applied)
+        : 0,
+      amountDue: isSet(object.amountDue)
+        ? globalThis.Number(object.amountDue)
+        : isSet(object.amount_due)
+        ? globalThis.Number(object.amount_due)
+        : 0,
     };
   },
 
@@ -7464,6 +7528,15 @@ export const InvoiceSummary: MessageFns<InvoiceSummary> = {
     if (message.createdAt !== undefined) {
       obj.createdAt = message.createdAt.toISOString();
     }
+    if (message.discount !== 0) {
+      obj.discount = Math.round(message.discount);
+    }
+    if (message.creditApplied !== 0) {
+      obj.creditApplied = Math.round(message.creditApplied);
+    }
+    if (message.amountDue !== 0) {
+      obj.amountDue = Math.round(message.amountDue);
+    }
     return obj;
   },
 
@@ -7479,6 +7552,9 @@ export const InvoiceSummary: MessageFns<InvoiceSummary> = {
     message.dueDate = object.dueDate ?? undefined;
     message.paidAt = object.paidAt ?? undefined;
     message.createdAt = object.createdAt ?? undefined;
+    message.discount = object.discount ?? 0;
+    message.creditApplied = object.creditApplied ?? 0;
+    message.amountDue = object.amountDue ?? 0;
     return message;
   },
 };
