@@ -93,6 +93,14 @@ describe('fanOutEvents: deliveries start from the consumer when its process has 
       project_id: projectId,
       livemode: false,
     }));
+  /** The consumer's call for one batch of events, each in a trace of its own. */
+  const fanOut = (batch: EventEnvelope[], attempts: AttemptTracker) =>
+    fanOutEvents(
+      deps,
+      batch,
+      batch.map(() => ROOT_CONTEXT),
+      attempts,
+    );
   const rowsOf = (envelopes: EventEnvelope[]) =>
     DeliveryModel.findAll({ where: { eventId: envelopes.map((e) => e.id) }, raw: true });
 
@@ -101,14 +109,7 @@ describe('fanOutEvents: deliveries start from the consumer when its process has 
     answer = new Promise<void>((resolve) => (release = resolve));
     const batch = events(3);
     const attempts = tracker(10);
-    expect(
-      await fanOutEvents(
-        deps,
-        batch,
-        batch.map(() => ROOT_CONTEXT),
-        attempts,
-      ),
-    ).toBe(3);
+    expect(await fanOut(batch, attempts)).toBe(3);
     expect(attempts.attempts).toHaveLength(3);
     expect(wakes).toBe(0);
     // The POSTs are out while the rows are held by the claim lease, so a worker's pass skips them.
@@ -158,14 +159,7 @@ describe('fanOutEvents: deliveries start from the consumer when its process has 
   it('without room: writes them due and unclaimed, starts nothing and wakes the workers', async () => {
     const batch = events(3);
     const attempts = tracker(2);
-    expect(
-      await fanOutEvents(
-        deps,
-        batch,
-        batch.map(() => ROOT_CONTEXT),
-        attempts,
-      ),
-    ).toBe(3);
+    expect(await fanOut(batch, attempts)).toBe(3);
     expect(attempts.attempts).toHaveLength(0);
     expect(wakes).toBe(1);
     const rows = await rowsOf(batch);
@@ -176,23 +170,11 @@ describe('fanOutEvents: deliveries start from the consumer when its process has 
 
   it('an event seen before, or one no webhook asked for, creates and starts nothing', async () => {
     const batch = events(2);
-    await fanOutEvents(
-      deps,
-      batch,
-      batch.map(() => ROOT_CONTEXT),
-      tracker(10),
-    );
+    await fanOut(batch, tracker(10));
     const again = tracker(10);
     const unwanted = events(1, 'customer.created');
     const all = [...batch, ...unwanted];
-    expect(
-      await fanOutEvents(
-        deps,
-        all,
-        all.map(() => ROOT_CONTEXT),
-        again,
-      ),
-    ).toBe(0);
+    expect(await fanOut(all, again)).toBe(0);
     expect(again.attempts).toHaveLength(0);
     expect(wakes).toBe(0);
     expect(await rowsOf(unwanted)).toEqual([]);
