@@ -13,6 +13,7 @@ import { addCheckoutPaymentsAndRefundAttempts } from './0012-add-checkout-paymen
 import { addCustomerBalance } from './0013-add-customer-balance';
 import { addSubscriptionDiscounts } from './0014-add-subscription-discounts';
 import { addPlanChanges } from './0015-add-plan-changes';
+import { indexOpenInvoicesOfSubscription } from './0016-index-open-invoices-of-subscription';
 
 /** Every migration of the billing database, in order. Append; never edit a shipped one. */
 export const billingMigrations: Migration[] = [
@@ -32,4 +33,5 @@ export const billingMigrations: Migration[] = [
   addCustomerBalance,
   addSubscriptionDiscounts,
   addPlanChanges,
+  indexOpenInvoicesOfSubscription,
 ];

@@ -44,22 +44,35 @@ export class DueWorkRepository {
   /**
    * Claims up to `limit` subscriptions with a step due, locked FOR UPDATE SKIP LOCKED until the
    * caller's transaction ends; each with its project's now (test clocks) and its trial notice.
+   * Period ends first, earliest first, then trial notices: each claim walks its own index in order
+   * and stops at `limit`, so a claim costs the same however large the backlog behind it.
    */
-  claimDueSubscriptions(
+  async claimDueSubscriptions(
     now: Date,
     filter: { projectId?: string; livemode?: boolean; limit: number },
     transaction: Transaction,
   ): Promise<{ id: string; now: Date; trial_will_end_notified_at: Date | null }[]> {
-    return this.sequelize.query<{ id: string; now: Date; trial_will_end_notified_at: Date | null }>(
-      `SELECT s.id, s.trial_will_end_notified_at, ${projectNow('s')} AS now
-         FROM subscriptions s
-         LEFT JOIN test_clocks tc ON tc.project_id = s.project_id
-        WHERE ${dueSubscription(filter.livemode)}
-        ORDER BY s.project_id, s.current_period_end
-        LIMIT $3
-        FOR UPDATE OF s SKIP LOCKED`,
-      { bind: [now, filter.projectId ?? null, filter.limit], transaction, type: QueryTypes.SELECT },
+    const claim = (due: string, order: string, limit: number, taken: string[]) =>
+      this.sequelize.query<{ id: string; now: Date; trial_will_end_notified_at: Date | null }>(
+        `SELECT s.id, s.trial_will_end_notified_at, ${projectNow('s')} AS now
+           FROM subscriptions s
+           LEFT JOIN test_clocks tc ON tc.project_id = s.project_id
+          WHERE ${subscriptionInScope(filter.livemode)} AND ${due} AND NOT (s.id = ANY($4::uuid[]))
+          ORDER BY ${order}
+          LIMIT $3
+          FOR UPDATE OF s SKIP LOCKED`,
+        { bind: [now, filter.projectId ?? null, limit, taken], transaction, type: QueryTypes.SELECT },
+      );
+    const periodEnds = await claim(periodEndDue(filter.livemode), 's.current_period_end', filter.limit, []);
+    if (periodEnds.length >= filter.limit) return periodEnds;
+    // A trialing subscription may have both due; it was claimed above and takes one step.
+    const notices = await claim(
+      trialNoticeDue(filter.livemode),
+      's.trial_end',
+      filter.limit - periodEnds.length,
+      periodEnds.map((s) => s.id),
     );
+    return [...periodEnds, ...notices];
   }
 
   /**
@@ -95,38 +108,49 @@ const projectNow = (table: string) =>
 /**
  * The latest "now" of any row of a mode, for index range scans: projectNow depends on each row's
  * project, which no index can use, but test clocks only move forward, so no test row's now is
- * later than real time + the largest offset, and no live row's later than real time.
+ * later than real time + the largest offset, and no live row's later than real time. For one
+ * mode the bound is a single range, so an index is walked in order; for both, one per mode.
  */
 const LATEST_TEST_NOW = `($1::timestamptz + (SELECT COALESCE(max(offset_ms), 0) FROM test_clocks) * interval '1 millisecond')`;
-const dueBy = (column: string, table: string, ahead = '') =>
-  `((${table}.livemode AND ${column} <= $1::timestamptz${ahead})
-    OR (NOT ${table}.livemode AND ${column} <= ${LATEST_TEST_NOW}${ahead}))`;
+const dueBy = (column: string, table: string, livemode: boolean | undefined, ahead = '') => {
+  const live = `${column} <= $1::timestamptz${ahead}`;
+  const test = `${column} <= ${LATEST_TEST_NOW}${ahead}`;
+  if (livemode === true) return live;
+  if (livemode === false) return test;
+  return `((${table}.livemode AND ${live}) OR (NOT ${table}.livemode AND ${test}))`;
+};
 
 /** Rows of one mode only, or of both; a literal, so the planner drops the other mode's bounds. */
 const ofMode = (table: string, livemode: boolean | undefined) =>
   livemode === undefined ? '' : `AND ${livemode ? '' : 'NOT '}${table}.livemode`;
 
+/** A subscription the scheduler may step ($2 an optional project filter), of the mode asked. */
+const subscriptionInScope = (livemode?: boolean) => `s.status IN ('ACTIVE', 'TRIALING', 'PAST_DUE', 'PAUSED')
+  AND ($2::uuid IS NULL OR s.project_id = $2::uuid) ${ofMode('s', livemode)}`;
+
 /**
- * A subscription with a step due ($1 real now, $2 an optional project filter). The dueBy bounds
- * restate the exact conditions in a form the subscriptions_due and subscriptions_trial_notice
- * indexes serve, so a poll reads the due rows, not the table.
+ * Its period has ended ($1 real now) and it is to be renewed or cancelled: not while an OPEN
+ * invoice of it is being charged (invoices_open_of_subscription). The dueBy bound restates the
+ * exact condition in a form the subscriptions_due index serves.
  */
-const dueSubscription = (livemode?: boolean) => `s.status IN ('ACTIVE', 'TRIALING', 'PAST_DUE', 'PAUSED')
-  AND ($2::uuid IS NULL OR s.project_id = $2::uuid) ${ofMode('s', livemode)}
-  AND (
-    (${dueBy('s.current_period_end', 's')}
-      AND s.current_period_end <= ${projectNow('s')}
-      AND (s.cancel_at_period_end
-           OR (s.status IN ('ACTIVE', 'TRIALING')
-               AND NOT EXISTS (SELECT 1 FROM invoices oi WHERE oi.subscription_id = s.id AND oi.status = 'OPEN'))))
-    OR (s.status = 'TRIALING' AND s.trial_will_end_notified_at IS NULL
-        AND ${dueBy('s.trial_end', 's', " + interval '3 days'")}
-        AND s.trial_end - interval '3 days' <= ${projectNow('s')})
-  )`;
+const periodEndDue = (livemode?: boolean) => `${dueBy('s.current_period_end', 's', livemode)}
+  AND s.current_period_end <= ${projectNow('s')}
+  AND (s.cancel_at_period_end
+       OR (s.status IN ('ACTIVE', 'TRIALING')
+           AND NOT EXISTS (SELECT 1 FROM invoices oi WHERE oi.subscription_id = s.id AND oi.status = 'OPEN')))`;
+
+/** Its trial ends within 3 days and it was not told yet (the subscriptions_trial_notice index). */
+const trialNoticeDue = (livemode?: boolean) => `s.status = 'TRIALING' AND s.trial_will_end_notified_at IS NULL
+  AND ${dueBy('s.trial_end', 's', livemode, " + interval '3 days'")}
+  AND s.trial_end - interval '3 days' <= ${projectNow('s')}`;
+
+/** A subscription with a step due: its period end or its trial notice. */
+const dueSubscription = (livemode?: boolean) =>
+  `${subscriptionInScope(livemode)} AND ((${periodEndDue(livemode)}) OR (${trialNoticeDue(livemode)}))`;
 
 /** An invoice whose charge (renewal or dunning retry) is due, of a subscription still billed. */
 const dueInvoice = (livemode?: boolean) => `i.status = 'OPEN' AND i.next_payment_attempt IS NOT NULL
-  AND ${dueBy('i.next_payment_attempt', 'i')}
+  AND ${dueBy('i.next_payment_attempt', 'i', livemode)}
   AND i.next_payment_attempt <= ${projectNow('i')}
   AND s.status IN ('ACTIVE', 'TRIALING', 'PAST_DUE')
   AND ($2::uuid IS NULL OR i.project_id = $2::uuid) ${ofMode('i', livemode)}`;
