@@ -22,6 +22,7 @@ import {
   renewalBenchSettings,
   prepareMerchant,
   sandboxAlone,
+  renewalsUnderWay,
   seedDueSubscriptions,
   startRenewalPlatform,
 } from './renewal-setup';
@@ -79,16 +80,21 @@ async function main(): Promise<number> {
           ).rows[0].n,
         );
       let lastPaid = -1;
-      for (;;) {
-        const paid = await renewed();
-        if (paid >= SUBSCRIPTIONS) break;
-        if (process.env.BENCH_TRACE && paid !== lastPaid) {
-          process.stdout.write(`${round((Date.now() - dueAt.getTime()) / 1000, 1)} s after due: ${paid} paid\n`);
+      // Until the due instant nothing is under way; then until nothing is left to do.
+      await new Promise((r) => setTimeout(r, Math.max(0, dueAt.getTime() - Date.now())));
+      while (await renewalsUnderWay(db, dueAt)) {
+        if (process.env.BENCH_TRACE) {
+          const paid = await renewed();
+          if (paid !== lastPaid) {
+            process.stdout.write(`${round((Date.now() - dueAt.getTime()) / 1000, 1)} s after due: ${paid} paid\n`);
+          }
+          lastPaid = paid;
         }
-        lastPaid = paid;
         await new Promise((r) => setTimeout(r, 250));
       }
       const daySeconds = (Date.now() - dueAt.getTime()) / 1000;
+      const paid = await renewed();
+      if (paid !== SUBSCRIPTIONS) throw new Error(`${paid} of ${SUBSCRIPTIONS} renewals PAID when none was left to do`);
       // Late webhooks and settlement are over when the day is: wait for charges still being answered.
       await new Promise((r) => setTimeout(r, 2000));
       const once = await exactlyOnce(platform, db, dueAt);

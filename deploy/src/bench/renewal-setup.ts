@@ -198,6 +198,24 @@ export async function countRows(db: Client, sql: string): Promise<number> {
   return Number((await db.query<{ n: string }>(sql)).rows[0].n);
 }
 
+/**
+ * Whether renewals of subscriptions whose period ended by `periodEnd` are still under way: one
+ * still due (its period not moved on) or an OPEN invoice (moving the period and opening the
+ * invoice are one transaction). Both read small indexes (subscriptions_due and
+ * invoices_open_of_subscription), so polling this does not load the database under measurement,
+ * as counting PAID invoices on every poll did (a scan of the whole table each time).
+ */
+export async function renewalsUnderWay(db: Client, periodEnd: Date): Promise<boolean> {
+  const { rows } = await db.query<{ busy: boolean }>(
+    `SELECT EXISTS (SELECT 1 FROM subscriptions
+                     WHERE status IN ('ACTIVE', 'TRIALING', 'PAST_DUE', 'PAUSED') AND NOT livemode
+                       AND current_period_end <= $1)
+         OR EXISTS (SELECT 1 FROM invoices WHERE status = 'OPEN') AS busy`,
+    [periodEnd],
+  );
+  return rows[0].busy;
+}
+
 /** What PostgreSQL did in one database so far (pg_stat_database), to divide by the work done. */
 export interface DatabaseActivity {
   commits: number;
