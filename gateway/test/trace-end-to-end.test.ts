@@ -161,9 +161,17 @@ describe('tracing end to end (docs/decisions.md, "One trace per request")', () =
         'billing',
         (s) => s.name.startsWith('publish ') && s.name.endsWith('.customer.created'),
       );
+      const customerCreation = trace.find('billing', (s) => s.name === 'grpc.billing.v1.BillingService/CreateCustomer');
+      // The provider call (the customer at the sandbox provider) is a span, continued by the provider.
+      const providerCall = trace.find(
+        'billing',
+        (s) => s.parentSpanId === customerCreation?.spanId && s.name === 'POST',
+      );
       return {
         apiKeyCheck: trace.find('identity', (s) => s.name === 'grpc.identity.v1.IdentityService/VerifyApiKey'),
-        customerCreation: trace.find('billing', (s) => s.name === 'grpc.billing.v1.BillingService/CreateCustomer'),
+        customerCreation,
+        providerCall,
+        providerServer: trace.find('sandbox-provider', (s) => s.parentSpanId === providerCall?.spanId),
         publish,
         processing: trace.find(
           'notification',
@@ -175,16 +183,15 @@ describe('tracing end to end (docs/decisions.md, "One trace per request")', () =
       () => Boolean(request() && webhookPost() && Object.values(hops()).every(Boolean)),
       'the spans of the trace',
     );
-    const { apiKeyCheck, customerCreation, publish, processing } = hops();
-    expect({ apiKeyCheck, customerCreation, publish, processing }).toEqual({
+    const { apiKeyCheck, customerCreation, providerCall, providerServer, publish, processing } = hops();
+    expect({ apiKeyCheck, customerCreation, providerCall, providerServer, publish, processing }).toEqual({
       apiKeyCheck: expect.objectContaining({ service: 'identity' }),
       customerCreation: expect.objectContaining({ service: 'billing' }),
+      providerCall: expect.objectContaining({ service: 'billing' }),
+      providerServer: expect.objectContaining({ service: 'sandbox-provider' }),
       publish: expect.objectContaining({ service: 'billing' }),
       processing: expect.objectContaining({ service: 'notification' }),
     });
-    // The provider call (the customer at the sandbox provider) is a span, continued by the provider.
-    const providerCall = trace.find('billing', (s) => s.parentSpanId === customerCreation?.spanId && s.name === 'POST');
-    expect(trace.find('sandbox-provider', (s) => s.parentSpanId === providerCall?.spanId)).toBeDefined();
     // The delivery attempt continues the consumer's span and names the delivery, never its secret.
     expect(attempt()).toMatchObject({
       parentSpanId: processing!.spanId,
