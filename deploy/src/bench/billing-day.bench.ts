@@ -28,13 +28,6 @@ import {
 } from './renewal-setup';
 
 const SETTINGS = renewalBenchSettings(500);
-const {
-  latencyMs: LATENCY_MS,
-  targetPerSecond: TARGET_PER_SECOND,
-  maxCallsInFlight: MAX_IN_FLIGHT,
-  customers: CUSTOMERS,
-  billingReplicas: REPLICAS,
-} = SETTINGS;
 const SUBSCRIPTIONS = Number(process.env.BENCH_BILLING_DAY_SUBSCRIPTIONS || 100_000);
 /** The issue's goal for the whole day. */
 const GOAL_SECONDS = 120;
@@ -52,16 +45,16 @@ interface ExactlyOnce {
 
 async function main(): Promise<number> {
   // What billing should size itself to at this latency, and what the baseline sends at once.
-  const inFlight = callsInFlightFor(TARGET_PER_SECOND, LATENCY_MS, MAX_IN_FLIGHT);
+  const inFlight = callsInFlightFor(SETTINGS.targetPerSecond, SETTINGS.latencyMs, SETTINGS.maxCallsInFlight);
   process.stdout.write(
-    `billing-day benchmark: ${SUBSCRIPTIONS} subscriptions due at one instant, ${REPLICAS} billing process(es), ` +
-      `provider latency ${LATENCY_MS} ms, sized for ${TARGET_PER_SECOND} renewals/s: ${inFlight} charges in flight ` +
-      `at that latency (billing sizes itself again from the latency it measures; at most ${MAX_IN_FLIGHT})\n`,
+    `billing-day benchmark: ${SUBSCRIPTIONS} subscriptions due at one instant, ${SETTINGS.billingReplicas} billing process(es), ` +
+      `provider latency ${SETTINGS.latencyMs} ms, sized for ${SETTINGS.targetPerSecond} renewals/s: ${inFlight} charges in flight ` +
+      `at that latency (billing sizes itself again from the latency it measures; at most ${SETTINGS.maxCallsInFlight})\n`,
   );
   const running = await startRenewalPlatform(SETTINGS);
   const { platform } = running;
   try {
-    const merchant = await prepareMerchant(platform, CUSTOMERS);
+    const merchant = await prepareMerchant(platform, SETTINGS.customers);
     const db = await connectDatabase(platform, 'billing');
     try {
       const seedStarted = Date.now();
@@ -142,9 +135,9 @@ async function main(): Promise<number> {
         `${JSON.stringify({
           bench: 'billing-day',
           subscriptions: SUBSCRIPTIONS,
-          billing_replicas: REPLICAS,
-          provider_latency_ms: LATENCY_MS,
-          target_per_s: TARGET_PER_SECOND,
+          billing_replicas: SETTINGS.billingReplicas,
+          provider_latency_ms: SETTINGS.latencyMs,
+          target_per_s: SETTINGS.targetPerSecond,
           charges_in_flight: inFlight,
           node: process.version,
           seconds_to_last_renewal: round(daySeconds, 1),

@@ -122,3 +122,12 @@ export function cpuPerUnitRows(windows: { label: string; use: CpuUse; units: num
 }
 
 const sum = (values: number[]) => values.reduce((a, b) => a + b, 0);
+
+/** The JSON line's form of a window: CPU ms per unit by what used them, and the machine's. */
+export function cpuMsPerUnit(use: CpuUse, units: number): { by_what: Record<string, number>; machine: number } {
+  const ms = (seconds: number) => Math.round(((seconds * 1000) / units) * 1000) / 1000;
+  return {
+    by_what: Object.fromEntries(use.byWhat.map((b) => [b.what, ms(b.seconds)])),
+    machine: ms(use.machineSeconds),
+  };
+}

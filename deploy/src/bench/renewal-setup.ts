@@ -199,7 +199,7 @@ export async function countRows(db: Client, sql: string): Promise<number> {
 }
 
 /**
- * Whether renewals of subscriptions whose period ended by `periodEnd` are still under way: one
+ * Whether renewals of the (test-mode) subscriptions whose period ended by `periodEnd` are still under way: one
  * still due (its period not moved on) or an OPEN invoice (moving the period and opening the
  * invoice are one transaction). Both read small indexes (subscriptions_due and
  * invoices_open_of_subscription), so polling this does not load the database under measurement,

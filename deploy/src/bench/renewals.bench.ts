@@ -18,7 +18,7 @@
  */
 import type { Client } from 'pg';
 import { callsInFlightFor } from '@billing/payments';
-import { CpuMeter, cpuPerUnitRows } from './cpu-meter';
+import { CpuMeter, cpuMsPerUnit, cpuPerUnitRows } from './cpu-meter';
 import { round, table } from './measure';
 import {
   activityPer,
@@ -36,13 +36,6 @@ import {
 } from './renewal-setup';
 
 const SETTINGS = renewalBenchSettings(0);
-const {
-  latencyMs: LATENCY_MS,
-  targetPerSecond: TARGET_PER_SECOND,
-  maxCallsInFlight: MAX_IN_FLIGHT,
-  customers: CUSTOMERS,
-  billingReplicas: REPLICAS,
-} = SETTINGS;
 const RENEWALS = Number(process.env.BENCH_RENEWALS || 20_000);
 const AMOUNT = RENEWAL_AMOUNT;
 
@@ -93,18 +86,18 @@ async function baseline(db: Client, projectId: string): Promise<number> {
 }
 
 async function main(): Promise<number> {
-  const sized = callsInFlightFor(TARGET_PER_SECOND, LATENCY_MS, MAX_IN_FLIGHT);
-  const aloneInFlight = Math.max(Math.min(128, MAX_IN_FLIGHT), sized);
+  const sized = callsInFlightFor(SETTINGS.targetPerSecond, SETTINGS.latencyMs, SETTINGS.maxCallsInFlight);
+  const aloneInFlight = Math.max(Math.min(128, SETTINGS.maxCallsInFlight), sized);
   process.stdout.write(
-    `renewals benchmark: ${RENEWALS} due subscriptions, ${REPLICAS} billing process(es), ${CUSTOMERS} saved cards, ` +
-      `provider latency ${LATENCY_MS} ms, sized for ${TARGET_PER_SECOND} renewals/s: ${sized} charges in flight at ` +
-      `that latency (billing sizes itself again from the latency it measures; at most ${MAX_IN_FLIGHT}; ` +
+    `renewals benchmark: ${RENEWALS} due subscriptions, ${SETTINGS.billingReplicas} billing process(es), ${SETTINGS.customers} saved cards, ` +
+      `provider latency ${SETTINGS.latencyMs} ms, sized for ${SETTINGS.targetPerSecond} renewals/s: ${sized} charges in flight at ` +
+      `that latency (billing sizes itself again from the latency it measures; at most ${SETTINGS.maxCallsInFlight}; ` +
       `the sandbox alone: ${aloneInFlight})\n`,
   );
   const running = await startRenewalPlatform(SETTINGS);
   const { platform } = running;
   try {
-    const merchant = await prepareMerchant(platform, CUSTOMERS);
+    const merchant = await prepareMerchant(platform, SETTINGS.customers);
     const { projectId } = merchant;
     const db = await connectDatabase(platform, 'billing');
     try {
@@ -196,11 +189,11 @@ async function main(): Promise<number> {
         `${JSON.stringify({
           bench: 'renewals',
           renewals: RENEWALS,
-          billing_replicas: REPLICAS,
-          provider_latency_ms: LATENCY_MS,
-          target_per_s: TARGET_PER_SECOND,
+          billing_replicas: SETTINGS.billingReplicas,
+          provider_latency_ms: SETTINGS.latencyMs,
+          target_per_s: SETTINGS.targetPerSecond,
           charges_in_flight: sized,
-          max_charges_in_flight: MAX_IN_FLIGHT,
+          max_charges_in_flight: SETTINGS.maxCallsInFlight,
           node: process.version,
           renewals_per_s: round(renewalsPerSecond, 1),
           baseline_rows_per_s: round(baselinePerSecond, 1),
@@ -209,14 +202,8 @@ async function main(): Promise<number> {
           sandbox_alone_in_flight: aloneInFlight,
           sandbox_alone_charges_per_s: round(alonePerSecond, 1),
           ratio_to_sandbox_alone: round(renewalsPerSecond / alonePerSecond, 3),
-          cpu_ms_per_renewal: Object.fromEntries(
-            renewalCpuUse.byWhat.map((b) => [b.what, round((b.seconds * 1000) / RENEWALS, 3)]),
-          ),
-          machine_cpu_ms_per_renewal: round(renewalMs, 3),
-          cpu_ms_per_sandbox_alone_charge: Object.fromEntries(
-            aloneCpuUse.byWhat.map((b) => [b.what, round((b.seconds * 1000) / RENEWALS, 3)]),
-          ),
-          machine_cpu_ms_per_sandbox_alone_charge: round((aloneCpuUse.machineSeconds * 1000) / RENEWALS, 3),
+          cpu_ms_per_renewal: cpuMsPerUnit(renewalCpuUse, RENEWALS),
+          cpu_ms_per_sandbox_alone_charge: cpuMsPerUnit(aloneCpuUse, RENEWALS),
           machine_cpu_ms_per_renewal_at_0_85: round(budgetMs, 3),
           billing_database_per_renewal: activity,
         })}\n`,

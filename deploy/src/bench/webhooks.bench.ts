@@ -21,7 +21,7 @@ import {
   type NewEvent,
 } from '@billing/platform';
 import { freePort, startPlatform, TEST_DATABASE_URL } from '@billing/testing';
-import { CpuMeter, cpuPerUnitRows } from './cpu-meter';
+import { CpuMeter, cpuMsPerUnit, cpuPerUnitRows } from './cpu-meter';
 import { registerBenchMerchant, round, table } from './measure';
 
 const EVENTS = Number(process.env.BENCH_WEBHOOK_EVENTS || 10_000);
@@ -227,8 +227,7 @@ async function main(): Promise<number> {
         baseline_p99_ms: round(baselineFigures.p99, 1),
         goal_p99_ms: GOAL_P99_MS,
         stages: stages.map((s) => ({ stage: s.stage, p50_ms: round(s.p50, 1), p99_ms: round(s.p99, 1) })),
-        cpu_ms_per_event: Object.fromEntries(cpuUse.byWhat.map((b) => [b.what, round((b.seconds * 1000) / EVENTS, 3)])),
-        machine_cpu_ms_per_event: round((cpuUse.machineSeconds * 1000) / EVENTS, 3),
+        cpu_ms_per_event: cpuMsPerUnit(cpuUse, EVENTS),
       })}\n`,
     );
     return 0;
