@@ -1,9 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Sequelize } from 'sequelize-typescript';
-import { createLogger, openDatabase } from '@billing/platform';
-import { dropDatabases, TEST_DATABASE_URL, uniqueRunId } from '@billing/testing';
-import { billingMigrations } from '../src/db/migrations';
-import { billingModels } from '../src/db/models';
+import { dropDatabases, uniqueRunId } from '@billing/testing';
+import { openBillingTestDatabase } from './support/billing-database';
 import { DueWorkRepository } from '../src/db/repositories/due-work.repository';
 
 const HOUR_MS = 60 * 60 * 1000;
@@ -41,14 +39,7 @@ describe('claimDueSubscriptions', () => {
   };
 
   beforeAll(async () => {
-    sequelize = await openDatabase({
-      url: TEST_DATABASE_URL,
-      database: `${runId}_billing`,
-      models: billingModels,
-      migrations: billingMigrations,
-      logger: createLogger('due-work-test', 'error'),
-      poolMax: 4,
-    });
+    sequelize = await openBillingTestDatabase(runId, 'due-work-test');
     dueWork = new DueWorkRepository(sequelize);
     await sequelize.query(
       `INSERT INTO customers (id, project_id, livemode, email, created_at, updated_at)

@@ -1,15 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { Sequelize } from 'sequelize-typescript';
-import { createLogger, openDatabase, systemClock, type ProjectScope } from '@billing/platform';
-import { dropDatabases, TEST_DATABASE_URL, uniqueRunId } from '@billing/testing';
-import { billingMigrations } from '../src/db/migrations';
-import {
-  billingModels,
-  CustomerModel,
-  InvoiceLineModel,
-  UsageRecordModel,
-  type SubscriptionModel,
-} from '../src/db/models';
+import { systemClock, type ProjectScope } from '@billing/platform';
+import { dropDatabases, uniqueRunId } from '@billing/testing';
+import { openBillingTestDatabase } from './support/billing-database';
+import { CustomerModel, InvoiceLineModel, UsageRecordModel, type SubscriptionModel } from '../src/db/models';
 import { CustomerBalanceRepository } from '../src/db/repositories/customer-balance.repository';
 import { CustomerRepository } from '../src/db/repositories/customer.repository';
 import { InvoiceRepository } from '../src/db/repositories/invoice.repository';
@@ -95,14 +89,7 @@ describe('usage in PostgreSQL: exact sums and the usage line of a renewal (billU
   const scope: ProjectScope = { projectId: randomUUID(), merchantId: randomUUID(), livemode: false };
 
   beforeAll(async () => {
-    sequelize = await openDatabase({
-      url: TEST_DATABASE_URL,
-      database: `${runId}_billing`,
-      models: billingModels,
-      migrations: billingMigrations,
-      logger: createLogger('usage-test', 'error'),
-      poolMax: 4,
-    });
+    sequelize = await openBillingTestDatabase(runId, 'usage-test');
     deps = {
       sequelize,
       usage,
