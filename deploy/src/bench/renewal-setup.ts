@@ -265,13 +265,16 @@ export function activityPer(before: DatabaseActivity, after: DatabaseActivity, u
 /**
  * The provider alone: `count` saved-card charges sent straight to the sandbox over HTTP,
  * `inFlight` at a time, as the scheduler sends them; returns the seconds they took. The
- * renewals' baseline: what the provider itself caps at this latency and concurrency.
+ * renewals' baseline: what the provider itself caps at this latency and concurrency. A second
+ * run in the same platform takes a `referencePrefix` of its own (the sandbox answers a repeated
+ * reference from its ledger).
  */
 export async function sandboxAlone(
   platform: PlatformUnderTest,
   billingDb: Client,
   count: number,
   inFlight: number,
+  referencePrefix = 'bench-alone',
 ): Promise<number> {
   const cards = (
     await billingDb.query<{ authorization_code: string; email: string }>(
@@ -291,7 +294,7 @@ export async function sandboxAlone(
         email: card.email,
         amount: RENEWAL_AMOUNT,
         currency: 'NGN',
-        reference: `bench-alone-${k}-${platform.runId.replace(/_/g, '-')}`,
+        reference: `${referencePrefix}-${k}-${platform.runId.replace(/_/g, '-')}`,
       }),
     });
     const text = await body.text();

@@ -3,8 +3,10 @@
  * (claim FOR UPDATE SKIP LOCKED -> period invoice with its line and invoice.created -> payments
  * ledger row -> charge of the saved card at the sandbox provider over HTTP -> PAID, invoice.paid,
  * subscription.renewed), compared with a baseline of plain SQL inserts of the rows a renewal
- * writes (invoice, line, payment, two outbox events) in the same run and database server, and
- * with the sandbox alone taking the same charges.
+ * writes (invoice, line, payment, two outbox events) in the same run and database server, with
+ * the sandbox alone taking the same charges, and with the floor: the sandbox alone again while
+ * the least work any renewal must add runs beside it (renewal-floor.ts), the most a renewal could
+ * reach on this machine.
  * Run with `npm run bench -- renewals`.
  *
  * Environment: BENCH_RENEWALS [20000], BENCH_BILLING_REPLICAS [1] (billing processes renewing),
@@ -18,8 +20,10 @@
  */
 import type { Client } from 'pg';
 import { callsInFlightFor } from '@billing/payments';
+import type { PlatformUnderTest } from '@billing/testing';
 import { CpuMeter, cpuMsPerUnit, cpuPerUnitRows } from './cpu-meter';
 import { round, table } from './measure';
+import { createFloorTables, leastRenewalWork, renewalEventBodies } from './renewal-floor';
 import {
   activityPer,
   connectDatabase,
@@ -85,6 +89,30 @@ async function baseline(db: Client, projectId: string): Promise<number> {
   return Number(process.hrtime.bigint() - started) / 1e9;
 }
 
+/**
+ * The floor (renewal-floor.ts): the sandbox alone taking the same charges once more and, at the
+ * same time, the least billing-side work of as many renewals. Done when both are.
+ */
+async function renewalFloor(platform: PlatformUnderTest, db: Client, projectId: string, inFlight: number) {
+  const bodies = await renewalEventBodies(db);
+  await createFloorTables(db);
+  const { rows } = await db.query<{ id: string }>(
+    `SELECT id FROM subscriptions WHERE project_id = $1 AND NOT livemode ORDER BY id LIMIT $2`,
+    [projectId, RENEWALS],
+  );
+  const cpu = new CpuMeter(platform);
+  const started = process.hrtime.bigint();
+  const [chargeSeconds, workSeconds] = await Promise.all([
+    sandboxAlone(platform, db, RENEWALS, inFlight, 'bench-floor'),
+    leastRenewalWork(
+      platform,
+      rows.map((r) => r.id),
+      bodies,
+    ).then(() => Number(process.hrtime.bigint() - started) / 1e9),
+  ]);
+  return { seconds: Math.max(chargeSeconds, workSeconds), chargeSeconds, workSeconds, cpu: cpu.stop() };
+}
+
 async function main(): Promise<number> {
   const sized = callsInFlightFor(SETTINGS.targetPerSecond, SETTINGS.latencyMs, SETTINGS.maxCallsInFlight);
   const aloneInFlight = Math.max(Math.min(128, SETTINGS.maxCallsInFlight), sized);
@@ -135,7 +163,9 @@ async function main(): Promise<number> {
       const aloneCpu = new CpuMeter(platform);
       const aloneSeconds = await sandboxAlone(platform, db, RENEWALS, aloneInFlight);
       const aloneCpuUse = aloneCpu.stop();
+      const floor = await renewalFloor(running.platform, db, projectId, aloneInFlight);
       const renewalsPerSecond = RENEWALS / renewSeconds;
+      const floorPerSecond = RENEWALS / floor.seconds;
       const baselinePerSecond = RENEWALS / baseSeconds;
       const alonePerSecond = RENEWALS / aloneSeconds;
       process.stdout.write(
@@ -160,13 +190,21 @@ async function main(): Promise<number> {
             round(alonePerSecond, 0).toString(),
           ],
           [
+            `floor: the sandbox alone again, and at once the least a renewal adds (renewal-floor.ts)`,
+            String(RENEWALS),
+            round(floor.seconds, 2).toString(),
+            round(floorPerSecond, 0).toString(),
+          ],
+          [
             '(seeding the due subscriptions)',
             String(RENEWALS),
             round(seedSeconds, 2).toString(),
             round(RENEWALS / seedSeconds, 0).toString(),
           ],
         ])}\nratio renewals/baseline: ${round(renewalsPerSecond / baselinePerSecond, 4)}; ` +
-          `renewals/sandbox alone: ${round(renewalsPerSecond / alonePerSecond, 3)}; sandbox successful charges: ${charges}\n\n`,
+          `renewals/sandbox alone: ${round(renewalsPerSecond / alonePerSecond, 3)}; sandbox successful charges: ${charges}\n` +
+          `floor/sandbox alone: ${round(floorPerSecond / alonePerSecond, 3)} (the most any renewal could reach here; ` +
+          `its charges took ${round(floor.chargeSeconds, 2)} s, the least renewal work ${round(floor.workSeconds, 2)} s)\n\n`,
       );
       // Where the CPU went, and what 0.85 of the sandbox alone would leave for a renewal: the
       // sandbox shares the machine's cores with everything else a renewal costs.
@@ -177,6 +215,7 @@ async function main(): Promise<number> {
           cpuPerUnitRows([
             { label: 'renewal', use: renewalCpuUse, units: RENEWALS },
             { label: 'sandbox-alone charge', use: aloneCpuUse, units: RENEWALS },
+            { label: 'floor renewal', use: floor.cpu, units: RENEWALS },
           ]),
         )}\nCPU per renewal: ${round(renewalMs, 3)} ms of the machine; at 0.85 of the sandbox alone ` +
           `(${round(0.85 * alonePerSecond, 0)}/s) the ${renewalCpuUse.cores} cores allow ${round(budgetMs, 3)} ms ` +
@@ -202,8 +241,13 @@ async function main(): Promise<number> {
           sandbox_alone_in_flight: aloneInFlight,
           sandbox_alone_charges_per_s: round(alonePerSecond, 1),
           ratio_to_sandbox_alone: round(renewalsPerSecond / alonePerSecond, 3),
+          floor_per_s: round(floorPerSecond, 1),
+          floor_ratio_to_sandbox_alone: round(floorPerSecond / alonePerSecond, 3),
+          floor_charge_seconds: round(floor.chargeSeconds, 2),
+          floor_least_work_seconds: round(floor.workSeconds, 2),
           cpu_ms_per_renewal: cpuMsPerUnit(renewalCpuUse, RENEWALS),
           cpu_ms_per_sandbox_alone_charge: cpuMsPerUnit(aloneCpuUse, RENEWALS),
+          cpu_ms_per_floor_renewal: cpuMsPerUnit(floor.cpu, RENEWALS),
           machine_cpu_ms_per_renewal_at_0_85: round(budgetMs, 3),
           billing_database_per_renewal: activity,
         })}\n`,
