@@ -413,6 +413,57 @@ describe('coupons and discounts (gateway -> catalog + billing -> sandbox provide
         [500000, 'success'],
       ]);
     });
+
+    it('logs a redemption it could not give back (catalog frozen after the redemption): the 402 still answers', async () => {
+      const m = await registerMerchant(api, 'giveback-log');
+      const planId = await plan(m, { name: 'Monthly', amount: 10000 });
+      const only = await coupon(m, { code: 'STUCK', percent_off: 50, duration: 'ONCE', max_redemptions: 1 });
+      const { customerId } = await customerWithCard(m, 'giveback-log');
+      expect((await post(m, `/test-helpers/customers/${customerId}/card`, { behavior: 'decline' })).status).toBe(200);
+      const idempotencyKey = `k-${randomUUID()}`;
+
+      // Billing frozen: the request redeems at catalog, then waits for billing's answer.
+      platform.processes.billing.signal('SIGSTOP');
+      let answer: ReturnType<typeof post> | undefined;
+      try {
+        answer = post(
+          m,
+          '/subscriptions',
+          { customer_id: customerId, plan_id: planId, coupon_code: 'STUCK' },
+          { 'Idempotency-Key': idempotencyKey },
+        );
+        for (let i = 0; i < 100 && (await timesRedeemed(m, only.id)) === 0; i++) {
+          await new Promise((r) => setTimeout(r, 50));
+        }
+        expect(await timesRedeemed(m, only.id)).toBe(1);
+        // Now catalog is frozen and billing let go: the charge is declined, the give-back cannot reach catalog.
+        platform.processes.catalog.signal('SIGSTOP');
+      } finally {
+        platform.processes.billing.signal('SIGCONT');
+      }
+      let declined;
+      try {
+        declined = await answer;
+      } finally {
+        platform.processes.catalog.signal('SIGCONT');
+      }
+      expect([declined.status, declined.body]).toEqual([402, { detail: 'Declined' }]);
+      const logged = platform.processes.gateway.output
+        .split('\n')
+        .filter((line) => line.includes('coupon redemption not given back'))
+        .map((line) => JSON.parse(line) as Record<string, unknown>);
+      expect(logged).toEqual([
+        expect.objectContaining({
+          level: 'error',
+          coupon_code: 'STUCK',
+          project_id: m.projectId,
+          redemption_key: expect.stringContaining(idempotencyKey),
+          request_id: expect.any(String),
+        }),
+      ]);
+      // What the line says: the redemption stays counted.
+      expect(await timesRedeemed(m, only.id)).toBe(1);
+    });
   });
 
   describe('discounted invoices', () => {

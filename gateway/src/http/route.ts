@@ -1,5 +1,6 @@
 import type { Request, RequestHandler, Router } from 'express';
 import type { z } from 'zod';
+import type { Logger } from '@billing/platform';
 import type { ApiKeyCache, ApiKeyPrincipal } from '../auth/api-key-cache';
 import type { PlanReadCache } from '../cache/plan-read-cache';
 import { PUBLIC_ROUTES } from '../auth/public-routes';
@@ -22,6 +23,8 @@ export interface RouteDeps {
   apiKeyCache: ApiKeyCache;
   /** GET /plans/{id} answers, invalidated by catalog's announcements (cache/plan-change-listener.ts). */
   planCache: PlanReadCache;
+  /** For what a route does after its answer is decided (a coupon redemption not given back). */
+  logger: Logger;
 }
 
 /** The credentials a route takes: none, a project's API key, the merchant's access token, or both at once. */

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { status as GrpcStatus } from '@grpc/grpc-js';
-import { isGrpcServiceError } from '@billing/platform';
+import { isGrpcServiceError, type Logger } from '@billing/platform';
 import type { billingV1 } from '@billing/proto';
 import type { CatalogClient } from '../../../clients/catalog.client';
 import { required } from '../common.schemas';
@@ -31,6 +31,8 @@ export interface CouponUse {
   /** The plan and currency the discount applies to (catalog checks plan_ids and amount_off's currency). */
   planId: string;
   currency: string;
+  /** The request's X-Request-Id, for the log line of a redemption that could not be given back. */
+  requestId: string;
 }
 
 /**
@@ -44,7 +46,7 @@ export interface CouponUse {
  * request's Idempotency-Key under its API key, so a retried request finds its redemption again.
  */
 export async function withRedeemedCoupon<T>(
-  catalog: CatalogClient,
+  { catalog, logger }: { catalog: CatalogClient; logger: Logger },
   use: CouponUse,
   apply: (coupon: billingV1.CouponSnapshot) => Promise<T>,
 ): Promise<T> {
@@ -62,8 +64,20 @@ export async function withRedeemedCoupon<T>(
     return await apply(required(coupon, 'coupon'));
   } catch (err) {
     if (isGrpcServiceError(err) && NOTHING_DONE.has(err.code)) {
-      // The caller's error is the answer; a release that fails leaves one redemption counted.
-      await catalog.releaseCouponRedemption({ scope: use.scope, redemptionKey }).catch(() => undefined);
+      // The caller's error is the answer; a release that fails leaves one redemption counted,
+      // which support can see and give back by hand.
+      await catalog.releaseCouponRedemption({ scope: use.scope, redemptionKey }).catch((releaseErr: unknown) => {
+        logger.error(
+          {
+            err: releaseErr,
+            request_id: use.requestId,
+            project_id: use.scope.projectId,
+            coupon_code: use.code,
+            redemption_key: redemptionKey,
+          },
+          'coupon redemption not given back after a call that changed nothing; times_redeemed counts it',
+        );
+      });
     }
     throw err;
   }

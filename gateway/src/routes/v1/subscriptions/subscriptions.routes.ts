@@ -86,7 +86,7 @@ export const subscriptionsResource: Resource = {
       'saved card can also be subscribed directly. Every change sends a `subscription.*` webhook event.',
   },
   prefixes: ['/subscriptions'],
-  routes: ({ billing, catalog }) => [
+  routes: ({ billing, catalog, logger }) => [
     defineRoute({
       method: 'post',
       path: '',
@@ -137,7 +137,7 @@ export const subscriptionsResource: Resource = {
         if (!body.coupon_code) return create();
         // Redeemed first (a refused code creates nothing), given back if nothing was created.
         return withRedeemedCoupon(
-          catalog,
+          { catalog, logger },
           {
             scope,
             code: body.coupon_code,
@@ -146,6 +146,7 @@ export const subscriptionsResource: Resource = {
             idempotencyKey: req.idempotencyKey,
             planId: plan.planId,
             currency: plan.currency,
+            requestId: req.requestId,
           },
           create,
         );
@@ -272,7 +273,7 @@ export const subscriptionsResource: Resource = {
           'subscription',
         );
         return withRedeemedCoupon(
-          catalog,
+          { catalog, logger },
           {
             scope,
             code: body.coupon_code,
@@ -281,6 +282,7 @@ export const subscriptionsResource: Resource = {
             idempotencyKey: req.idempotencyKey,
             planId: current.planId,
             currency: current.currency,
+            requestId: req.requestId,
           },
           async (coupon) => {
             const { subscription } = await billing.applySubscriptionDiscount({
