@@ -448,10 +448,13 @@ describe('coupons and discounts (gateway -> catalog + billing -> sandbox provide
         platform.processes.catalog.signal('SIGCONT');
       }
       expect([declined.status, declined.body]).toEqual([402, { detail: 'Declined' }]);
-      const logged = platform.processes.gateway.output
-        .split('\n')
-        .filter((line) => line.includes('coupon redemption not given back'))
-        .map((line) => JSON.parse(line) as Record<string, unknown>);
+      // The gateway's log reaches this process through a pipe: give the line a moment to arrive.
+      const loggedLines = () =>
+        platform.processes.gateway.output
+          .split('\n')
+          .filter((line) => line.includes('coupon redemption not given back') && line.includes(idempotencyKey));
+      for (let i = 0; i < 100 && loggedLines().length === 0; i++) await new Promise((r) => setTimeout(r, 50));
+      const logged = loggedLines().map((line) => JSON.parse(line) as Record<string, unknown>);
       expect(logged).toEqual([
         expect.objectContaining({
           level: 'error',

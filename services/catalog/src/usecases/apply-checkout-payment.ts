@@ -69,7 +69,7 @@ export async function applyCheckoutPayment(
     });
     await deps.checkoutPayments.settle(reference, stateOf(outcome), deps.clock.now());
   }
-  await session.reload();
+  await deps.checkoutSessions.refresh(session);
   return session;
 }
 

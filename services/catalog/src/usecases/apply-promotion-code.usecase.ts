@@ -55,7 +55,7 @@ export async function applyPromotionCode(
             transaction,
           )
         : null;
-      await locked.update({ coupon: redeemed?.coupon ?? null }, { transaction });
+      await deps.checkoutSessions.setCoupon(locked, redeemed?.coupon ?? null, transaction);
     });
   } catch (err) {
     // The coupon's refusal (unknown, expired, ...) in its own words, on the page.
@@ -64,7 +64,7 @@ export async function applyPromotionCode(
     }
     throw err;
   }
-  await session.reload();
+  await deps.checkoutSessions.refresh(session);
   return session;
 }
 

@@ -27,5 +27,5 @@ export async function createCoupon(deps: CatalogDeps, scope: ProjectScope, draft
 export async function deactivateCoupon(deps: CatalogDeps, scope: ProjectScope, couponId: string): Promise<CouponModel> {
   const coupon = await deps.coupons.get(scope, couponId);
   if (!coupon.isActive) return coupon;
-  return coupon.update({ isActive: false, updatedAt: await deps.clocks.now(scope) });
+  return deps.coupons.deactivate(coupon, await deps.clocks.now(scope));
 }

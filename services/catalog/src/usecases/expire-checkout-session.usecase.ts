@@ -19,7 +19,7 @@ export async function expireCheckoutSession(
     moveOutOfPending(deps, session.id, 'EXPIRED', {}, transaction),
   );
   if (expired) return expired;
-  await session.reload();
+  await deps.checkoutSessions.refresh(session);
   nextCheckoutStatus(session.status, 'expire');
   return session;
 }
@@ -29,7 +29,7 @@ export async function expireIfDue(deps: CatalogDeps, session: CheckoutSessionMod
   const now = await deps.clocks.now({ projectId: session.projectId, livemode: session.livemode });
   if (session.expiresAt.getTime() > now.getTime()) return;
   await expireUnlessPaymentInFlight(deps, session);
-  await session.reload();
+  await deps.checkoutSessions.refresh(session);
 }
 
 /**

@@ -67,6 +67,6 @@ export async function cancelCheckout(deps: CatalogDeps, code: string): Promise<C
   const session = await findOpenSession(deps, code);
   if (!session) throw new DomainError('not_found', 'Checkout session not found');
   await deps.sequelize.transaction((transaction) => moveOutOfPending(deps, session.id, 'CANCELLED', {}, transaction));
-  await session.reload();
+  await deps.checkoutSessions.refresh(session);
   return session;
 }

@@ -64,7 +64,7 @@ export async function redeemCoupon(
     const counted = await deps.coupons.countRedemption(coupon.id, now, transaction);
     if (!counted) {
       // Another redemption took the last one (or a deactivation came) after the read above.
-      await coupon.reload({ transaction });
+      await deps.coupons.refresh(coupon, transaction);
       throw redemptionRefused(coupon.isActive ? 'exhausted' : 'inactive', coupon.code, coupon, target);
     }
     if (!claimed) await deps.coupons.reactivateRedemption(coupon.id, key, transaction);

@@ -31,7 +31,7 @@ export async function updatePlan(
   }
   checkMetadata(changes.metadata, violations);
   if (violations.length) throw DomainError.invalid(violations);
-  const updated = await plan.update({
+  const updated = await deps.plans.save(plan, {
     ...(changes.name !== undefined && { name: changes.name.trim() }),
     ...(changes.description !== undefined && { description: changes.description }),
     ...(changes.isActive !== undefined && { isActive: changes.isActive }),
@@ -46,9 +46,7 @@ export async function updatePlan(
 /** DELETE keeps the plan (subscriptions on it keep billing) and stops new sales. */
 export async function deactivatePlan(deps: CatalogDeps, scope: ProjectScope, planId: string): Promise<PlanModel> {
   const plan = await deps.plans.get(scope, planId);
-  const deactivated = plan.isActive
-    ? await plan.update({ isActive: false, updatedAt: await deps.clocks.now(scope) })
-    : plan;
+  const deactivated = plan.isActive ? await deps.plans.deactivate(plan, await deps.clocks.now(scope)) : plan;
   // Announced even when it was inactive already: this may be the retry of a deactivation whose
   // announcement failed (PlanChangePublisher).
   await deps.planChanges.announce(scope, planId);

@@ -10,7 +10,7 @@ export async function deactivateMerchant(deps: IdentityDeps, merchantId: string)
   if (!merchant || !merchant.isActive) return;
   const now = deps.clock.now();
   await deps.sequelize.transaction(async (transaction) => {
-    await merchant.update({ isActive: false, updatedAt: now }, { transaction });
+    await deps.merchants.deactivate(merchant, now, transaction);
     await recordEvent(deps.sequelize, transaction, {
       type: 'merchant.deactivated',
       data: { merchant_id: merchantId },

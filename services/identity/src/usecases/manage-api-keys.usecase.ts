@@ -38,7 +38,7 @@ export async function revokeApiKey(deps: IdentityDeps, merchantId: string, keyId
   if (key.revokedAt) return key;
   const now = deps.clock.now();
   return deps.sequelize.transaction(async (transaction) => {
-    await key.update({ revokedAt: now, isActive: false }, { transaction });
+    await deps.apiKeys.revoke(key, now, transaction);
     await recordEvent(deps.sequelize, transaction, {
       type: 'api_key.revoked',
       data: { api_key_id: key.id, merchant_id: merchantId },
@@ -58,7 +58,7 @@ export async function setApiKeyActive(
   if (key.revokedAt) throw new DomainError('failed_precondition', 'A revoked API key cannot be changed');
   const now = deps.clock.now();
   return deps.sequelize.transaction(async (transaction) => {
-    await key.update({ isActive }, { transaction });
+    await deps.apiKeys.setActive(key, isActive, transaction);
     await recordEvent(deps.sequelize, transaction, {
       type: 'api_key.updated',
       data: { api_key_id: key.id, merchant_id: merchantId, is_active: isActive },

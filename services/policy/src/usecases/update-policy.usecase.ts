@@ -30,7 +30,8 @@ export async function updatePolicy(
     });
     const now = await deps.clocks.now(scope, transaction);
     if (policy.isDefault && !stored.isDefault) await deps.policies.unsetDefault(scope, policyId, now, transaction);
-    return stored.update(
+    return deps.policies.save(
+      stored,
       {
         name: policy.name,
         refundType: policy.refundType,
@@ -42,7 +43,7 @@ export async function updatePolicy(
         isDefault: policy.isDefault,
         updatedAt: now,
       },
-      { transaction },
+      transaction,
     );
   });
 }

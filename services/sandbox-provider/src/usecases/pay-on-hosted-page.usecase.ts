@@ -33,10 +33,7 @@ export async function payOnHostedPage(
 
     const outcome = CHARGE_OUTCOMES[PAGE_OUTCOMES[choice]];
     if (outcome.status === 'failed') {
-      await transaction.update(
-        { status: 'failed', gatewayResponse: outcome.gatewayResponse },
-        { transaction: dbTransaction },
-      );
+      await deps.transactions.markFailed(transaction, outcome.gatewayResponse, dbTransaction);
       return { transaction, justPaid: false };
     }
     const now = deps.clock.now();
@@ -57,14 +54,10 @@ export async function payOnHostedPage(
       },
       dbTransaction,
     );
-    await transaction.update(
-      {
-        status: 'success',
-        gatewayResponse: outcome.gatewayResponse,
-        authorizationCode: authorization.authorizationCode,
-        paidAt: now,
-      },
-      { transaction: dbTransaction },
+    await deps.transactions.markPaid(
+      transaction,
+      { gatewayResponse: outcome.gatewayResponse, authorizationCode: authorization.authorizationCode, paidAt: now },
+      dbTransaction,
     );
     return { transaction, justPaid: true };
   });

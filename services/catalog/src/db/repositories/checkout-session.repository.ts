@@ -74,6 +74,20 @@ export class CheckoutSessionRepository {
     return CheckoutSessionModel.findByPk(id, { transaction, lock: transaction.LOCK.UPDATE });
   }
 
+  /** The coupon the hosted page applied (or removed, null): the price the next payment pays. */
+  async setCoupon(
+    session: CheckoutSessionModel,
+    coupon: CheckoutSessionModel['coupon'],
+    transaction: Transaction,
+  ): Promise<void> {
+    await session.update({ coupon }, { transaction });
+  }
+
+  /** Reads a session again after another statement changed it, so the caller answers with what is stored now. */
+  refresh(session: CheckoutSessionModel): Promise<CheckoutSessionModel> {
+    return session.reload();
+  }
+
   async recordPaymentStart(id: string, changes: { reference: string; email: string; name: string | null }) {
     await CheckoutSessionModel.update(
       { transactionReference: changes.reference, customerEmail: changes.email, customerName: changes.name },

@@ -42,6 +42,16 @@ export class CouponRepository {
     return findPage(CouponModel, scopeWhere(scope), page);
   }
 
+  /** No new redemptions from now on; the discounts already given keep running. */
+  deactivate(coupon: CouponModel, now: Date): Promise<CouponModel> {
+    return coupon.update({ isActive: false, updatedAt: now });
+  }
+
+  /** Reads the coupon again in the caller's transaction, to see what another redemption or a deactivation left. */
+  refresh(coupon: CouponModel, transaction: Transaction): Promise<CouponModel> {
+    return coupon.reload({ transaction });
+  }
+
   /** By its upper-case code in the project and mode. */
   findByCode(scope: ProjectScope, code: string, transaction?: Transaction): Promise<CouponModel | null> {
     return CouponModel.findOne({ where: { ...scopeWhere(scope), code }, transaction });

@@ -19,6 +19,19 @@ export class PlanRepository {
     return PlanModel.findByPk(planId, { transaction, rejectOnEmpty: true });
   }
 
+  /** The merchant's edit of a plan's descriptive fields (its price never changes). */
+  save(
+    plan: PlanModel,
+    changes: Partial<Pick<PlanModel, 'name' | 'description' | 'isActive' | 'metadata'>> & { updatedAt: Date },
+  ): Promise<PlanModel> {
+    return plan.update(changes);
+  }
+
+  /** The plan stops being sold; subscriptions on it keep billing. */
+  deactivate(plan: PlanModel, now: Date): Promise<PlanModel> {
+    return plan.update({ isActive: false, updatedAt: now });
+  }
+
   list(scope: ProjectScope, page: PageRequest, filter: { isActive?: boolean }): Promise<PlanModel[]> {
     return findPage(
       PlanModel,

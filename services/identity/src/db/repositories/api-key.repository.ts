@@ -60,6 +60,16 @@ export class ApiKeyRepository {
     return rows[0] ?? null;
   }
 
+  /** Permanent: a revoked key never verifies again and can no longer be changed. */
+  async revoke(key: ApiKeyModel, at: Date, transaction: Transaction): Promise<void> {
+    await key.update({ revokedAt: at, isActive: false }, { transaction });
+  }
+
+  /** The merchant's switch for a key that is not revoked: an inactive key is refused until switched back on. */
+  async setActive(key: ApiKeyModel, isActive: boolean, transaction: Transaction): Promise<void> {
+    await key.update({ isActive }, { transaction });
+  }
+
   async touchLastUsed(id: string, now: Date): Promise<void> {
     await ApiKeyModel.update({ lastUsedAt: now }, { where: { id } });
   }

@@ -26,6 +26,11 @@ export class MerchantRepository {
     return MerchantModel.findOne({ where: where(fn('lower', col('email')), email) });
   }
 
+  /** The merchant's keys and tokens stop working; every record is kept (billing history must survive). */
+  async deactivate(merchant: MerchantModel, now: Date, transaction: Transaction): Promise<void> {
+    await merchant.update({ isActive: false, updatedAt: now }, { transaction });
+  }
+
   async update(
     merchant: MerchantModel,
     changes: Partial<Pick<MerchantModel, 'businessName' | 'passwordHash' | 'isActive'>>,

@@ -24,6 +24,26 @@ export class CancellationPolicyRepository {
     return policy;
   }
 
+  /** Stores a PATCHed policy (every rule checked on the whole of it) on the row lockForUpdate read. */
+  save(
+    policy: CancellationPolicyModel,
+    changes: Pick<
+      CancellationPolicyModel,
+      | 'name'
+      | 'refundType'
+      | 'refundPercentage'
+      | 'refundWindowDays'
+      | 'prorateRefund'
+      | 'cancellationFee'
+      | 'applyToExisting'
+      | 'isDefault'
+      | 'updatedAt'
+    >,
+    transaction: Transaction,
+  ): Promise<CancellationPolicyModel> {
+    return policy.update(changes, { transaction });
+  }
+
   list(scope: ProjectScope, page: PageRequest): Promise<CancellationPolicyModel[]> {
     return findPage(CancellationPolicyModel, scopeWhere(scope), page);
   }

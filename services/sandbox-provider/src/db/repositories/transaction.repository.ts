@@ -238,6 +238,20 @@ export class TransactionRepository {
     }));
   }
 
+  /** The payer's choice on the hosted page refused the payment; it stays unpaid for good. */
+  async markFailed(payment: TransactionModel, gatewayResponse: string, dbTransaction: Transaction): Promise<void> {
+    await payment.update({ status: 'failed', gatewayResponse }, { transaction: dbTransaction });
+  }
+
+  /** The payer paid on the hosted page with the card it saved: the payment succeeded with that card. */
+  async markPaid(
+    payment: TransactionModel,
+    paid: { gatewayResponse: string; authorizationCode: string; paidAt: Date },
+    dbTransaction: Transaction,
+  ): Promise<void> {
+    await payment.update({ status: 'success', ...paid }, { transaction: dbTransaction });
+  }
+
   /** Oldest first, as a ledger reads. */
   list(filter: { email?: string; reference?: string }): Promise<TransactionModel[]> {
     const conditions: WhereOptions[] = [];
