@@ -69,6 +69,13 @@ module.exports = defineConfig([
           selector: "CallExpression[callee.property.name='query'][callee.object.property.name='sequelize']",
           message: 'Raw SQL belongs in db/repositories/*.repository.ts; use cases call a repository.',
         },
+        {
+          // A model instance's own writes and reads (subscription.update(...), session.reload())
+          // are the database too; a repository's methods (deps.<repository>.<method>) are not.
+          selector:
+            "CallExpression[callee.property.name=/^(update|save|destroy|reload|increment|decrement|restore)$/]:not([callee.object.object.name='deps'])",
+          message: 'Model instances are written and read again through db/repositories/*.repository.ts.',
+        },
       ],
     },
   },

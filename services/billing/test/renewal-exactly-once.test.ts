@@ -210,7 +210,6 @@ describe.each(SCENARIOS)(
         'charges in flight',
         async () => (await renewed('sigkill')) >= killAfter && (await pendingCharges()) > 0,
       );
-      const killedAt = new Date().toISOString();
       await billing.stop('SIGKILL');
       const before = await renewed('sigkill');
       expect(before).toBeLessThan(N);
@@ -237,12 +236,15 @@ describe.each(SCENARIOS)(
       );
       await assertExactlyOnce('sigkill', emails);
       if (latencyMs > 0) {
-        // The kill landed with charges in flight: the provider took some of them after billing
-        // died (they were waiting out its latency), and only settlement recorded them.
+        // The kill landed with charges in flight: the provider made some of the charges billing
+        // still had PENDING when it died (answered too late for it, or answered but not yet
+        // recorded), and only settlement recorded them. Not filtered by the ledger's time: the
+        // sandbox stamps a charge when it takes it, which on a loaded machine can be before the
+        // test reads its clock for the kill.
         const charged = new Set(
           (await Promise.all(emails.map((email) => sandbox.ledger({ email }))))
             .flatMap((l) => l.transactions)
-            .filter((t) => t.status === 'success' && t.created_at > killedAt)
+            .filter((t) => t.status === 'success')
             .map((t) => t.reference),
         );
         expect(pendingAtKill.filter((reference) => charged.has(reference)).length).toBeGreaterThan(0);

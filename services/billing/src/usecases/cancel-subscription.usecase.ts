@@ -104,25 +104,17 @@ async function applyCancel(
     // Checks the status is not final; the change itself happens at the period's end.
     nextStatus(subscription.status, 'period_end_cancel');
     if (subscription.cancelAtPeriodEnd) return null;
-    await subscription.update(
-      { cancelAtPeriodEnd: true, cancellationReason: reason ?? subscription.cancellationReason, updatedAt: now },
-      { transaction },
-    );
+    await deps.subscriptions.scheduleCancel(subscription, reason ?? subscription.cancellationReason, now, transaction);
     return null;
   }
   // A final subscription is refused before any refund is considered.
   const status = nextStatus(subscription.status, 'cancel');
   const refund = await decideRefund(deps, scope, subscription, command.policyId, now, transaction);
-  await subscription.update(
-    {
-      status,
-      cancelledAt: now,
-      cancelledBy: command.cancelledBy,
-      cancelAtPeriodEnd: false,
-      cancellationReason: reason ?? subscription.cancellationReason,
-      updatedAt: now,
-    },
-    { transaction },
+  await deps.subscriptions.cancelNow(
+    subscription,
+    { status, by: command.cancelledBy, reason: reason ?? subscription.cancellationReason },
+    now,
+    transaction,
   );
   const view = await viewOf(deps, subscription, transaction);
   await recordSubscriptionEvent(deps, view, 'subscription.cancelled', now, transaction, {

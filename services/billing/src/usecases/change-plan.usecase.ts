@@ -139,12 +139,12 @@ async function applyPlanChange(
   const none = { invoiceId: null, claim: null };
   switch (change.kind) {
     case 'schedule':
-      await subscription.update({ ...pendingColumns(change.plan, change.at), updatedAt: now }, { transaction });
+      await deps.subscriptions.setPendingPlan(subscription, pendingColumns(change.plan, change.at), now, transaction);
       await recordSubscriptionUpdated(deps, subscription, subscription.planId, now, transaction);
       return none;
     case 'clear_pending':
       if (!subscription.pendingPlanId) return none;
-      await subscription.update({ ...pendingColumns(null, null), updatedAt: now }, { transaction });
+      await deps.subscriptions.setPendingPlan(subscription, pendingColumns(null, null), now, transaction);
       await recordSubscriptionUpdated(deps, subscription, subscription.planId, now, transaction);
       return none;
     case 'swap':

@@ -292,14 +292,7 @@ async function findOrCreateCustomer(
   );
   const { customer } = found;
   if (!found.created && ((!customer.name && name) || (!customer.gatewayCustomerId && gatewayCustomerId))) {
-    await customer.update(
-      {
-        name: customer.name ?? name,
-        gatewayCustomerId: customer.gatewayCustomerId ?? gatewayCustomerId,
-        updatedAt: now,
-      },
-      { transaction },
-    );
+    await deps.customers.fillMissing(customer, { name, gatewayCustomerId }, now, transaction);
   }
   return found;
 }

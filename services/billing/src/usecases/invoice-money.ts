@@ -1,12 +1,7 @@
 import type { Transaction } from 'sequelize';
 import type { RowScope } from '@billing/platform';
 import { totalInvoice, type ChargeLineType, type InvoiceDiscount, type InvoiceTotals } from '../domain/invoice-totals';
-import {
-  discountAfterInvoice,
-  discountColumns,
-  discountOf,
-  nextInvoiceDiscount,
-} from '../domain/subscription-discount';
+import { discountAfterInvoice, discountOf, nextInvoiceDiscount } from '../domain/subscription-discount';
 import type { InvoiceModel, SubscriptionModel } from '../db/models';
 import type { StoredPlanChange } from '../domain/plan-change';
 import type { NewInvoice, NewInvoiceLine } from '../db/repositories/invoice.repository';
@@ -157,7 +152,7 @@ export async function createInvoices(
     const subscription = draft.discountFrom;
     if (!subscription || totals.discount === 0) continue;
     const left = discountAfterInvoice(discountOf(subscription), true);
-    await subscription.update({ ...discountColumns(left), updatedAt: draft.createdAt }, { transaction });
+    await deps.subscriptions.setDiscount(subscription, left, draft.createdAt, transaction);
   }
   return invoices.map((invoice, k) => ({ invoice, totals: priced[k].totals }));
 }

@@ -13,10 +13,7 @@ export function pauseSubscription(
   subscriptionId: string,
 ): Promise<SubscriptionView> {
   return changeSubscription(deps, scope, subscriptionId, async (subscription, now, transaction) => {
-    await subscription.update(
-      { status: nextStatus(subscription.status, 'pause'), pausedAt: now, updatedAt: now },
-      { transaction },
-    );
+    await deps.subscriptions.pause(subscription, nextStatus(subscription.status, 'pause'), now, transaction);
     const view = await viewOf(deps, subscription, transaction);
     await recordSubscriptionEvent(deps, view, 'subscription.paused', now, transaction);
   });

@@ -219,21 +219,21 @@ async function takeBillingStep(
       await emit('subscription.trial_will_end', step.at, { trial_end: subscription.trialEnd!.toISOString() });
       return;
     case 'cancel_at_period_end':
-      await subscription.update(
-        {
-          status: nextStatus(subscription.status, 'period_end_cancel'),
-          cancelledAt: step.at,
-          cancelledBy: subscription.cancelledBy ?? 'MERCHANT',
-          updatedAt: step.at,
-        },
-        { transaction },
+      await deps.subscriptions.markCancelled(
+        subscription,
+        nextStatus(subscription.status, 'period_end_cancel'),
+        subscription.cancelledBy ?? 'MERCHANT',
+        step.at,
+        transaction,
       );
       await emit('subscription.cancelled', step.at, { refund: null });
       return;
     case 'expire_fixed_term':
-      await subscription.update(
-        { status: nextStatus(subscription.status, 'fixed_term_ended'), updatedAt: step.at },
-        { transaction },
+      await deps.subscriptions.setStatus(
+        subscription,
+        nextStatus(subscription.status, 'fixed_term_ended'),
+        step.at,
+        transaction,
       );
       await emit('subscription.expired', step.at);
       return;
@@ -248,10 +248,7 @@ async function takeBillingStep(
       // A metered renewal: its usage lines are billed with the period's invoice. Due at once: the
       // charge follows in this pass, or (after a crash) in the next one.
       await openPeriodInvoice(deps, subscription, step.period, step.at, transaction, step.at);
-      await subscription.update(
-        { currentPeriodStart: step.period.start, currentPeriodEnd: step.period.end, updatedAt: step.at },
-        { transaction },
-      );
+      await deps.subscriptions.startPeriod(subscription, step.period, step.at, transaction);
   }
 }
 

@@ -43,10 +43,7 @@ export async function resumeSubscription(
     const period = periodAt(now, subscription.interval, subscription.intervalCount, 0);
     // Opened while the subscription still holds the ended period: its usage is billed on it.
     const invoice = await openPeriodInvoice(deps, subscription, period, now, transaction);
-    await subscription.update(
-      { billingAnchor: now, currentPeriodStart: period.start, currentPeriodEnd: period.end, updatedAt: now },
-      { transaction },
-    );
+    await deps.subscriptions.restartBilling(subscription, period, now, transaction);
     invoiceId = invoice.id;
   });
 
@@ -83,7 +80,7 @@ async function applyOutcome(
   // Cancelled meanwhile: the charge outcome no longer moves it.
   if (subscription.status !== 'PAUSED') return;
   const status = nextStatus(subscription.status, outcome.paid ? 'resume_paid' : 'resume_failed');
-  await subscription.update({ status, pausedAt: null, updatedAt: outcome.at }, { transaction });
+  await deps.subscriptions.endPause(subscription, status, outcome.at, transaction);
   const view = await viewOf(deps, subscription, transaction);
   const event = outcome.paid ? 'subscription.resumed' : 'subscription.past_due';
   await recordSubscriptionEvent(deps, view, event, outcome.at, transaction);

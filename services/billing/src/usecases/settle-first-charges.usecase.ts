@@ -42,14 +42,15 @@ export async function settleFirstCharges(
       if (!payment || payment.status !== 'PENDING' || payment.invoiceId) return null;
       const now = deps.clock.now();
       const charged = verified?.status === 'success';
-      await payment.update(
+      await deps.payments.settle(
+        payment,
         {
           status: charged ? 'SUCCEEDED' : 'FAILED',
           gatewayResponse: verified?.gatewayResponse || (verified ? null : NEVER_CHARGED),
           providerResponse: { ...payment.providerResponse, settled: verified?.status ?? 'unknown' },
-          updatedAt: now,
+          at: now,
         },
-        { transaction },
+        transaction,
       );
       settled += 1;
       if (!charged) return null;

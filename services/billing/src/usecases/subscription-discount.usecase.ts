@@ -1,5 +1,5 @@
 import { DomainError, type ProjectScope } from '@billing/platform';
-import { discountColumns, discountFromCoupon, type CouponTerms } from '../domain/subscription-discount';
+import { discountFromCoupon, type CouponTerms } from '../domain/subscription-discount';
 import type { SubscriptionModel } from '../db/models';
 import type { BillingDeps } from './billing-deps';
 import { changeSubscription, type SubscriptionView } from './subscription-views';
@@ -31,7 +31,7 @@ export function applySubscriptionDiscount(
   return changeSubscription(deps, scope, subscriptionId, async (subscription, now, transaction) => {
     assertOpen(subscription);
     const discount = discountFromCoupon(coupon, subscription.currency);
-    await subscription.update({ ...discountColumns(discount), updatedAt: now }, { transaction });
+    await deps.subscriptions.setDiscount(subscription, discount, now, transaction);
   });
 }
 
@@ -43,6 +43,6 @@ export function removeSubscriptionDiscount(
 ): Promise<SubscriptionView> {
   return changeSubscription(deps, scope, subscriptionId, async (subscription, now, transaction) => {
     if (!subscription.discountCouponId) return;
-    await subscription.update({ ...discountColumns(null), updatedAt: now }, { transaction });
+    await deps.subscriptions.setDiscount(subscription, null, now, transaction);
   });
 }

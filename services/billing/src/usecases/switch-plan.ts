@@ -45,7 +45,8 @@ export async function switchPlan(
   const previous = planTermsOf(subscription);
   await deps.subscriptionPlans.recordChange(subscription, previous, plan, at, transaction);
   const { newPeriod, newAnchor } = change;
-  await subscription.update(
+  await deps.subscriptions.save(
+    subscription,
     {
       ...planColumns(plan),
       ...pendingColumns(null, null),
@@ -56,7 +57,7 @@ export async function switchPlan(
         : {}),
       updatedAt: at,
     },
-    { transaction },
+    transaction,
   );
   await recordSubscriptionUpdated(deps, subscription, previous.planId, at, transaction);
 }

@@ -19,7 +19,7 @@ export async function updateCustomer(
   const customer = await deps.customers.get(scope, customerId);
   const fields = validateCustomerFields(changes, { emailRequired: false });
   if (changes.name === undefined && changes.metadata === undefined) return customer;
-  return customer.update({
+  return deps.customers.save(customer, {
     ...(changes.name !== undefined && { name: fields.name ?? null }),
     ...(changes.metadata !== undefined && { metadata: fields.metadata }),
     updatedAt: await deps.clocks.now(scope),

@@ -27,9 +27,11 @@ export async function voidInvoice(deps: BillingDeps, scope: ProjectScope, invoic
     const now = await deps.clocks.now(scope, transaction);
     const subscription = await deps.subscriptions.lock(invoice.subscriptionId, transaction);
     if (subscription?.status === 'PAST_DUE') {
-      await subscription.update(
-        { status: nextStatus(subscription.status, 'invoice_voided'), updatedAt: now },
-        { transaction },
+      await deps.subscriptions.setStatus(
+        subscription,
+        nextStatus(subscription.status, 'invoice_voided'),
+        now,
+        transaction,
       );
     }
     return markVoid(deps, invoice, now, transaction);
@@ -48,7 +50,7 @@ export async function markVoid(
   now: Date,
   transaction: Transaction,
 ): Promise<InvoiceView> {
-  await invoice.update({ status: 'VOID', nextPaymentAttempt: null, updatedAt: now }, { transaction });
+  await deps.invoices.markVoid(invoice, now, transaction);
   if (invoice.creditApplied > 0) {
     // Nobody pays a voided invoice, so the credit it used goes back to the customer's balance.
     // After the subscription's lock, in the order renewals take them.

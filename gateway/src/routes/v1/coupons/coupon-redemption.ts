@@ -64,8 +64,8 @@ export async function withRedeemedCoupon<T>(
     return await apply(required(coupon, 'coupon'));
   } catch (err) {
     if (isGrpcServiceError(err) && NOTHING_DONE.has(err.code)) {
-      // The caller's error is the answer; a release that fails leaves one redemption counted,
-      // which support can see and give back by hand.
+      // The caller's error is the answer. A release that failed, or whose deadline passed (catalog
+      // may still run it), may leave one redemption counted: support can check and give it back.
       await catalog.releaseCouponRedemption({ scope: use.scope, redemptionKey }).catch((releaseErr: unknown) => {
         logger.error(
           {
@@ -75,7 +75,7 @@ export async function withRedeemedCoupon<T>(
             coupon_code: use.code,
             redemption_key: redemptionKey,
           },
-          'coupon redemption not given back after a call that changed nothing; times_redeemed counts it',
+          'coupon redemption not given back after a call that changed nothing; times_redeemed may still count it',
         );
       });
     }

@@ -74,6 +74,34 @@ export class CustomerRepository {
     return { customer: stored, created: inserted.length === 1 };
   }
 
+  /**
+   * A returning customer's checkout fills in what the stored record lacks (a name, the provider's
+   * customer code); what it has is kept.
+   */
+  async fillMissing(
+    customer: CustomerModel,
+    details: { name: string | null; gatewayCustomerId: string | null },
+    at: Date,
+    transaction: Transaction,
+  ): Promise<void> {
+    await customer.update(
+      {
+        name: customer.name ?? details.name,
+        gatewayCustomerId: customer.gatewayCustomerId ?? details.gatewayCustomerId,
+        updatedAt: at,
+      },
+      { transaction },
+    );
+  }
+
+  /** The merchant's edit of a customer's name or metadata (the e-mail never changes). */
+  save(
+    customer: CustomerModel,
+    changes: Partial<Pick<CustomerModel, 'name' | 'metadata'>> & { updatedAt: Date },
+  ): Promise<CustomerModel> {
+    return customer.update(changes);
+  }
+
   findByEmail(scope: ProjectScope, email: string, transaction?: Transaction): Promise<CustomerModel | null> {
     return CustomerModel.findOne({
       where: { ...scopeWhere(scope), [Op.and]: [emailIs(email)] } as WhereOptions,

@@ -167,6 +167,33 @@ export class InvoiceRepository {
     return new Date(row.first_failed_at);
   }
 
+  /**
+   * A failed charge attempt (or one never made): the attempts counted so far and when the invoice
+   * is charged next (null: not again).
+   */
+  async recordFailedAttempt(
+    invoice: InvoiceModel,
+    attempt: number,
+    nextPaymentAttempt: Date | null,
+    at: Date,
+    transaction: Transaction,
+  ): Promise<void> {
+    await invoice.update(
+      { attemptCount: Math.max(invoice.attemptCount, attempt), nextPaymentAttempt, updatedAt: at },
+      { transaction },
+    );
+  }
+
+  /** OPEN -> VOID: nobody is charged for it any more. */
+  async markVoid(invoice: InvoiceModel, at: Date, transaction: Transaction): Promise<void> {
+    await invoice.update({ status: 'VOID', nextPaymentAttempt: null, updatedAt: at }, { transaction });
+  }
+
+  /** Its dunning schedule is used up unpaid: the subscription is cancelled with it. */
+  async markUncollectible(invoice: InvoiceModel, at: Date, transaction: Transaction): Promise<void> {
+    await invoice.update({ status: 'UNCOLLECTIBLE', updatedAt: at }, { transaction });
+  }
+
   /** 404 unknown or of the other mode, 403 another project's (docs/api-behaviour.md §1). */
   get(scope: ProjectScope, id: string): Promise<InvoiceModel> {
     return findInScope(InvoiceModel, scope, id, 'Invoice');

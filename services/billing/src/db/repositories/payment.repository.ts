@@ -118,6 +118,36 @@ export class PaymentRepository {
     );
   }
 
+  /** The provider declined a (locked, PENDING) charge, in its own words. */
+  async markFailed(payment: PaymentModel, gatewayResponse: string, at: Date, transaction: Transaction): Promise<void> {
+    await payment.update({ status: 'FAILED', gatewayResponse, updatedAt: at }, { transaction });
+  }
+
+  /**
+   * A stale first charge's outcome as settlement verified it, on its locked PENDING row (a charge
+   * that went through is then given back: it has no subscription).
+   */
+  async settle(
+    payment: PaymentModel,
+    outcome: {
+      status: 'SUCCEEDED' | 'FAILED';
+      gatewayResponse: string | null;
+      providerResponse: Record<string, unknown>;
+      at: Date;
+    },
+    transaction: Transaction,
+  ): Promise<void> {
+    await payment.update(
+      {
+        status: outcome.status,
+        gatewayResponse: outcome.gatewayResponse,
+        providerResponse: outcome.providerResponse,
+        updatedAt: outcome.at,
+      },
+      { transaction },
+    );
+  }
+
   findByReference(reference: string, transaction?: Transaction): Promise<PaymentModel | null> {
     return PaymentModel.findOne({ where: { reference }, transaction });
   }

@@ -1,9 +1,11 @@
 import { QueryTypes, type Transaction, type WhereOptions } from 'sequelize';
+import type { Model } from 'sequelize-typescript';
 import { findInScope, findPage, scopeWhere, type PageRequest, type ProjectScope } from '@billing/platform';
-import type { Interval } from '../../domain/periods';
-import type { DiscountColumns } from '../../domain/subscription-discount';
+import type { BillingPeriod, Interval } from '../../domain/periods';
+import { discountColumns, type DiscountColumns, type SubscriptionDiscount } from '../../domain/subscription-discount';
 import type { SubscriptionStatus } from '../../domain/subscription-status';
 import { SubscriptionModel } from '../models';
+import type { CancelledBy } from '../models/subscription.model';
 
 /** A new subscription; its discount columns (§19) when it starts with a coupon. */
 export interface NewSubscription extends Partial<DiscountColumns> {
@@ -26,6 +28,21 @@ export interface NewSubscription extends Partial<DiscountColumns> {
   checkoutSessionId: string | null;
   createdAt: Date;
 }
+
+/** The columns of a plan change pending at the period's end (docs/api-behaviour.md §18). */
+export type PendingPlanColumns = Pick<
+  SubscriptionModel,
+  | 'pendingPlanId'
+  | 'pendingPlanName'
+  | 'pendingAmount'
+  | 'pendingInterval'
+  | 'pendingIntervalCount'
+  | 'pendingUsageUnitAmount'
+  | 'pendingPlanChangeAt'
+>;
+
+/** A subscription's own columns (not the model's methods, not its id or creation time). */
+export type SubscriptionChanges = Partial<Omit<SubscriptionModel, keyof Model>> & { updatedAt: Date };
 
 export interface SubscriptionFilter {
   status?: SubscriptionStatus;
@@ -133,6 +150,134 @@ export class SubscriptionRepository {
         transaction,
       },
     );
+  }
+
+  /**
+   * A status move that changes nothing else (past due, out of past due, expired, back to active
+   * by a void).
+   */
+  async setStatus(
+    subscription: SubscriptionModel,
+    status: SubscriptionStatus,
+    at: Date,
+    transaction: Transaction,
+  ): Promise<void> {
+    await subscription.update({ status, updatedAt: at }, { transaction });
+  }
+
+  /** A pause begins: `pausedAt` is what a resume looks back to (an interrupted resume's invoice). */
+  async pause(
+    subscription: SubscriptionModel,
+    status: SubscriptionStatus,
+    at: Date,
+    transaction: Transaction,
+  ): Promise<void> {
+    await subscription.update({ status, pausedAt: at, updatedAt: at }, { transaction });
+  }
+
+  /** A resume's charge outcome ends the pause, into `status` (resumed or past due). */
+  async endPause(
+    subscription: SubscriptionModel,
+    status: SubscriptionStatus,
+    at: Date,
+    transaction: Transaction,
+  ): Promise<void> {
+    await subscription.update({ status, pausedAt: null, updatedAt: at }, { transaction });
+  }
+
+  /** A resume starts billing again from `at`: a new anchor and the period it opens. */
+  async restartBilling(
+    subscription: SubscriptionModel,
+    period: BillingPeriod,
+    at: Date,
+    transaction: Transaction,
+  ): Promise<void> {
+    await subscription.update(
+      { billingAnchor: at, currentPeriodStart: period.start, currentPeriodEnd: period.end, updatedAt: at },
+      { transaction },
+    );
+  }
+
+  /** A renewal moves the subscription into its next period (the one its invoice was opened for). */
+  async startPeriod(
+    subscription: SubscriptionModel,
+    period: BillingPeriod,
+    at: Date,
+    transaction: Transaction,
+  ): Promise<void> {
+    await subscription.update(
+      { currentPeriodStart: period.start, currentPeriodEnd: period.end, updatedAt: at },
+      { transaction },
+    );
+  }
+
+  /** A cancel asked for at the period's end: the subscription runs until then; `reason` is kept. */
+  async scheduleCancel(
+    subscription: SubscriptionModel,
+    reason: string | null,
+    at: Date,
+    transaction: Transaction,
+  ): Promise<void> {
+    await subscription.update({ cancelAtPeriodEnd: true, cancellationReason: reason, updatedAt: at }, { transaction });
+  }
+
+  /**
+   * A cancel now asked for by the merchant or the customer: it replaces a cancel scheduled for the
+   * period's end, and `reason` is kept.
+   */
+  async cancelNow(
+    subscription: SubscriptionModel,
+    cancel: { status: SubscriptionStatus; by: CancelledBy; reason: string | null },
+    at: Date,
+    transaction: Transaction,
+  ): Promise<void> {
+    await subscription.update(
+      {
+        status: cancel.status,
+        cancelledAt: at,
+        cancelledBy: cancel.by,
+        cancelAtPeriodEnd: false,
+        cancellationReason: cancel.reason,
+        updatedAt: at,
+      },
+      { transaction },
+    );
+  }
+
+  /** A cancel that takes effect by itself (a period-end cancel, dunning used up), by `by`. */
+  async markCancelled(
+    subscription: SubscriptionModel,
+    status: SubscriptionStatus,
+    by: CancelledBy,
+    at: Date,
+    transaction: Transaction,
+  ): Promise<void> {
+    await subscription.update({ status, cancelledAt: at, cancelledBy: by, updatedAt: at }, { transaction });
+  }
+
+  /** The plan change pending at the period's end, or none (all null): the next renewal applies it. */
+  async setPendingPlan(
+    subscription: SubscriptionModel,
+    pending: PendingPlanColumns,
+    at: Date,
+    transaction: Transaction,
+  ): Promise<void> {
+    await subscription.update({ ...pending, updatedAt: at }, { transaction });
+  }
+
+  /** The discount the subscription's next invoices get (docs/api-behaviour.md §19); null: none. */
+  async setDiscount(
+    subscription: SubscriptionModel,
+    discount: SubscriptionDiscount | null,
+    at: Date,
+    transaction: Transaction,
+  ): Promise<void> {
+    await subscription.update({ ...discountColumns(discount), updatedAt: at }, { transaction });
+  }
+
+  /** Writes a change whose columns vary with the case (a plan switch, with or without a new period). */
+  async save(subscription: SubscriptionModel, changes: SubscriptionChanges, transaction: Transaction): Promise<void> {
+    await subscription.update(changes, { transaction });
   }
 
   /** How many invoices each of these subscriptions has had (billing_cycles counts them). */

@@ -34,16 +34,19 @@ export async function applyChargeOutcome(
 
   if (status === 'TRIALING' || status === 'ACTIVE') {
     const event = status === 'TRIALING' ? 'trial_ended_payment_failed' : 'renewal_failed';
-    await subscription.update({ status: nextStatus(status, event), updatedAt: at }, { transaction });
+    await deps.subscriptions.setStatus(subscription, nextStatus(status, event), at, transaction);
     await emit('subscription.past_due');
     countRenewal('past_due', subscription.livemode, transaction);
     return;
   }
   if (status === 'PAST_DUE' && outcome.invoice.status === 'OPEN' && outcome.invoice.nextPaymentAttempt === null) {
-    await outcome.invoice.update({ status: 'UNCOLLECTIBLE', updatedAt: at }, { transaction });
-    await subscription.update(
-      { status: nextStatus(status, 'dunning_exhausted'), cancelledAt: at, cancelledBy: 'SYSTEM', updatedAt: at },
-      { transaction },
+    await deps.invoices.markUncollectible(outcome.invoice, at, transaction);
+    await deps.subscriptions.markCancelled(
+      subscription,
+      nextStatus(status, 'dunning_exhausted'),
+      'SYSTEM',
+      at,
+      transaction,
     );
     await emit('subscription.cancelled', { refund: null });
     countRenewal('cancelled_unpaid', subscription.livemode, transaction);

@@ -122,7 +122,7 @@ export async function applyPaidOutcomes(
     if (!subscription) continue;
     const { event, renewed } = afterInvoicePaid(subscription.status);
     if (event) {
-      await subscription.update({ status: nextStatus(subscription.status, event), updatedAt: at }, { transaction });
+      await deps.subscriptions.setStatus(subscription, nextStatus(subscription.status, event), at, transaction);
     }
     if (renewed) {
       countRenewal('renewed', subscription.livemode, transaction);

@@ -113,16 +113,13 @@ export async function recordChargeOutcome(
       countCharge('pending', invoice.livemode, transaction);
       return { paid: false, invoice, pending: true, failure: words };
     }
-    await payment.update({ status: 'FAILED', gatewayResponse: words, updatedAt: at }, { transaction });
+    await deps.payments.markFailed(payment, words, at, transaction);
     countCharge('failed', invoice.livemode, transaction);
     if (invoice.status !== 'OPEN') return { paid: false, invoice, failure: words };
     if (!answer) {
       // Never charged, and never to be: resendUnknownCharge found nothing to send again (the
       // invoice was closed, the card removed). The attempt number is used up; due again now.
-      await invoice.update(
-        { attemptCount: Math.max(invoice.attemptCount, attempt), nextPaymentAttempt: at, updatedAt: at },
-        { transaction },
-      );
+      await deps.invoices.recordFailedAttempt(invoice, attempt, at, at, transaction);
       return { paid: false, invoice, failure: words };
     }
     await recordChargeFailed(deps, invoice, { attempt, at, failure: words }, transaction, options.consequences);
@@ -144,14 +141,7 @@ export async function recordChargeFailed(
 ): Promise<void> {
   const firstFailedAt = await deps.invoices.markFirstFailure(invoice.id, failed.at, transaction);
   const next = nextDunningAttempt(firstFailedAt, failed.at, deps.dunningRetryDays ?? DEFAULT_DUNNING_DAYS);
-  await invoice.update(
-    {
-      attemptCount: Math.max(invoice.attemptCount, failed.attempt),
-      nextPaymentAttempt: next,
-      updatedAt: failed.at,
-    },
-    { transaction },
-  );
+  await deps.invoices.recordFailedAttempt(invoice, failed.attempt, next, failed.at, transaction);
   await recordEvent(deps.sequelize, transaction, {
     type: 'invoice.payment_failed',
     data: {
