@@ -185,28 +185,24 @@ export class SubscriptionRepository {
     await subscription.update({ status, pausedAt: null, updatedAt: at }, { transaction });
   }
 
-  /** A resume starts billing again from `at`: a new anchor and the period it opens. */
-  async restartBilling(
-    subscription: SubscriptionModel,
-    period: BillingPeriod,
-    at: Date,
-    transaction: Transaction,
-  ): Promise<void> {
-    await subscription.update(
-      { billingAnchor: at, currentPeriodStart: period.start, currentPeriodEnd: period.end, updatedAt: at },
-      { transaction },
-    );
-  }
-
-  /** A renewal moves the subscription into its next period (the one its invoice was opened for). */
+  /**
+   * The subscription moves into `period`: a renewal's next one (the one its invoice was opened
+   * for), or the first after a resume, which also moves the billing anchor to `newAnchor`.
+   */
   async startPeriod(
     subscription: SubscriptionModel,
     period: BillingPeriod,
     at: Date,
     transaction: Transaction,
+    newAnchor?: Date,
   ): Promise<void> {
     await subscription.update(
-      { currentPeriodStart: period.start, currentPeriodEnd: period.end, updatedAt: at },
+      {
+        ...(newAnchor ? { billingAnchor: newAnchor } : {}),
+        currentPeriodStart: period.start,
+        currentPeriodEnd: period.end,
+        updatedAt: at,
+      },
       { transaction },
     );
   }
