@@ -20,6 +20,12 @@ import { payHostedCheckout } from './support/hosted-checkout';
 describe('Idempotency-Key on charges after a gateway timeout', () => {
   const SHORT_DEADLINE_MS = 1500;
   const FROZEN_MS = 5000;
+  /**
+   * Billing settles a charge whose outcome it does not know after this long (30 s by default):
+   * past the freeze, so settlement never asks a frozen provider, and short enough that a charge
+   * lost in the freeze does not hold the suite for half a minute.
+   */
+  const SETTLE_AFTER_MS = 10_000;
   let platform: PlatformUnderTest;
   let shortGateway: PlatformProcess;
   let api: Api;
@@ -28,7 +34,7 @@ describe('Idempotency-Key on charges after a gateway timeout', () => {
   let m: RegisteredMerchant;
 
   beforeAll(async () => {
-    platform = await startPlatform();
+    platform = await startPlatform({ env: { PAYMENT_SETTLE_AFTER_MS: String(SETTLE_AFTER_MS) } });
     const started = await startGatewayReplica(platform, { GRPC_DEADLINE_MS: String(SHORT_DEADLINE_MS) });
     shortGateway = started.process;
     api = gatewayApi(platform.gatewayUrl);
@@ -72,7 +78,7 @@ describe('Idempotency-Key on charges after a gateway timeout', () => {
       provider.signal('SIGCONT');
     }
     // A charge lost on its way (the frozen provider reset the connection) is settled as never
-    // made after PAYMENT_SETTLE_AFTER_MS (30 s); until then the retries wait with 503.
+    // made after PAYMENT_SETTLE_AFTER_MS (SETTLE_AFTER_MS); until then the retries wait with 503.
     const deadline = Date.now() + 100_000;
     for (;;) {
       const res = await send();
