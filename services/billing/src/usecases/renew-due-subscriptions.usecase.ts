@@ -248,7 +248,8 @@ async function takeBillingStep(
       // A metered renewal: its usage lines are billed with the period's invoice. Due at once: the
       // charge follows in this pass, or (after a crash) in the next one.
       await openPeriodInvoice(deps, subscription, step.period, step.at, transaction, step.at);
-      await deps.subscriptions.startPeriod(subscription, step.period, step.at, transaction);
+      // The same statement as a batch of renewals (renewTogether), for a batch of one.
+      await deps.subscriptions.startPeriods([{ id: subscription.id, ...step.period, at: step.at }], transaction);
   }
 }
 

@@ -43,7 +43,7 @@ export async function resumeSubscription(
     const period = periodAt(now, subscription.interval, subscription.intervalCount, 0);
     // Opened while the subscription still holds the ended period: its usage is billed on it.
     const invoice = await openPeriodInvoice(deps, subscription, period, now, transaction);
-    await deps.subscriptions.startPeriod(subscription, period, now, transaction, now);
+    await deps.subscriptions.restartBilling(subscription, period, now, transaction);
     invoiceId = invoice.id;
   });
 

@@ -186,23 +186,17 @@ export class SubscriptionRepository {
   }
 
   /**
-   * The subscription moves into `period`: a renewal's next one (the one its invoice was opened
-   * for), or the first after a resume, which also moves the billing anchor to `newAnchor`.
+   * A resume starts billing again at `at`: the billing anchor moves there and the subscription
+   * holds the period it opens. (Renewals move their periods with startPeriods.)
    */
-  async startPeriod(
+  async restartBilling(
     subscription: SubscriptionModel,
     period: BillingPeriod,
     at: Date,
     transaction: Transaction,
-    newAnchor?: Date,
   ): Promise<void> {
     await subscription.update(
-      {
-        ...(newAnchor ? { billingAnchor: newAnchor } : {}),
-        currentPeriodStart: period.start,
-        currentPeriodEnd: period.end,
-        updatedAt: at,
-      },
+      { billingAnchor: at, currentPeriodStart: period.start, currentPeriodEnd: period.end, updatedAt: at },
       { transaction },
     );
   }
