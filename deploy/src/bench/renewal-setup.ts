@@ -18,7 +18,7 @@ import {
   TEST_DATABASE_URL,
   type PlatformUnderTest,
 } from '@billing/testing';
-import { registerBenchMerchant } from './measure';
+import { registerBenchMerchant, round } from './measure';
 
 /** Every renewal charges this much (minor units) on a monthly plan. */
 export const RENEWAL_AMOUNT = 5000;
@@ -251,7 +251,7 @@ export async function databaseActivity(db: Client): Promise<DatabaseActivity> {
 
 /** The change of each counter from `before` to `after`, per unit of work. */
 export function activityPer(before: DatabaseActivity, after: DatabaseActivity, units: number): DatabaseActivity {
-  const per = (key: keyof DatabaseActivity) => Math.round(((after[key] - before[key]) / units) * 100) / 100;
+  const per = (key: keyof DatabaseActivity) => round((after[key] - before[key]) / units);
   return {
     commits: per('commits'),
     rowsRead: per('rowsRead'),
