@@ -20,7 +20,13 @@ module.exports = {
   ],
   testPathIgnorePatterns: ['/node_modules/', '/dist/'],
   testTimeout: 60_000,
-  // One suite at a time: each integration suite runs a whole platform, and two of them on two
-  // cores made timing-sensitive tests flaky in CI; serial costs about 110 s (575 s vs 466 s).
+  // One suite at a time per jest process. `npm test` runs two such processes, the lanes
+  // (`--shard=1/2` and `--shard=2/2`, split by the sequencer), one per core: the
+  // timing-critical suites one after another in lane 1 (docs/decisions.md, "How the suite is
+  // laid out").
   maxWorkers: 1,
+  testSequencer: '<rootDir>/packages/testing/dist/jest/lane-sequencer.js',
+  reporters: ['default', '<rootDir>/packages/testing/dist/jest/suite-timings-reporter.js'],
+  globalSetup: '<rootDir>/packages/testing/dist/jest/shared-platform-setup.js',
+  globalTeardown: '<rootDir>/packages/testing/dist/jest/shared-platform-teardown.js',
 };

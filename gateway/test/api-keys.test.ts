@@ -1,21 +1,14 @@
-import type { PlatformUnderTest } from '@billing/testing';
+import { sharedPlatform, type SharedPlatform } from '@billing/testing';
 import { ApiKeySchema, ApiKeyWithSecretSchema } from '../src/routes/v1/api-keys/api-keys.schemas';
-import {
-  gatewayApi,
-  ISO_UTC,
-  registerMerchant,
-  startGatewayPlatform,
-  type Api,
-  type RegisteredMerchant,
-} from './support/api';
+import { gatewayApi, ISO_UTC, registerMerchant, type Api, type RegisteredMerchant } from './support/api';
 
-let platform: PlatformUnderTest;
+let platform: SharedPlatform;
 let api: Api;
 let merchant: RegisteredMerchant;
 let other: RegisteredMerchant;
 
 beforeAll(async () => {
-  platform = await startGatewayPlatform();
+  platform = await sharedPlatform();
   api = gatewayApi(platform.gatewayUrl);
   merchant = await registerMerchant(api, 'keys');
   other = await registerMerchant(api, 'other');

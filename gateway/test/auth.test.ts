@@ -1,22 +1,13 @@
-import { queryDatabase, type PlatformUnderTest } from '@billing/testing';
+import { queryDatabase, type SharedPlatform, sharedPlatform } from '@billing/testing';
 import { RegistrationSchema } from '../src/routes/v1/auth/auth.schemas';
 import { MerchantSchema } from '../src/routes/v1/merchants/merchants.schemas';
-import {
-  gatewayApi,
-  ISO_UTC,
-  registerMerchant,
-  startGatewayPlatform,
-  tamperSignature,
-  uniqueEmail,
-  UUID,
-  type Api,
-} from './support/api';
+import { gatewayApi, ISO_UTC, registerMerchant, tamperSignature, uniqueEmail, UUID, type Api } from './support/api';
 
-let platform: PlatformUnderTest;
+let platform: SharedPlatform;
 let api: Api;
 
 beforeAll(async () => {
-  platform = await startGatewayPlatform();
+  platform = await sharedPlatform();
   api = gatewayApi(platform.gatewayUrl);
 });
 

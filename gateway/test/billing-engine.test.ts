@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { SandboxControlsClient } from '@billing/payments';
-import { queryDatabase, startPlatform, type PlatformUnderTest } from '@billing/testing';
+import { queryDatabase, type SharedPlatform, sharedPlatform } from '@billing/testing';
 import { gatewayApi, registerMerchant, type Api, type Json, type RegisteredMerchant } from './support/api';
 import { payHostedCheckout } from './support/hosted-checkout';
 import { addMonths, plus, sandboxControlsOf } from './support/test-clock';
@@ -14,12 +14,12 @@ const HOUR_MS = 60 * 60 * 1000;
  * the sandbox provider's own ledger.
  */
 describe('billing engine on test clocks (gateway -> billing -> sandbox provider)', () => {
-  let platform: PlatformUnderTest;
+  let platform: SharedPlatform;
   let api: Api;
   let sandbox: SandboxControlsClient;
 
   beforeAll(async () => {
-    platform = await startPlatform({ env: { RENEWAL_POLL_MS: '200' } });
+    platform = await sharedPlatform();
     api = gatewayApi(platform.gatewayUrl);
     sandbox = sandboxControlsOf(platform);
   });

@@ -1,12 +1,12 @@
 import type { Browser, Page } from 'playwright-core';
-import { startPlatform, type PlatformUnderTest } from '@billing/testing';
+import { type SharedPlatform, sharedPlatform } from '@billing/testing';
 import { gatewayApi, registerMerchant, type Api, type RegisteredMerchant } from './support/api';
 import { artifactsFolder, launchChromium } from './support/browser';
 import { MerchantSite } from './support/merchant-site';
 
 /** The pages people see in a real browser (Chromium, the sandbox provider); screenshots kept as test artifacts. */
 describe('pages in a real browser: the hosted checkout and the API reference', () => {
-  let platform: PlatformUnderTest;
+  let platform: SharedPlatform;
   let api: Api;
   let merchant: RegisteredMerchant;
   let site: MerchantSite;
@@ -15,7 +15,7 @@ describe('pages in a real browser: the hosted checkout and the API reference', (
 
   beforeAll(async () => {
     site = await new MerchantSite().start();
-    platform = await startPlatform();
+    platform = await sharedPlatform();
     api = gatewayApi(platform.gatewayUrl);
     merchant = await registerMerchant(api, 'browser');
     browser = await launchChromium();

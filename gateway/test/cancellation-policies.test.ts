@@ -1,11 +1,11 @@
-import { queryDatabase, startPlatform, type PlatformUnderTest } from '@billing/testing';
+import { queryDatabase, type SharedPlatform, sharedPlatform } from '@billing/testing';
 import { gatewayApi, ISO_UTC, registerMerchant, UUID, type Api, type RegisteredMerchant } from './support/api';
 
 const PATH = '/api/v1/cancellation-policies';
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 describe('cancellation policies (gateway -> policy over gRPC -> PostgreSQL)', () => {
-  let platform: PlatformUnderTest;
+  let platform: SharedPlatform;
   let api: Api;
   let acme: RegisteredMerchant;
   let other: RegisteredMerchant;
@@ -25,7 +25,7 @@ describe('cancellation policies (gateway -> policy over gRPC -> PostgreSQL)', ()
 
   beforeAll(async () => {
     // Every process: the test-clock route moves billing's clock and then policy's copy.
-    platform = await startPlatform();
+    platform = await sharedPlatform();
     api = gatewayApi(platform.gatewayUrl);
     [acme, other] = await Promise.all([registerMerchant(api, 'policies'), registerMerchant(api, 'other')]);
   });

@@ -1,6 +1,6 @@
 import { createHmac } from 'node:crypto';
 import { SandboxControlsClient, type SandboxLedger } from '@billing/payments';
-import { queryDatabase, startPlatform, type PlatformUnderTest } from '@billing/testing';
+import { queryDatabase, type SharedPlatform, sharedPlatform } from '@billing/testing';
 import { gatewayApi, registerMerchant, uniqueEmail, type Api, type RegisteredMerchant } from './support/api';
 import { waitFor } from './support/wait';
 
@@ -20,14 +20,14 @@ const form = (fields: Record<string, string>) => ({
  * Money is counted in the sandbox provider's own ledger. Driven over HTTP as a payer's browser.
  */
 describe('checkout payments: second Pay, late payments, foreign references', () => {
-  let platform: PlatformUnderTest;
+  let platform: SharedPlatform;
   let api: Api;
   let merchant: RegisteredMerchant;
   let sandbox: SandboxControlsClient;
   let planId: string;
 
   beforeAll(async () => {
-    platform = await startPlatform({ env: { CHECKOUT_EXPIRY_SWEEP_MS: '500' } });
+    platform = await sharedPlatform();
     api = gatewayApi(platform.gatewayUrl);
     merchant = await registerMerchant(api, 'recovery');
     sandbox = new SandboxControlsClient({

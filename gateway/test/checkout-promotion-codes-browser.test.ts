@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Browser, Page } from 'playwright-core';
 import type { SandboxControlsClient } from '@billing/payments';
-import { startPlatform, type PlatformUnderTest } from '@billing/testing';
+import { type SharedPlatform, sharedPlatform } from '@billing/testing';
 import { gatewayApi, registerMerchant, type Api, type Json, type RegisteredMerchant } from './support/api';
 import { artifactsFolder, launchChromium } from './support/browser';
 import { MerchantSite } from './support/merchant-site';
@@ -13,7 +13,7 @@ import { sandboxControlsOf } from './support/test-clock';
  * discounted price (docs/api-behaviour.md §19). Screenshots kept as test artifacts.
  */
 describe('promotion codes on the hosted checkout page, in a real browser', () => {
-  let platform: PlatformUnderTest;
+  let platform: SharedPlatform;
   let api: Api;
   let merchant: RegisteredMerchant;
   let sandbox: SandboxControlsClient;
@@ -24,7 +24,7 @@ describe('promotion codes on the hosted checkout page, in a real browser', () =>
 
   beforeAll(async () => {
     site = await new MerchantSite().start();
-    platform = await startPlatform();
+    platform = await sharedPlatform();
     api = gatewayApi(platform.gatewayUrl);
     sandbox = sandboxControlsOf(platform);
     merchant = await registerMerchant(api, 'promo-browser');

@@ -1,9 +1,9 @@
-import { queryDatabase, startPlatform, type PlatformUnderTest } from '@billing/testing';
+import { queryDatabase, type SharedPlatform, sharedPlatform } from '@billing/testing';
 import { gatewayApi, ISO_UTC, registerMerchant, type Api, type RegisteredMerchant } from './support/api';
 
 /** docs/api-behaviour.md §5 through the API: defaults, validation, scope rules, expiry. */
 describe('checkout sessions', () => {
-  let platform: PlatformUnderTest;
+  let platform: SharedPlatform;
   let api: Api;
   let merchant: RegisteredMerchant;
   let other: RegisteredMerchant;
@@ -13,7 +13,7 @@ describe('checkout sessions', () => {
     api('POST', '/api/v1/checkout/sessions', { apiKey, body });
 
   beforeAll(async () => {
-    platform = await startPlatform({ env: { CHECKOUT_EXPIRY_SWEEP_MS: '200' } });
+    platform = await sharedPlatform();
     api = gatewayApi(platform.gatewayUrl);
     [merchant, other] = await Promise.all([registerMerchant(api, 'checkout'), registerMerchant(api, 'other')]);
     planId = (await api('POST', '/api/v1/plans', { apiKey: merchant.testKey, body: { name: 'Pro', amount: 2500 } }))

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { SandboxControlsClient } from '@billing/payments';
-import { queryDatabase, startPlatform, type PlatformUnderTest } from '@billing/testing';
+import { queryDatabase, type SharedPlatform, sharedPlatform } from '@billing/testing';
 import { gatewayApi, registerMerchant, type Api, type Json, type RegisteredMerchant } from './support/api';
 import { payHostedCheckout, type PaidCheckout } from './support/hosted-checkout';
 import { plus, sandboxControlsOf } from './support/test-clock';
@@ -12,12 +12,12 @@ const DAY_MS = 24 * 60 * 60 * 1000;
  * card paid is read from the sandbox provider's own ledger.
  */
 describe('customer balance: adjustments and credit applied to invoices (gateway -> billing -> sandbox)', () => {
-  let platform: PlatformUnderTest;
+  let platform: SharedPlatform;
   let api: Api;
   let sandbox: SandboxControlsClient;
 
   beforeAll(async () => {
-    platform = await startPlatform({ env: { RENEWAL_POLL_MS: '200' } });
+    platform = await sharedPlatform();
     api = gatewayApi(platform.gatewayUrl);
     sandbox = sandboxControlsOf(platform);
   });

@@ -1,8 +1,8 @@
-import { freePort, startPlatform, type PlatformUnderTest } from '@billing/testing';
+import { type SharedPlatform, sharedPlatform } from '@billing/testing';
 import { gatewayApi, ISO_UTC, registerMerchant, UUID, type Api, type RegisteredMerchant } from './support/api';
 
 describe('customers (gateway -> billing over gRPC -> sandbox provider + PostgreSQL)', () => {
-  let platform: PlatformUnderTest;
+  let platform: SharedPlatform;
   let api: Api;
   let acme: RegisteredMerchant;
   let other: RegisteredMerchant;
@@ -12,19 +12,8 @@ describe('customers (gateway -> billing over gRPC -> sandbox provider + PostgreS
   const uniqueAddress = (label: string) => `${label}-${Math.random().toString(36).slice(2, 10)}@example.com`;
 
   beforeAll(async () => {
-    // Live mode speaks Paystack's protocol; here the sandbox plays Paystack too, so live
-    // customers can be created without real credentials.
-    const sandboxPort = String(await freePort());
-    const secret = `sk_test_customers_${Date.now()}_0123456789`;
-    platform = await startPlatform({
-      only: ['identity', 'sandbox-provider', 'billing', 'catalog', 'gateway'],
-      env: {
-        SANDBOX_PROVIDER_PORT: sandboxPort,
-        SANDBOX_SECRET_KEY: secret,
-        PAYSTACK_BASE_URL: `http://127.0.0.1:${sandboxPort}`,
-        PAYSTACK_SECRET_KEY: secret,
-      },
-    });
+    // Live mode speaks Paystack's protocol; on the shared platform the sandbox plays Paystack.
+    platform = await sharedPlatform();
     api = gatewayApi(platform.gatewayUrl);
     [acme, other] = await Promise.all([registerMerchant(api, 'customers'), registerMerchant(api, 'other')]);
   });

@@ -1,32 +1,26 @@
 import express, { type Express } from 'express';
 import request from 'supertest';
 import { createLogger } from '@billing/platform';
-import type { PlatformUnderTest } from '@billing/testing';
+import { sharedPlatform, type SharedPlatform } from '@billing/testing';
 import { ApiKeyCache } from '../src/auth/api-key-cache';
 import { createIdentityClient, type IdentityClient } from '../src/clients/identity.client';
 import { dualAuth } from '../src/middleware/auth';
 import { errorHandler } from '../src/middleware/errors';
-import {
-  gatewayApi,
-  registerMerchant,
-  startGatewayPlatform,
-  tamperSignature,
-  type RegisteredMerchant,
-} from './support/api';
+import { gatewayApi, registerMerchant, tamperSignature, type RegisteredMerchant } from './support/api';
 
 /**
  * The dualAuth middleware on its own, mounted on an app of this test and talking to the real
  * identity service: every combination of credentials, apart from any route. The dual-auth
  * routes themselves are tested with their resources (cancellation-policies.test.ts).
  */
-let platform: PlatformUnderTest;
+let platform: SharedPlatform;
 let identity: IdentityClient;
 let app: Express;
 let merchant: RegisteredMerchant;
 let other: RegisteredMerchant;
 
 beforeAll(async () => {
-  platform = await startGatewayPlatform();
+  platform = await sharedPlatform();
   identity = createIdentityClient(platform.env.IDENTITY_GRPC_URL, 5000, platform.grpcCredentials('gateway'));
   app = express();
   app.get('/dual', dualAuth({ identity, apiKeyCache: new ApiKeyCache(5000) }), (req, res) => {

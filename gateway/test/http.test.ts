@@ -1,11 +1,11 @@
-import type { PlatformUnderTest } from '@billing/testing';
-import { gatewayApi, registerMerchant, startGatewayPlatform, uniqueEmail, type Api } from './support/api';
+import { sharedPlatform, type SharedPlatform } from '@billing/testing';
+import { gatewayApi, registerMerchant, uniqueEmail, type Api } from './support/api';
 
-let platform: PlatformUnderTest;
+let platform: SharedPlatform;
 let api: Api;
 
 beforeAll(async () => {
-  platform = await startGatewayPlatform();
+  platform = await sharedPlatform();
   api = gatewayApi(platform.gatewayUrl);
 });
 

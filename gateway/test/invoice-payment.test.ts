@@ -1,5 +1,5 @@
 import type { SandboxControlsClient } from '@billing/payments';
-import { queryDatabase, startPlatform, type PlatformUnderTest } from '@billing/testing';
+import { queryDatabase, type SharedPlatform, sharedPlatform } from '@billing/testing';
 import { gatewayApi, registerMerchant, type Api, type Json, type RegisteredMerchant } from './support/api';
 import { payHostedCheckout } from './support/hosted-checkout';
 import { plus, sandboxControlsOf } from './support/test-clock';
@@ -17,13 +17,13 @@ const T0 = '2027-06-01T09:00:00.000Z';
  * subscription and their events must come out the same.
  */
 describe('invoice payment: a single charge and a batch record the same', () => {
-  let platform: PlatformUnderTest;
+  let platform: SharedPlatform;
   let api: Api;
   let sandbox: SandboxControlsClient;
   let m: RegisteredMerchant;
 
   beforeAll(async () => {
-    platform = await startPlatform({ env: { RENEWAL_POLL_MS: '200' } });
+    platform = await sharedPlatform();
     api = gatewayApi(platform.gatewayUrl);
     sandbox = sandboxControlsOf(platform);
     m = await registerMerchant(api, 'invoice-payment');

@@ -1,12 +1,12 @@
-import type { PlatformUnderTest } from '@billing/testing';
+import { sharedPlatform, type SharedPlatform } from '@billing/testing';
 import { MerchantProfileSchema } from '../src/routes/v1/merchants/merchants.schemas';
-import { gatewayApi, ISO_UTC, registerMerchant, startGatewayPlatform, type Api } from './support/api';
+import { gatewayApi, ISO_UTC, registerMerchant, type Api } from './support/api';
 
-let platform: PlatformUnderTest;
+let platform: SharedPlatform;
 let api: Api;
 
 beforeAll(async () => {
-  platform = await startGatewayPlatform();
+  platform = await sharedPlatform();
   api = gatewayApi(platform.gatewayUrl);
 });
 

@@ -2,10 +2,10 @@ import { randomUUID } from 'node:crypto';
 import type { SandboxControlsClient } from '@billing/payments';
 import {
   listenLocally,
-  queryDatabase,
-  startPlatform,
   type LocalEndpoint,
-  type PlatformUnderTest,
+  queryDatabase,
+  sharedPlatform,
+  type SharedPlatform,
 } from '@billing/testing';
 import { gatewayApi, registerMerchant, type Api, type Json, type RegisteredMerchant } from './support/api';
 import { payHostedCheckout } from './support/hosted-checkout';
@@ -29,16 +29,14 @@ const APRIL_1 = '2027-04-01T09:00:00.000Z';
  * a webhook receiver.
  */
 describe('plan changes with proration (gateway -> catalog + billing -> sandbox provider)', () => {
-  let platform: PlatformUnderTest;
+  let platform: SharedPlatform;
   let api: Api;
   let sandbox: SandboxControlsClient;
   let receiver: LocalEndpoint | undefined;
   const deliveries: { event: string; data: Json }[] = [];
 
   beforeAll(async () => {
-    platform = await startPlatform({
-      env: { RENEWAL_POLL_MS: '200', ALLOW_INSECURE_WEBHOOKS: 'true', DELIVERY_POLL_MS: '50' },
-    });
+    platform = await sharedPlatform();
     api = gatewayApi(platform.gatewayUrl);
     sandbox = sandboxControlsOf(platform);
     receiver = await listenLocally((_req, body, res) => {

@@ -1,4 +1,4 @@
-import { startPlatform, type PlatformUnderTest } from '@billing/testing';
+import { type SharedPlatform, sharedPlatform } from '@billing/testing';
 import { gatewayApi, uniqueEmail, type Api } from './support/api';
 
 interface Merchant {
@@ -8,7 +8,7 @@ interface Merchant {
 }
 
 describe('plans (gateway -> catalog over gRPC -> PostgreSQL)', () => {
-  let platform: PlatformUnderTest;
+  let platform: SharedPlatform;
   let api: Api;
   let acme: Merchant;
   let other: Merchant;
@@ -24,7 +24,7 @@ describe('plans (gateway -> catalog over gRPC -> PostgreSQL)', () => {
   const createPlan = (apiKey: string, body: Record<string, unknown>) => api('POST', '/api/v1/plans', { apiKey, body });
 
   beforeAll(async () => {
-    platform = await startPlatform({ only: ['identity', 'catalog', 'gateway'] });
+    platform = await sharedPlatform();
     api = gatewayApi(platform.gatewayUrl);
     [acme, other] = await Promise.all([register(), register()]);
   });

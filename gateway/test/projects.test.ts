@@ -1,22 +1,14 @@
-import type { PlatformUnderTest } from '@billing/testing';
+import { sharedPlatform, type SharedPlatform } from '@billing/testing';
 import { CreatedProjectSchema, CurrentProjectSchema, ProjectSchema } from '../src/routes/v1/projects/projects.schemas';
-import {
-  gatewayApi,
-  ISO_UTC,
-  registerMerchant,
-  startGatewayPlatform,
-  UUID,
-  type Api,
-  type RegisteredMerchant,
-} from './support/api';
+import { gatewayApi, ISO_UTC, registerMerchant, UUID, type Api, type RegisteredMerchant } from './support/api';
 
-let platform: PlatformUnderTest;
+let platform: SharedPlatform;
 let api: Api;
 let merchant: RegisteredMerchant;
 let other: RegisteredMerchant;
 
 beforeAll(async () => {
-  platform = await startGatewayPlatform();
+  platform = await sharedPlatform();
   api = gatewayApi(platform.gatewayUrl);
   merchant = await registerMerchant(api, 'projects');
   other = await registerMerchant(api, 'other');

@@ -1,7 +1,7 @@
 import { execFile } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { startPlatform, type PlatformUnderTest } from '@billing/testing';
+import { type SharedPlatform, sharedPlatform } from '@billing/testing';
 import { MerchantSite } from './support/merchant-site';
 
 const ROOT = resolve(__dirname, '../..');
@@ -56,11 +56,11 @@ const sellingTours = tours.filter((tour) => tour.name !== 'growing');
  * together with what the receiver got.
  */
 describe("the README's tours against a started platform", () => {
-  let platform: PlatformUnderTest;
+  let platform: SharedPlatform;
   let receiver: MerchantSite;
 
   beforeAll(async () => {
-    platform = await startPlatform({ env: { ALLOW_INSECURE_WEBHOOKS: 'true', DELIVERY_POLL_MS: '50' } });
+    platform = await sharedPlatform();
     receiver = await new MerchantSite().start();
   });
   afterAll(async () => {

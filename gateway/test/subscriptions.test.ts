@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { SandboxControlsClient } from '@billing/payments';
-import { queryDatabase, startPlatform, type PlatformUnderTest } from '@billing/testing';
+import { queryDatabase, type SharedPlatform, sharedPlatform } from '@billing/testing';
 import {
   gatewayApi,
   ISO_UTC,
@@ -52,7 +52,7 @@ function addMonth(iso: string): string {
 }
 
 describe('subscriptions API (gateway -> catalog + billing -> sandbox provider)', () => {
-  let platform: PlatformUnderTest;
+  let platform: SharedPlatform;
   let api: Api;
   let acme: RegisteredMerchant;
   let other: RegisteredMerchant;
@@ -99,7 +99,7 @@ describe('subscriptions API (gateway -> catalog + billing -> sandbox provider)',
 
   beforeAll(async () => {
     // Settlement takes over a first charge left PENDING for 3 s (the real default is 30 s).
-    platform = await startPlatform({ env: { PAYMENT_SETTLE_AFTER_MS: '3000' } });
+    platform = await sharedPlatform();
     api = gatewayApi(platform.gatewayUrl);
     [acme, other] = await Promise.all([registerMerchant(api, 'subs'), registerMerchant(api, 'subs-other')]);
     sandbox = new SandboxControlsClient({

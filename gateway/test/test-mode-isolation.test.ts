@@ -1,4 +1,4 @@
-import { freePort, queryDatabase, startPlatform, type PlatformUnderTest } from '@billing/testing';
+import { queryDatabase, type SharedPlatform, sharedPlatform } from '@billing/testing';
 import { gatewayApi, registerMerchant, type Api, type RegisteredMerchant } from './support/api';
 import { payHostedCheckout } from './support/hosted-checkout';
 
@@ -12,7 +12,7 @@ const YEAR_MS = 365 * 24 * 3600_000;
  * renewal, not in front of it.
  */
 describe('test mode apart from live mode', () => {
-  let platform: PlatformUnderTest;
+  let platform: SharedPlatform;
   let api: Api;
   let m: RegisteredMerchant;
 
@@ -21,21 +21,10 @@ describe('test mode apart from live mode', () => {
   const testNow = async (apiKey: string) => new Date((await api('GET', '/api/v1/test-clock', { apiKey })).body.now);
 
   beforeAll(async () => {
-    // Live mode speaks Paystack's protocol; here the sandbox plays Paystack too.
-    const sandboxPort = String(await freePort());
-    const secret = `sk_test_isolation_${Date.now()}_0123456789`;
-    platform = await startPlatform({
-      env: {
-        SANDBOX_PROVIDER_PORT: sandboxPort,
-        SANDBOX_SECRET_KEY: secret,
-        PAYSTACK_BASE_URL: `http://127.0.0.1:${sandboxPort}`,
-        PAYSTACK_SECRET_KEY: secret,
-        RENEWAL_POLL_MS: '200',
-      },
-    });
+    // Live mode speaks Paystack's protocol; on the shared platform the sandbox plays Paystack.
+    platform = await sharedPlatform();
     api = gatewayApi(platform.gatewayUrl);
     m = await registerMerchant(api, 'isolation');
-    // Starting every process takes over a minute when the machine's two cores are shared.
   }, 240_000);
   afterAll(() => platform?.stop());
 

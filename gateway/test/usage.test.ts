@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { queryDatabase, startPlatform, type PlatformUnderTest } from '@billing/testing';
+import { queryDatabase, type SharedPlatform, sharedPlatform } from '@billing/testing';
 import {
   gatewayApi,
   ISO_UTC,
@@ -16,14 +16,14 @@ import { payHostedCheckout } from './support/hosted-checkout';
  * hosted checkouts on the sandbox provider, usage goes through the gateway over HTTP.
  */
 describe('usage: records, idempotency, batch, history, summary', () => {
-  let platform: PlatformUnderTest;
+  let platform: SharedPlatform;
   let api: Api;
   let merchant: RegisteredMerchant;
   let stranger: RegisteredMerchant;
   let meteredPlanId: string;
 
   beforeAll(async () => {
-    platform = await startPlatform();
+    platform = await sharedPlatform();
     api = gatewayApi(platform.gatewayUrl);
     merchant = await registerMerchant(api, 'usage');
     stranger = await registerMerchant(api, 'usage-stranger');

@@ -3,10 +3,10 @@ import type { IncomingHttpHeaders } from 'node:http';
 import { Webhook } from 'standardwebhooks';
 import {
   listenLocally,
-  payCheckoutPageInSandbox,
-  startPlatform,
   type LocalEndpoint,
-  type PlatformUnderTest,
+  payCheckoutPageInSandbox,
+  sharedPlatform,
+  type SharedPlatform,
 } from '@billing/testing';
 import { gatewayApi, ISO_UTC, registerMerchant, type Api, type RegisteredMerchant } from './support/api';
 
@@ -17,7 +17,7 @@ interface Delivery {
 }
 
 describe('webhooks end to end: platform events reach a merchant endpoint, signed', () => {
-  let platform: PlatformUnderTest;
+  let platform: SharedPlatform;
   let api: Api;
   let merchant: RegisteredMerchant;
   let receiver: LocalEndpoint | undefined;
@@ -44,7 +44,7 @@ describe('webhooks end to end: platform events reach a merchant endpoint, signed
   };
 
   beforeAll(async () => {
-    platform = await startPlatform({ env: { ALLOW_INSECURE_WEBHOOKS: 'true', DELIVERY_POLL_MS: '50' } });
+    platform = await sharedPlatform();
     api = gatewayApi(platform.gatewayUrl);
     merchant = await registerMerchant(api, 'e2e-hooks');
     receiver = await listenLocally((req, body, res) => {

@@ -1,5 +1,5 @@
 import { SandboxControlsClient } from '@billing/payments';
-import type { PlatformUnderTest } from '@billing/testing';
+import type { SharedPlatform } from '@billing/testing';
 
 /** `anchor` + k calendar months, the day clamped to the month's last day (docs/api-behaviour.md §4). */
 export function addMonths(anchor: string, k: number): string {
@@ -25,7 +25,7 @@ export function addMonths(anchor: string, k: number): string {
 export const plus = (iso: string, ms: number) => new Date(Date.parse(iso) + ms).toISOString();
 
 /** The sandbox provider's controls and ledger of a started platform: what was really charged. */
-export const sandboxControlsOf = (platform: PlatformUnderTest) =>
+export const sandboxControlsOf = (platform: SharedPlatform) =>
   new SandboxControlsClient({
     baseUrl: platform.env.SANDBOX_PROVIDER_URL,
     secretKey: platform.env.SANDBOX_SECRET_KEY,

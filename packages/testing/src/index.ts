@@ -6,3 +6,4 @@ export * from './event-testbed';
 export * from './local-endpoint';
 export * from './hosted-checkout';
 export * from './metrics';
+export * from './shared-platform';

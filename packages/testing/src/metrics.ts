@@ -1,5 +1,5 @@
 import { PLATFORM_PROCESSES, metricsPortOf, type ServiceName } from './platform-processes';
-import type { PlatformUnderTest } from './processes';
+import type { SharedPlatform } from './shared-platform';
 
 /** One sample of the Prometheus text exposition format: a series and its value. */
 export interface MetricSample {
@@ -49,7 +49,10 @@ export class MetricsScrape {
 }
 
 /** Scrapes GET /metrics of one process of a platform under test (its own METRICS_PORT). */
-export async function scrapeMetrics(platform: PlatformUnderTest, service: ServiceName): Promise<MetricsScrape> {
+export async function scrapeMetrics(
+  platform: Pick<SharedPlatform, 'env'>,
+  service: ServiceName,
+): Promise<MetricsScrape> {
   const spec = PLATFORM_PROCESSES.find((p) => p.name === service)!;
   const res = await fetch(`http://127.0.0.1:${metricsPortOf(spec, platform.env)}/metrics`, {
     signal: AbortSignal.timeout(10_000),

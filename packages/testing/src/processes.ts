@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { readFileSync, rmSync } from 'node:fs';
+import { closeSync, existsSync, openSync, readFileSync, rmSync } from 'node:fs';
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -19,7 +19,9 @@ import {
 import { freePort } from './ports';
 
 export type { ServiceName };
-import { dropDatabases, TEST_DATABASE_URL, TEST_NATS_URL, TEST_REDIS_URL, uniqueRunId } from './databases';
+import { dropDatabasesSoon, TEST_DATABASE_URL, TEST_NATS_URL, TEST_REDIS_URL, uniqueRunId } from './databases';
+import { createDatabasesFromTemplates, ensureDatabaseTemplates } from './database-templates';
+import { currentSuite, recordPlatformStart } from './jest/suite-timings';
 
 const REPO_ROOT = resolve(__dirname, '../../..');
 
@@ -41,27 +43,40 @@ export interface ProcessExit {
 /** A real OS process of the platform, started from its built entry point. */
 export class PlatformProcess {
   private child?: ChildProcess;
-  output = '';
+  private collected = '';
 
+  /**
+   * `logFile`: the process writes its stdout and stderr there instead of to a pipe this process
+   * reads, so that it outlives the suite that started it (the shared platform).
+   */
   constructor(
     readonly name: ServiceName,
     readonly entry: string,
     readonly env: Record<string, string>,
     private readonly ready: () => Promise<void>,
+    readonly logFile?: string,
   ) {}
+
+  /** What the process has printed since its last start (the last 100 to 200 kB of it). */
+  get output(): string {
+    if (!this.logFile) return this.collected;
+    return existsSync(this.logFile) ? readFileSync(this.logFile, 'utf8') : '';
+  }
 
   /** PLATFORM_START_TIMEOUT_MS lets a loaded machine (many suites at once) wait longer. */
   async start(timeoutMs = Number(process.env.PLATFORM_START_TIMEOUT_MS) || 30_000): Promise<void> {
-    this.output = '';
+    this.collected = '';
     const profile = process.env.CPU_PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${process.env.CPU_PROFILE_DIR}`] : [];
+    const log = this.logFile ? openSync(this.logFile, 'w') : undefined;
     const child = spawn(process.execPath, [...PLATFORM_NODE_FLAGS, ...profile, this.entry], {
       env: { ...process.env, ...this.env },
-      stdio: ['ignore', 'pipe', 'pipe'],
+      stdio: ['ignore', log ?? 'pipe', log ?? 'pipe'],
     });
+    if (log !== undefined) closeSync(log);
     this.child = child;
     const collect = (chunk: Buffer) => {
-      this.output += chunk.toString();
-      if (this.output.length > 200_000) this.output = this.output.slice(-100_000);
+      this.collected += chunk.toString();
+      if (this.collected.length > 200_000) this.collected = this.collected.slice(-100_000);
     };
     child.stdout?.on('data', collect);
     child.stderr?.on('data', collect);
@@ -108,6 +123,8 @@ export class PlatformProcess {
 
 export interface PlatformUnderTest {
   runId: string;
+  /** What a process (its first replica) has printed since it started. */
+  output(service: ServiceName): string;
   databasePrefix: string;
   eventsStream: string;
   eventsSubjectPrefix: string;
@@ -178,14 +195,55 @@ export interface StartOptions {
   replicas?: Partial<Record<ServiceName, number>>;
   /** How long each process may take to be ready (30 s by default; tracing on loads its SDK too). */
   startTimeoutMs?: number;
+  /**
+   * Each service migrates an empty database at start, as in production, instead of starting on
+   * a copy of its migrated template (database-templates.ts).
+   */
+  freshDatabases?: boolean;
+  /** Each process writes its output to `<logDirectory>/<name>-<replica>.log` (see PlatformProcess). */
+  logDirectory?: string;
 }
 
 /**
  * Starts the platform's processes as a user would run them, on free ports, against fresh
  * databases and a fresh event stream; `stop` terminates them and drops the databases.
  */
-export async function startPlatform(options: StartOptions = {}): Promise<PlatformUnderTest> {
+export function startPlatform(options: StartOptions = {}): Promise<PlatformUnderTest> {
+  return startRecordedPlatform(options, false);
+}
+
+/** startPlatform, recorded in the run's timings as a suite's own platform or a shared one. */
+export async function startRecordedPlatform(options: StartOptions, shared: boolean): Promise<PlatformUnderTest> {
+  const started = Date.now();
   const runId = uniqueRunId();
+  if (!options.freshDatabases) {
+    const templates = await ensureDatabaseTemplates(migrateTemplates);
+    const owners = (options.only ?? PLATFORM_PROCESSES.map((spec) => spec.name)).map((name) => name.replace(/-/g, '_'));
+    await createDatabasesFromTemplates(runId, new Map([...templates].filter(([service]) => owners.includes(service))));
+  }
+  const platform = await launchPlatform(runId, options);
+  recordPlatformStart({
+    suite: currentSuite(),
+    seconds: (Date.now() - started) / 1000,
+    processes: Object.values(platform.replicas)
+      .flat()
+      .filter((p) => p.pid !== undefined).length,
+    shared,
+  });
+  return platform;
+}
+
+/**
+ * Builds the template databases: the whole platform started once on empty databases named
+ * `<prefix>_<service>`, each service migrating its own, then stopped with its databases kept.
+ */
+async function migrateTemplates(prefix: string): Promise<void> {
+  const builder = await launchPlatform(prefix, { freshDatabases: true });
+  await Promise.all(Object.values(builder.replicas).flatMap((all) => all.map((p) => p.stop())));
+  await deleteStream(builder.eventsStream);
+}
+
+async function launchPlatform(runId: string, options: StartOptions): Promise<PlatformUnderTest> {
   // The ports of each replica; the first replica's are the platform's.
   const replicaPorts = new Map<ServiceName, Record<string, string>[]>();
   const balanced: Record<string, string> = {};
@@ -222,6 +280,9 @@ export async function startPlatform(options: StartOptions = {}): Promise<Platfor
     // One registration's scrypt alone takes about a second on these machines, and the 5 s
     // default timed out a cold registration under CI load. A test about deadlines sets its own.
     GRPC_DEADLINE_MS: '20000',
+    // Registration is not what most suites test: scrypt at N=2^10 instead of 2^17 (the suites
+    // about hashing set 17). Identity refuses a cost below 17 outside NODE_ENV=test.
+    PASSWORD_SCRYPT_COST: '10',
     ...ports,
   };
   const common = { ...base, ...platformEnvironment({ ...base, ...balanced, ...options.env }), ...options.env };
@@ -233,7 +294,13 @@ export async function startPlatform(options: StartOptions = {}): Promise<Platfor
       spec.name,
       replicaPorts
         .get(spec.name)!
-        .map((own) => platformProcess(spec, { ...common, ...own, ...tlsFiles(spec.name), ...options.env })),
+        .map((own, replica) =>
+          platformProcess(
+            spec,
+            { ...common, ...own, ...tlsFiles(spec.name), ...options.env },
+            options.logDirectory && join(options.logDirectory, `${spec.name}-${replica}.log`),
+          ),
+        ),
     ]),
   ) as Record<ServiceName, PlatformProcess[]>;
   const processes = Object.fromEntries(PLATFORM_PROCESSES.map((spec) => [spec.name, replicas[spec.name][0]])) as Record<
@@ -243,7 +310,7 @@ export async function startPlatform(options: StartOptions = {}): Promise<Platfor
   const wanted = options.only ?? PLATFORM_PROCESSES.map((spec) => spec.name);
   const stopAll = async () => {
     await Promise.all(Object.values(replicas).flatMap((all) => all.map((p) => p.stop())));
-    await dropDatabases(runId);
+    await dropDatabasesSoon(runId);
     await deleteStream(common.EVENTS_STREAM);
   };
   try {
@@ -270,6 +337,7 @@ export async function startPlatform(options: StartOptions = {}): Promise<Platfor
     replicas,
     env: common,
     tlsFiles,
+    output: (service) => processes[service].output,
     grpcCredentials: (service) => channelCredentialsFrom(tlsFiles(service)),
     database: (service) => `${runId}_${service.replace(/-/g, '_')}`,
     stop: stopAll,
@@ -277,9 +345,13 @@ export async function startPlatform(options: StartOptions = {}): Promise<Platfor
 }
 
 /** A process of the platform with `env`, its own METRICS_PORT taken from its `<NAME>_METRICS_PORT`. */
-function platformProcess(spec: ProcessSpec, env: Record<string, string>): PlatformProcess {
-  return new PlatformProcess(spec.name, resolve(REPO_ROOT, spec.entry), processEnvironment(spec, env), () =>
-    probeReady(spec, portOf(spec, env)),
+function platformProcess(spec: ProcessSpec, env: Record<string, string>, logFile?: string): PlatformProcess {
+  return new PlatformProcess(
+    spec.name,
+    resolve(REPO_ROOT, spec.entry),
+    processEnvironment(spec, env),
+    () => probeReady(spec, portOf(spec, env)),
+    logFile || undefined,
   );
 }
 
@@ -303,7 +375,7 @@ export async function createReplica(
   return { process: platformProcess(spec, { ...platform.env, ...platform.tlsFiles(name), ...env, ...own }), port };
 }
 
-async function deleteStream(stream: string): Promise<void> {
+export async function deleteStream(stream: string): Promise<void> {
   const nats = await connectNats(TEST_NATS_URL, 'test-cleanup');
   try {
     const jsm = await nats.jetstreamManager();

@@ -3,7 +3,7 @@ import { status } from '@grpc/grpc-js';
 import { createPromiseClient, readRemoteError, type PromiseClient } from '@billing/platform';
 import { PaystackClient, SandboxControlsClient } from '@billing/payments';
 import { billingV1 } from '@billing/proto';
-import { queryDatabase, startPlatform, type PlatformUnderTest } from '@billing/testing';
+import { queryDatabase, type SharedPlatform, sharedPlatform } from '@billing/testing';
 import { addBillingPeriods } from '../src/domain/periods';
 
 type PageOutcome = 'success' | 'declined' | 'insufficient_funds';
@@ -13,13 +13,13 @@ type PageOutcome = 'success' | 'declined' | 'insufficient_funds';
  * page, with assertions on what billing stored and what the sandbox charged and refunded.
  */
 describe('billing CompleteCheckout (gRPC + sandbox provider + PostgreSQL)', () => {
-  let platform: PlatformUnderTest;
+  let platform: SharedPlatform;
   let billing: PromiseClient<billingV1.BillingServiceClient>;
   let provider: PaystackClient;
   let sandbox: SandboxControlsClient;
 
   beforeAll(async () => {
-    platform = await startPlatform({ only: ['sandbox-provider', 'billing'] });
+    platform = await sharedPlatform();
     billing = createPromiseClient(
       billingV1.BillingServiceClient,
       platform.env.BILLING_GRPC_URL,

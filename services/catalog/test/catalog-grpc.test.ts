@@ -1,17 +1,17 @@
 import { status } from '@grpc/grpc-js';
 import { checkGrpcHealth, createPromiseClient, readRemoteError, type PromiseClient } from '@billing/platform';
 import { catalogV1 } from '@billing/proto';
-import { startPlatform, type PlatformUnderTest } from '@billing/testing';
+import { type SharedPlatform, sharedPlatform } from '@billing/testing';
 
 /** The catalog process on its own, spoken to over real gRPC. */
 describe('catalog gRPC service', () => {
-  let platform: PlatformUnderTest;
+  let platform: SharedPlatform;
   let catalog: PromiseClient<catalogV1.CatalogServiceClient>;
   let address: string;
   const scope = { projectId: '3f1c1a52-8d4e-4c57-9d0c-2c6f0e6f9a01', merchantId: 'm', livemode: false };
 
   beforeAll(async () => {
-    platform = await startPlatform({ only: ['catalog'] });
+    platform = await sharedPlatform();
     address = platform.env.CATALOG_GRPC_URL;
     catalog = createPromiseClient(catalogV1.CatalogServiceClient, address, 5000, platform.grpcCredentials('gateway'));
   });

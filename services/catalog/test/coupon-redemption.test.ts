@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { status } from '@grpc/grpc-js';
 import { createPromiseClient, readRemoteError, type PromiseClient } from '@billing/platform';
 import { catalogV1 } from '@billing/proto';
-import { queryDatabase, startPlatform, type PlatformUnderTest } from '@billing/testing';
+import { queryDatabase, type SharedPlatform, sharedPlatform } from '@billing/testing';
 
 /**
  * catalog.v1 RedeemCoupon / ReleaseCouponRedemption over real gRPC and PostgreSQL
@@ -10,13 +10,13 @@ import { queryDatabase, startPlatform, type PlatformUnderTest } from '@billing/t
  * given back exactly once.
  */
 describe('coupon redemption (catalog gRPC)', () => {
-  let platform: PlatformUnderTest;
+  let platform: SharedPlatform;
   let catalog: PromiseClient<catalogV1.CatalogServiceClient>;
   const scope = { projectId: randomUUID(), merchantId: randomUUID(), livemode: false };
   let planId: string;
 
   beforeAll(async () => {
-    platform = await startPlatform({ only: ['catalog'] });
+    platform = await sharedPlatform();
     catalog = createPromiseClient(
       catalogV1.CatalogServiceClient,
       platform.env.CATALOG_GRPC_URL,

@@ -33,7 +33,7 @@ export async function startIdentity(config: IdentityConfig, logger: Logger): Pro
     projects: new ProjectRepository(),
     apiKeys: new ApiKeyRepository(),
     clock: systemClock,
-    passwords: new PasswordHasher(config.PASSWORD_HASH_QUEUE_LENGTH),
+    passwords: new PasswordHasher(config.PASSWORD_HASH_QUEUE_LENGTH, config.PASSWORD_SCRYPT_COST),
     jwt: { secret: config.JWT_SECRET, ttlSeconds: config.JWT_TTL_SECONDS },
   };
   const grpc = await startGrpcServer({

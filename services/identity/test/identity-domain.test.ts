@@ -1,6 +1,7 @@
 import { generateApiKey, hashApiKey, looksLikeApiKey } from '../src/domain/api-key';
 import { signAccessToken, verifyAccessToken } from '../src/domain/access-token';
-import { hashPassword, verifyPassword } from '../src/domain/password';
+import { identityEnvSchema } from '../src/config';
+import { hashPassword, PasswordHasher, scryptParams, verifyPassword } from '../src/domain/password';
 
 describe('API keys', () => {
   it('are the mode prefix plus 40 base62 characters, hashed with SHA-256', () => {
@@ -26,6 +27,33 @@ describe('passwords', () => {
     expect(await verifyPassword('correct horse', stored)).toBe(true);
     expect(await verifyPassword('correct horsE', stored)).toBe(false);
     expect(await verifyPassword('anything', 'garbage')).toBe(false);
+  });
+
+  it('verify a hash made at another cost: the parameters travel with it', async () => {
+    const cheap = await new PasswordHasher(4, 10).hash('correct horse');
+    expect(cheap).toMatch(/^scrypt\$1024\$8\$1\$/);
+    expect(await new PasswordHasher(4).verify('correct horse', cheap)).toBe(true);
+    expect(await verifyPassword('correct horsE', cheap)).toBe(false);
+    expect(await hashPassword('x', scryptParams(11))).toMatch(/^scrypt\$2048\$/);
+  });
+
+  describe('PASSWORD_SCRYPT_COST', () => {
+    const env = { JWT_SECRET: 'x'.repeat(40) };
+    const cost = (extra: Record<string, string>) => identityEnvSchema.safeParse({ ...env, ...extra });
+
+    it('is 17 (OWASP minimum) unless set', () => {
+      expect(cost({ NODE_ENV: 'production' }).data?.PASSWORD_SCRYPT_COST).toBe(17);
+    });
+
+    it('may be lowered only under NODE_ENV=test: production and development refuse to start with it', () => {
+      expect(cost({ NODE_ENV: 'test', PASSWORD_SCRYPT_COST: '10' }).data?.PASSWORD_SCRYPT_COST).toBe(10);
+      for (const NODE_ENV of ['production', 'development']) {
+        const refused = cost({ NODE_ENV, PASSWORD_SCRYPT_COST: '16' });
+        expect(refused.success).toBe(false);
+        expect(refused.error?.issues[0]).toMatchObject({ path: ['PASSWORD_SCRYPT_COST'] });
+      }
+      expect(cost({ NODE_ENV: 'production', PASSWORD_SCRYPT_COST: '18' }).data?.PASSWORD_SCRYPT_COST).toBe(18);
+    });
   });
 });
 

@@ -1,16 +1,16 @@
 import { checkGrpcHealth, createPromiseClient, readRemoteError, type PromiseClient } from '@billing/platform';
 import { identityV1 } from '@billing/proto';
 import { status } from '@grpc/grpc-js';
-import { startPlatform, type PlatformUnderTest } from '@billing/testing';
+import { type SharedPlatform, sharedPlatform } from '@billing/testing';
 
 /** The identity process on its own, spoken to over real gRPC. */
 describe('identity gRPC service', () => {
-  let platform: PlatformUnderTest;
+  let platform: SharedPlatform;
   let identity: PromiseClient<identityV1.IdentityServiceClient>;
   let address: string;
 
   beforeAll(async () => {
-    platform = await startPlatform({ only: ['identity'] });
+    platform = await sharedPlatform();
     address = platform.env.IDENTITY_GRPC_URL;
     identity = createPromiseClient(
       identityV1.IdentityServiceClient,

@@ -13,19 +13,19 @@ import {
 } from '@billing/platform';
 import { createDevelopmentCertificates, serviceTlsFiles } from '@billing/platform/dist/dev-tls';
 import { identityV1 } from '@billing/proto';
-import { channelCredentialsFrom, startPlatform, type PlatformUnderTest } from '@billing/testing';
+import { channelCredentialsFrom, type SharedPlatform, sharedPlatform } from '@billing/testing';
 
 /**
  * Internal authentication (docs/decisions.md, "Internal authentication"): a real identity
  * process under mutual TLS, called with every kind of wrong credential and with the right one.
  */
 describe('gRPC internal authentication', () => {
-  let platform: PlatformUnderTest;
+  let platform: SharedPlatform;
   let address: string;
   let strangerCertificates: string;
 
   beforeAll(async () => {
-    platform = await startPlatform({ only: ['identity'] });
+    platform = await sharedPlatform();
     address = platform.env.IDENTITY_GRPC_URL;
     strangerCertificates = await mkdtemp(join(tmpdir(), 'billing-stranger-tls-'));
     await createDevelopmentCertificates(strangerCertificates, ['gateway']);

@@ -8,13 +8,13 @@ import {
   type RemoteError,
 } from '@billing/platform';
 import { policyV1 } from '@billing/proto';
-import { queryDatabase, startPlatform, type PlatformUnderTest } from '@billing/testing';
+import { queryDatabase, type SharedPlatform, sharedPlatform } from '@billing/testing';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 /** The policy process on its own, spoken to over real gRPC. */
 describe('policy gRPC service', () => {
-  let platform: PlatformUnderTest;
+  let platform: SharedPlatform;
   let policy: PromiseClient<policyV1.PolicyServiceClient>;
   let address: string;
 
@@ -63,7 +63,7 @@ describe('policy gRPC service', () => {
   };
 
   beforeAll(async () => {
-    platform = await startPlatform({ only: ['policy'] });
+    platform = await sharedPlatform();
     address = platform.env.POLICY_GRPC_URL;
     policy = createPromiseClient(policyV1.PolicyServiceClient, address, 5000, platform.grpcCredentials('gateway'));
   });

@@ -1,0 +1,32 @@
+import type { Reporter, Test, TestResult } from '@jest/reporters';
+import { readPlatformStarts, runSummary, suiteName, writeLaneTimings, type SuiteTiming } from './suite-timings';
+
+/**
+ * A jest reporter beside the default one: records every suite's wall time in
+ * test-results/suite-timings-<lane>.json. Run alone (`npm run test:jest`, or `npm test` with
+ * arguments) it prints the slowest suites at the end; in lanes the runner prints them for all.
+ */
+class SuiteTimingsReporter implements Pick<Reporter, 'onTestResult' | 'onRunComplete'> {
+  private readonly suites: SuiteTiming[] = [];
+  private readonly lane = process.env.TEST_LANE || 'all';
+
+  onTestResult(test: Test, result: TestResult): void {
+    const { start, end } = result.perfStats;
+    this.suites.push({
+      suite: suiteName(test.path),
+      seconds: Math.max(0, end - start) / 1000,
+      tests: result.numPassingTests + result.numFailingTests + result.numPendingTests + result.numTodoTests,
+      failed: result.numFailingTests + (result.testExecError ? 1 : 0),
+      lane: process.env.TEST_LANE,
+    });
+  }
+
+  onRunComplete(): void {
+    writeLaneTimings(this.lane, this.suites);
+    if (!process.env.TEST_LANE) {
+      for (const line of runSummary(this.suites, readPlatformStarts())) process.stdout.write(`${line}\n`);
+    }
+  }
+}
+
+export = SuiteTimingsReporter;

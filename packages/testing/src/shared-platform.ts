@@ -1,0 +1,181 @@
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { join } from 'node:path';
+import { serviceTlsFiles } from '@billing/platform/dist/dev-tls';
+import { dropDatabases } from './databases';
+import { currentSuite } from './jest/suite-timings';
+import { freePort } from './ports';
+import { PLATFORM_PROCESSES, portOf, probeReady, type ServiceName } from './platform-processes';
+import { channelCredentialsFrom, deleteStream, startRecordedPlatform, type PlatformUnderTest } from './processes';
+
+/**
+ * The settings of the platform every default suite shares (docs/decisions.md, "How the suite
+ * is laid out"): the platform's defaults with the short loops that make a test wait for
+ * renewals, checkout expiry, settlement and webhook deliveries in well under a second, and
+ * webhooks allowed to this machine's plain-HTTP receivers; live mode's Paystack is the sandbox
+ * (set when it starts). A suite that needs anything else
+ * (the SSRF guard, other limits, a process to kill) starts its own with startPlatform.
+ */
+export const SHARED_PLATFORM_ENV: Record<string, string> = {
+  RENEWAL_POLL_MS: '200',
+  CHECKOUT_EXPIRY_SWEEP_MS: '200',
+  PAYMENT_SETTLE_AFTER_MS: '3000',
+  DELIVERY_POLL_MS: '50',
+  ALLOW_INSECURE_WEBHOOKS: 'true',
+};
+
+/**
+ * A platform a suite borrows: everything of PlatformUnderTest but its processes, which a
+ * borrower may not stop, freeze or replicate. `stop()` gives it back, checked healthy.
+ */
+export type SharedPlatform = Omit<PlatformUnderTest, 'processes' | 'replicas'>;
+
+/** What the jest process keeps on disk about its shared platform, from one suite to the next. */
+interface SharedPlatformRecord {
+  runId: string;
+  gatewayUrl: string;
+  eventsStream: string;
+  eventsSubjectPrefix: string;
+  env: Record<string, string>;
+  certificates: string;
+  pids: Partial<Record<ServiceName, number>>;
+  logs: Partial<Record<ServiceName, string>>;
+  /** The suites that used it, in order; the last one is using it or used it last. */
+  usedBy: string[];
+}
+
+/** Set by the global setup: one directory per jest run. */
+function sharedDirectory(): string {
+  const dir = process.env.SHARED_PLATFORM_DIR;
+  if (!dir) throw new Error('SHARED_PLATFORM_DIR is not set: run the suite through jest.config.js (npm test)');
+  return dir;
+}
+
+/** One shared platform per jest worker (a lane's single one when in band). */
+const recordPath = () => join(sharedDirectory(), `worker-${process.env.JEST_WORKER_ID ?? '1'}.json`);
+
+function readRecord(): SharedPlatformRecord | undefined {
+  const path = recordPath();
+  return existsSync(path) ? (JSON.parse(readFileSync(path, 'utf8')) as SharedPlatformRecord) : undefined;
+}
+
+const writeRecord = (record: SharedPlatformRecord) => writeFileSync(recordPath(), JSON.stringify(record, null, 2));
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Why the platform is not healthy (a process gone or not answering its probe), or undefined. */
+async function problemOf(record: SharedPlatformRecord): Promise<string | undefined> {
+  const problems = await Promise.all(
+    PLATFORM_PROCESSES.map(async (spec) => {
+      const pid = record.pids[spec.name];
+      if (pid === undefined || !alive(pid)) return `${spec.name} has exited`;
+      try {
+        await probeReady(spec, portOf(spec, record.env));
+        return undefined;
+      } catch (err) {
+        return `${spec.name} does not answer its health probe (${(err as Error).message})`;
+      }
+    }),
+  );
+  const found = problems.filter(Boolean);
+  return found.length ? found.join('; ') : undefined;
+}
+
+/** Stops a shared platform's processes and removes its databases and event stream. */
+export async function stopSharedPlatform(record: SharedPlatformRecord): Promise<void> {
+  const pids = Object.values(record.pids).filter((pid): pid is number => pid !== undefined && alive(pid));
+  for (const pid of pids) process.kill(pid, 'SIGTERM');
+  const deadline = Date.now() + 10_000;
+  while (pids.some(alive) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+  for (const pid of pids.filter(alive)) process.kill(pid, 'SIGKILL');
+  await dropDatabases(record.runId);
+  await deleteStream(record.eventsStream);
+}
+
+async function startShared(): Promise<SharedPlatformRecord> {
+  const logDirectory = join(sharedDirectory(), `logs-${process.env.JEST_WORKER_ID ?? '1'}-${Date.now()}`);
+  mkdirSync(logDirectory, { recursive: true });
+  // Live mode speaks Paystack's protocol to the sandbox, as a merchant's live key would to Paystack.
+  const sandboxPort = String(await freePort());
+  const sandboxSecret = `sk_test_shared_${randomBytes(12).toString('hex')}`;
+  const env = {
+    ...SHARED_PLATFORM_ENV,
+    SANDBOX_PROVIDER_PORT: sandboxPort,
+    SANDBOX_SECRET_KEY: sandboxSecret,
+    PAYSTACK_BASE_URL: `http://127.0.0.1:${sandboxPort}`,
+    PAYSTACK_SECRET_KEY: sandboxSecret,
+  };
+  const platform = await startRecordedPlatform({ env, logDirectory }, true);
+  const files = platform.tlsFiles('gateway');
+  return {
+    runId: platform.runId,
+    gatewayUrl: platform.gatewayUrl,
+    eventsStream: platform.eventsStream,
+    eventsSubjectPrefix: platform.eventsSubjectPrefix,
+    env: platform.env,
+    certificates: join(files.GRPC_TLS_CA_FILE, '..'),
+    pids: Object.fromEntries(PLATFORM_PROCESSES.map((spec) => [spec.name, platform.processes[spec.name].pid])),
+    logs: Object.fromEntries(PLATFORM_PROCESSES.map((spec) => [spec.name, platform.processes[spec.name].logFile])),
+    usedBy: [],
+  };
+}
+
+/**
+ * The jest process's shared platform, started by its first borrower. It is checked healthy
+ * first: one a previous suite left broken is replaced, and that suite is named (its own
+ * `stop()` has failed too). Data is kept apart by tenancy: each test registers its own merchant.
+ */
+export async function sharedPlatform(): Promise<SharedPlatform> {
+  const suite = currentSuite();
+  let record = readRecord();
+  if (record) {
+    const problem = await problemOf(record);
+    if (problem) {
+      process.stderr.write(
+        `[shared platform] ${record.usedBy.at(-1)} left the shared platform unhealthy (${problem}); ${suite} starts a new one\n`,
+      );
+      await stopSharedPlatform(record);
+      record = undefined;
+    }
+  }
+  record ??= await startShared();
+  record.usedBy.push(suite);
+  writeRecord(record);
+  const current = record;
+  const tlsFiles = (service: ServiceName) => serviceTlsFiles(current.certificates, service);
+  return {
+    runId: current.runId,
+    databasePrefix: current.runId,
+    eventsStream: current.eventsStream,
+    eventsSubjectPrefix: current.eventsSubjectPrefix,
+    gatewayUrl: current.gatewayUrl,
+    env: current.env,
+    tlsFiles,
+    grpcCredentials: (service) => channelCredentialsFrom(tlsFiles(service)),
+    database: (service) => `${current.runId}_${service.replace(/-/g, '_')}`,
+    output: (service) => {
+      const log = current.logs[service];
+      return log && existsSync(log) ? readFileSync(log, 'utf8') : '';
+    },
+    /** Gives the platform back; fails, naming this suite, when the suite left it unhealthy. */
+    stop: async () => {
+      const problem = await problemOf(current);
+      if (problem) throw new Error(`${suite} left the shared platform unhealthy: ${problem}`);
+    },
+  };
+}
+
+/** Every shared platform of a jest run (the global teardown stops them). */
+export function sharedPlatformRecords(dir: string): SharedPlatformRecord[] {
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir)
+    .filter((name) => name.startsWith('worker-') && name.endsWith('.json'))
+    .map((name) => JSON.parse(readFileSync(join(dir, name), 'utf8')) as SharedPlatformRecord);
+}
