@@ -10,6 +10,13 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { createInterface } from 'node:readline';
+import {
+  clearRunTimings,
+  readPlatformStarts,
+  readRunTimings,
+  runSummary,
+} from '@billing/testing/dist/jest/suite-timings';
 import { ensureDevelopmentCertificates, serviceTlsFiles } from '@billing/platform/dist/dev-tls';
 import { ensureChromium, thisMachine } from './chromium';
 import { developmentJwtSecret, ensureInfrastructure, InfrastructureError, type Infrastructure } from './infrastructure';
@@ -232,8 +239,32 @@ async function runJest(infra: Infrastructure, args: string[], signals: SignalTra
     }
     env.CHROMIUM_PATH = chromium.path;
   }
+  if (args.length === 0) return runLanes(jest, env, signals);
   log(`jest ${args.join(' ')}`.trim());
   return runChild(jest, args, env, signals);
+}
+
+/**
+ * The whole suite: TEST_LANES jest processes at once (two by default, one per core), each
+ * running its share of the suites one after another (`--shard`, split by the lane sequencer:
+ * the timing-critical suites all in lane 1). Their lines are prefixed with the lane; at the end
+ * the slowest suites of both and the test count.
+ */
+async function runLanes(jest: string, env: NodeJS.ProcessEnv, signals: SignalTrap): Promise<number> {
+  const lanes = Number(process.env.TEST_LANES) || 2;
+  clearRunTimings();
+  log(`jest in ${lanes} lanes (docs/decisions.md, "How the suite is laid out")`);
+  const codes = await Promise.all(
+    Array.from({ length: lanes }, (_, i) => {
+      const lane = String(i + 1);
+      const args = lanes > 1 ? [`--shard=${lane}/${lanes}`] : [];
+      return runChild(jest, args, { ...env, TEST_LANE: lane }, signals, `[lane ${lane}] `);
+    }),
+  );
+  for (const line of runSummary(readRunTimings(), readPlatformStarts())) log(line);
+  const failed = codes.find((code) => code !== 0);
+  if (failed !== undefined) fail(`lane ${codes.indexOf(failed) + 1} failed (exit ${failed})`);
+  return failed ?? 0;
 }
 
 /** Browser tests are named *browser*.test.ts; a run of named files without one needs no Chromium. */
@@ -290,17 +321,37 @@ function infraEnv(infra: Infrastructure): NodeJS.ProcessEnv {
 
 /**
  * Runs a foreground child (jest, a benchmark) in our process group, so the terminal's Ctrl-C
- * reaches it as it would without the runner; a SIGTERM sent only to us is passed on.
+ * reaches it as it would without the runner; a SIGTERM sent only to us is passed on. With
+ * `linePrefix`, each line it prints is prefixed (lanes running side by side).
  */
-async function runChild(command: string, args: string[], env: NodeJS.ProcessEnv, signals: SignalTrap): Promise<number> {
-  const child: ChildProcess = spawn(command, args, { cwd: REPO_ROOT, env, stdio: 'inherit' });
+async function runChild(
+  command: string,
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  signals: SignalTrap,
+  linePrefix?: string,
+): Promise<number> {
+  const child: ChildProcess = spawn(command, args, {
+    cwd: REPO_ROOT,
+    env,
+    stdio: linePrefix === undefined ? 'inherit' : ['inherit', 'pipe', 'pipe'],
+  });
+  if (linePrefix !== undefined) {
+    for (const [from, to] of [
+      [child.stdout, process.stdout],
+      [child.stderr, process.stderr],
+    ] as const) {
+      if (from) createInterface({ input: from }).on('line', (line) => to.write(`${linePrefix}${line}\n`));
+    }
+  }
   signals.on((signal, forced) => {
     if (child.exitCode !== null || child.signalCode !== null) return;
     child.kill(forced ? 'SIGKILL' : signal === 'SIGINT' ? 'SIGINT' : 'SIGTERM');
   });
   const exited = new Promise<number>((resolveCode, reject) => {
     child.once('error', reject);
-    child.once('exit', (code, signal) =>
+    // 'close': after the exit and the last of its output (read line by line in lanes).
+    child.once('close', (code, signal) =>
       resolveCode(code ?? (signal === 'SIGINT' ? 130 : signal === 'SIGTERM' ? 143 : 1)),
     );
   });

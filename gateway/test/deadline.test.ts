@@ -1,3 +1,6 @@
+/**
+ * @lane timing-critical freezes identity under a 500 ms deadline
+ */
 import type { PlatformUnderTest } from '@billing/testing';
 import { gatewayApi, startGatewayPlatform, uniqueEmail, type Api } from './support/api';
 

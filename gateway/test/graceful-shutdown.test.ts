@@ -1,3 +1,6 @@
+/**
+ * @lane timing-critical SIGTERMs processes with work in flight
+ */
 import { randomUUID } from 'node:crypto';
 import {
   listenLocally,

@@ -1,3 +1,6 @@
+/**
+ * @lane timing-critical freezes the sandbox provider and a short-deadline gateway
+ */
 import { randomUUID } from 'node:crypto';
 import { SandboxControlsClient } from '@billing/payments';
 import { queryDatabase, startPlatform, type PlatformProcess, type PlatformUnderTest } from '@billing/testing';

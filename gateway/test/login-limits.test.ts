@@ -1,3 +1,6 @@
+/**
+ * @lane timing-critical measures identity's memory through 50 concurrent password checks
+ */
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { PlatformProcess, PlatformUnderTest } from '@billing/testing';

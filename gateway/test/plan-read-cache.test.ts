@@ -1,3 +1,6 @@
+/**
+ * @lane timing-critical a second gateway behind a NATS proxy it cuts
+ */
 import {
   parseMetrics,
   scrapeMetrics,

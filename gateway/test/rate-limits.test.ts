@@ -1,3 +1,6 @@
+/**
+ * @lane timing-critical counts requests per second across two gateways
+ */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { freePort, type PlatformProcess, type PlatformUnderTest } from '@billing/testing';

@@ -1,3 +1,6 @@
+/**
+ * @lane timing-critical SIGKILLs billing after the provider took a refund
+ */
 import { SandboxControlsClient } from '@billing/payments';
 import {
   PLATFORM_PROCESSES,
@@ -5,6 +8,7 @@ import {
   probeReady,
   queryDatabase,
   startPlatform,
+  waitForLoopPasses,
   type PlatformUnderTest,
 } from '@billing/testing';
 import { gatewayApi, registerMerchant, type Api, type RegisteredMerchant } from './support/api';
@@ -92,8 +96,8 @@ describe('refunds exactly once across a SIGKILL between the provider call and th
     const [settled] = await waitFor('the refund to be recorded', refundRows, (rows) => rows[0]?.status === 'PROCESSED');
     expect(settled.provider_refund_id).toBe(String(ledger.refunds[0].id));
     expect(settled.attempts).toBe(2);
-    // Another sweep or two: nothing is sent again.
-    await new Promise((r) => setTimeout(r, 3000));
+    // Two more passes of the refund sweep: nothing is sent again.
+    await waitForLoopPasses(platform, 'billing', 'refund-retry', 2);
     const after = await sandbox.ledger({ email: paid.email });
     expect(after.refunds).toHaveLength(1);
     expect(after.refunds[0]).toMatchObject({ amount: 50000, status: 'processed' });

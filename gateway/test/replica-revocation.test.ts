@@ -1,3 +1,6 @@
+/**
+ * @lane timing-critical a revocation reaching a second gateway within a bound
+ */
 import type { PlatformProcess, PlatformUnderTest } from '@billing/testing';
 import { gatewayApi, registerMerchant, startGatewayPlatform, startGatewayReplica, type Api } from './support/api';
 

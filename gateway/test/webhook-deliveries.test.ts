@@ -224,6 +224,8 @@ describe('webhook deliveries (JetStream -> notification -> a merchant endpoint)'
     await publish('invoice.paid');
     const attempts = await receiver.waitFor('/always-500', 5);
     const [delivery] = await waitForStatus(hook.id, 'FAILED');
+    // FAILED schedules nothing; a sixth attempt, which must not come, has no event to wait for:
+    // wait out more than the longest gap of the schedule.
     await new Promise((r) => setTimeout(r, DELAYS[3] + 300));
     expect(receiver.at('/always-500')).toHaveLength(5);
     expect(new Set(attempts.map((a) => a.headers['x-webhook-id']))).toEqual(new Set([delivery.id]));

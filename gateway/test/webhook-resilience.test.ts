@@ -1,3 +1,6 @@
+/**
+ * @lane timing-critical kills notification and cuts NATS mid-delivery
+ */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -165,6 +168,24 @@ describe('webhook deliveries survive a killed notification service and a restart
       )
     ).map((r) => r.id);
 
+  /**
+   * Every delivery of these events recorded SUCCEEDED: nothing is left to send them again, so
+   * a count taken now is final (a duplicate would have had to come from an attempt before this).
+   */
+  async function deliveriesSettled(events: string[]): Promise<void> {
+    const deadline = Date.now() + 30_000;
+    for (;;) {
+      const [row] = await queryDatabase<{ open: number }>(
+        platform.database('notification'),
+        `SELECT count(*) FILTER (WHERE status <> 'SUCCEEDED')::int AS open FROM deliveries WHERE event_id = ANY($1::uuid[])`,
+        [events],
+      );
+      if (row.open === 0) return;
+      if (Date.now() > deadline) throw new Error(`${row.open} deliveries not recorded SUCCEEDED`);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+
   it('SIGKILL of notification with deliveries pending: every event delivered exactly once after restart', async () => {
     receiver.healthy = false;
     const before = await createCustomers(30);
@@ -187,7 +208,7 @@ describe('webhook deliveries survive a killed notification service and a restart
     const events = await eventIdsOf([...before, ...whileDead]);
     expect(events).toHaveLength(60);
     await receiver.waitForEvents(events);
-    await new Promise((r) => setTimeout(r, 1500));
+    await deliveriesSettled(events);
     expect(events.map((id) => receiver.accepted.get(id))).toEqual(events.map(() => 1));
   });
 
@@ -220,7 +241,7 @@ describe('webhook deliveries survive a killed notification service and a restart
     receiver.healthy = true;
     await platform.processes.notification.start();
     await receiver.waitForEvents(events, 30_000);
-    await new Promise((r) => setTimeout(r, 1500));
+    await deliveriesSettled(events);
     expect(events.map((id) => receiver.accepted.get(id))).toEqual(events.map(() => 1));
     // The restarted worker took them only once the dead process's lease had run out.
     const sent = await queryDatabase<{ at: Date; created_at: Date; attempt: number }>(
@@ -242,6 +263,7 @@ describe('webhook deliveries survive a killed notification service and a restart
     const producing = createCustomers(60);
     await new Promise((r) => setTimeout(r, 300));
     await nats.stop();
+    // NATS down for a second while customers are created: the outage is the point, not an event.
     await new Promise((r) => setTimeout(r, 1000));
     await nats.start();
     const customers = await producing;
@@ -249,7 +271,7 @@ describe('webhook deliveries survive a killed notification service and a restart
     const events = await eventIdsOf(customers);
     expect(events).toHaveLength(60);
     await receiver.waitForEvents(events, 45_000);
-    await new Promise((r) => setTimeout(r, 1500));
+    await deliveriesSettled(events);
     expect(events.map((id) => receiver.accepted.get(id))).toEqual(events.map(() => 1));
   });
 });

@@ -3,6 +3,7 @@ import { DomainError } from '@billing/platform';
 import { callsInFlightFor } from './calls-in-flight';
 import type { PaymentProvider } from './payment-provider';
 import { PaystackClient } from './paystack-client';
+import { DEFAULT_PROVIDER_TIMEOUT_MS } from './provider-http';
 
 /** Known to everyone, so usable only where nothing real is at stake (local development, tests). */
 export const DEFAULT_SANDBOX_SECRET_KEY = 'sk_test_sandbox_local_development';
@@ -30,6 +31,8 @@ export const paymentsEnvSchema = z.object({
   PROVIDER_TARGET_CALLS_PER_SECOND: z.coerce.number().int().min(1).max(100_000).default(1000),
   /** The provider's expected latency, used until its answers are measured (Paystack: hundreds of ms). */
   PROVIDER_LATENCY_MS: z.coerce.number().int().min(0).max(60_000).default(500),
+  /** How long a provider call may take before it is given up (and its charge left to settlement). */
+  PROVIDER_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(DEFAULT_PROVIDER_TIMEOUT_MS),
 });
 
 export type PaymentsConfig = z.infer<typeof paymentsEnvSchema>;
@@ -52,6 +55,7 @@ export class PaymentProviders {
         secretKey: this.config.SANDBOX_SECRET_KEY,
         connections: this.config.PROVIDER_CALLS_IN_FLIGHT,
         expectedLatencyMs: this.config.PROVIDER_LATENCY_MS,
+        timeoutMs: this.config.PROVIDER_TIMEOUT_MS,
       });
       return this.sandbox;
     }
@@ -63,6 +67,7 @@ export class PaymentProviders {
       secretKey: this.config.PAYSTACK_SECRET_KEY,
       connections: this.config.PROVIDER_CALLS_IN_FLIGHT,
       expectedLatencyMs: this.config.PROVIDER_LATENCY_MS,
+      timeoutMs: this.config.PROVIDER_TIMEOUT_MS,
     });
     return this.live;
   }

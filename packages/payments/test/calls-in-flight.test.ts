@@ -1,3 +1,6 @@
+/**
+ * @lane timing-critical measures calls in flight against a provider latency
+ */
 import { startPlatform, type PlatformUnderTest } from '@billing/testing';
 import { callsInFlightFor, PaymentProviders, paymentsEnvSchema } from '../src';
 

@@ -1,5 +1,12 @@
 import type { Logger } from './logger';
+import { counter } from './metrics';
 import { inSpan, ROOT_CONTEXT } from './spans';
+
+/**
+ * Finished passes of each loop, by outcome: an operator sees a loop stuck or failing, and a test
+ * waits for "two more passes" of a loop instead of a guessed sleep.
+ */
+const passes = counter('polling_loop_passes_total', 'Passes of a polling loop, finished', ['loop', 'outcome']);
 
 export interface PollingLoop {
   /** Runs one pass now (tests, and callers that know work just became due). */
@@ -34,7 +41,9 @@ export function startPollingLoop(
       if (stopped) return;
       try {
         await inSpan(`${name} pass`, { parent: ROOT_CONTEXT, attributes: { 'scheduler.loop': name } }, pass);
+        passes.inc({ loop: name, outcome: 'ok' });
       } catch (err) {
+        passes.inc({ loop: name, outcome: 'failed' });
         logger.warn({ err, loop: name }, 'scheduled pass failed; retrying next interval');
       }
     });

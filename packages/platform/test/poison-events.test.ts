@@ -130,11 +130,17 @@ describe('event consumer: one bad event fails alone and is parked', () => {
       // acked: it never comes back, and nothing stays pending.
       const triedBad = double.attempts.get(bad.id);
       expect(triedBad).toBeGreaterThanOrEqual(MAX_DELIVERIES);
-      await new Promise((r) => setTimeout(r, 2000));
-      expect(double.attempts.get(bad.id)).toBe(triedBad);
-      const info = await (await nats.jetstreamManager()).consumers.info(stream, durable);
+      // Acked: the consumer holds nothing it could deliver again, so no further attempt can come.
+      const jsm = await nats.jetstreamManager();
+      const deadline = Date.now() + 10_000;
+      let info = await jsm.consumers.info(stream, durable);
+      while ((info.num_ack_pending > 0 || info.num_pending > 0) && Date.now() < deadline) {
+        await new Promise((r) => setTimeout(r, 50));
+        info = await jsm.consumers.info(stream, durable);
+      }
       expect(info.num_ack_pending).toBe(0);
       expect(info.num_pending).toBe(0);
+      expect(double.attempts.get(bad.id)).toBe(triedBad);
       expect(await parkedRows(durable)).toHaveLength(1);
     } finally {
       await consumer.stop();

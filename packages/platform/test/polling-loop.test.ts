@@ -1,3 +1,4 @@
+import { register } from 'prom-client';
 import { createLogger, startPollingLoop } from '../src';
 
 describe('startPollingLoop', () => {
@@ -32,6 +33,28 @@ describe('startPollingLoop', () => {
     // A wake-up after that is a pass of its own.
     await loop.runNow();
     expect(passes).toBe(3);
+    await loop.stop();
+  });
+
+  it('counts its finished passes by outcome in polling_loop_passes_total', async () => {
+    const count = async (outcome: string) =>
+      (await register.getSingleMetric('polling_loop_passes_total')!.get()).values.find(
+        (v) => v.labels.loop === 'counted' && v.labels.outcome === outcome,
+      )?.value ?? 0;
+    let fail = false;
+    const loop = startPollingLoop(
+      'counted',
+      60_000,
+      async () => {
+        if (fail) throw new Error('this pass fails');
+      },
+      logger,
+    );
+    await loop.runNow();
+    await loop.runNow();
+    fail = true;
+    await loop.runNow();
+    expect([await count('ok'), await count('failed')]).toEqual([2, 1]);
     await loop.stop();
   });
 });

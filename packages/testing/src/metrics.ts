@@ -63,3 +63,23 @@ export async function scrapeMetrics(
   }
   return new MetricsScrape(parseMetrics(await res.text()));
 }
+
+/**
+ * Waits until a polling loop of a process has finished `count` more passes than when called
+ * (polling_loop_passes_total): "another sweep or two found nothing to do" as an event.
+ */
+export async function waitForLoopPasses(
+  platform: Pick<SharedPlatform, 'env'>,
+  service: ServiceName,
+  loop: string,
+  count: number,
+  timeoutMs = 30_000,
+): Promise<void> {
+  const passes = async () => (await scrapeMetrics(platform, service)).sum('polling_loop_passes_total', { loop });
+  const target = (await passes()) + count;
+  const deadline = Date.now() + timeoutMs;
+  for (let now = await passes(); now < target; now = await passes()) {
+    if (Date.now() > deadline) throw new Error(`${service}'s ${loop} loop made ${now} of ${target} passes`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}

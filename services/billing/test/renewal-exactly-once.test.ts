@@ -1,3 +1,6 @@
+/**
+ * @lane timing-critical SIGKILLs billing mid-batch and runs two replicas
+ */
 import { randomUUID } from 'node:crypto';
 import { resolve } from 'node:path';
 import { SandboxControlsClient } from '@billing/payments';

@@ -1,11 +1,19 @@
+/**
+ * @lane timing-critical holds the provider's answers past billing's timeout
+ */
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import { SandboxControlsClient } from '@billing/payments';
 import { freePort, queryDatabase, startPlatform, type PlatformUnderTest } from '@billing/testing';
 
 const AMOUNT = 2500;
-/** Longer than billing's provider timeout (15 s): billing gives up on the held request. */
-const HOLD_MS = 20_000;
+/** Billing's provider timeout here (PROVIDER_TIMEOUT_MS; 15 s by default). */
+const PROVIDER_TIMEOUT_MS = 2_000;
+/**
+ * Longer than the timeout plus settlement's verify-and-resend (PAYMENT_SETTLE_AFTER_MS 1 s):
+ * billing gives up on the held request and has charged again before the held one lands.
+ */
+const HOLD_MS = 6_000;
 
 /**
  * Billing reaches the sandbox through this proxy. Armed, it holds the first charge of a renewal
@@ -77,6 +85,7 @@ describe('renewal charge unknown to the provider', () => {
         SANDBOX_PROVIDER_URL: `http://127.0.0.1:${proxy.port}`,
         RENEWAL_POLL_MS: '200',
         PAYMENT_SETTLE_AFTER_MS: '1000',
+        PROVIDER_TIMEOUT_MS: String(PROVIDER_TIMEOUT_MS),
       },
     });
     sandbox = new SandboxControlsClient({
@@ -141,7 +150,7 @@ describe('renewal charge unknown to the provider', () => {
     const [reference] = proxy.held;
     expect(reference).toMatch(/^inv-[0-9a-f]{32}-1$/);
 
-    // Billing times out (15 s), settlement finds "not found" and resends the same charge.
+    // Billing times out (PROVIDER_TIMEOUT_MS), settlement finds "not found" and resends the same charge.
     const paid = async () =>
       (
         await queryDatabase<{ status: string }>(
@@ -153,7 +162,9 @@ describe('renewal charge unknown to the provider', () => {
     await waitUntil('the renewal invoice paid', paid, 90_000);
     // The held request now reaches the provider: the same reference, so no second charge.
     expect(await proxy.forwardedLate[0]).toBe(200);
-    await new Promise((r) => setTimeout(r, 2000));
+    // What must not happen has no event to wait for: a second charge or payment row after the
+    // late request. A second is what the sandbox's webhook needs to reach billing on this machine.
+    await new Promise((r) => setTimeout(r, 1000));
 
     const renewals = (await sandbox.ledger({ email })).transactions.filter((t) => t.channel === 'authorization');
     expect(renewals.map((t) => [t.reference, t.status])).toEqual([[reference, 'success']]);

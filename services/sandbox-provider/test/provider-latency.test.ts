@@ -1,3 +1,6 @@
+/**
+ * @lane timing-critical measures the provider's latency
+ */
 import { PaystackClient, SandboxControlsClient } from '@billing/payments';
 import { startPlatform, type PlatformUnderTest } from '@billing/testing';
 

@@ -6,13 +6,14 @@ export const UNKNOWN_SUITE_SECONDS = 10;
 
 /**
  * The docblock pragma of a suite that kills, freezes, restarts or replicates processes, or
- * whose assertions hang on timing: `@lane timing-critical`. Those run one at a time in lane 1.
+ * whose assertions hang on timing: `@lane timing-critical <why>` in the file's first comment.
+ * Those run one at a time in lane 1.
  */
 export const TIMING_CRITICAL = 'timing-critical';
 
 export function isTimingCritical(path: string): boolean {
   const lane = parse(extract(readFileSync(path, 'utf8'))).lane;
-  return (Array.isArray(lane) ? lane : [lane]).includes(TIMING_CRITICAL);
+  return (Array.isArray(lane) ? lane : [lane]).some((value) => value?.split(/\s+/)[0] === TIMING_CRITICAL);
 }
 
 /**
