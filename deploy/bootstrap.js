@@ -16,8 +16,9 @@
  *        node deploy/bootstrap.js --bench [names]    run benchmarks (all when no name)
  *        node deploy/bootstrap.js --chaos [options]  the chaos run (docs/chaos.md)
  */
-const { spawnSync } = require('node:child_process');
-const { existsSync, statSync } = require('node:fs');
+const { spawn, spawnSync } = require('node:child_process');
+const { closeSync, existsSync, openSync, statSync } = require('node:fs');
+const { tmpdir } = require('node:os');
 const { join, resolve } = require('node:path');
 
 const ROOT = resolve(__dirname, '..');
@@ -65,7 +66,32 @@ function parseMode(argv) {
   process.exit(64);
 }
 
-function main() {
+/**
+ * On a new machine the browser tests' Chromium is missing, and installing it (apt-get, about a
+ * minute) need not wait for the install and build: it starts now, beside them, when `npm test`
+ * may run a browser test and this user can install (root with apt-get). The runner checks again
+ * before jest and says what to do when it is still missing (deploy/src/chromium.ts).
+ */
+function startChromiumInstall(mode, args) {
+  const mayBrowse = args.filter((a) => !a.startsWith('-')).every((a) => /browser/.test(a));
+  if (mode !== 'test' || !mayBrowse || process.env.CHROMIUM_PATH || existsSync('/usr/bin/chromium')) return undefined;
+  const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
+  if (!isRoot || !existsSync('/usr/bin/apt-get')) return undefined;
+  const logPath = join(tmpdir(), 'billing-chromium-install.log');
+  say(`Chromium is missing: installing the Debian package while the build runs (log: ${logPath})`);
+  const log = openSync(logPath, 'w');
+  const child = spawn('sh', ['-c', 'apt-get update -qq && apt-get install -y -qq chromium'], {
+    stdio: ['ignore', log, log],
+    env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
+  });
+  closeSync(log);
+  return new Promise((resolveExit) => {
+    child.on('error', () => resolveExit(1));
+    child.on('exit', (code) => resolveExit(code ?? 1));
+  });
+}
+
+async function main() {
   const { mode, args } = parseMode(process.argv.slice(2));
   const [major] = process.versions.node.split('.').map(Number);
   if (major < 20) {
@@ -73,6 +99,7 @@ function main() {
     process.exit(1);
   }
 
+  const chromiumInstall = startChromiumInstall(mode, args);
   const reason = installNeeded();
   if (reason) {
     say(`installing dependencies (${reason})`);
@@ -88,6 +115,11 @@ function main() {
     run(['run', 'build', '--silent']);
     // jest runs the tests through swc, which strips their types unchecked: check them first.
     if (mode === 'test') run(['run', 'typecheck:tests', '--silent']);
+  }
+
+  if (chromiumInstall) {
+    const code = await chromiumInstall;
+    say(code === 0 ? 'Chromium installed' : `installing Chromium failed (exit ${code}); the runner tries again`);
   }
 
   const runner = join(ROOT, 'deploy', 'dist', 'runner.js');
@@ -106,4 +138,7 @@ function main() {
     );
 }
 
-main();
+main().catch((err) => {
+  process.stderr.write(`[bootstrap] ${err && err.stack ? err.stack : err}\n`);
+  process.exit(1);
+});

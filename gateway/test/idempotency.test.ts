@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { queryDatabase, startPlatform, type PlatformProcess, type PlatformUnderTest } from '@billing/testing';
+import { queryDatabase, sharedPlatform, type PlatformProcess, type SharedPlatform } from '@billing/testing';
 import { gatewayApi, registerMerchant, startGatewayReplica, type Api, type RegisteredMerchant } from './support/api';
 
-/** Idempotency-Key across two gateway processes sharing the gateway's database. */
+/** Idempotency-Key across two gateway processes sharing the gateway's database (the shared platform's and one more). */
 describe('Idempotency-Key (two gateway replicas)', () => {
-  let platform: PlatformUnderTest;
+  let platform: SharedPlatform;
   let second: PlatformProcess;
   let secondUrl: string;
   let a: Api;
@@ -12,7 +12,7 @@ describe('Idempotency-Key (two gateway replicas)', () => {
   let m: RegisteredMerchant;
 
   beforeAll(async () => {
-    platform = await startPlatform({ only: ['identity', 'catalog', 'gateway'] });
+    platform = await sharedPlatform();
     ({ process: second, url: secondUrl } = await startGatewayReplica(platform));
     a = gatewayApi(platform.gatewayUrl);
     b = gatewayApi(secondUrl);

@@ -101,8 +101,13 @@ describe('refunds exactly once across a SIGKILL between the provider call and th
     const after = await sandbox.ledger({ email: paid.email });
     expect(after.refunds).toHaveLength(1);
     expect(after.refunds[0]).toMatchObject({ amount: 50000, status: 'processed' });
-    const invoice = await api('GET', `/api/v1/subscriptions/${paid.subscriptionId}`, { apiKey: testKey });
-    expect(invoice.body.status).toBe('CANCELLED');
+    // The gateway's channel to the restarted billing reconnects on its own backoff.
+    const subscription = await waitFor(
+      'billing to answer the gateway again',
+      () => api('GET', `/api/v1/subscriptions/${paid.subscriptionId}`, { apiKey: testKey }),
+      (res) => res.status !== 503,
+    );
+    expect([subscription.status, subscription.body.status]).toEqual([200, 'CANCELLED']);
     const [paidInvoice] = await queryDatabase<{ amount_refunded: string }>(
       billingDb,
       `SELECT amount_refunded FROM invoices WHERE subscription_id = $1`,

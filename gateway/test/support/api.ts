@@ -65,7 +65,7 @@ export function startGatewayPlatform(env: Record<string, string> = {}): Promise<
 
 /** One more gateway process of a running platform (another replica), with `env` on top of the platform's. */
 export async function startGatewayReplica(
-  platform: PlatformUnderTest,
+  platform: Pick<PlatformUnderTest, 'env' | 'tlsFiles'>,
   env: Record<string, string> = {},
 ): Promise<{ process: PlatformProcess; url: string }> {
   const replica = await createReplica(platform, 'gateway', env);

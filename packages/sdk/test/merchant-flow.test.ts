@@ -9,11 +9,13 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
 import {
+  createReplica,
   listenLocally,
   payCheckoutPageInSandbox,
-  startPlatform,
+  sharedPlatform,
   type LocalEndpoint,
-  type PlatformUnderTest,
+  type PlatformProcess,
+  type SharedPlatform,
 } from '@billing/testing';
 import {
   BillingApiError,
@@ -49,7 +51,9 @@ const recordAttempt = (attempts: Attempt[], request: Request, response: Response
   });
 
 describe('a merchant integrates through the SDK alone', () => {
-  let platform: PlatformUnderTest;
+  let platform: SharedPlatform;
+  let gateway: PlatformProcess;
+  let gatewayUrl: string;
   let receiver: LocalEndpoint;
   const deliveries: Delivery[] = [];
   let accessToken: string;
@@ -71,11 +75,13 @@ describe('a merchant integrates through the SDK alone', () => {
   };
 
   beforeAll(async () => {
-    platform = await startPlatform({
-      // Webhooks to the loopback receiver, delivered promptly; the live keys get one request a
-      // second (two per 2 s window) so the Retry-After test meets a real 429.
-      env: { ALLOW_INSECURE_WEBHOOKS: 'true', DELIVERY_POLL_MS: '50', RATE_LIMIT_LIVE_PER_SECOND: '1' },
-    });
+    platform = await sharedPlatform();
+    // A gateway of its own on the shared services: the live keys get one request a second (two
+    // per 2 s window) so the Retry-After test meets a real 429.
+    const replica = await createReplica(platform, 'gateway', { RATE_LIMIT_LIVE_PER_SECOND: '1' });
+    gateway = replica.process;
+    await gateway.start();
+    gatewayUrl = `http://127.0.0.1:${replica.port}`;
     receiver = await listenLocally((req, payload, res) => {
       deliveries.push({ headers: req.headers, payload });
       res.writeHead(204).end();
@@ -83,11 +89,12 @@ describe('a merchant integrates through the SDK alone', () => {
   });
   afterAll(async () => {
     await receiver?.close();
+    await gateway?.stop();
     await platform?.stop();
   });
 
   it('registers, then creates an API key with the access token', async () => {
-    const anonymous = createBillingClient({ baseUrl: platform.gatewayUrl });
+    const anonymous = createBillingClient({ baseUrl: gatewayUrl });
     const registration = await anonymous.post('/api/v1/auth/register', {
       body: {
         email: `sdk-${randomUUID().slice(0, 8)}@example.com`,
@@ -98,7 +105,7 @@ describe('a merchant integrates through the SDK alone', () => {
     accessToken = registration.access_token;
     liveKey = registration.api_keys.find((k) => k.is_live)!.key;
 
-    const dashboard = createBillingClient({ baseUrl: platform.gatewayUrl, accessToken });
+    const dashboard = createBillingClient({ baseUrl: gatewayUrl, accessToken });
     const [project] = await dashboard.get('/api/v1/projects');
     const key = await dashboard.post('/api/v1/api-keys', { body: { project_id: project.id, name: 'Checkout server' } });
     expect(key).toMatchObject({ project_id: project.id, name: 'Checkout server', is_live: false, is_active: true });
@@ -106,7 +113,7 @@ describe('a merchant integrates through the SDK alone', () => {
     testKey = key.key;
 
     // Webhook routes take both credentials; the others use the one they need.
-    billing = createBillingClient({ baseUrl: platform.gatewayUrl, apiKey: testKey, accessToken });
+    billing = createBillingClient({ baseUrl: gatewayUrl, apiKey: testKey, accessToken });
     expect((await billing.get('/api/v1/projects/current')).id).toBe(project.id);
   });
 
@@ -126,7 +133,7 @@ describe('a merchant integrates through the SDK alone', () => {
     session = await billing.post('/api/v1/checkout/sessions', { body: { plan_id: plan.id } });
     expect(session).toMatchObject({ plan_id: plan.id, status: 'PENDING', livemode: false });
 
-    await payCheckoutPageInSandbox(platform.gatewayUrl, session.code, 'payer@example.com');
+    await payCheckoutPageInSandbox(gatewayUrl, session.code, 'payer@example.com');
     session = await billing.get('/api/v1/checkout/sessions/{code}', { params: { path: { code: session.code } } });
     expect(session.status).toBe('COMPLETED');
     expect(session.subscription_id).toEqual(expect.any(String));
@@ -199,7 +206,7 @@ describe('a merchant integrates through the SDK alone', () => {
       await response.arrayBuffer();
       throw new TypeError('fetch failed: the connection closed after the request was sent');
     };
-    const flaky = createBillingClient({ baseUrl: platform.gatewayUrl, apiKey: testKey, fetch: losingFirstAnswer });
+    const flaky = createBillingClient({ baseUrl: gatewayUrl, apiKey: testKey, fetch: losingFirstAnswer });
     const name = `Retried ${randomUUID()}`;
     const created = await flaky.post('/api/v1/plans', { body: { name, amount: 10 } });
 
@@ -218,7 +225,7 @@ describe('a merchant integrates through the SDK alone', () => {
       recordAttempt(attempts, request, response);
       return response;
     };
-    const live = createBillingClient({ baseUrl: platform.gatewayUrl, apiKey: liveKey, fetch: observed });
+    const live = createBillingClient({ baseUrl: gatewayUrl, apiKey: liveKey, fetch: observed });
     // Two requests fill the live key's 2 s window; the third is refused until the window ends.
     for (let i = 0; i < 4 && !attempts.some((a) => a.status === 429); i++) {
       await live.post('/api/v1/plans', { body: { name: `Live ${i}`, amount: 20 } });

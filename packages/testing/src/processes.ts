@@ -361,7 +361,7 @@ function platformProcess(spec: ProcessSpec, env: Record<string, string>, logFile
  * process, `127.0.0.1:<port>` for a gRPC one.
  */
 export async function createReplica(
-  platform: PlatformUnderTest,
+  platform: Pick<PlatformUnderTest, 'env' | 'tlsFiles'>,
   name: ServiceName,
   env: Record<string, string> = {},
 ): Promise<{ process: PlatformProcess; port: number }> {

@@ -1,6 +1,4 @@
-/**
- * @lane timing-critical SIGKILLs billing mid-batch and runs two replicas
- */
+/** The exactly-once renewal scenarios, one test file each (renewal-exactly-once-*.test.ts). */
 import { randomUUID } from 'node:crypto';
 import { resolve } from 'node:path';
 import { SandboxControlsClient } from '@billing/payments';
@@ -25,10 +23,12 @@ const AMOUNT = 2500;
  * send-scheduled-charges.usecase.ts, and singly by their webhooks), with the last charges sent
  * and unanswered, few enough for settlement to verify one by one at 500 ms each.
  */
-const SCENARIOS = [
-  { latencyMs: 0, subscriptions: 1000, customers: 4, callsInFlight: 128 },
-  { latencyMs: 500, subscriptions: 270, customers: 2, callsInFlight: 16 },
-];
+export const SCENARIOS = {
+  noLatency: { latencyMs: 0, subscriptions: 1000, customers: 4, callsInFlight: 128 },
+  providerLatency: { latencyMs: 500, subscriptions: 270, customers: 2, callsInFlight: 16 },
+};
+
+export type RenewalScenario = (typeof SCENARIOS)[keyof typeof SCENARIOS];
 
 /**
  * Renewals are exactly once with several billing replicas and across a SIGKILL: N due
@@ -37,9 +37,13 @@ const SCENARIOS = [
  * restarted. Each time: one invoice per subscription and period, one successful sandbox charge
  * each (the provider's own ledger), nothing left PENDING.
  */
-describe.each(SCENARIOS)(
-  'renewals exactly once at $latencyMs ms provider latency: two replicas, SIGKILL mid-batch',
-  ({ latencyMs, subscriptions: N, customers: CUSTOMERS, callsInFlight }) => {
+export function describeRenewalsExactlyOnce({
+  latencyMs,
+  subscriptions: N,
+  customers: CUSTOMERS,
+  callsInFlight,
+}: RenewalScenario): void {
+  describe(`renewals exactly once at ${latencyMs} ms provider latency: two replicas, SIGKILL mid-batch`, () => {
     let platform: PlatformUnderTest;
     let second: PlatformProcess;
     let sandbox: SandboxControlsClient;
@@ -253,5 +257,5 @@ describe.each(SCENARIOS)(
         expect(pendingAtKill.filter((reference) => charged.has(reference)).length).toBeGreaterThan(0);
       }
     }, 180_000);
-  },
-);
+  });
+}
