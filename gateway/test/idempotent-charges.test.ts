@@ -22,13 +22,13 @@ import { payHostedCheckout } from './support/hosted-checkout';
  */
 describe('Idempotency-Key on charges after a gateway timeout', () => {
   const SHORT_DEADLINE_MS = 1500;
-  const FROZEN_MS = 5000;
+  const FROZEN_MS = 3500;
   /**
    * Billing settles a charge whose outcome it does not know after this long (30 s by default):
-   * past the freeze, so settlement never asks a frozen provider, and short enough that a charge
-   * lost in the freeze does not hold the suite for half a minute.
+   * past the freeze (by 2.5 s), so settlement never asks a frozen provider, and short enough that
+   * a charge lost in the freeze does not hold the suite for half a minute.
    */
-  const SETTLE_AFTER_MS = 10_000;
+  const SETTLE_AFTER_MS = 6_000;
   let platform: PlatformUnderTest;
   let shortGateway: PlatformProcess;
   let api: Api;

@@ -11,16 +11,17 @@ import { channelCredentialsFrom, deleteStream, startRecordedPlatform, type Platf
 /**
  * The settings of the platform every default suite shares (docs/decisions.md, "How the suite
  * is laid out"): the platform's defaults with the short loops that make a test wait for
- * renewals, checkout expiry, settlement and webhook deliveries in well under a second, and
+ * renewals, checkout expiry, settlement and webhook retries about half a second (and no
+ * shorter: idle, its loops at 200 ms cost a sixth of a core, on a machine of two), and
  * webhooks allowed to this machine's plain-HTTP receivers; live mode's Paystack is the sandbox
  * (set when it starts). A suite that needs anything else
  * (the SSRF guard, other limits, a process to kill) starts its own with startPlatform.
  */
 export const SHARED_PLATFORM_ENV: Record<string, string> = {
-  RENEWAL_POLL_MS: '200',
-  CHECKOUT_EXPIRY_SWEEP_MS: '200',
+  RENEWAL_POLL_MS: '500',
+  CHECKOUT_EXPIRY_SWEEP_MS: '500',
   PAYMENT_SETTLE_AFTER_MS: '3000',
-  DELIVERY_POLL_MS: '50',
+  DELIVERY_POLL_MS: '100',
   ALLOW_INSECURE_WEBHOOKS: 'true',
 };
 

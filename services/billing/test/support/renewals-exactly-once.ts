@@ -170,7 +170,7 @@ export function describeRenewalsExactlyOnce({
       const port = await freePort();
       second = new PlatformProcess(
         'billing',
-        resolve(__dirname, '../dist/main.js'),
+        resolve(__dirname, '../../dist/main.js'),
         { ...platform.env, ...platform.tlsFiles('billing'), BILLING_GRPC_PORT: String(port) },
         () => probeReady(spec, port),
       );
