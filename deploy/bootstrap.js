@@ -6,7 +6,8 @@
  *   1. install dependencies when node_modules is missing or older than package-lock.json
  *      (`npm ci`: exactly the committed lock, never a silently rewritten one);
  *   2. build every workspace (`npm run build`, an incremental `tsc -b`), and for --test
- *      type-check the tests too (`npm run typecheck:tests`);
+ *      type-check the tests too (`npm run typecheck:tests`), beside the tests rather than before
+ *      them: a type error still fails the run, at its end;
  *   3. hand over, in this same process, to the compiled runner deploy/dist/runner.js.
  * Staying in one process means Ctrl-C and SIGTERM reach the runner directly, which then
  * stops the platform's processes in order.
@@ -68,13 +69,14 @@ function parseMode(argv) {
 
 /**
  * On a new machine the browser tests' Chromium is missing, and installing it (apt-get, about a
- * minute) need not wait for the install and build: it starts now, beside them, when `npm test`
- * may run a browser test and this user can install (root with apt-get). The runner checks again
- * before jest and says what to do when it is still missing (deploy/src/chromium.ts).
+ * minute) need not wait for the install and build: for the whole suite (`npm test` without
+ * arguments) it starts now, beside them, when this user can install (root with apt-get). Before
+ * jest the runner checks again, for any run with a browser test, and says what to do when it is
+ * still missing (deploy/src/chromium.ts).
  */
 function startChromiumInstall(mode, args) {
-  const mayBrowse = args.filter((a) => !a.startsWith('-')).every((a) => /browser/.test(a));
-  if (mode !== 'test' || !mayBrowse || process.env.CHROMIUM_PATH || existsSync('/usr/bin/chromium')) return undefined;
+  const wholeSuite = mode === 'test' && args.length === 0;
+  if (!wholeSuite || process.env.CHROMIUM_PATH || existsSync('/usr/bin/chromium')) return undefined;
   const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
   if (!isRoot || !existsSync('/usr/bin/apt-get')) return undefined;
   const logPath = join(tmpdir(), 'billing-chromium-install.log');
@@ -85,6 +87,20 @@ function startChromiumInstall(mode, args) {
     env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
   });
   closeSync(log);
+  return new Promise((resolveExit) => {
+    child.on('error', () => resolveExit(1));
+    child.on('exit', (code) => resolveExit(code ?? 1));
+  });
+}
+
+/** `npm run typecheck:tests` in the background; resolves to its exit code. */
+function startTypecheck() {
+  say('npm run typecheck:tests --silent (beside the tests)');
+  const child = spawn(NPM, ['run', 'typecheck:tests', '--silent'], {
+    cwd: ROOT,
+    stdio: ['ignore', 'inherit', 'inherit'],
+    shell: process.platform === 'win32',
+  });
   return new Promise((resolveExit) => {
     child.on('error', () => resolveExit(1));
     child.on('exit', (code) => resolveExit(code ?? 1));
@@ -114,8 +130,11 @@ async function main() {
   else {
     run(['run', 'build', '--silent']);
     // jest runs the tests through swc, which strips their types unchecked: check them first.
-    if (mode === 'test') run(['run', 'typecheck:tests', '--silent']);
   }
+  // jest runs the tests through swc, which strips their types unchecked: check them, while
+  // the suite runs (tsc takes a core for about 15 s, which the run's first platform starts
+  // mostly wait out anyway).
+  const typecheck = mode === 'test' && process.env.SKIP_BUILD !== '1' ? startTypecheck() : undefined;
 
   if (chromiumInstall) {
     const code = await chromiumInstall;
@@ -130,7 +149,11 @@ async function main() {
   require(runner)
     .main(mode, args)
     .then(
-      (code) => process.exit(code),
+      async (code) => {
+        const typeErrors = typecheck ? await typecheck : 0;
+        if (typeErrors !== 0) process.stderr.write('[bootstrap] the tests do not type-check (npm run typecheck:tests)\n');
+        process.exit(code || typeErrors);
+      },
       (err) => {
         process.stderr.write(`[bootstrap] ${err && err.stack ? err.stack : err}\n`);
         process.exit(1);

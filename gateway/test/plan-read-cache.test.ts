@@ -1,6 +1,3 @@
-/**
- * @lane timing-critical a second gateway behind a NATS proxy it cuts
- */
 import {
   parseMetrics,
   scrapeMetrics,

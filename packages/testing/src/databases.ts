@@ -1,3 +1,4 @@
+import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { appendFileSync, existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -77,18 +78,24 @@ export async function dropDatabasesOf(prefixes: string[], connections = 8): Prom
 
 /**
  * Under jest (SHARED_PLATFORM_DIR set by the global setup), a stopped platform's databases are
- * dropped at the end of the run, all together, instead of one checkpoint-bound DROP after
- * another between two suites; elsewhere at once.
+ * dropped by a process of their own while the next suites run: each DROP DATABASE waits for a
+ * checkpoint (about half a second here), time the suite need not wait for. The run's teardown
+ * drops whatever is still there (dropDatabasesLeftForLater). Elsewhere at once.
  */
 export async function dropDatabasesSoon(prefix: string): Promise<void> {
   const dir = process.env.SHARED_PLATFORM_DIR;
   if (!dir) return dropDatabases(prefix);
   appendFileSync(join(dir, DROP_LATER_FILE), `${prefix}\n`);
+  const dropper = spawn(process.execPath, [join(__dirname, 'jest', 'drop-databases.js'), prefix], {
+    stdio: 'ignore',
+    env: { ...process.env, DATABASE_URL: TEST_DATABASE_URL },
+  });
+  dropper.unref();
 }
 
 const DROP_LATER_FILE = 'databases-to-drop';
 
-/** Drops what dropDatabasesSoon left for the end of the run. */
+/** Drops what dropDatabasesSoon's processes have not dropped yet (a database one is dropping is waited for). */
 export async function dropDatabasesLeftForLater(dir: string): Promise<void> {
   const file = join(dir, DROP_LATER_FILE);
   if (!existsSync(file)) return;

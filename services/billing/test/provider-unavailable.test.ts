@@ -1,6 +1,3 @@
-/**
- * @lane timing-critical stops the sandbox provider under billing
- */
 import { randomUUID } from 'node:crypto';
 import { status } from '@grpc/grpc-js';
 import { createPromiseClient, readRemoteError, type PromiseClient } from '@billing/platform';
