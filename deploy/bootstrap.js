@@ -151,7 +151,8 @@ async function main() {
     .then(
       async (code) => {
         const typeErrors = typecheck ? await typecheck : 0;
-        if (typeErrors !== 0) process.stderr.write('[bootstrap] the tests do not type-check (npm run typecheck:tests)\n');
+        if (typeErrors !== 0)
+          process.stderr.write('[bootstrap] the tests do not type-check (npm run typecheck:tests)\n');
         process.exit(code || typeErrors);
       },
       (err) => {

@@ -41,7 +41,6 @@ export async function verifyPassword(password: string, stored: string): Promise<
   return actual.length === expected.length && timingSafeEqual(actual, expected);
 }
 
-
 /**
  * Each scrypt above holds 128 MiB while it runs, so hashing is bounded per process: at most
  * PASSWORD_HASHES_AT_ONCE at a time and a short queue; a burst beyond that is refused with
