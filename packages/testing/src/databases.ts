@@ -78,26 +78,48 @@ export async function dropDatabasesOf(prefixes: string[], connections = 8): Prom
 
 /**
  * Under jest (SHARED_PLATFORM_DIR set by the global setup), a stopped platform's databases are
- * dropped by a process of their own while the next suites run: each DROP DATABASE waits for a
- * checkpoint (about half a second here), time the suite need not wait for. The run's teardown
- * drops whatever is still there (dropDatabasesLeftForLater). Elsewhere at once.
+ * listed for the end of the run instead of dropped now: each DROP DATABASE forces a checkpoint
+ * (half a second or more here), and dropping them while other suites run slowed the whole run
+ * (every suite's PostgreSQL work waited behind the flushes). Elsewhere at once.
  */
 export async function dropDatabasesSoon(prefix: string): Promise<void> {
   const dir = process.env.SHARED_PLATFORM_DIR;
   if (!dir) return dropDatabases(prefix);
   appendFileSync(join(dir, DROP_LATER_FILE), `${prefix}\n`);
-  const dropper = spawn(process.execPath, [join(__dirname, 'jest', 'drop-databases.js'), prefix], {
+}
+
+const DROP_LATER_FILE = 'databases-to-drop';
+
+/** The run prefixes dropDatabasesSoon listed in a run's directory. */
+export function databasesLeftForLater(dir: string): string[] {
+  const file = join(dir, DROP_LATER_FILE);
+  return existsSync(file) ? readFileSync(file, 'utf8').split('\n').filter(Boolean) : [];
+}
+
+/**
+ * Drops the databases of these run prefixes, and those of test runs that ended or died over an
+ * hour ago (a run's prefix carries its start time: uniqueRunId), in a process of its own that
+ * outlives the caller: the test run's result does not wait for PostgreSQL's checkpoints.
+ */
+export function dropDatabasesInBackground(prefixes: string[]): void {
+  const dropper = spawn(process.execPath, [join(__dirname, 'jest', 'drop-databases.js'), ...prefixes], {
+    detached: true,
     stdio: 'ignore',
     env: { ...process.env, DATABASE_URL: TEST_DATABASE_URL },
   });
   dropper.unref();
 }
 
-const DROP_LATER_FILE = 'databases-to-drop';
-
-/** Drops what dropDatabasesSoon's processes have not dropped yet (a database one is dropping is waited for). */
-export async function dropDatabasesLeftForLater(dir: string): Promise<void> {
-  const file = join(dir, DROP_LATER_FILE);
-  if (!existsSync(file)) return;
-  await dropDatabasesOf(readFileSync(file, 'utf8').split('\n').filter(Boolean));
+/** Run prefixes of test databases started before `olderThan` (leftovers of runs that died). */
+export async function staleRunPrefixes(olderThan: Date): Promise<string[]> {
+  const admin = await adminClient();
+  try {
+    const { rows } = await admin.query<{ datname: string }>(
+      "SELECT datname FROM pg_database WHERE NOT datistemplate AND datname ~ '^t_[0-9a-z]+_[0-9a-f]{6}_'",
+    );
+    const prefixes = new Set(rows.map((r) => r.datname.split('_').slice(0, 3).join('_')));
+    return [...prefixes].filter((prefix) => parseInt(prefix.split('_')[1], 36) < olderThan.getTime());
+  } finally {
+    await admin.end();
+  }
 }

@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { serviceTlsFiles } from '@billing/platform/dist/dev-tls';
-import { dropDatabases } from './databases';
+import { dropDatabasesSoon } from './databases';
 import { currentSuite } from './jest/suite-timings';
 import { freePort } from './ports';
 import { PLATFORM_PROCESSES, portOf, probeReady, type ServiceName } from './platform-processes';
@@ -89,14 +89,13 @@ async function problemOf(record: SharedPlatformRecord): Promise<string | undefin
   return found.length ? found.join('; ') : undefined;
 }
 
-/** Stops a shared platform's processes and removes its databases and event stream. */
+/** Stops a shared platform's processes and removes its event stream (its databases: the caller's). */
 export async function stopSharedPlatform(record: SharedPlatformRecord): Promise<void> {
   const pids = Object.values(record.pids).filter((pid): pid is number => pid !== undefined && alive(pid));
   for (const pid of pids) process.kill(pid, 'SIGTERM');
   const deadline = Date.now() + 10_000;
   while (pids.some(alive) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
   for (const pid of pids.filter(alive)) process.kill(pid, 'SIGKILL');
-  await dropDatabases(record.runId);
   await deleteStream(record.eventsStream);
 }
 
@@ -143,6 +142,7 @@ export async function sharedPlatform(): Promise<SharedPlatform> {
         `[shared platform] ${record.usedBy.at(-1)} left the shared platform unhealthy (${problem}); ${suite} starts a new one\n`,
       );
       await stopSharedPlatform(record);
+      await dropDatabasesSoon(record.runId);
       record = undefined;
     }
   }

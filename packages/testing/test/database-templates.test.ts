@@ -1,4 +1,4 @@
-import { queryDatabase, startPlatform, type PlatformUnderTest } from '../src';
+import { queryDatabase, sharedPlatform, startPlatform, type PlatformUnderTest, type SharedPlatform } from '../src';
 import { templatePrefix } from '../src/database-templates';
 
 /** A database's schema as rows that compare: tables, columns, indexes, constraints, migrations run. */
@@ -28,10 +28,11 @@ async function schemaOf(database: string): Promise<Record<string, unknown[]>> {
  */
 describe('database templates', () => {
   let fresh: PlatformUnderTest;
-  let copied: PlatformUnderTest;
+  /** The shared platform's databases are template copies like every other platform's. */
+  let copied: SharedPlatform;
 
   beforeAll(async () => {
-    [fresh, copied] = await Promise.all([startPlatform({ freshDatabases: true }), startPlatform()]);
+    [fresh, copied] = await Promise.all([startPlatform({ freshDatabases: true }), sharedPlatform()]);
   }, 120_000);
   afterAll(async () => {
     await Promise.all([fresh?.stop(), copied?.stop()]);

@@ -1,15 +1,17 @@
 import { rmSync } from 'node:fs';
-import { dropDatabasesLeftForLater } from '../databases';
+import { databasesLeftForLater, dropDatabasesInBackground } from '../databases';
 import { sharedPlatformRecords, stopSharedPlatform } from '../shared-platform';
 
 /**
- * jest's global teardown: stops this run's shared platforms, drops their databases and those
- * the suites' own platforms left for the end, and removes the logs.
+ * jest's global teardown: stops this run's shared platforms and removes the logs; their
+ * databases and those the suites' own platforms left go to a process that drops them after the
+ * run (databases.ts, dropDatabasesInBackground).
  */
 export = async function sharedPlatformTeardown(): Promise<void> {
   const dir = process.env.SHARED_PLATFORM_DIR;
   if (!dir) return;
-  await Promise.all(sharedPlatformRecords(dir).map((record) => stopSharedPlatform(record)));
-  await dropDatabasesLeftForLater(dir);
+  const records = sharedPlatformRecords(dir);
+  await Promise.all(records.map((record) => stopSharedPlatform(record)));
+  dropDatabasesInBackground([...databasesLeftForLater(dir), ...records.map((record) => record.runId)]);
   if (!process.env.KEEP_SHARED_PLATFORM_LOGS) rmSync(dir, { recursive: true, force: true });
 };
