@@ -258,7 +258,7 @@ async function runLanes(jest: string, env: NodeJS.ProcessEnv, signals: SignalTra
     Array.from({ length: lanes }, (_, i) => {
       const lane = String(i + 1);
       const args = lanes > 1 ? [`--shard=${lane}/${lanes}`] : [];
-      return runChild(jest, args, { ...env, TEST_LANE: lane }, signals, `[lane ${lane}] `);
+      return runChild(jest, args, { ...env, TEST_LANE: lane, TEST_LANES: String(lanes) }, signals, `[lane ${lane}] `);
     }),
   );
   for (const line of runSummary(readRunTimings(), readPlatformStarts())) log(line);

@@ -9,6 +9,20 @@ import { createServer } from 'node:net';
  */
 const LOWEST = 20_000;
 const HIGHEST = 32_767;
+
+/**
+ * The slice of that range this process takes ports from: lanes of one test run (TEST_LANE of
+ * TEST_LANES, docs/decisions.md) each have their own, since two processes that each check a
+ * port free may both hand it out before either listens on it.
+ */
+export function portRange(env: NodeJS.ProcessEnv = process.env): { lowest: number; highest: number } {
+  const lanes = Number(env.TEST_LANES) || 1;
+  const lane = Number(env.TEST_LANE) || 1;
+  if (lanes <= 1 || lane < 1 || lane > lanes) return { lowest: LOWEST, highest: HIGHEST };
+  const size = Math.floor((HIGHEST - LOWEST + 1) / lanes);
+  const lowest = LOWEST + (lane - 1) * size;
+  return { lowest, highest: lowest + size - 1 };
+}
 /** Handed out by this process already: two calls never give the same port before it is used. */
 const handedOut = new Set<number>();
 
@@ -24,13 +38,14 @@ function canListen(port: number, host?: string): Promise<boolean> {
 
 /** A TCP port free right now, outside the ephemeral range, not handed out before by this process. */
 export async function freePort(): Promise<number> {
+  const { lowest, highest } = portRange();
   for (let attempt = 0; attempt < 200; attempt++) {
-    const port = LOWEST + Math.floor(Math.random() * (HIGHEST - LOWEST + 1));
+    const port = lowest + Math.floor(Math.random() * (highest - lowest + 1));
     if (handedOut.has(port)) continue;
     if ((await canListen(port)) && (await canListen(port, '127.0.0.1'))) {
       handedOut.add(port);
       return port;
     }
   }
-  throw new Error(`no free port between ${LOWEST} and ${HIGHEST} after 200 tries`);
+  throw new Error(`no free port between ${lowest} and ${highest} after 200 tries`);
 }

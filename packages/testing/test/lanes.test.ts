@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { assignLanes, isTimingCritical, UNKNOWN_SUITE_SECONDS } from '../src/jest/lanes';
 import { runSummary } from '../src/jest/suite-timings';
+import { portRange } from '../src/ports';
 
 describe('lanes', () => {
   const name = (suite: string) => suite;
@@ -62,5 +63,13 @@ describe('lanes', () => {
       'platform starts: 1 for single suites (6.0 s), 1 shared (8.0 s)',
       '2 suites, 7 tests, 1 failed',
     ]);
+  });
+
+  it('gives each lane its own ports, so two lanes never hand out the same one', () => {
+    const one = portRange({ TEST_LANE: '1', TEST_LANES: '2' });
+    const two = portRange({ TEST_LANE: '2', TEST_LANES: '2' });
+    expect(one.highest).toBeLessThan(two.lowest);
+    expect(one.highest - one.lowest).toBeGreaterThan(5000);
+    expect(portRange({})).toEqual({ lowest: one.lowest, highest: two.highest });
   });
 });
