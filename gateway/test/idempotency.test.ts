@@ -107,6 +107,23 @@ describe('Idempotency-Key (two gateway replicas)', () => {
     expect(await plansNamed(name, m.liveKey)).toHaveLength(1);
   });
 
+  it('the same route whatever the letter case or trailing slash of its path is the same request: one plan', async () => {
+    const key = `route-${randomUUID()}`;
+    const body = { name: `Routed ${key}`, amount: 900 };
+    const first = await createPlan(a, key, body);
+    expect(first.status).toBe(201);
+    for (const path of ['/API/V1/Plans', '/api/v1/plans/', '/Api/v1/PLANS/']) {
+      const again = await b('POST', path, { apiKey: m.testKey, body, headers: { 'Idempotency-Key': key } });
+      expect([path, again.status, again.headers.get('idempotent-replayed'), again.text]).toEqual([
+        path,
+        201,
+        'true',
+        first.text,
+      ]);
+    }
+    expect(await plansNamed(body.name)).toHaveLength(1);
+  });
+
   it('a 4xx answer is stored and replayed; a token-only request is scoped to its merchant', async () => {
     const key = `invalid-${randomUUID()}`;
     const first = await createPlan(a, key, { name: 'No amount' });

@@ -1,4 +1,4 @@
-import type { RequestHandler, Response } from 'express';
+import type { Request, RequestHandler, Response } from 'express';
 import { counter, latencyHistogram } from '@billing/platform';
 
 /** Labels of every HTTP metric: the route's template (never the path with its ids), method, status class. */
@@ -17,6 +17,17 @@ export function markRoute(template: string): RequestHandler {
     res.locals.routeTemplate = template;
     next();
   };
+}
+
+/**
+ * The path of the route that matched, its parameters filled in from the request: the same
+ * route whatever the letter case or trailing slash of the URL (Express matches both). The URL's
+ * own path where no route of ours matched.
+ */
+export function matchedRoutePath(req: Request, res: Response): string {
+  const template = res.locals.routeTemplate as string | undefined;
+  if (!template) return req.originalUrl.split('?')[0];
+  return template.replace(/:([A-Za-z0-9_]+)/g, (_, name: string) => encodeURIComponent(String(req.params[name] ?? '')));
 }
 
 function routeOf(res: Response): string {

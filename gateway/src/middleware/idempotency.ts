@@ -3,6 +3,7 @@ import type { Request, RequestHandler, Response } from 'express';
 import type { Clock, Logger } from '@billing/platform';
 import type { IdempotencyIdentity, IdempotencyRepository } from '../db/idempotency.repository';
 import { HttpError, RequestValidationError } from '../http/http-error';
+import { matchedRoutePath } from './http-metrics';
 
 declare global {
   // eslint-disable-next-line @typescript-eslint/no-namespace
@@ -84,7 +85,8 @@ export function idempotency(deps: IdempotencyDeps): RequestHandler {
     const identity: IdempotencyIdentity = {
       scope: scopeOf(req),
       method: req.method,
-      path: req.originalUrl.split('?')[0],
+      // The route, not the URL as typed: /Subscriptions/{id}/discount/ is the same request.
+      path: matchedRoutePath(req, res),
       key,
     };
     const bodyHash = createHash('sha256')
