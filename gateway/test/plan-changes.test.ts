@@ -23,6 +23,13 @@ const DAY_MS = 24 * 60 * 60 * 1000;
  */
 const APRIL_1 = '2027-04-01T09:00:00.000Z';
 
+// "Within the second after the advance" is a precondition the machine, not the platform, may
+// miss: with the other lane's suites on the same two cores, a preview and a change have taken
+// over a second, and the change then prorates a second less (the amounts asserted are exactly
+// half's). Each test tells its own story on a merchant of its own, so a test is retried, from
+// its start, at most twice; a wrong amount repeats and still fails.
+jest.retryTimes(2, { logErrorsBeforeRetry: true });
+
 /**
  * Plan changes (docs/api-behaviour.md §18) through the gateway, on test clocks: every process is
  * real, money is checked in the sandbox provider's own ledger, events in billing's outbox and at
