@@ -6,7 +6,7 @@ import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Redis } from 'ioredis';
 import { Client } from 'pg';
-import { connectNats } from '@billing/platform';
+import { connectNats, processIsAlive } from '@billing/platform';
 import { freePort, waitForExit } from './ports';
 
 export const DEFAULT_DATABASE_URL = 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -403,7 +403,7 @@ async function startLocalServer(spec: LocalServerSpec, log: Log): Promise<Starte
   mkdirSync(STATE_DIR, { recursive: true, mode: 0o700 });
   const stateFile = join(STATE_DIR, `${spec.scheme}.json`);
   const previous = readJson<{ pid: number; port: number }>(stateFile);
-  if (previous && isAlive(previous.pid)) {
+  if (previous && processIsAlive(previous.pid)) {
     const url = `${spec.scheme}://127.0.0.1:${previous.port}`;
     if (!(await spec.probe(url))) {
       return {
@@ -476,15 +476,6 @@ export function redactUrl(url: string): string {
     return parsed.toString();
   } catch {
     return url;
-  }
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
   }
 }
 

@@ -8,13 +8,14 @@
  *   chaos  runs deploy/dist/chaos/chaos.js (docs/chaos.md), which brings its own NATS and Redis.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import {
   clearRunTimings,
   readPlatformStarts,
   readRunTimings,
+  resultsDirectory,
   runSummary,
 } from '@billing/testing/dist/jest/suite-timings';
 import { ensureDevelopmentCertificates, serviceTlsFiles } from '@billing/platform/dist/dev-tls';
@@ -253,14 +254,33 @@ async function runJest(infra: Infrastructure, args: string[], signals: SignalTra
 async function runLanes(jest: string, env: NodeJS.ProcessEnv, signals: SignalTrap): Promise<number> {
   const lanes = Number(process.env.TEST_LANES) || 2;
   clearRunTimings();
+  // One shared platform for every lane: one start and one set of idle loops for the run.
+  const sharedDir = join(resultsDirectory(), 'run-shared-platform');
+  rmSync(sharedDir, { recursive: true, force: true });
+  mkdirSync(sharedDir, { recursive: true });
+  // @billing/testing reads the infrastructure's addresses from this process's environment when
+  // it loads (and `npm start` need not load it at all).
+  for (const name of ['DATABASE_URL', 'NATS_URL', 'REDIS_URL'] as const) if (env[name]) process.env[name] = env[name];
+  const { dropDatabasesInBackground, readRunSharedPlatform, startRunSharedPlatform, stopSharedPlatform } =
+    await import('@billing/testing');
+  log('starting the shared platform');
+  const shared = await startRunSharedPlatform(sharedDir);
   log(`jest in ${lanes} lanes (docs/decisions.md, "How the suite is laid out")`);
-  const codes = await Promise.all(
-    Array.from({ length: lanes }, (_, i) => {
-      const lane = String(i + 1);
-      const args = lanes > 1 ? [`--shard=${lane}/${lanes}`] : [];
-      return runChild(jest, args, { ...env, TEST_LANE: lane, TEST_LANES: String(lanes) }, signals, `[lane ${lane}] `);
-    }),
-  );
+  let codes: number[];
+  try {
+    codes = await Promise.all(
+      Array.from({ length: lanes }, (_, i) => {
+        const lane = String(i + 1);
+        const args = lanes > 1 ? [`--shard=${lane}/${lanes}`] : [];
+        const laneEnv = { ...env, TEST_LANE: lane, TEST_LANES: String(lanes), RUN_SHARED_PLATFORM: shared };
+        return runChild(jest, args, laneEnv, signals, `[lane ${lane}] `);
+      }),
+    );
+  } finally {
+    const record = readRunSharedPlatform(shared);
+    await stopSharedPlatform(record);
+    dropDatabasesInBackground([record.runId]);
+  }
   for (const line of runSummary(readRunTimings(), readPlatformStarts())) log(line);
   const failed = codes.find((code) => code !== 0);
   if (failed !== undefined) fail(`lane ${codes.indexOf(failed) + 1} failed (exit ${failed})`);

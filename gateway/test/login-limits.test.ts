@@ -65,8 +65,9 @@ describe('login and registration limits, bounded password hashing', () => {
 
   beforeAll(async () => {
     // The gateway's own limits relaxed: all 50 logins below reach identity (with the real
-    // per-email budget the gateway would turn 40 of them away itself). Identity's are the real ones.
-    platform = await startGatewayPlatform();
+    // per-email budget the gateway would turn 40 of them away itself). Identity's are the real
+    // ones, and so is the password hashing's cost: its time and memory are what is bounded here.
+    platform = await startGatewayPlatform({ PASSWORD_SCRYPT_COST: '17' });
     api = gatewayApi(platform.gatewayUrl);
     merchant = await registerMerchant(api, 'login-limits');
   });

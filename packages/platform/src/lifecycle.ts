@@ -35,3 +35,13 @@ export function exitOnStartupFailure(logger: Logger) {
     process.exit(1);
   };
 }
+
+/** True while a process of this machine with that pid exists (signal 0 checks without sending). */
+export function processIsAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}

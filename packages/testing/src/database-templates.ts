@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { Client } from 'pg';
-import { TEST_DATABASE_URL } from './databases';
+import type { Client } from 'pg';
+import { adminClient } from './databases';
 
 const REPO_ROOT = resolve(__dirname, '../../..');
 
@@ -38,14 +38,6 @@ export function templatePrefix(): string {
     digest.update(readFileSync(file));
   }
   return `tpl_${digest.digest('hex').slice(0, 16)}`;
-}
-
-async function adminClient(): Promise<Client> {
-  const url = new URL(TEST_DATABASE_URL);
-  url.pathname = '/postgres';
-  const client = new Client({ connectionString: url.toString() });
-  await client.connect();
-  return client;
 }
 
 const quote = (name: string) => `"${name.replace(/"/g, '""')}"`;

@@ -30,7 +30,8 @@ export async function queryDatabase<R extends Record<string, unknown>>(
   }
 }
 
-async function adminClient(): Promise<Client> {
+/** A connection to the server's `postgres` database, for creating and dropping others. */
+export async function adminClient(): Promise<Client> {
   const url = new URL(TEST_DATABASE_URL);
   url.pathname = '/postgres';
   const client = new Client({ connectionString: url.toString() });

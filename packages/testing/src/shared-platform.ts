@@ -1,6 +1,7 @@
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
+import { processIsAlive } from '@billing/platform';
 import { serviceTlsFiles } from '@billing/platform/dist/dev-tls';
 import { dropDatabasesSoon } from './databases';
 import { currentSuite } from './jest/suite-timings';
@@ -10,18 +11,18 @@ import { channelCredentialsFrom, deleteStream, startRecordedPlatform, type Platf
 
 /**
  * The settings of the platform every default suite shares (docs/decisions.md, "How the suite
- * is laid out"): the platform's defaults with the short loops that make a test wait for
- * renewals, checkout expiry, settlement and webhook retries about half a second (and no
- * shorter: idle, its loops at 200 ms cost a sixth of a core, on a machine of two), and
- * webhooks allowed to this machine's plain-HTTP receivers; live mode's Paystack is the sandbox
- * (set when it starts). A suite that needs anything else
- * (the SSRF guard, other limits, a process to kill) starts its own with startPlatform.
+ * is laid out"): the platform's defaults, with billing's scheduler and catalog's expiry sweep
+ * each second (so that real-time settlement and expiry come within a second or two of being
+ * due; test-clock advances run their work at once anyway), settlement of an unknown charge after
+ * 3 s, webhooks allowed to this machine's plain-HTTP receivers, and live mode's Paystack played
+ * by the sandbox (set when it starts). Shorter loops were measured: idle at 200 to 500 ms they
+ * cost a fifth of a core, on a machine of two. A suite that needs anything else (the SSRF guard,
+ * other limits or timeouts, a process to stop) starts its own with startPlatform.
  */
 export const SHARED_PLATFORM_ENV: Record<string, string> = {
-  RENEWAL_POLL_MS: '500',
-  CHECKOUT_EXPIRY_SWEEP_MS: '500',
+  RENEWAL_POLL_MS: '1000',
+  CHECKOUT_EXPIRY_SWEEP_MS: '1000',
   PAYMENT_SETTLE_AFTER_MS: '3000',
-  DELIVERY_POLL_MS: '100',
   ALLOW_INSECURE_WEBHOOKS: 'true',
 };
 
@@ -62,21 +63,12 @@ function readRecord(): SharedPlatformRecord | undefined {
 
 const writeRecord = (record: SharedPlatformRecord) => writeFileSync(recordPath(), JSON.stringify(record, null, 2));
 
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 /** Why the platform is not healthy (a process gone or not answering its probe), or undefined. */
 async function problemOf(record: SharedPlatformRecord): Promise<string | undefined> {
   const problems = await Promise.all(
     PLATFORM_PROCESSES.map(async (spec) => {
       const pid = record.pids[spec.name];
-      if (pid === undefined || !alive(pid)) return `${spec.name} has exited`;
+      if (pid === undefined || !processIsAlive(pid)) return `${spec.name} has exited`;
       try {
         await probeReady(spec, portOf(spec, record.env));
         return undefined;
@@ -91,16 +83,15 @@ async function problemOf(record: SharedPlatformRecord): Promise<string | undefin
 
 /** Stops a shared platform's processes and removes its event stream (its databases: the caller's). */
 export async function stopSharedPlatform(record: SharedPlatformRecord): Promise<void> {
-  const pids = Object.values(record.pids).filter((pid): pid is number => pid !== undefined && alive(pid));
+  const pids = Object.values(record.pids).filter((pid): pid is number => pid !== undefined && processIsAlive(pid));
   for (const pid of pids) process.kill(pid, 'SIGTERM');
   const deadline = Date.now() + 10_000;
-  while (pids.some(alive) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
-  for (const pid of pids.filter(alive)) process.kill(pid, 'SIGKILL');
+  while (pids.some(processIsAlive) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+  for (const pid of pids.filter(processIsAlive)) process.kill(pid, 'SIGKILL');
   await deleteStream(record.eventsStream);
 }
 
-async function startShared(): Promise<SharedPlatformRecord> {
-  const logDirectory = join(sharedDirectory(), `logs-${process.env.JEST_WORKER_ID ?? '1'}-${Date.now()}`);
+async function startShared(logDirectory: string): Promise<SharedPlatformRecord> {
   mkdirSync(logDirectory, { recursive: true });
   // Live mode speaks Paystack's protocol to the sandbox, as a merchant's live key would to Paystack.
   const sandboxPort = String(await freePort());
@@ -128,12 +119,55 @@ async function startShared(): Promise<SharedPlatformRecord> {
 }
 
 /**
- * The jest process's shared platform, started by its first borrower. It is checked healthy
- * first: one a previous suite left broken is replaced, and that suite is named (its own
- * `stop()` has failed too). Data is kept apart by tenancy: each test registers its own merchant.
+ * The run's shared platform, which `npm test` starts before its lanes and stops after them
+ * (RUN_SHARED_PLATFORM names its record): one platform's start and idle loops for the whole
+ * run instead of one per lane. Its borrowers are written down per lane, so that a failure can
+ * name the suites that used it last.
+ */
+export async function startRunSharedPlatform(dir: string): Promise<string> {
+  const record = await startShared(join(dir, 'logs-run'));
+  const path = join(dir, 'run-shared-platform.json');
+  writeFileSync(path, JSON.stringify(record, null, 2));
+  return path;
+}
+
+/** Reads a run's shared platform record (RUN_SHARED_PLATFORM), to borrow or to stop it. */
+export function readRunSharedPlatform(path: string): SharedPlatformRecord {
+  return JSON.parse(readFileSync(path, 'utf8')) as SharedPlatformRecord;
+}
+
+const laneUsersFile = (path: string, lane: string) => `${path}.lane-${lane}.used-by`;
+
+/** The suites of each lane that borrowed the run's platform last, for a failure to name. */
+function lastRunBorrowers(path: string): string {
+  const dir = join(path, '..');
+  const files = readdirSync(dir).filter((name) => name.startsWith(`${basename(path)}.lane-`));
+  const last = files.map((name) => readFileSync(join(dir, name), 'utf8').trim().split('\n').at(-1));
+  return last.filter(Boolean).join(' and ') || 'no suite';
+}
+
+async function borrowRunSharedPlatform(path: string, suite: string): Promise<SharedPlatformRecord> {
+  const record = readRunSharedPlatform(path);
+  const problem = await problemOf(record);
+  if (problem)
+    throw new Error(
+      `the run's shared platform is unhealthy (${problem}); it was last used by ${lastRunBorrowers(path)}`,
+    );
+  appendFileSync(laneUsersFile(path, process.env.TEST_LANE ?? '1'), `${suite}\n`);
+  return record;
+}
+
+/**
+ * The shared platform: the run's when `npm test` started one, else the jest process's own,
+ * started by its first borrower. It is checked healthy first. A jest process's own platform a
+ * previous suite left broken is replaced, and that suite is named (its own `stop()` has failed
+ * too); the run's is not replaced under the other lane's feet: the suite fails, naming the
+ * last borrowers. Data is kept apart by tenancy: each test registers its own merchant.
  */
 export async function sharedPlatform(): Promise<SharedPlatform> {
   const suite = currentSuite();
+  const runShared = process.env.RUN_SHARED_PLATFORM;
+  if (runShared) return borrowed(await borrowRunSharedPlatform(runShared, suite), suite);
   let record = readRecord();
   if (record) {
     const problem = await problemOf(record);
@@ -146,10 +180,14 @@ export async function sharedPlatform(): Promise<SharedPlatform> {
       record = undefined;
     }
   }
-  record ??= await startShared();
+  record ??= await startShared(join(sharedDirectory(), `logs-${process.env.JEST_WORKER_ID ?? '1'}-${Date.now()}`));
   record.usedBy.push(suite);
   writeRecord(record);
-  const current = record;
+  return borrowed(record, suite);
+}
+
+/** What a borrower gets of a shared platform's record. */
+function borrowed(current: SharedPlatformRecord, suite: string): SharedPlatform {
   const tlsFiles = (service: ServiceName) => serviceTlsFiles(current.certificates, service);
   return {
     runId: current.runId,
