@@ -83,7 +83,7 @@ export async function dropDatabasesOf(prefixes: string[], connections = 8): Prom
  * (half a second or more here), and dropping them while other suites run slowed the whole run
  * (every suite's PostgreSQL work waited behind the flushes). Elsewhere at once.
  */
-export async function dropDatabasesSoon(prefix: string): Promise<void> {
+export async function dropDatabasesAfterRun(prefix: string): Promise<void> {
   const dir = process.env.SHARED_PLATFORM_DIR;
   if (!dir) return dropDatabases(prefix);
   appendFileSync(join(dir, DROP_LATER_FILE), `${prefix}\n`);
@@ -91,7 +91,7 @@ export async function dropDatabasesSoon(prefix: string): Promise<void> {
 
 const DROP_LATER_FILE = 'databases-to-drop';
 
-/** The run prefixes dropDatabasesSoon listed in a run's directory. */
+/** The run prefixes dropDatabasesAfterRun listed in a run's directory. */
 export function databasesLeftForLater(dir: string): string[] {
   const file = join(dir, DROP_LATER_FILE);
   return existsSync(file) ? readFileSync(file, 'utf8').split('\n').filter(Boolean) : [];

@@ -19,7 +19,7 @@ import {
 import { freePort } from './ports';
 
 export type { ServiceName };
-import { dropDatabasesSoon, TEST_DATABASE_URL, TEST_NATS_URL, TEST_REDIS_URL, uniqueRunId } from './databases';
+import { dropDatabasesAfterRun, TEST_DATABASE_URL, TEST_NATS_URL, TEST_REDIS_URL, uniqueRunId } from './databases';
 import { createDatabasesFromTemplates, ensureDatabaseTemplates } from './database-templates';
 import { currentSuite, recordPlatformStart } from './jest/suite-timings';
 
@@ -310,7 +310,7 @@ async function launchPlatform(runId: string, options: StartOptions): Promise<Pla
   const wanted = options.only ?? PLATFORM_PROCESSES.map((spec) => spec.name);
   const stopAll = async () => {
     await Promise.all(Object.values(replicas).flatMap((all) => all.map((p) => p.stop())));
-    await dropDatabasesSoon(runId);
+    await dropDatabasesAfterRun(runId);
     await deleteStream(common.EVENTS_STREAM);
   };
   try {

@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { basename, join } from 'node:path';
 import { processIsAlive } from '@billing/platform';
 import { serviceTlsFiles } from '@billing/platform/dist/dev-tls';
-import { dropDatabasesSoon } from './databases';
+import { dropDatabasesAfterRun } from './databases';
 import { currentSuite } from './jest/suite-timings';
 import { freePort } from './ports';
 import { PLATFORM_PROCESSES, portOf, probeReady, type ServiceName } from './platform-processes';
@@ -176,7 +176,7 @@ export async function sharedPlatform(): Promise<SharedPlatform> {
         `[shared platform] ${record.usedBy.at(-1)} left the shared platform unhealthy (${problem}); ${suite} starts a new one\n`,
       );
       await stopSharedPlatform(record);
-      await dropDatabasesSoon(record.runId);
+      await dropDatabasesAfterRun(record.runId);
       record = undefined;
     }
   }
