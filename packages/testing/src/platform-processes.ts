@@ -125,12 +125,12 @@ export function platformEnvironment(env: NodeJS.ProcessEnv): Record<string, stri
 }
 
 /** Resolves when the process answers its health probe; throws otherwise. */
-export async function probeReady(spec: ProcessSpec, port: number): Promise<void> {
+export async function probeReady(spec: ProcessSpec, port: number, timeoutMs = 1000): Promise<void> {
   if (spec.kind === 'grpc') {
-    const status = await checkGrpcHealth(`127.0.0.1:${port}`, '', 1000);
+    const status = await checkGrpcHealth(`127.0.0.1:${port}`, '', timeoutMs);
     if (status !== 'SERVING') throw new Error(`health status ${status}`);
     return;
   }
-  const res = await fetch(`http://127.0.0.1:${port}/healthz`, { signal: AbortSignal.timeout(1000) });
+  const res = await fetch(`http://127.0.0.1:${port}/healthz`, { signal: AbortSignal.timeout(timeoutMs) });
   if (!res.ok) throw new Error(`/healthz answered ${res.status}`);
 }

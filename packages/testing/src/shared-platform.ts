@@ -63,20 +63,33 @@ function readRecord(): SharedPlatformRecord | undefined {
 
 const writeRecord = (record: SharedPlatformRecord) => writeFileSync(recordPath(), JSON.stringify(record, null, 2));
 
+/**
+ * How long a live process may take to answer its health probe before the platform counts as
+ * unhealthy. Both lanes and the processes share two cores, so one probe of a second is missed
+ * now and then by a healthy process (seen in CI); a process that has exited fails at once.
+ */
+const HEALTH_PROBE_TIMEOUT_MS = 3000;
+const HEALTH_PROBE_ATTEMPTS = 3;
+
+/** Why one process is not healthy (gone, or not answering any of its probes), or undefined. */
+async function processProblem(record: SharedPlatformRecord, spec: (typeof PLATFORM_PROCESSES)[number]) {
+  let lastError = '';
+  for (let attempt = 1; attempt <= HEALTH_PROBE_ATTEMPTS; attempt++) {
+    const pid = record.pids[spec.name];
+    if (pid === undefined || !processIsAlive(pid)) return `${spec.name} has exited`;
+    try {
+      await probeReady(spec, portOf(spec, record.env), HEALTH_PROBE_TIMEOUT_MS);
+      return undefined;
+    } catch (err) {
+      lastError = (err as Error).message;
+    }
+  }
+  return `${spec.name} does not answer its health probe, ${HEALTH_PROBE_ATTEMPTS} tries (${lastError})`;
+}
+
 /** Why the platform is not healthy (a process gone or not answering its probe), or undefined. */
 async function problemOf(record: SharedPlatformRecord): Promise<string | undefined> {
-  const problems = await Promise.all(
-    PLATFORM_PROCESSES.map(async (spec) => {
-      const pid = record.pids[spec.name];
-      if (pid === undefined || !processIsAlive(pid)) return `${spec.name} has exited`;
-      try {
-        await probeReady(spec, portOf(spec, record.env));
-        return undefined;
-      } catch (err) {
-        return `${spec.name} does not answer its health probe (${(err as Error).message})`;
-      }
-    }),
-  );
+  const problems = await Promise.all(PLATFORM_PROCESSES.map((spec) => processProblem(record, spec)));
   const found = problems.filter(Boolean);
   return found.length ? found.join('; ') : undefined;
 }
