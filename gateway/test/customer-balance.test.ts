@@ -92,6 +92,7 @@ describe('customer balance: adjustments and credit applied to invoices (gateway 
       type: 'ADJUSTMENT',
       amount: 3000,
       balance_after: 3000,
+      currency: 'NGN',
       description: 'Goodwill credit',
       invoice_id: null,
       livemode: false,

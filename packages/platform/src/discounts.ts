@@ -1,4 +1,4 @@
-import Decimal from 'decimal.js';
+import { shareOfAmount } from './money';
 
 /**
  * A coupon's price terms (docs/api-behaviour.md §19): exactly one of the two is set.
@@ -19,8 +19,7 @@ export interface DiscountTerms {
 export function discountAmount(base: number, terms: DiscountTerms): number {
   if (base <= 0) return 0;
   if (terms.percentOff !== null) {
-    const off = new Decimal(base).times(terms.percentOff).div(100).toDecimalPlaces(0, Decimal.ROUND_HALF_UP);
-    return Math.min(base, off.toNumber());
+    return Math.min(base, shareOfAmount(base, terms.percentOff, 100));
   }
   if (terms.amountOff !== null) return Math.min(base, Math.max(0, terms.amountOff));
   return 0;

@@ -1,4 +1,5 @@
 import Decimal from 'decimal.js';
+import { ExactDecimal } from './quantity';
 
 /** Currencies the platform bills in (docs/api-behaviour.md §1); all have two minor digits. */
 export const CURRENCIES = ['NGN', 'USD', 'GHS', 'ZAR', 'KES'] as const;
@@ -25,4 +26,22 @@ export function toMinorUnits(amount: number): number {
 /** Integer minor units -> JSON major units. */
 export function toMajorUnits(minor: number | bigint | string): number {
   return new Decimal(minor.toString()).div(10 ** MINOR_DIGITS).toNumber();
+}
+
+/**
+ * The platform's one rounding rule for money: an exact decimal amount of minor units to whole
+ * minor units, half away from zero (docs/api-behaviour.md §1). Every computed amount (a
+ * discount, a proration, a refund's share) goes through here, once.
+ */
+export function roundMinorUnits(amount: Decimal.Value): number {
+  const rounded = new ExactDecimal(amount).toDecimalPlaces(0, Decimal.ROUND_HALF_UP);
+  const result = rounded.toNumber();
+  if (!Number.isSafeInteger(result)) throw new RangeError(`amount ${rounded.toFixed()} is out of range`);
+  return result === 0 ? 0 : result;
+}
+
+/** amount x part / whole, rounded once (roundMinorUnits): a share of an amount. */
+export function shareOfAmount(amount: number, part: Decimal.Value, whole: Decimal.Value): number {
+  if (new ExactDecimal(whole).isZero()) throw new RangeError('a share of a whole of 0');
+  return roundMinorUnits(new ExactDecimal(amount).times(part).div(whole));
 }

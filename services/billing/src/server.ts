@@ -28,9 +28,13 @@ import { UsageRecordRepository } from './db/repositories/usage-record.repository
 import { billingHandlers } from './handlers/billing.handlers';
 import type { BillingDeps } from './usecases/billing-deps';
 import { runDueBilling } from './usecases/billing-scheduler';
+import { expireIdempotencyKeys } from './usecases/expire-idempotency-keys.usecase';
 import { issueDueRefunds } from './usecases/issue-pending-refunds.usecase';
 import { dueWorkCounts } from './usecases/renew-due-subscriptions.usecase';
 import { settleFirstCharges } from './usecases/settle-first-charges.usecase';
+
+/** How often expired Idempotency-Key records are deleted: the table only needs to stay small. */
+const IDEMPOTENCY_KEY_SWEEP_MS = 60 * 60 * 1000;
 
 export interface RunningBilling {
   port: number;
@@ -140,9 +144,17 @@ export async function startBilling(config: BillingConfig, logger: Logger): Promi
     () => issueDueRefunds(deps, { olderThanMs: config.PAYMENT_SETTLE_AFTER_MS }),
     logger,
   );
+  // Idempotency-Key records past their 24 h lifetime, which answer no retry any more.
+  const keyExpiry = startPollingLoop(
+    'idempotency-key-expiry',
+    IDEMPOTENCY_KEY_SWEEP_MS,
+    () => expireIdempotencyKeys(deps),
+    logger,
+  );
   return {
     port: grpc.port,
     async stop() {
+      await keyExpiry.stop();
       await refundRetries.stop();
       await firstCharges.stop();
       await Promise.all(schedulers.map((scheduler) => scheduler.stop()));

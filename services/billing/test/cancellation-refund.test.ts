@@ -3,36 +3,24 @@ import {
   isTrialPeriod,
   publicRefundStatus,
   refundableAmount,
-  type PeriodInvoice,
+  type PeriodCharge,
 } from '../src/domain/cancellation-refund';
 
 const start = new Date('2027-03-01T00:00:00.000Z');
-const previous = new Date('2027-02-01T00:00:00.000Z');
 
-/** A PAID invoice of the current period: the plan line (this period) and optional usage (the last). */
-const invoice = (over: Partial<PeriodInvoice> = {}, usage = 0): PeriodInvoice => ({
-  status: 'PAID',
-  periodStart: start,
-  amountPaid: 10_000 + usage,
-  amountRefunded: 0,
-  lines: [{ amount: 10_000, periodStart: start }, ...(usage ? [{ amount: usage, periodStart: previous }] : [])],
-  ...over,
-});
+/** The charge that paid the period: 10,000 on the card, nothing refunded yet. */
+const charge = (over: Partial<PeriodCharge> = {}): PeriodCharge => ({ amountPaid: 10_000, amountRefunded: 0, ...over });
 
-describe("P of docs/api-behaviour.md §10: the current period's paid amount after earlier refunds (minor units)", () => {
-  it.each<[string, PeriodInvoice | null, number, number]>([
-    ['no invoice for the period (trial, paused before paying)', null, 0, 0],
-    ['a paid plan line', invoice(), 0, 10_000],
-    ['usage billed in arrears is for the ended period, not refundable', invoice({}, 2_500), 0, 10_000],
-    ['an OPEN invoice collected nothing', invoice({ status: 'OPEN', amountPaid: 0 }), 0, 0],
-    ['a VOID invoice collected nothing', invoice({ status: 'VOID', amountPaid: 0 }), 0, 0],
-    ['earlier refunds recorded on the invoice', invoice({ amountRefunded: 4_000 }), 0, 6_000],
-    ['refunds still in flight', invoice({ amountRefunded: 1_000 }), 2_000, 7_000],
-    ['never below 0', invoice({ amountRefunded: 10_000 }), 500, 0],
-    ['a free period', invoice({ amountPaid: 0, lines: [{ amount: 0, periodStart: start }] }), 0, 0],
-    ['paid less than the period lines (capped by what was paid)', invoice({ amountPaid: 3_000 }), 0, 3_000],
-  ])('%s', (_case, period, inFlight, expected) => {
-    expect(refundableAmount(period, inFlight)).toBe(expected);
+describe('what cancelling now can give back of P (docs/api-behaviour.md §10), minor units', () => {
+  it.each<[string, number, PeriodCharge | null, number, number]>([
+    ['no charge paid the period (trial, free, paid by credit alone)', 10_000, null, 0, 0],
+    ['P of a paid period', 10_000, charge(), 0, 10_000],
+    ['P less refunds still in flight', 9_000, charge({ amountRefunded: 1_000 }), 2_000, 7_000],
+    ['never below 0', 0, charge({ amountRefunded: 10_000 }), 500, 0],
+    ['P below the charge: a downgrade already returned part as credit', 2_000, charge(), 0, 2_000],
+    ['the charge below P: part of the period was paid with credit', 10_000, charge({ amountPaid: 3_000 }), 0, 3_000],
+  ])('%s', (_case, held, paidBy, inFlight, expected) => {
+    expect(refundableAmount(held, paidBy, inFlight)).toBe(expected);
   });
 });
 

@@ -86,13 +86,22 @@ describe('totalInvoice: discount, then balance, then the charge', () => {
       200_000,
       [500_000, 500_000, 0, 0, 0, 0],
     ],
-    // PRORATION lines are not discounted: 50% of the 4,000 subscription line only.
+    // A positive PRORATION line (a new plan's remaining time) is discounted like the plan line
+    // (§19): 50% of 6,000 + 4,000 = 5,000 off.
     [
-      'a proration line is not discounted',
+      'a positive proration line is discounted',
       [proration(600_000), sub(400_000)],
       percent('50'),
       0,
-      [1_000_000, 200_000, 800_000, 0, 800_000, 0],
+      [1_000_000, 500_000, 500_000, 0, 500_000, 0],
+    ],
+    // The negative one (unused time, credit of what was paid) is not: 50% of the 3,000 only.
+    [
+      'a negative proration line is not discounted',
+      [proration(-1_000_000), proration(300_000)],
+      percent('50'),
+      0,
+      [-700_000, 150_000, -850_000, 0, 0, 850_000],
     ],
     // A downgrade: -8,000 unused + 3,000 remaining = -5,000, owed to the customer; the balance
     // they already had is not used (nothing is due).

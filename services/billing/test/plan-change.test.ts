@@ -24,6 +24,7 @@ const subscription = (extra: Partial<ChangingSubscription> = {}): ChangingSubscr
   plan: BASIC,
   currentPeriodStart: d('2027-04-01T00:00:00.000Z'),
   currentPeriodEnd: d('2027-05-01T00:00:00.000Z'),
+  paidForPeriod: BASIC.amount,
   ...extra,
 });
 const MIDDLE = d('2027-04-16T00:00:00.000Z');

@@ -36,6 +36,8 @@ interface Row {
   period: { start: Date; end: Date };
   at: string;
   proration?: 'IMMEDIATE' | 'NONE';
+  /** P, what the period was paid and is still held; the old plan's full price when not given. */
+  paid?: number;
   /** [type, description, amount, period start, period end] of each line, in order. */
   lines: [string, string, number, string, string][];
   /** The sum of the lines (the invoice's subtotal). */
@@ -212,6 +214,62 @@ const rows: Row[] = [
     lines: [['SUBSCRIPTION', 'Annual', 10_000_000, '2027-04-16T00:00:00.000Z', '2028-04-16T00:00:00.000Z']],
     total: 10_000_000,
   },
+  {
+    // Paid 750,000 (25% off) for April: unused 1/2 of P = 375,000, not half the list price.
+    name: 'a discounted period credits the unused share of what was paid',
+    from: BASIC,
+    to: PRO,
+    period: APRIL,
+    at: '2027-04-16T00:00:00.000Z',
+    paid: 750_000,
+    lines: [
+      ['PRORATION', 'Unused time on Basic', -375_000, '2027-04-16T00:00:00.000Z', MAY_1],
+      ['PRORATION', 'Remaining time on Pro', 1_000_000, '2027-04-16T00:00:00.000Z', MAY_1],
+    ],
+    total: 625_000,
+  },
+  {
+    // A 100% coupon: P = 0, so no credit, however early the change.
+    name: 'a period paid at 0 credits nothing',
+    from: PRO,
+    to: BASIC,
+    period: APRIL,
+    at: '2027-04-01T00:00:00.000Z',
+    paid: 0,
+    lines: [
+      ['PRORATION', 'Unused time on Pro', 0, '2027-04-01T00:00:00.000Z', MAY_1],
+      ['PRORATION', 'Remaining time on Basic', 1_000_000, '2027-04-01T00:00:00.000Z', MAY_1],
+    ],
+    total: 1_000_000,
+  },
+  {
+    // The renewal invoice is still OPEN (or ended UNCOLLECTIBLE): P = 0, no credit for the period.
+    name: 'an unpaid period credits nothing on a downgrade',
+    from: PRO,
+    to: BASIC,
+    period: APRIL,
+    at: '2027-04-16T00:00:00.000Z',
+    paid: 0,
+    lines: [
+      ['PRORATION', 'Unused time on Pro', 0, '2027-04-16T00:00:00.000Z', MAY_1],
+      ['PRORATION', 'Remaining time on Basic', 500_000, '2027-04-16T00:00:00.000Z', MAY_1],
+    ],
+    total: 500_000,
+  },
+  {
+    // Annual paid at 0 (100% coupon) -> monthly: no credit; the month in full.
+    name: 'annual paid at 0 -> monthly: the new period in full, no credit',
+    from: ANNUAL,
+    to: BASIC,
+    period: { start: d('2027-04-01T00:00:00.000Z'), end: d('2028-04-01T00:00:00.000Z') },
+    at: '2027-04-16T00:00:00.000Z',
+    paid: 0,
+    lines: [
+      ['PRORATION', 'Unused time on Annual', 0, '2027-04-16T00:00:00.000Z', '2028-04-01T00:00:00.000Z'],
+      ['SUBSCRIPTION', 'Basic', 1_000_000, '2027-04-16T00:00:00.000Z', '2027-05-16T00:00:00.000Z'],
+    ],
+    total: 1_000_000,
+  },
 ];
 
 describe('proration of an immediate plan change (whole seconds, one rounding per line)', () => {
@@ -222,6 +280,7 @@ describe('proration of an immediate plan change (whole seconds, one rounding per
       period: row.period,
       at: d(row.at),
       proration: row.proration ?? 'IMMEDIATE',
+      paidForPeriod: row.paid ?? row.from.amount,
     });
     expect(
       lines.map((l) => [l.type, l.description, l.amount, l.periodStart.toISOString(), l.periodEnd.toISOString()]),
@@ -262,22 +321,29 @@ describe('a plan change invoice through totalInvoice, with a discount and a bala
   const half: InvoiceDiscount = { percentOff: '50', amountOff: null, description: 'HALF (50% off)' };
   const at = d('2027-04-16T00:00:00.000Z');
   const linesOf = (from: ProratedPlan, to: ProratedPlan) =>
-    prorationLines({ oldPlan: from, newPlan: to, period: APRIL, at, proration: 'IMMEDIATE' }).lines;
+    prorationLines({
+      oldPlan: from,
+      newPlan: to,
+      period: APRIL,
+      at,
+      proration: 'IMMEDIATE',
+      paidForPeriod: from.amount,
+    }).lines;
 
   it.each([
     {
-      // Lines -500,000 + 1,000,000 = 500,000. Only SUBSCRIPTION and USAGE lines are discounted
-      // (§19): none here, so 0 off. Balance 200,000 pays part: 500,000 - 200,000 = 300,000 due.
+      // Lines -500,000 + 1,000,000 = 500,000. The discount covers the positive PRORATION line
+      // (§19): 25% of 1,000,000 = 250,000 off -> 250,000. Balance 200,000 pays part: 50,000 due.
       name: 'upgrade at the middle, 25% off, balance NGN 2,000',
       lines: linesOf(BASIC, PRO),
       discount: quarter,
       balance: 200_000,
       expected: {
         subtotal: 500_000,
-        discount: 0,
-        amount: 500_000,
+        discount: 250_000,
+        amount: 250_000,
         creditApplied: 200_000,
-        amountDue: 300_000,
+        amountDue: 50_000,
         creditToBalance: 0,
       },
     },
@@ -301,7 +367,14 @@ describe('a plan change invoice through totalInvoice, with a discount and a bala
       // Monthly -> annual: -500,000 + 10,000,000 = 9,500,000. 10% off the SUBSCRIPTION line
       // (10,000,000) = 1,000,000 -> 8,500,000; balance 300,000 applied -> 8,200,000 due.
       name: 'monthly -> annual at the middle, 10% off, balance NGN 3,000',
-      lines: prorationLines({ oldPlan: BASIC, newPlan: ANNUAL, period: APRIL, at, proration: 'IMMEDIATE' }).lines,
+      lines: prorationLines({
+        oldPlan: BASIC,
+        newPlan: ANNUAL,
+        period: APRIL,
+        at,
+        proration: 'IMMEDIATE',
+        paidForPeriod: BASIC.amount,
+      }).lines,
       discount: tenPercent,
       balance: 300_000,
       expected: {
@@ -315,17 +388,18 @@ describe('a plan change invoice through totalInvoice, with a discount and a bala
     },
     {
       // A metered plan bills its usage up to the change on the same invoice: 120 units at NGN 10
-      // = 120,000. Lines -500,000 + 1,000,000 + 120,000 = 620,000; 50% off the USAGE line =
-      // 60,000 -> 560,000; balance 1,000,000 covers it all: 560,000 applied, 0 due.
+      // = 120,000. Lines -500,000 + 1,000,000 + 120,000 = 620,000; 50% off the positive
+      // PRORATION and USAGE lines (1,120,000) = 560,000 -> 60,000; balance 1,000,000 covers it:
+      // 60,000 applied, 0 due.
       name: 'upgrade at the middle with usage up to the change, 50% off, balance NGN 10,000',
       lines: [...linesOf(BASIC, PRO), { type: 'USAGE' as const, amount: 120_000 }],
       discount: half,
       balance: 1_000_000,
       expected: {
         subtotal: 620_000,
-        discount: 60_000,
-        amount: 560_000,
-        creditApplied: 560_000,
+        discount: 560_000,
+        amount: 60_000,
+        creditApplied: 60_000,
         amountDue: 0,
         creditToBalance: 0,
       },

@@ -39,12 +39,12 @@ export type BillingStep =
 /**
  * The earliest due step of a subscription at the project's time `now` (docs/api-behaviour.md §8): first the
  * trial's notice three days before it ends, then, once the period has ended, a requested cancel,
- * the end of a fixed term (`invoicesSoFar` periods billed of `billing_cycles`), or the next
+ * the end of a fixed term (`billedPeriods` periods billed of `billing_cycles`), or the next
  * period's invoice. Paused and past-due subscriptions do not renew (their own steps handle them).
  * A plan change pending by then is applied by the renewal, which bills the new plan (§18): with
  * another interval its new period runs from the period end, the new billing anchor.
  */
-export function dueBillingStep(subscription: SchedulableSubscription, now: Date, invoicesSoFar: number): BillingStep {
+export function dueBillingStep(subscription: SchedulableSubscription, now: Date, billedPeriods: number): BillingStep {
   const { trialEnd, currentPeriodEnd: periodEnd } = subscription;
   if (
     subscription.status === 'TRIALING' &&
@@ -61,7 +61,7 @@ export function dueBillingStep(subscription: SchedulableSubscription, now: Date,
   if (
     subscription.status === 'ACTIVE' &&
     subscription.billingCycles !== null &&
-    invoicesSoFar >= subscription.billingCycles
+    billedPeriods >= subscription.billingCycles
   ) {
     return { kind: 'expire_fixed_term', at: periodEnd };
   }

@@ -4,33 +4,24 @@
  * current period, issues the refund and shows it. Money in minor units.
  */
 
-/** One invoice line, as far as refunds care. */
-export interface BilledLine {
-  amount: number;
-  periodStart: Date;
-}
-
-/** The invoice of the subscription's current period. */
-export interface PeriodInvoice {
-  status: string;
-  periodStart: Date;
+/** The charge a cancellation refund gives money back from: the one that paid the period's invoice. */
+export interface PeriodCharge {
+  /** What the card paid on that invoice. */
   amountPaid: number;
+  /** What was already given back of it. */
   amountRefunded: number;
-  lines: BilledLine[];
 }
 
 /**
- * P of docs/api-behaviour.md §10, "the current period's paid amount (after earlier refunds)": what the
- * current period's invoice collected for this period, minus what was refunded of it or is being
- * refunded right now. A line that bills an earlier period (metered usage, billed in arrears) paid
- * for service already used, so it is not part of P. An invoice not PAID collected nothing.
+ * What cancelling now can give back through the provider (docs/api-behaviour.md §10): P, what was
+ * paid for the current period and is still held (period-payment.ts: earlier refunds and credit
+ * already returned for the period are out of it, and so are usage lines, which paid for service
+ * already used), less refunds in flight, and never more than the charge that paid the period
+ * still holds. No charge (a free period, one paid by credit alone) -> 0.
  */
-export function refundableAmount(invoice: PeriodInvoice | null, refundsInFlight: number): number {
-  if (!invoice || invoice.status !== 'PAID') return 0;
-  const forThisPeriod = invoice.lines
-    .filter((line) => line.periodStart.getTime() === invoice.periodStart.getTime())
-    .reduce((sum, line) => sum + line.amount, 0);
-  return Math.max(0, Math.min(invoice.amountPaid, forThisPeriod) - invoice.amountRefunded - refundsInFlight);
+export function refundableAmount(held: number, charge: PeriodCharge | null, refundsInFlight: number): number {
+  if (!charge) return 0;
+  return Math.max(0, Math.min(held, charge.amountPaid - charge.amountRefunded) - refundsInFlight);
 }
 
 /** A trial period was not paid for (docs/api-behaviour.md §10): it refunds nothing. */

@@ -1,4 +1,4 @@
-import { DomainError, toMajorUnits, type FieldViolation } from '@billing/platform';
+import { CURRENCIES, DomainError, toMajorUnits, type FieldViolation } from '@billing/platform';
 
 /**
  * What changed a customer's balance (docs/api-behaviour.md §20):
@@ -22,6 +22,31 @@ export class InsufficientBalanceError extends DomainError {
   }
 }
 
+/** A change in another currency than the balance's (a 400 with this detail, §20). */
+export class BalanceCurrencyError extends DomainError {
+  constructor(balanceCurrency: string, currency: string) {
+    super(
+      'failed_precondition',
+      `The customer's balance is in ${balanceCurrency}; a change in ${currency} cannot be made to it`,
+    );
+    this.name = 'BalanceCurrencyError';
+  }
+}
+
+/**
+ * The balance's currency after a change in `currency` (§20): the first change sets it; a change
+ * in another one is refused (BalanceCurrencyError).
+ */
+export function balanceCurrencyAfter(balanceCurrency: string | null, currency: string): string {
+  if (balanceCurrency !== null && balanceCurrency !== currency)
+    throw new BalanceCurrencyError(balanceCurrency, currency);
+  return currency;
+}
+
+/** The balance an invoice in `currency` may use: all of it in the balance's currency, else none. */
+export const usableBalance = (balance: { amount: number; currency: string | null }, currency: string): number =>
+  balance.currency === currency ? Math.max(balance.amount, 0) : 0;
+
 /** The balance after `amount`; refuses (InsufficientBalanceError) to go below 0. */
 export function balanceAfter(balance: number, amount: number): number {
   const after = balance + amount;
@@ -37,7 +62,7 @@ export const MAX_DESCRIPTION_LENGTH = 500;
  * A merchant's adjustment as billing accepts it from any gRPC caller (the gateway checks the
  * shape first): a non-zero safe integer of minor units, an optional description.
  */
-export function validateAdjustment(input: { amount: number; description?: string }): {
+export function validateAdjustment(input: { amount: number; description?: string; currency?: string }): {
   amount: number;
   description: string | null;
 } {
@@ -57,6 +82,14 @@ export function validateAdjustment(input: { amount: number; description?: string
       msg: `String should have at most ${MAX_DESCRIPTION_LENGTH} characters`,
       type: 'string_too_long',
       ctx: { max_length: MAX_DESCRIPTION_LENGTH },
+    });
+  }
+  if (input.currency !== undefined && !(CURRENCIES as readonly string[]).includes(input.currency)) {
+    violations.push({
+      loc: ['body', 'currency'],
+      msg: `Input should be ${CURRENCIES.map((c) => `'${c}'`).join(', ')}`,
+      type: 'enum',
+      input: input.currency,
     });
   }
   if (violations.length) throw DomainError.invalid(violations);

@@ -33,17 +33,19 @@ export interface InvoiceTotals {
   creditToBalance: number;
 }
 
+/** The lines a discount covers (§19): SUBSCRIPTION, USAGE and positive PRORATION (a change's new plan). */
+export const isDiscounted = (line: { type: string; amount: number }) =>
+  line.type === 'SUBSCRIPTION' || line.type === 'USAGE' || (line.type === 'PRORATION' && line.amount > 0);
+
 /**
  * One invoice's money, the single place the order of operations is written (§19, §20):
- * discount on the SUBSCRIPTION and USAGE lines, then the customer's balance, then the charge.
+ * discount on the SUBSCRIPTION, USAGE and positive PRORATION lines, then the customer's balance, then the charge.
  * Each step rounds at most once (the discount inside discountAmount); the rest is integer
  * arithmetic on minor units.
  */
 export function totalInvoice(lines: ChargeLine[], discount: InvoiceDiscount | null, balance: number): InvoiceTotals {
   const subtotal = lines.reduce((sum, line) => sum + line.amount, 0);
-  const discountable = lines
-    .filter((line) => line.type === 'SUBSCRIPTION' || line.type === 'USAGE')
-    .reduce((sum, line) => sum + line.amount, 0);
+  const discountable = lines.filter(isDiscounted).reduce((sum, line) => sum + line.amount, 0);
   const off = discount ? discountAmount(discountable, discount) : 0;
   const amount = subtotal - off;
   if (amount < 0) {

@@ -35,6 +35,8 @@ export interface ChangingSubscription {
   plan: PlanTerms;
   currentPeriodStart: Date;
   currentPeriodEnd: Date;
+  /** P of the current period (period-payment.ts): what its unused time credits back. */
+  paidForPeriod: number;
 }
 
 export type PlanChange =
@@ -113,7 +115,14 @@ export function decidePlanChange(
   const at = secondOf(period, now);
   if (status === 'TRIALING') return { kind: 'swap', plan, at };
 
-  const proration = prorationLines({ oldPlan: current, newPlan: plan, period, at, proration: request.proration });
+  const proration = prorationLines({
+    oldPlan: current,
+    newPlan: plan,
+    period,
+    at,
+    proration: request.proration,
+    paidForPeriod: subscription.paidForPeriod,
+  });
   if (!proration.newPeriod && proration.lines.length === 0) return { kind: 'swap', plan, at };
   return {
     kind: 'invoice',

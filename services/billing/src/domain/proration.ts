@@ -1,4 +1,4 @@
-import Decimal from 'decimal.js';
+import { shareOfAmount } from '@billing/platform';
 import { periodAt, type BillingPeriod, type Interval } from './periods';
 
 /**
@@ -33,6 +33,12 @@ export interface ProrationInput {
   period: BillingPeriod;
   /** The change instant: period.start <= at < period.end. */
   at: Date;
+  /**
+   * P, what the customer paid for the current period and the platform still holds
+   * (period-payment.ts): the unused-time credit is its share, never the list price's, so a
+   * period paid at 0 (a 100% coupon) or not paid at all gives no credit.
+   */
+  paidForPeriod: number;
   /**
    * IMMEDIATE credits the old plan's unused time and (same interval) charges the new plan's
    * remaining time; NONE prorates nothing.
@@ -84,7 +90,7 @@ export function secondOf(period: BillingPeriod, at: Date): Date {
 
 /** amount x unused / total, rounded once half away from zero to whole minor units. */
 export function prorate(amount: number, unused: number, total: number): number {
-  return new Decimal(amount).times(unused).div(total).toDecimalPlaces(0, Decimal.ROUND_HALF_UP).toNumber();
+  return shareOfAmount(amount, unused, total);
 }
 
 /** A credit of `amount`: its negative, never -0 (JSON and equality checks would see it). */
@@ -92,14 +98,14 @@ const credit = (amount: number) => (amount === 0 ? 0 : -amount);
 
 /**
  * The lines an immediate change makes at `at`:
- *  - same interval, IMMEDIATE: "Unused time on <old>" = -(old price x unused / period) and
+ *  - same interval, IMMEDIATE: "Unused time on <old>" = -(P x unused / period) and
  *    "Remaining time on <new>" = +(new price x unused / period), both over [at, period end);
  *  - same interval, NONE: no lines (the new price applies from the next renewal);
  *  - another interval: a new period [at, at + the new interval) starts now and its full price is
  *    a SUBSCRIPTION line; IMMEDIATE adds "Unused time on <old>" as a credit before it.
  */
 export function prorationLines(input: ProrationInput): Proration {
-  const { oldPlan, newPlan, period, at, proration } = input;
+  const { oldPlan, newPlan, period, at, proration, paidForPeriod } = input;
   const { unused, total } = unusedSeconds(period, at);
   const rest: BillingPeriod = { start: at, end: period.end };
   const line = (
@@ -117,7 +123,7 @@ export function prorationLines(input: ProrationInput): Proration {
     periodEnd: window.end,
   });
   const unusedLine = () =>
-    line('PRORATION', `Unused time on ${oldPlan.name}`, credit(prorate(oldPlan.amount, unused, total)), rest);
+    line('PRORATION', `Unused time on ${oldPlan.name}`, credit(prorate(paidForPeriod, unused, total)), rest);
 
   if (!intervalChanges(oldPlan, newPlan)) {
     if (proration === 'NONE') return { newPeriod: null, lines: [] };

@@ -17,6 +17,7 @@ export const customerEventData = (customer: CustomerModel) => ({
   gateway_customer_id: customer.gatewayCustomerId,
   metadata: customer.metadata,
   balance: toMajorUnits(customer.balance),
+  balance_currency: customer.balanceCurrency ?? null,
   livemode: customer.livemode,
   created_at: customer.createdAt.toISOString(),
 });

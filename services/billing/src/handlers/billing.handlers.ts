@@ -24,6 +24,7 @@ const toCustomer = (c: CustomerModel): billingV1.Customer => ({
   livemode: c.livemode,
   createdAt: c.createdAt,
   balance: c.balance,
+  balanceCurrency: c.balanceCurrency ?? undefined,
 });
 
 const toBalanceTransaction = (t: CustomerBalanceTransactionModel): billingV1.BalanceTransaction => ({
@@ -32,6 +33,7 @@ const toBalanceTransaction = (t: CustomerBalanceTransactionModel): billingV1.Bal
   type: t.type,
   amount: t.amount,
   balanceAfter: t.balanceAfter,
+  currency: t.currency,
   description: t.description ?? undefined,
   invoiceId: t.invoiceId ?? undefined,
   livemode: t.livemode,
@@ -134,6 +136,7 @@ function customerHandlers(deps: BillingDeps): Partial<BillingHandlers> {
         amount: req.amount,
         description: req.description,
         idempotencyKey: req.idempotencyKey,
+        currency: req.currency,
       });
       return { transaction: toBalanceTransaction(transaction) };
     },

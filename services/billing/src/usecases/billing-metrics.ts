@@ -19,6 +19,12 @@ const refunds = counter(
   ['outcome', 'livemode'],
 );
 
+const parkedSteps = counter(
+  'billing_steps_parked_total',
+  'Billing steps that could not be computed (usage beyond what an invoice can hold): the subscription is parked until its usage changes',
+  ['livemode'],
+);
+
 export type RenewalOutcome = 'renewed' | 'past_due' | 'cancelled_unpaid';
 export type ChargeMetricOutcome = 'succeeded' | 'failed' | 'pending';
 export type RefundMetricOutcome = 'processed' | 'failed' | 'retry';
@@ -43,4 +49,8 @@ export function countFirstCharge(outcome: ChargeMetricOutcome, livemode: boolean
 
 export function countRefund(outcome: RefundMetricOutcome, livemode: boolean): void {
   refunds.inc({ outcome, livemode: String(livemode) });
+}
+
+export function countParkedBillingStep(livemode: boolean): void {
+  parkedSteps.inc({ livemode: String(livemode) });
 }

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { ProjectScope } from '@billing/platform';
+import { DEFAULT_CURRENCY, type ProjectScope } from '@billing/platform';
 import { validateAdjustment } from '../domain/customer-balance';
 import type { CustomerBalanceTransactionModel } from '../db/models';
 import type { BillingDeps } from './billing-deps';
@@ -11,12 +11,14 @@ export interface BalanceAdjustmentCommand {
   description?: string;
   /** The caller's Idempotency-Key: a retry with it finds this adjustment instead of making another. */
   idempotencyKey?: string;
+  /** Default: the balance's currency, else the customer's subscriptions', else NGN (§20). */
+  currency?: string;
 }
 
 /**
  * POST /customers/{id}/balance-adjustments (docs/api-behaviour.md §20): a merchant grants credit
  * to a customer or takes it back, never below 0 (InsufficientBalanceError, a 400, nothing
- * changed). One transaction stores the Idempotency-Key with the ledger row's id and makes the
+ * changed), in the balance's currency (another one: BalanceCurrencyError, a 400). One transaction stores the Idempotency-Key with the ledger row's id and makes the
  * change, so a retry after a lost answer finds that row (and a concurrent one with the same key
  * waits for it), and a refused change leaves no key behind.
  */
@@ -35,7 +37,7 @@ export async function createBalanceAdjustment(
         {
           operation: 'balance_adjustment',
           key: command.idempotencyKey,
-          fingerprint: `${customer.id}:${amount}:${description ?? ''}`,
+          fingerprint: `${customer.id}:${amount}:${command.currency ?? ''}:${description ?? ''}`,
           resource: { transactionId: id },
         },
         deps.clock.now(),
@@ -49,12 +51,18 @@ export async function createBalanceAdjustment(
         return earlier;
       }
     }
+    const currency =
+      command.currency ??
+      customer.balanceCurrency ??
+      (await deps.subscriptions.firstCurrencyOf(customer.id, transaction)) ??
+      DEFAULT_CURRENCY;
     return deps.balances.change(
       {
         id,
         customerId: customer.id,
         type: 'ADJUSTMENT',
         amount,
+        currency,
         description,
         invoiceId: null,
         at: await deps.clocks.now(scope, transaction),

@@ -3,7 +3,7 @@ import { UniqueConstraintError, type Transaction } from 'sequelize';
 import { DomainError, recordEvent, type FieldViolation, type ProjectScope } from '@billing/platform';
 import { PaymentProviderError, type VerifiedTransaction } from '@billing/payments';
 import { subscriptionStart, subscriptionTerms, type PlanSnapshot } from '../domain/checkout-completion';
-import { InsufficientBalanceError } from '../domain/customer-balance';
+import { InsufficientBalanceError, usableBalance } from '../domain/customer-balance';
 import { totalInvoice, type InvoiceTotals } from '../domain/invoice-totals';
 import { discountColumns, nextInvoiceDiscount, type SubscriptionDiscount } from '../domain/subscription-discount';
 import type { CustomerModel, PaymentAuthorizationModel } from '../db/models';
@@ -117,7 +117,8 @@ export async function createSubscription(
   };
   const now = await deps.clocks.now(scope);
   const start = subscriptionStart(plan, now);
-  const money = firstInvoiceMoney(plan, command.discount, customer.balance);
+  const balance = usableBalance({ amount: customer.balance, currency: customer.balanceCurrency }, plan.currency);
+  const money = firstInvoiceMoney(plan, command.discount, balance);
 
   // A trial charges nothing now; a free plan, or one the discount or the balance pays in full, has nothing to charge.
   if (start.status === 'TRIALING' || money.amountDue === 0) {

@@ -1,4 +1,4 @@
-import type { ProjectScope } from '@billing/platform';
+import { DomainError, type ProjectScope } from '@billing/platform';
 import { canonicalQuantity } from '../domain/usage-quantity';
 import { usageUpTo } from './bill-usage.usecase';
 import type { BillingDeps } from './billing-deps';
@@ -33,7 +33,13 @@ export async function getUsageSummary(
   );
   const unitAmount = subscription.usageUnitAmount ?? null;
   const period = { start: subscription.currentPeriodStart, end: subscription.currentPeriodEnd };
-  const lines = await usageUpTo(deps, subscription, period, {});
+  const lines = await usageUpTo(deps, subscription, period, {}).catch((err: unknown) => {
+    if (!(err instanceof RangeError)) throw err;
+    throw new DomainError(
+      'failed_precondition',
+      "The period's usage comes to more than one invoice can bill; record a correction (a negative quantity)",
+    );
+  });
   return {
     periodStart: subscription.currentPeriodStart,
     periodEnd: subscription.currentPeriodEnd,

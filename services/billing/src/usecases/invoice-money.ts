@@ -1,6 +1,7 @@
 import type { Transaction } from 'sequelize';
 import type { RowScope } from '@billing/platform';
 import { totalInvoice, type ChargeLineType, type InvoiceDiscount, type InvoiceTotals } from '../domain/invoice-totals';
+import { usableBalance } from '../domain/customer-balance';
 import { discountAfterInvoice, discountOf, nextInvoiceDiscount } from '../domain/subscription-discount';
 import type { InvoiceModel, SubscriptionModel } from '../db/models';
 import type { StoredPlanChange } from '../domain/plan-change';
@@ -89,7 +90,8 @@ export function planLineOf(subscription: SubscriptionModel, period: { start: Dat
  * invoice's totals are computed and applied (docs/api-behaviour.md §11, §18, §19, §20), whatever
  * creates it (renewals, alone or in a batch, resume, first invoices, proration invoices):
  *  1. the balances above 0 of the drafts' customers, in one query, locked (so the credit counted
- *     on is still there at step 4; customers without credit are not locked);
+ *     on is still there at step 4; customers without credit are not locked); an invoice uses a
+ *     balance only in the balance's own currency (§20);
  *  2. per draft, in order (two invoices of one customer share its balance), totalInvoice: the
  *     discount on the SUBSCRIPTION and USAGE lines, then the balance, then what is due; a
  *     DISCOUNT line (negative) when the discount is above 0;
@@ -112,10 +114,11 @@ export async function createInvoices(
   if (drafts.length === 0) return [];
   const balances = await deps.balances.lockPositiveBalances([...new Set(drafts.map((d) => d.customerId))], transaction);
   const priced = drafts.map((draft) => {
-    const balance = balances.get(draft.customerId) ?? 0;
+    const balance = balances.get(draft.customerId) ?? { amount: 0, currency: null };
     // An exact credit is taken as asked: the ledger refuses it if the balance no longer holds it.
-    const totals = totalInvoice(draft.lines, draft.discount, draft.credit ? draft.credit.exactly : balance);
-    balances.set(draft.customerId, balance - totals.creditApplied);
+    const usable = draft.credit ? draft.credit.exactly : usableBalance(balance, draft.currency);
+    const totals = totalInvoice(draft.lines, draft.discount, usable);
+    balances.set(draft.customerId, { ...balance, amount: balance.amount - totals.creditApplied });
     return { draft, totals, invoice: storedInvoice(draft, totals) };
   });
   const invoices = await deps.invoices.createMany(
@@ -124,7 +127,7 @@ export async function createInvoices(
   );
   for (const [k, { draft, totals }] of priced.entries()) {
     const { number } = invoices[k];
-    const change = { customerId: draft.customerId, invoiceId: draft.id, at: draft.createdAt };
+    const change = { customerId: draft.customerId, invoiceId: draft.id, at: draft.createdAt, currency: draft.currency };
     if (totals.creditApplied > 0) {
       await deps.balances.change(
         {

@@ -1,5 +1,6 @@
 import type { SubscriptionModel } from '../db/models';
 import type { NewInvoiceLine } from '../db/repositories/invoice.repository';
+import { usableBalance } from '../domain/customer-balance';
 import { totalInvoice, type InvoiceTotals } from '../domain/invoice-totals';
 import type { BillingDeps } from './billing-deps';
 import { discountLines, invoiceDiscountOf } from './invoice-money';
@@ -18,6 +19,7 @@ export async function planChangeMoney(
 ): Promise<{ lines: NewInvoiceLine[]; totals: InvoiceTotals }> {
   if (quote.lines.length === 0) return { lines: [], totals: NO_INVOICE_TOTALS };
   const discount = invoiceDiscountOf(subscription);
-  const totals = totalInvoice(quote.lines, discount, await deps.balances.balanceOf(subscription.customerId));
+  const balance = usableBalance(await deps.balances.balanceOf(subscription.customerId), subscription.currency);
+  const totals = totalInvoice(quote.lines, discount, balance);
   return { lines: [...quote.lines, ...discountLines(discount, totals, quote.period)], totals };
 }

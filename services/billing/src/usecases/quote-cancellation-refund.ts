@@ -2,6 +2,7 @@ import type { Transaction } from 'sequelize';
 import type { ProjectScope } from '@billing/platform';
 import type { PaymentModel, SubscriptionModel } from '../db/models';
 import { isTrialPeriod, refundableAmount, type RefundView } from '../domain/cancellation-refund';
+import { heldForPeriod } from '../domain/period-payment';
 import type { BillingDeps } from './billing-deps';
 
 export interface CancellationQuote {
@@ -32,13 +33,14 @@ export async function quoteCancellationRefund(
   const refundable =
     invoice && payment
       ? refundableAmount(
-          {
-            status: invoice.status,
-            periodStart: invoice.periodStart,
-            amountPaid: invoice.amountPaid,
-            amountRefunded: invoice.amountRefunded,
-            lines: await deps.invoices.linesOf(invoice.id, transaction),
-          },
+          heldForPeriod(
+            await deps.invoices.moneyOfPeriod(
+              subscription.id,
+              { start: subscription.currentPeriodStart, end: subscription.currentPeriodEnd },
+              transaction,
+            ),
+          ),
+          invoice,
           await deps.refunds.amountInFlightForInvoice(invoice.id, transaction),
         )
       : 0;

@@ -1,6 +1,7 @@
 import { DomainError } from '@billing/platform';
 import type { SubscriptionModel } from '../db/models';
 import { totalInvoice, type InvoiceTotals } from '../domain/invoice-totals';
+import { heldForPeriod } from '../domain/period-payment';
 import type { BillingPeriod } from '../domain/periods';
 import { decidePlanChange, planTermsOf, type PlanChange, type PlanChangeRequest } from '../domain/plan-change';
 import type { BillingDeps } from './billing-deps';
@@ -39,6 +40,7 @@ export async function quotePlanChange(
       plan: planTermsOf(subscription),
       currentPeriodStart: subscription.currentPeriodStart,
       currentPeriodEnd: subscription.currentPeriodEnd,
+      paidForPeriod: heldForPeriod(await deps.invoices.moneyOfPeriod(subscription.id, current, use.transaction)),
     },
     request,
     now,

@@ -1,6 +1,6 @@
 import { DomainError, isUuid, type ProjectScope } from '@billing/platform';
 import type { NewUsageRecord } from '../db/repositories/usage-record.repository';
-import { parseUsageQuantity } from '../domain/usage-quantity';
+import { parseUsageQuantity, usageAmountProblem } from '../domain/usage-quantity';
 import type { BillingDeps } from './billing-deps';
 import { textFieldProblem, usageRefusal } from './usage-rules';
 
@@ -54,6 +54,8 @@ export async function recordUsageBatch(
     if (problem) return fail(problem);
     const refusal = usageRefusal(subscription);
     if (refusal) return fail(refusal);
+    const tooLarge = usageAmountProblem(quantity.value, subscription.usageUnitAmount ?? null);
+    if (tooLarge) return fail(`quantity: ${tooLarge}`);
     valid.push({
       subscriptionId: subscription.id,
       quantity: quantity.value,
@@ -72,5 +74,6 @@ export async function recordUsageBatch(
         : 1,
   );
   const { accepted, duplicates } = await deps.usage.insertMany(scope, valid, now);
+  if (accepted > 0) await deps.subscriptions.unparkBilling([...new Set(valid.map((record) => record.subscriptionId))]);
   return { accepted, duplicates, errors };
 }

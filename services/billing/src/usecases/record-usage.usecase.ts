@@ -1,6 +1,6 @@
 import { DomainError, type ProjectScope } from '@billing/platform';
 import type { UsageRecordModel } from '../db/models';
-import { parseUsageQuantity } from '../domain/usage-quantity';
+import { parseUsageQuantity, usageAmountProblem } from '../domain/usage-quantity';
 import type { BillingDeps } from './billing-deps';
 import { refused, textFieldProblem, usageRefusal } from './usage-rules';
 
@@ -35,6 +35,8 @@ export async function recordUsage(
   const subscription = await deps.subscriptions.get(scope, command.subscriptionId);
   const refusal = usageRefusal(subscription);
   if (refusal) throw refused(refusal);
+  const tooLarge = usageAmountProblem(quantity.value, subscription.usageUnitAmount ?? null);
+  if (tooLarge) throw DomainError.invalid([{ loc: ['body', 'quantity'], msg: tooLarge, type: 'value_error' }]);
 
   const now = await deps.clocks.now(scope);
   const inserted = await deps.usage.insertOne(
@@ -48,7 +50,10 @@ export async function recordUsage(
     },
     now,
   );
-  if (inserted) return { record: inserted, created: true };
+  if (inserted) {
+    await deps.subscriptions.unparkBilling(subscription.id);
+    return { record: inserted, created: true };
+  }
 
   const first = idempotencyKey ? await deps.usage.findByIdempotencyKey(subscription.id, idempotencyKey) : null;
   if (!first) throw new DomainError('unavailable', 'usage record was neither stored nor found; retry');

@@ -6,6 +6,7 @@ import { pendingPlanOf } from '../domain/plan-change';
 import { nextStatus } from '../domain/subscription-status';
 import { billsUsage } from './bill-usage.usecase';
 import type { BillingDeps } from './billing-deps';
+import { countParkedBillingStep } from './billing-metrics';
 import {
   claimInvoiceCharges,
   openPeriodInvoice,
@@ -127,7 +128,7 @@ export async function stepDueSubscriptions(
       transaction,
     );
     const byId = new Map(subscriptions.map((s) => [s.id, s]));
-    const invoiceCounts = await deps.subscriptions.invoiceCounts(
+    const billedPeriods = await deps.subscriptions.billedPeriodCounts(
       subscriptions.filter((s) => s.billingCycles !== null).map((s) => s.id),
       transaction,
     );
@@ -139,7 +140,7 @@ export async function stepDueSubscriptions(
       const step = dueBillingStep(
         { ...subscription.get(), trialWillEndNotifiedAt: row.trial_will_end_notified_at },
         new Date(row.now),
-        invoiceCounts.get(subscription.id) ?? 0,
+        billedPeriods.get(subscription.id) ?? 0,
       );
       if (step.kind === 'none') continue;
       // A renewal that bills usage or applies a pending plan change is a step of its own.
@@ -153,7 +154,17 @@ export async function stepDueSubscriptions(
         );
         stepped += 1;
       } catch (err) {
-        deps.logger.error({ err, subscription_id: row.id }, 'billing step failed; retrying next pass');
+        if (!(err instanceof RangeError)) {
+          deps.logger.error({ err, subscription_id: row.id }, 'billing step failed; retrying next pass');
+          continue;
+        }
+        // An amount out of range fails the same way every pass: parked until its usage changes.
+        await deps.subscriptions.parkBilling(row.id, err.message, new Date(row.now), transaction);
+        countParkedBillingStep(subscription.livemode);
+        deps.logger.error(
+          { err, subscription_id: row.id },
+          'billing step cannot be computed; parked until the usage of the subscription changes',
+        );
       }
     }
     let claims: ChargeClaim[] = [];

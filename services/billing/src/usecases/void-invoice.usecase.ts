@@ -59,6 +59,7 @@ export async function markVoid(
         customerId: invoice.customerId,
         type: 'APPLIED_TO_INVOICE',
         amount: invoice.creditApplied,
+        currency: invoice.currency,
         description: `Returned by voided invoice ${invoice.number}`,
         invoiceId: invoice.id,
         at: now,

@@ -1,4 +1,4 @@
-import Decimal from 'decimal.js';
+import { ExactDecimal as Exact, roundMinorUnits } from '@billing/platform';
 
 export const REFUND_TYPES = ['NONE', 'FULL', 'PARTIAL'] as const;
 export type RefundType = (typeof REFUND_TYPES)[number];
@@ -34,9 +34,6 @@ export interface RefundQuote {
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
-/** Exact arithmetic; one rounding at the end, half away from zero (amounts are never negative). */
-const Exact = Decimal.clone({ precision: 60, rounding: Decimal.ROUND_HALF_UP });
-
 /**
  * The refund on cancelling now (docs/api-behaviour.md §10): outside the window (now >= start + window days,
  * when the window is > 0) nothing; base = P (FULL), P x percentage / 100 (PARTIAL), 0 (NONE);
@@ -58,5 +55,5 @@ export function quoteRefund(rules: RefundRules, period: PaidPeriod, cancelledAt:
     base = length > 0 ? base.times(unused).dividedBy(length) : new Exact(0);
   }
   const refund = Exact.max(0, base.minus(rules.cancellationFee));
-  return { amount: refund.toDecimalPlaces(0).toNumber(), reason: 'computed' };
+  return { amount: roundMinorUnits(refund), reason: 'computed' };
 }

@@ -155,6 +155,7 @@ export const customersResource: Resource = {
           scope: scopeOf(apiKey),
           customerId: params.customer_id,
           amount: toMinorUnits(body.amount),
+          currency: body.currency,
           description: body.description,
           idempotencyKey: req.idempotencyKey,
         });

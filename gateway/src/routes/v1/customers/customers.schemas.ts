@@ -17,6 +17,10 @@ export const CustomerSchema = z
         'Credit the merchant owes the customer (major unit, never below 0); every new invoice uses it before ' +
         'charging the card',
     }),
+    balance_currency: z.enum(CURRENCIES).nullable().meta({
+      description:
+        "The balance's currency: null until its first change; only invoices in this currency use the balance",
+    }),
     livemode: z.boolean(),
     created_at: timestamp,
   })
@@ -93,6 +97,14 @@ const MAX_DESCRIPTION_LENGTH = 500;
 export const CreateBalanceAdjustmentBody = z
   .object({
     amount: nonZeroSignedMoney,
+    currency: z
+      .enum(CURRENCIES)
+      .optional()
+      .meta({
+        description:
+          "Default: the balance's currency, else the currency of the customer's subscriptions, else NGN. " +
+          "Another currency than the balance's is refused (400)",
+      }),
     description: z.string().trim().max(MAX_DESCRIPTION_LENGTH).optional(),
   })
   .meta({ id: 'CreateBalanceAdjustmentRequest' });
@@ -109,6 +121,7 @@ export const BalanceTransactionSchema = z
     }),
     amount: z.number().meta({ description: 'Major currency unit; positive adds credit, negative takes it' }),
     balance_after: z.number().meta({ description: 'The balance this change left (major currency unit)' }),
+    currency: z.enum(CURRENCIES).meta({ description: "The balance's currency" }),
     description: z.string().nullable(),
     invoice_id: z.uuid().nullable().meta({ description: 'The invoice that used, returned or gave the credit' }),
     livemode: z.boolean(),
@@ -124,6 +137,7 @@ export const toBalanceTransaction = (t: billingV1.BalanceTransaction): z.input<t
   type: t.type as (typeof BALANCE_TRANSACTION_TYPES)[number],
   amount: toMajorUnits(t.amount),
   balance_after: toMajorUnits(t.balanceAfter),
+  currency: t.currency as Currency,
   description: t.description ?? null,
   invoice_id: t.invoiceId ?? null,
   livemode: t.livemode,
@@ -137,6 +151,7 @@ export const toCustomer = (customer: billingV1.Customer): z.input<typeof Custome
   gateway_customer_id: customer.gatewayCustomerId ?? null,
   metadata: customer.metadata ?? {},
   balance: toMajorUnits(customer.balance),
+  balance_currency: (customer.balanceCurrency ?? null) as Currency | null,
   livemode: customer.livemode,
   created_at: iso(customer.createdAt),
 });
@@ -176,6 +191,7 @@ export const customerExample = {
   gateway_customer_id: 'CUS_x8kq2m1v7z3p',
   metadata: { crm_id: '4711' },
   balance: 0,
+  balance_currency: null,
   livemode: false,
   created_at: EXAMPLE.createdAt,
 } satisfies z.input<typeof CustomerSchema>;
@@ -187,6 +203,7 @@ export const balanceAdjustmentExample = {
   type: 'ADJUSTMENT',
   amount: 3000,
   balance_after: 3000,
+  currency: 'NGN' as const,
   description: 'Goodwill credit for the March outage',
   invoice_id: null,
   livemode: false,
@@ -200,6 +217,7 @@ export const appliedToInvoiceExample = {
   type: 'APPLIED_TO_INVOICE',
   amount: -3000,
   balance_after: 0,
+  currency: 'NGN' as const,
   description: 'Applied to invoice INV-000002',
   invoice_id: '5d2e8a1c-7b4f-4c9e-a06d-3f1b9e7c2d58',
   livemode: false,

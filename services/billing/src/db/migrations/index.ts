@@ -14,6 +14,8 @@ import { addCustomerBalance } from './0013-add-customer-balance';
 import { addSubscriptionDiscounts } from './0014-add-subscription-discounts';
 import { addPlanChanges } from './0015-add-plan-changes';
 import { indexOpenInvoicesOfSubscription } from './0016-index-open-invoices-of-subscription';
+import { addBalanceCurrency } from './0017-add-balance-currency';
+import { addBillingParking } from './0018-add-billing-parking';
 
 /** Every migration of the billing database, in order. Append; never edit a shipped one. */
 export const billingMigrations: Migration[] = [
@@ -34,4 +36,6 @@ export const billingMigrations: Migration[] = [
   addSubscriptionDiscounts,
   addPlanChanges,
   indexOpenInvoicesOfSubscription,
+  addBalanceCurrency,
+  addBillingParking,
 ];

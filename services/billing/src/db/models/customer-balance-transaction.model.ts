@@ -28,6 +28,10 @@ export class CustomerBalanceTransactionModel extends Model {
   @Column(minorUnits('balanceAfter'))
   balanceAfter!: number;
 
+  /** The balance's currency (docs/api-behaviour.md §20). */
+  @Column(DataType.CHAR(3))
+  currency!: string;
+
   @Column(DataType.TEXT)
   description!: string | null;
 

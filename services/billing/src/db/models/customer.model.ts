@@ -33,6 +33,10 @@ export class CustomerModel extends Model {
   @Column(minorUnits('balance'))
   balance!: number;
 
+  /** The balance's currency: null until its first change; only invoices in it use it (§20). */
+  @Column(DataType.CHAR(3))
+  balanceCurrency!: string | null;
+
   @Column(DataType.DATE)
   override createdAt!: Date;
 

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { QueryTypes, type Transaction } from 'sequelize';
 import { findPage, scopeWhere, type PageRequest, type ProjectScope } from '@billing/platform';
-import { balanceAfter, type BalanceTransactionType } from '../../domain/customer-balance';
+import { balanceAfter, balanceCurrencyAfter, type BalanceTransactionType } from '../../domain/customer-balance';
 import { CustomerBalanceTransactionModel, CustomerModel } from '../models';
 
 export interface BalanceChange {
@@ -11,10 +11,18 @@ export interface BalanceChange {
   type: BalanceTransactionType;
   /** Signed minor units, never 0. */
   amount: number;
+  /** The change's currency: it sets the balance's on its first change, else must be it (§20). */
+  currency: string;
   description: string | null;
   invoiceId: string | null;
   /** The project's time of the change. */
   at: Date;
+}
+
+/** A customer's balance and its currency (null until its first change). */
+export interface CustomerBalance {
+  amount: number;
+  currency: string | null;
 }
 
 /** Customer balances (docs/api-behaviour.md §20) and their ledger. */
@@ -22,21 +30,28 @@ export class CustomerBalanceRepository {
   /**
    * The one way a balance changes, in the caller's transaction: locks the customer row
    * (SELECT ... FOR UPDATE, held until the caller commits, so concurrent changes of one customer
-   * run one after the other), refuses a result below 0 (InsufficientBalanceError, nothing
-   * written), then writes the ledger row with the balance it leaves and the new balance.
+   * run one after the other), refuses a result below 0 (InsufficientBalanceError) and a change
+   * in another currency than the balance's (BalanceCurrencyError), nothing written; then writes the ledger row with the balance it leaves and the new balance.
    * Adjustments, invoices using credit and proration credits all come through here.
    */
   async change(change: BalanceChange, transaction: Transaction): Promise<CustomerBalanceTransactionModel> {
-    const [customer] = await CustomerModel.sequelize!.query<{ project_id: string; livemode: boolean; balance: string }>(
-      'SELECT project_id, livemode, balance FROM customers WHERE id = $1 FOR UPDATE',
-      { bind: [change.customerId], transaction, type: QueryTypes.SELECT },
-    );
-    if (!customer) throw new Error(`customer ${change.customerId} not found`);
-    const after = balanceAfter(Number(customer.balance), change.amount);
-    await CustomerModel.sequelize!.query('UPDATE customers SET balance = $2, updated_at = $3 WHERE id = $1', {
-      bind: [change.customerId, after, change.at],
+    const [customer] = await CustomerModel.sequelize!.query<{
+      project_id: string;
+      livemode: boolean;
+      balance: string;
+      balance_currency: string | null;
+    }>('SELECT project_id, livemode, balance, balance_currency FROM customers WHERE id = $1 FOR UPDATE', {
+      bind: [change.customerId],
       transaction,
+      type: QueryTypes.SELECT,
     });
+    if (!customer) throw new Error(`customer ${change.customerId} not found`);
+    const currency = balanceCurrencyAfter(customer.balance_currency, change.currency);
+    const after = balanceAfter(Number(customer.balance), change.amount);
+    await CustomerModel.sequelize!.query(
+      'UPDATE customers SET balance = $2, balance_currency = $3, updated_at = $4 WHERE id = $1',
+      { bind: [change.customerId, after, currency, change.at], transaction },
+    );
     return CustomerBalanceTransactionModel.create(
       {
         id: change.id ?? randomUUID(),
@@ -46,6 +61,7 @@ export class CustomerBalanceRepository {
         type: change.type,
         amount: change.amount,
         balanceAfter: after,
+        currency,
         description: change.description,
         invoiceId: change.invoiceId,
         createdAt: change.at,
@@ -61,19 +77,23 @@ export class CustomerBalanceRepository {
    * Customers without credit are neither returned nor locked: a batch of renewals pays for
    * balances only where there are some.
    */
-  async lockPositiveBalances(customerIds: string[], transaction: Transaction): Promise<Map<string, number>> {
+  async lockPositiveBalances(customerIds: string[], transaction: Transaction): Promise<Map<string, CustomerBalance>> {
     if (customerIds.length === 0) return new Map();
-    const rows = await CustomerModel.sequelize!.query<{ id: string; balance: string }>(
-      `SELECT id, balance FROM customers WHERE id = ANY($1::uuid[]) AND balance > 0 ORDER BY id FOR UPDATE`,
+    const rows = await CustomerModel.sequelize!.query<{ id: string; balance: string; balance_currency: string }>(
+      `SELECT id, balance, balance_currency FROM customers WHERE id = ANY($1::uuid[]) AND balance > 0
+        ORDER BY id FOR UPDATE`,
       { bind: [customerIds], transaction, type: QueryTypes.SELECT },
     );
-    return new Map(rows.map((r) => [r.id, Number(r.balance)]));
+    return new Map(rows.map((r) => [r.id, { amount: Number(r.balance), currency: r.balance_currency }]));
   }
 
   /** A customer's balance now, read without a lock (a preview: docs/api-behaviour.md §18). */
-  async balanceOf(customerId: string, transaction?: Transaction): Promise<number> {
-    const customer = await CustomerModel.findByPk(customerId, { attributes: ['id', 'balance'], transaction });
-    return customer?.balance ?? 0;
+  async balanceOf(customerId: string, transaction?: Transaction): Promise<CustomerBalance> {
+    const customer = await CustomerModel.findByPk(customerId, {
+      attributes: ['id', 'balance', 'balanceCurrency'],
+      transaction,
+    });
+    return { amount: customer?.balance ?? 0, currency: customer?.balanceCurrency ?? null };
   }
 
   /** One ledger row, by id (a retried adjustment finds the first one's). */

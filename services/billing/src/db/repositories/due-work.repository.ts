@@ -124,9 +124,12 @@ const dueBy = (column: string, table: string, livemode: boolean | undefined, ahe
 const ofMode = (table: string, livemode: boolean | undefined) =>
   livemode === undefined ? '' : `AND ${livemode ? '' : 'NOT '}${table}.livemode`;
 
-/** A subscription the scheduler may step ($2 an optional project filter), of the mode asked. */
+/**
+ * A subscription the scheduler may step ($2 an optional project filter), of the mode asked; not
+ * one parked because its next step cannot be computed (SubscriptionRepository.parkBilling).
+ */
 const subscriptionInScope = (livemode?: boolean) => `s.status IN ('ACTIVE', 'TRIALING', 'PAST_DUE', 'PAUSED')
-  AND ($2::uuid IS NULL OR s.project_id = $2::uuid) ${ofMode('s', livemode)}`;
+  AND s.billing_parked_at IS NULL AND ($2::uuid IS NULL OR s.project_id = $2::uuid) ${ofMode('s', livemode)}`;
 
 /**
  * Its period has ended ($1 real now) and it is to be renewed or cancelled: not while an OPEN

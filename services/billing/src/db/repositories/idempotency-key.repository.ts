@@ -64,6 +64,21 @@ export class IdempotencyKeyRepository {
   }
 
   /**
+   * Deletes up to `limit` keys past their lifetime at `now` (real time, as claim stores them);
+   * returns how many. A key past its lifetime answers no retry (claim starts afresh), so keeping
+   * it would only grow the table (docs/api-behaviour.md §17.1).
+   */
+  async deleteExpired(now: Date, limit: number): Promise<number> {
+    const rows = await this.sequelize.query(
+      `DELETE FROM idempotency_keys WHERE ctid IN (
+         SELECT ctid FROM idempotency_keys WHERE created_at <= $1 LIMIT $2)
+       RETURNING 1`,
+      { bind: [new Date(now.getTime() - KEY_LIFETIME_MS), limit], type: QueryTypes.SELECT },
+    );
+    return rows.length;
+  }
+
+  /**
    * Replaces a stored key's resource if `field` still holds `expected`; false when another
    * request replaced it first (so only one of concurrent retries starts a new change).
    */

@@ -11,6 +11,7 @@ import {
 import { formatInvoiceNumber } from '../../domain/invoice-number';
 import { InvoiceLineModel, InvoiceModel } from '../models';
 import type { StoredPlanChange } from '../../domain/plan-change';
+import type { PeriodInvoiceMoney } from '../../domain/period-payment';
 import type { InvoiceStatus } from '../models/invoice.model';
 import type { InvoiceLineType } from '../models/invoice-line.model';
 
@@ -275,6 +276,39 @@ export class InvoiceRepository {
       order: [['createdAt', 'ASC']],
       transaction,
     });
+  }
+
+  /**
+   * The money of the invoices that bill (part of) a period: those whose own period lies within
+   * it (its opening invoice and the invoices of plan changes made in it), with their lines, for
+   * P (domain/period-payment.ts).
+   */
+  async moneyOfPeriod(
+    subscriptionId: string,
+    period: { start: Date; end: Date },
+    transaction?: Transaction,
+  ): Promise<(PeriodInvoiceMoney & { id: string })[]> {
+    const invoices = await InvoiceModel.findAll({
+      where: {
+        subscriptionId,
+        periodStart: { [Op.gte]: period.start },
+        periodEnd: { [Op.lte]: period.end },
+      },
+      attributes: ['id', 'status', 'amountRefunded'],
+      transaction,
+    });
+    const lines = await this.linesOfMany(
+      invoices.map((invoice) => invoice.id),
+      transaction,
+    );
+    return invoices.map((invoice) => ({
+      id: invoice.id,
+      status: invoice.status,
+      amountRefunded: invoice.amountRefunded,
+      lines: lines
+        .filter((line) => line.invoiceId === invoice.id)
+        .map((line) => ({ type: line.type, amount: line.amount })),
+    }));
   }
 
   linesOf(invoiceId: string, transaction?: Transaction): Promise<InvoiceLineModel[]> {

@@ -84,6 +84,17 @@ export class SubscriptionRepository {
   }
 
   /** The row locked until commit: status changes of one subscription run one after the other. */
+  /** The currency of a customer's first subscription, or null (a balance's default, §20). */
+  async firstCurrencyOf(customerId: string, transaction?: Transaction): Promise<string | null> {
+    const first = await SubscriptionModel.findOne({
+      where: { customerId },
+      attributes: ['id', 'currency'],
+      order: [['createdAt', 'ASC']],
+      transaction,
+    });
+    return first?.currency ?? null;
+  }
+
   lock(id: string, transaction: Transaction): Promise<SubscriptionModel | null> {
     return SubscriptionModel.findByPk(id, { transaction, lock: transaction.LOCK.UPDATE });
   }
@@ -94,18 +105,51 @@ export class SubscriptionRepository {
    */
   async usageTargets(
     ids: string[],
-  ): Promise<Map<string, { id: string; projectId: string; livemode: boolean; status: SubscriptionStatus }>> {
+  ): Promise<
+    Map<
+      string,
+      { id: string; projectId: string; livemode: boolean; status: SubscriptionStatus; usageUnitAmount: number | null }
+    >
+  > {
     if (ids.length === 0) return new Map();
     const rows = await SubscriptionModel.sequelize!.query<{
       id: string;
       projectId: string;
       livemode: boolean;
       status: SubscriptionStatus;
-    }>('SELECT id, project_id AS "projectId", livemode, status FROM subscriptions WHERE id = ANY($1::uuid[])', {
-      bind: [ids],
-      type: QueryTypes.SELECT,
-    });
-    return new Map(rows.map((row) => [row.id, row]));
+      usageUnitAmount: string | null;
+    }>(
+      `SELECT id, project_id AS "projectId", livemode, status, usage_unit_amount AS "usageUnitAmount"
+         FROM subscriptions WHERE id = ANY($1::uuid[])`,
+      { bind: [ids], type: QueryTypes.SELECT },
+    );
+    return new Map(
+      rows.map((row) => [
+        row.id,
+        { ...row, usageUnitAmount: row.usageUnitAmount === null ? null : Number(row.usageUnitAmount) },
+      ]),
+    );
+  }
+
+  /**
+   * Takes a subscription's billing off the scheduler: its next step cannot be computed (its
+   * period's usage comes to more than an invoice can hold, docs/api-behaviour.md §9), so it
+   * waits for the merchant instead of failing every pass.
+   */
+  async parkBilling(id: string, reason: string, at: Date, transaction?: Transaction): Promise<void> {
+    await SubscriptionModel.sequelize!.query(
+      'UPDATE subscriptions SET billing_parked_at = $2, billing_parked_reason = $3 WHERE id = $1',
+      { bind: [id, at, reason], transaction },
+    );
+  }
+
+  /** Puts a parked subscription back on the scheduler (its usage changed): no-op when not parked. */
+  async unparkBilling(ids: string | string[]): Promise<void> {
+    await SubscriptionModel.sequelize!.query(
+      `UPDATE subscriptions SET billing_parked_at = NULL, billing_parked_reason = NULL
+        WHERE id = ANY($1::uuid[]) AND billing_parked_at IS NOT NULL`,
+      { bind: [[ids].flat()] },
+    );
   }
 
   /** Several subscriptions locked FOR UPDATE, in id order (two batches never lock crosswise). */
@@ -270,11 +314,19 @@ export class SubscriptionRepository {
     await subscription.update(changes, { transaction });
   }
 
-  /** How many invoices each of these subscriptions has had (billing_cycles counts them). */
-  async invoiceCounts(ids: string[], transaction: Transaction): Promise<Map<string, number>> {
+  /**
+   * How many periods each of these subscriptions has been billed for (billing_cycles counts
+   * them, docs/api-behaviour.md §8): its invoices that bill a period with a SUBSCRIPTION line,
+   * one per period start, VOID ones not counted. A plan change's proration invoice has no such
+   * line, so a change never ends a fixed term early.
+   */
+  async billedPeriodCounts(ids: string[], transaction: Transaction): Promise<Map<string, number>> {
     if (ids.length === 0) return new Map();
     const rows = await SubscriptionModel.sequelize!.query<{ subscription_id: string; count: string }>(
-      `SELECT subscription_id, count(*) AS count FROM invoices WHERE subscription_id = ANY($1::uuid[]) GROUP BY 1`,
+      `SELECT i.subscription_id, count(DISTINCT i.period_start) AS count FROM invoices i
+        WHERE i.subscription_id = ANY($1::uuid[]) AND i.status <> 'VOID'
+          AND EXISTS (SELECT 1 FROM invoice_lines l WHERE l.invoice_id = i.id AND l.type = 'SUBSCRIPTION')
+        GROUP BY 1`,
       { bind: [ids], transaction, type: QueryTypes.SELECT },
     );
     return new Map(rows.map((r) => [r.subscription_id, Number(r.count)]));

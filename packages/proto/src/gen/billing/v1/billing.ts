@@ -439,6 +439,8 @@ export interface Customer {
     | undefined;
   /** Credit the merchant owes the customer (minor units, never below 0), used by its next invoices. */
   balance: number;
+  /** The balance's currency: unset until its first change; only invoices in it use the balance. */
+  balanceCurrency?: string | undefined;
 }
 
 export interface SubscriptionSummary {
@@ -535,7 +537,11 @@ export interface BalanceTransaction {
   /** The invoice that used the credit, gave it back (voided) or gave it (proration). */
   invoiceId?: string | undefined;
   livemode: boolean;
-  createdAt?: Date | undefined;
+  createdAt?:
+    | Date
+    | undefined;
+  /** The balance's currency (docs/api-behaviour.md §20). */
+  currency: string;
 }
 
 export interface CreateBalanceAdjustmentRequest {
@@ -547,7 +553,14 @@ export interface CreateBalanceAdjustmentRequest {
     | string
     | undefined;
   /** The caller's Idempotency-Key: a retry with it finds the adjustment the first request made. */
-  idempotencyKey?: string | undefined;
+  idempotencyKey?:
+    | string
+    | undefined;
+  /**
+   * The adjustment's currency; default the balance's, else the customer's subscriptions', else NGN.
+   * Another currency than the balance's -> FAILED_PRECONDITION.
+   */
+  currency?: string | undefined;
 }
 
 export interface CreateBalanceAdjustmentResponse {
@@ -6862,6 +6875,7 @@ function createBaseCustomer(): Customer {
     livemode: false,
     createdAt: undefined,
     balance: 0,
+    balanceCurrency: undefined,
   };
 }
 
@@ -6890,6 +6904,9 @@ export const Customer: MessageFns<Customer> = {
     }
     if (message.balance !== 0) {
       writer.uint32(64).int64(message.balance);
+    }
+    if (message.balanceCurrency !== undefined) {
+      writer.uint32(74).string(message.balanceCurrency);
     }
     return writer;
   },
@@ -6971,6 +6988,14 @@ export const Customer: MessageFns<Customer> = {
             message.balance = longToNumber(reader.int64());
             continue;
           }
+          case 9: {
+            if (tag !== 74) {
+              break;
+            }
+
+            message.balanceCurrency = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -7001,6 +7026,11 @@ export const Customer: MessageFns<Customer> = {
         ? fromJsonTimestamp(object.created_at)
         : undefined,
       balance: isSet(object.balance) ? globalThis.Number(object.balance) : 0,
+      balanceCurrency: isSet(object.balanceCurrency)
+        ? globalThis.String(object.balanceCurrency)
+        : isSet(object.balance_currency)
+        ? globalThis.String(object.balance_currency)
+        : undefined,
     };
   },
 
@@ -7030,6 +7060,9 @@ export const Customer: MessageFns<Customer> = {
     if (message.balance !== 0) {
       obj.balance = Math.round(message.balance);
     }
+    if (message.balanceCurrency !== undefined) {
+      obj.balanceCurrency = message.balanceCurrency;
+    }
     return obj;
   },
 
@@ -7046,6 +7079,7 @@ export const Customer: MessageFns<Customer> = {
     message.livemode = object.livemode ?? false;
     message.createdAt = object.createdAt ?? undefined;
     message.balance = object.balance ?? 0;
+    message.balanceCurrency = object.balanceCurrency ?? undefined;
     return message;
   },
 };
@@ -8324,6 +8358,7 @@ function createBaseBalanceTransaction(): BalanceTransaction {
     invoiceId: undefined,
     livemode: false,
     createdAt: undefined,
+    currency: "",
   };
 }
 
@@ -8355,6 +8390,9 @@ export const BalanceTransaction: MessageFns<BalanceTransaction> = {
     }
     if (message.createdAt !== undefined) {
       Timestamp.encode(toTimestamp(message.createdAt), writer.uint32(74).fork()).join();
+    }
+    if (message.currency !== "") {
+      writer.uint32(82).string(message.currency);
     }
     return writer;
   },
@@ -8444,6 +8482,14 @@ export const BalanceTransaction: MessageFns<BalanceTransaction> = {
             message.createdAt = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
             continue;
           }
+          case 10: {
+            if (tag !== 82) {
+              break;
+            }
+
+            message.currency = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -8483,6 +8529,7 @@ export const BalanceTransaction: MessageFns<BalanceTransaction> = {
         : isSet(object.created_at)
         ? fromJsonTimestamp(object.created_at)
         : undefined,
+      currency: isSet(object.currency) ? globalThis.String(object.currency) : "",
     };
   },
 
@@ -8515,6 +8562,9 @@ export const BalanceTransaction: MessageFns<BalanceTransaction> = {
     if (message.createdAt !== undefined) {
       obj.createdAt = message.createdAt.toISOString();
     }
+    if (message.currency !== "") {
+      obj.currency = message.currency;
+    }
     return obj;
   },
 
@@ -8532,12 +8582,20 @@ export const BalanceTransaction: MessageFns<BalanceTransaction> = {
     message.invoiceId = object.invoiceId ?? undefined;
     message.livemode = object.livemode ?? false;
     message.createdAt = object.createdAt ?? undefined;
+    message.currency = object.currency ?? "";
     return message;
   },
 };
 
 function createBaseCreateBalanceAdjustmentRequest(): CreateBalanceAdjustmentRequest {
-  return { scope: undefined, customerId: "", amount: 0, description: undefined, idempotencyKey: undefined };
+  return {
+    scope: undefined,
+    customerId: "",
+    amount: 0,
+    description: undefined,
+    idempotencyKey: undefined,
+    currency: undefined,
+  };
 }
 
 export const CreateBalanceAdjustmentRequest: MessageFns<CreateBalanceAdjustmentRequest> = {
@@ -8556,6 +8614,9 @@ export const CreateBalanceAdjustmentRequest: MessageFns<CreateBalanceAdjustmentR
     }
     if (message.idempotencyKey !== undefined) {
       writer.uint32(42).string(message.idempotencyKey);
+    }
+    if (message.currency !== undefined) {
+      writer.uint32(50).string(message.currency);
     }
     return writer;
   },
@@ -8613,6 +8674,14 @@ export const CreateBalanceAdjustmentRequest: MessageFns<CreateBalanceAdjustmentR
             message.idempotencyKey = reader.string();
             continue;
           }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.currency = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -8640,6 +8709,7 @@ export const CreateBalanceAdjustmentRequest: MessageFns<CreateBalanceAdjustmentR
         : isSet(object.idempotency_key)
         ? globalThis.String(object.idempotency_key)
         : undefined,
+      currency: isSet(object.currency) ? globalThis.String(object.currency) : undefined,
     };
   },
 
@@ -8660,6 +8730,9 @@ export const CreateBalanceAdjustmentRequest: MessageFns<CreateBalanceAdjustmentR
     if (message.idempotencyKey !== undefined) {
       obj.idempotencyKey = message.idempotencyKey;
     }
+    if (message.currency !== undefined) {
+      obj.currency = message.currency;
+    }
     return obj;
   },
 
@@ -8677,6 +8750,7 @@ export const CreateBalanceAdjustmentRequest: MessageFns<CreateBalanceAdjustmentR
     message.amount = object.amount ?? 0;
     message.description = object.description ?? undefined;
     message.idempotencyKey = object.idempotencyKey ?? undefined;
+    message.currency = object.currency ?? undefined;
     return message;
   },
 };
