@@ -30,6 +30,7 @@ describe('customers (gateway -> billing over gRPC -> sandbox provider + PostgreS
       gateway_customer_id: expect.stringMatching(/^CUS_/),
       metadata: { crm_id: 7 },
       balance: 0,
+      balance_currency: null,
       livemode: false,
       created_at: expect.stringMatching(ISO_UTC),
     });

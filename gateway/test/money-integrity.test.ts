@@ -1,5 +1,5 @@
 import type { SandboxControlsClient } from '@billing/payments';
-import { sharedPlatform, type SharedPlatform } from '@billing/testing';
+import { queryDatabase, sharedPlatform, type SharedPlatform } from '@billing/testing';
 import { gatewayApi, registerMerchant, type Api, type Json, type RegisteredMerchant } from './support/api';
 import { payHostedCheckout } from './support/hosted-checkout';
 import { plus, sandboxControlsOf } from './support/test-clock';
@@ -203,5 +203,30 @@ describe('credit and refunds never exceed what the customer paid (gateway -> bil
     );
     // 9,000 x 10^12 minor units of usage, 90,000,000,000,000 major units, and the plan's 100.
     expect(renewal).toMatchObject({ amount: 90_000_000_000_100 });
+  });
+
+  it('a reused Idempotency-Key answered with a conflict gives no redemption back: times_redeemed stays 1 for the discount it made', async () => {
+    const m = await registerMerchant(api, 'reused-key');
+    const basic = (await created(m, '/plans', { name: 'Basic', amount: 100 })).id;
+    const pro = (await created(m, '/plans', { name: 'Pro', amount: 200 })).id;
+    const coupon = await created(m, '/coupons', { code: 'KEEPCOUNT', percent_off: 50, duration: 'FOREVER' });
+    const payer = await payHostedCheckout(api, platform.gatewayUrl, m.testKey, basic, 'reused-key');
+    const key = `reused-${payer.customerId}`;
+    const subscribe = (planId: string) =>
+      api('POST', '/api/v1/subscriptions', {
+        apiKey: m.testKey,
+        body: { customer_id: payer.customerId, plan_id: planId, coupon_code: 'KEEPCOUNT' },
+        headers: { 'Idempotency-Key': key },
+      });
+    const first = await subscribe(basic);
+    expect([first.status, first.body.discount?.code ?? first.body]).toEqual([201, 'KEEPCOUNT']);
+    // The gateway's record of the first answer is gone, as when that answer was a 5xx (released,
+    // docs/api-behaviour.md §17): the retry, with another plan, reaches billing, which refuses the key.
+    await queryDatabase(platform.database('gateway'), 'DELETE FROM idempotency_records WHERE idempotency_key = $1', [
+      key,
+    ]);
+    const reused = await subscribe(pro);
+    expect(reused.status).toBe(409);
+    expect((await get(m, `/coupons/${coupon.id}`)).body.times_redeemed).toBe(1);
   });
 });

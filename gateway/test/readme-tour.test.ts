@@ -101,7 +101,7 @@ describe("the README's tours against a started platform", () => {
     expect(stdout.trim().split('\n')).toEqual([
       'paid 7500 of 10000',
       'balance 1000',
-      'PRORATION PRORATION',
+      'PRORATION PRORATION DISCOUNT',
       'Pro: preview matches, credit used 1000',
     ]);
   }, 120_000);

@@ -3,7 +3,7 @@
  * and one of every other process on one set of databases, a private NATS and Redis, a mixed
  * merchant load through both gateways, a random replica SIGKILLed (and started again) every
  * 20 to 40 s, NATS restarted once and Redis once; then the counts, and exit 1 on a double charge,
- * a lost or duplicated webhook delivery, or a 5xx other than 503.
+ * credit nobody paid for, a lost or duplicated webhook delivery, or a 5xx other than 503.
  *
  * Environment (or --duration <s>, --merchants <n>): CHAOS_DURATION_S [180], CHAOS_MERCHANTS [4],
  * CHAOS_KILL_MIN_S [20], CHAOS_KILL_MAX_S [40], CHAOS_SETTLE_S [120] (how long deliveries may take
@@ -207,6 +207,7 @@ function report(
   );
   line('double-charged invoices', charges.doubleCharged.length);
   line('kept charges of no invoice', charges.unattributed.length);
+  line('customers with credit nobody paid for', charges.creditWithoutPayment.length);
   line('events produced (webhook-bound)', produced.size);
   line(
     'events delivered (distinct event ids)',
@@ -220,6 +221,8 @@ function report(
   const failures = [
     charges.doubleCharged.length > 0 && `double charges: ${charges.doubleCharged.join(', ')}`,
     charges.unattributed.length > 0 && `charges kept for no invoice: ${charges.unattributed.join(', ')}`,
+    charges.creditWithoutPayment.length > 0 &&
+      `credit created without a payment: customers ${charges.creditWithoutPayment.join(', ')}`,
     lost.length > 0 &&
       `lost deliveries: ${lost
         .slice(0, 10)

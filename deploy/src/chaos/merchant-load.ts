@@ -98,6 +98,8 @@ export class LoadMerchant {
   private apiKey = '';
   private token = '';
   private planId = '';
+  /** The plans subscriptions move between (same interval, and another one), and back. */
+  private otherPlanIds: string[] = [];
   private readonly subscriptions: string[] = [];
   private clockAdvancedAt = Date.now();
 
@@ -120,6 +122,20 @@ export class LoadMerchant {
       body: { name: 'Metered', amount: 100, interval: 'monthly', usage_unit_amount: 2 },
     });
     this.planId = plan.id;
+    // Plan changes both ways (proration credit and charges), a coupon on half the checkouts and
+    // a refunding cancel policy: the money paths whose credit and refunds must come from payments.
+    for (const body of [
+      { name: 'Big', amount: 300, interval: 'monthly', usage_unit_amount: 2 },
+      { name: 'Yearly', amount: 1000, interval: 'annually', usage_unit_amount: 2 },
+    ]) {
+      this.otherPlanIds.push((await this.expect(201, 'POST', '/api/v1/plans', { body })).id);
+    }
+    await this.expect(201, 'POST', '/api/v1/coupons', {
+      body: { code: 'HALFOFF', percent_off: 50, duration: 'FOREVER' },
+    });
+    await this.expect(201, 'POST', '/api/v1/cancellation-policies', {
+      body: { name: 'Full', refund_type: 'FULL', is_default: true },
+    });
   }
 
   /** One step of the mix: mostly checkouts and usage, some reads, cancellations and renewals. */
@@ -130,14 +146,16 @@ export class LoadMerchant {
     }
     const roll = Math.random();
     if (roll < 0.35 || this.subscriptions.length === 0) return this.checkout();
-    if (roll < 0.7) return this.recordUsage();
+    if (roll < 0.6) return this.recordUsage();
+    if (roll < 0.72) return this.changePlan();
     if (roll < 0.8) return this.cancelOne();
     await this.call('GET', '/api/v1/invoices?limit=20');
   }
 
   /** A payer pays the hosted checkout page in the sandbox: a customer, a subscription, a paid invoice. */
   private async checkout(): Promise<void> {
-    const session = await this.call('POST', '/api/v1/checkout/sessions', { body: { plan_id: this.planId } });
+    const coupon = Math.random() < 0.5 ? { coupon_code: 'HALFOFF' } : {};
+    const session = await this.call('POST', '/api/v1/checkout/sessions', { body: { plan_id: this.planId, ...coupon } });
     if (session.status !== 201) return;
     try {
       await payCheckoutPageInSandbox(this.client.anyGateway, session.body.code, `payer-${randomUUID()}@example.com`);
@@ -153,6 +171,14 @@ export class LoadMerchant {
     const id = this.pick();
     await this.call('POST', `/api/v1/subscriptions/${id}/usage`, {
       body: { quantity: 3, idempotency_key: randomUUID() },
+    });
+  }
+
+  /** An immediate change to another plan, the base one included: upgrades, downgrades, other intervals. */
+  private async changePlan(): Promise<void> {
+    const plans = [this.planId, ...this.otherPlanIds];
+    await this.call('POST', `/api/v1/subscriptions/${this.pick()}/change-plan`, {
+      body: { plan_id: plans[Math.floor(Math.random() * plans.length)] },
     });
   }
 
@@ -175,7 +201,8 @@ export class LoadMerchant {
 
   private call(method: string, path: string, options: { body?: unknown } = {}): Promise<Answer> {
     // Managing webhooks takes the access token besides the key (docs/api-behaviour.md).
-    const token = path.startsWith('/api/v1/webhooks') ? this.token : undefined;
+    // Webhooks and cancellation policies take the merchant's token as well as the key.
+    const token = /^\/api\/v1\/(webhooks|cancellation-policies)/.test(path) ? this.token : undefined;
     return this.client.call(method, path, { ...options, apiKey: this.apiKey, token });
   }
 

@@ -61,6 +61,12 @@ export interface ChargeFigures {
   doubleCharged: string[];
   /** Successful provider charges, not refunded, that no invoice of billing's accounts for. */
   unattributed: string[];
+  /**
+   * Customers given more proration credit than money could have paid for: what their cards paid
+   * (less refunds) plus the credit their merchant granted (docs/api-behaviour.md §18: no sequence
+   * of changes creates credit that was never paid).
+   */
+  creditWithoutPayment: string[];
 }
 
 /**
@@ -109,11 +115,25 @@ export async function chargeFigures(platform: PlatformUnderTest): Promise<Charge
     for (const n of counts) by.set(n, (by.get(n) ?? 0) + 1);
     return [...by].sort(([a], [b]) => a - b);
   };
+  const credits = await queryDatabase<{ id: string; credited: string; paid: string; granted: string }>(
+    billing,
+    `SELECT c.id,
+        (SELECT coalesce(sum(t.amount), 0) FROM customer_balance_transactions t
+          WHERE t.customer_id = c.id AND t.type = 'PRORATION_CREDIT') AS credited,
+        (SELECT coalesce(sum(t.amount), 0) FROM customer_balance_transactions t
+          WHERE t.customer_id = c.id AND t.type = 'ADJUSTMENT' AND t.amount > 0) AS granted,
+        (SELECT coalesce(sum(i.amount_paid - i.amount_refunded), 0) FROM invoices i
+          WHERE i.customer_id = c.id) AS paid
+       FROM customers c`,
+  );
   return {
     invoicesByStatus: invoicesByStatus.map((r) => [r.status, Number(r.n)]),
     invoicesByNetCharges: histogram(netCharges.values()),
     invoicesByRefunds: histogram(refunds.values()),
     doubleCharged: [...netCharges].filter(([, n]) => n > 1).map(([invoice]) => invoice),
     unattributed,
+    creditWithoutPayment: credits
+      .filter((c) => Number(c.credited) > Number(c.paid) + Number(c.granted))
+      .map((c) => c.id),
   };
 }

@@ -1835,6 +1835,11 @@ export interface components {
             };
             /** @description Credit the merchant owes the customer (major unit, never below 0); every new invoice uses it before charging the card */
             balance: number;
+            /**
+             * @description The balance's currency: null until its first change; only invoices in this currency use the balance
+             * @enum {string|null}
+             */
+            balance_currency: "NGN" | "USD" | "GHS" | "ZAR" | "KES" | null;
             livemode: boolean;
             /** Format: date-time */
             created_at: string;
@@ -2684,6 +2689,11 @@ export interface components {
             amount: number;
             /** @description The balance this change left (major currency unit) */
             balance_after: number;
+            /**
+             * @description The balance's currency
+             * @enum {string}
+             */
+            currency: "NGN" | "USD" | "GHS" | "ZAR" | "KES";
             description: string | null;
             /**
              * Format: uuid
@@ -2697,6 +2707,11 @@ export interface components {
         CreateBalanceAdjustmentRequest: {
             /** @description Major currency unit, at most 2 decimals; positive adds, negative takes away; not 0 */
             amount: number;
+            /**
+             * @description Default: the balance's currency, else the currency of the customer's subscriptions, else NGN. Another currency than the balance's is refused (400)
+             * @enum {string}
+             */
+            currency?: "NGN" | "USD" | "GHS" | "ZAR" | "KES";
             description?: string;
         };
         Invoice: {
@@ -8288,6 +8303,7 @@ export interface operations {
                      *           "crm_id": "4711"
                      *         },
                      *         "balance": 0,
+                     *         "balance_currency": null,
                      *         "livemode": false,
                      *         "created_at": "2026-03-02T09:15:00.000Z"
                      *       }
@@ -8461,6 +8477,7 @@ export interface operations {
                      *         "crm_id": "4711"
                      *       },
                      *       "balance": 0,
+                     *       "balance_currency": null,
                      *       "livemode": false,
                      *       "created_at": "2026-03-02T09:15:00.000Z"
                      *     }
@@ -8645,6 +8662,7 @@ export interface operations {
                      *           "crm_id": "4711"
                      *         },
                      *         "balance": 0,
+                     *         "balance_currency": null,
                      *         "livemode": false,
                      *         "created_at": "2026-03-02T09:15:00.000Z"
                      *       },
@@ -8819,6 +8837,7 @@ export interface operations {
                      *         "segment": "gold"
                      *       },
                      *       "balance": 0,
+                     *       "balance_currency": null,
                      *       "livemode": false,
                      *       "created_at": "2026-03-02T09:15:00.000Z"
                      *     }
@@ -8991,6 +9010,7 @@ export interface operations {
                      *         "type": "APPLIED_TO_INVOICE",
                      *         "amount": -3000,
                      *         "balance_after": 0,
+                     *         "currency": "NGN",
                      *         "description": "Applied to invoice INV-000002",
                      *         "invoice_id": "5d2e8a1c-7b4f-4c9e-a06d-3f1b9e7c2d58",
                      *         "livemode": false,
@@ -9002,6 +9022,7 @@ export interface operations {
                      *         "type": "ADJUSTMENT",
                      *         "amount": 3000,
                      *         "balance_after": 3000,
+                     *         "currency": "NGN",
                      *         "description": "Goodwill credit for the March outage",
                      *         "invoice_id": null,
                      *         "livemode": false,
@@ -9188,6 +9209,7 @@ export interface operations {
                      *       "type": "ADJUSTMENT",
                      *       "amount": 3000,
                      *       "balance_after": 3000,
+                     *       "currency": "NGN",
                      *       "description": "Goodwill credit for the March outage",
                      *       "invoice_id": null,
                      *       "livemode": false,
@@ -16177,6 +16199,7 @@ export interface operations {
                  *           "crm_id": "4711"
                  *         },
                  *         "balance": 0,
+                 *         "balance_currency": null,
                  *         "livemode": false,
                  *         "created_at": "2026-03-02T09:15:00.000Z"
                  *       },

@@ -72,3 +72,6 @@ export function nextStatus(status: SubscriptionStatus, event: SubscriptionEvent)
   }
   return next;
 }
+
+/** The final statuses (docs/api-behaviour.md §8): nothing is billed or kept for them any more. */
+export const hasEnded = (status: SubscriptionStatus): boolean => status === 'CANCELLED' || status === 'EXPIRED';

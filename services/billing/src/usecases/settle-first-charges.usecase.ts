@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto';
+import type { Transaction } from 'sequelize';
 import type { VerifiedTransaction } from '@billing/payments';
+import type { PaymentModel } from '../db/models';
 import type { BillingDeps } from './billing-deps';
 import { NEVER_CHARGED } from './invoice-payment';
 import { FIRST_CHARGE_PREFIX } from './create-subscription.usecase';
@@ -53,29 +55,102 @@ export async function settleFirstCharges(
         transaction,
       );
       settled += 1;
-      if (!charged) return null;
-      return deps.refunds.create(
-        { projectId: payment.projectId, merchantId: '', livemode: payment.livemode },
-        {
-          id: randomUUID(),
-          reference: `abandoned:${payment.reference}`,
-          paymentId: payment.id,
-          transactionReference: payment.reference,
-          invoiceId: null,
-          subscriptionId: null,
-          amount: verified!.amount,
-          currency: payment.currency,
-          reason: 'ABANDONED_CHARGE',
-          createdAt: now,
-          updatedAt: now,
-        },
-        transaction,
-      );
+      return charged ? decideAbandonedChargeRefund(deps, payment, verified!.amount, now, transaction) : null;
     });
     if (refund) deps.logger.warn({ reference: row.reference }, 'first charge of an uncreated subscription refunded');
   }
+  settled += await refundLateFirstCharges(deps, options.olderThanMs);
   // Issues the decided refunds, including ones an earlier pass could not send.
   const pending = await deps.refunds.listPendingAbandonedCharges(100);
   await issueRefunds(deps, pending);
   return settled;
+}
+
+/**
+ * How long a first charge found unknown to the provider is looked for again: a request the
+ * provider queued or a frozen network let through later than that is not expected.
+ */
+const LATE_CHARGE_WINDOW_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * First charges settlement recorded as never charged ("not found" at the provider) may still
+ * land: the request was on its way. The caller's retry with the same Idempotency-Key then charged
+ * again under a new reference, and that charge paid the subscription; so one that lands late is
+ * recorded SUCCEEDED and refunded in full, like any charge of an uncreated subscription: one
+ * charge kept, any other refunded, whatever arrives when (docs/payment-recovery.md). Each is
+ * looked at again at most every `olderThanMs`, for LATE_CHARGE_WINDOW_MS.
+ */
+async function refundLateFirstCharges(deps: BillingDeps, olderThanMs: number): Promise<number> {
+  const now = deps.clock.now();
+  const rows = await deps.payments.neverChargedFirstCharges(
+    FIRST_CHARGE_PREFIX,
+    NEVER_CHARGED,
+    {
+      createdAfter: new Date(now.getTime() - LATE_CHARGE_WINDOW_MS),
+      checkedBefore: new Date(now.getTime() - olderThanMs),
+    },
+    100,
+  );
+  let landed = 0;
+  for (const row of rows) {
+    let verified: VerifiedTransaction | null;
+    try {
+      verified = await deps.providerFor(row.livemode).verifyTransaction(row.reference);
+    } catch (err) {
+      deps.logger.warn({ err, reference: row.reference }, 'never-charged first charge not looked at; will retry');
+      continue;
+    }
+    if (verified?.status !== 'success') {
+      await deps.payments.touch(row.reference, deps.clock.now());
+      continue;
+    }
+    const refund = await deps.sequelize.transaction(async (transaction) => {
+      const payment = await deps.payments.lockByReference(row.reference, transaction);
+      if (payment?.status !== 'FAILED' || payment.gatewayResponse !== NEVER_CHARGED || payment.invoiceId) return null;
+      const at = deps.clock.now();
+      await deps.payments.settle(
+        payment,
+        {
+          status: 'SUCCEEDED',
+          gatewayResponse: verified.gatewayResponse,
+          providerResponse: { ...payment.providerResponse, settled: 'late_success' },
+          at,
+        },
+        transaction,
+      );
+      return decideAbandonedChargeRefund(deps, payment, verified.amount, at, transaction);
+    });
+    if (refund) {
+      landed += 1;
+      deps.logger.warn({ reference: row.reference }, 'first charge landed after it was found unknown; refunded');
+    }
+  }
+  return landed;
+}
+
+/** The full refund of a first charge whose subscription was never created (reason ABANDONED_CHARGE). */
+function decideAbandonedChargeRefund(
+  deps: BillingDeps,
+  payment: PaymentModel,
+  amount: number,
+  now: Date,
+  transaction: Transaction,
+) {
+  return deps.refunds.create(
+    { projectId: payment.projectId, merchantId: '', livemode: payment.livemode },
+    {
+      id: randomUUID(),
+      reference: `abandoned:${payment.reference}`,
+      paymentId: payment.id,
+      transactionReference: payment.reference,
+      invoiceId: null,
+      subscriptionId: null,
+      amount,
+      currency: payment.currency,
+      reason: 'ABANDONED_CHARGE',
+      createdAt: now,
+      updatedAt: now,
+    },
+    transaction,
+  );
 }

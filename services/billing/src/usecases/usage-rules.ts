@@ -1,15 +1,13 @@
 import { DomainError } from '@billing/platform';
-import type { SubscriptionStatus } from '../domain/subscription-status';
-
-/** Usage on a finished subscription is refused (docs/api-behaviour.md §9). */
-const CLOSED: readonly SubscriptionStatus[] = ['CANCELLED', 'EXPIRED'];
+import { hasEnded, type SubscriptionStatus } from '../domain/subscription-status';
 
 export const MAX_IDEMPOTENCY_KEY_LENGTH = 255;
 export const MAX_DESCRIPTION_LENGTH = 1000;
 
 /** Why a subscription takes no usage, or null when it does. */
 export function usageRefusal(subscription: { status: SubscriptionStatus }): string | null {
-  return CLOSED.includes(subscription.status) ? `Subscription is ${subscription.status}; usage is not accepted` : null;
+  // Usage on a finished subscription is refused (docs/api-behaviour.md §9).
+  return hasEnded(subscription.status) ? `Subscription is ${subscription.status}; usage is not accepted` : null;
 }
 
 /** Checks the free-text fields of a record; returns the problem or null. */

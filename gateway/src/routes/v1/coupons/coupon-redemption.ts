@@ -39,7 +39,8 @@ export interface CouponUse {
  * Redeems a coupon code at catalog (which counts it atomically, or refuses it: 400 with the
  * reason), then runs `use` with its terms (billing creating the subscription or applying the
  * discount). When `use` fails in a way that changed nothing (a declined first charge: nothing is
- * created), the redemption is given back, so times_redeemed counts only what happened.
+ * created) and this very request made the redemption, it is given back, so times_redeemed counts
+ * only what happened, and never less.
  *
  * The gateway does this rather than billing because it already reads the plan from catalog and
  * hands billing a snapshot of what was sold; billing never calls catalog. The redemption key is the
@@ -53,7 +54,7 @@ export async function withRedeemedCoupon<T>(
   const redemptionKey = use.idempotencyKey
     ? `${use.purpose}:${use.keyId}:${use.idempotencyKey}`
     : `${use.purpose}:${randomUUID()}`;
-  const { coupon } = await catalog.redeemCoupon({
+  const { coupon, created } = await catalog.redeemCoupon({
     scope: use.scope,
     code: use.code,
     redemptionKey,
@@ -63,7 +64,10 @@ export async function withRedeemedCoupon<T>(
   try {
     return await apply(required(coupon, 'coupon'));
   } catch (err) {
-    if (isGrpcServiceError(err) && NOTHING_DONE.has(err.code)) {
+    // Only a redemption this request made is given back: one an earlier request with the same
+    // Idempotency-Key made belongs to that request, whose outcome this answer does not tell (a
+    // reused key answered with a conflict, say, after the first request created the discount).
+    if (created && isGrpcServiceError(err) && NOTHING_DONE.has(err.code)) {
       // The caller's error is the answer. A release that failed, or whose deadline passed (catalog
       // may still run it), may leave one redemption counted: support can check and give it back.
       await catalog.releaseCouponRedemption({ scope: use.scope, redemptionKey }).catch((releaseErr: unknown) => {

@@ -236,6 +236,35 @@ export class PaymentRepository {
   }
 
   /**
+   * First charges settlement found unknown to the provider (FAILED, never charged) that may
+   * still land: created after `createdAfter`, not looked at since `checkedBefore` (updated_at).
+   */
+  neverChargedFirstCharges(
+    prefix: string,
+    neverCharged: string,
+    window: { createdAfter: Date; checkedBefore: Date },
+    limit: number,
+  ): Promise<{ reference: string; livemode: boolean }[]> {
+    return PaymentModel.sequelize!.query<{ reference: string; livemode: boolean }>(
+      `SELECT reference, livemode FROM payments
+        WHERE status = 'FAILED' AND gateway_response = $2 AND invoice_id IS NULL AND reference LIKE $1
+          AND created_at > $3 AND updated_at <= $4
+        ORDER BY updated_at LIMIT $5`,
+      {
+        bind: [`${prefix}%`, neverCharged, window.createdAfter, window.checkedBefore, limit],
+        type: QueryTypes.SELECT,
+      },
+    );
+  }
+
+  /** Notes that a payment was looked at now (its next look waits: neverChargedFirstCharges). */
+  async touch(reference: string, at: Date): Promise<void> {
+    await PaymentModel.sequelize!.query('UPDATE payments SET updated_at = $2 WHERE reference = $1', {
+      bind: [reference, at],
+    });
+  }
+
+  /**
    * Completions and unused-payment refunds of one checkout session run one after the other: a
    * transaction-scoped advisory lock on the session (billing has no row of its own for it).
    */

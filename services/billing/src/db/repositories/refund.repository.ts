@@ -48,6 +48,11 @@ export class RefundRepository {
     return RefundModel.findAll({ where: { subscriptionId, status: 'PENDING' }, order: [['createdAt', 'ASC']] });
   }
 
+  /** The refund of our idempotency key, if one was decided. */
+  findByReference(reference: string, transaction?: Transaction): Promise<RefundModel | null> {
+    return RefundModel.findOne({ where: { reference }, transaction });
+  }
+
   findById(id: string, transaction?: Transaction): Promise<RefundModel | null> {
     return RefundModel.findByPk(id, { transaction });
   }

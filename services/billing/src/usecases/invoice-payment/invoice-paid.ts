@@ -2,12 +2,13 @@ import type { Transaction } from 'sequelize';
 import { recordEvents, type Context, type NewEvent } from '@billing/platform';
 import type { InvoiceModel } from '../../db/models';
 import { afterInvoicePaid } from '../../domain/billing-step';
-import { nextStatus } from '../../domain/subscription-status';
+import { hasEnded, nextStatus } from '../../domain/subscription-status';
 import { invoiceEventData } from '../../events/event-payloads';
 import type { BillingDeps } from '../billing-deps';
 import { countRenewal } from '../billing-metrics';
 import { subscriptionEvent } from '../subscription-views';
 import { applyPlanChangeOutcome } from './plan-change-outcome';
+import { refundUnwantedCharge } from './unwanted-charge-refund';
 
 /** An OPEN invoice to mark paid: by a charge's success, or with nothing to charge. */
 export interface InvoicePayment {
@@ -87,7 +88,8 @@ export async function recordInvoicesPaid(
  * them. A trial's first charge -> ACTIVE; a retry on PAST_DUE -> ACTIVE; a renewal of an ACTIVE
  * subscription keeps it ACTIVE (afterInvoicePaid); each that began a paid period records
  * subscription.renewed and counts a renewal. A plan change's invoice applies its change instead
- * (§18, applyPlanChangeOutcome). Subscriptions are locked in id order (two batches never lock
+ * (§18, applyPlanChangeOutcome). A subscription that ended while the charge was in flight (cancel
+ * now) keeps nothing: the charge is refunded in full (refundUnwantedCharge, §10). Subscriptions are locked in id order (two batches never lock
  * crosswise); one UPDATE per status that changes, one INSERT for the events, with
  * `earlierEvents` (the batch's invoice.paid) ahead of them.
  */
@@ -120,6 +122,12 @@ export async function applyPaidOutcomes(
   for (const { invoice, at, email, trace } of renewals) {
     const subscription = byId.get(invoice.subscriptionId);
     if (!subscription) continue;
+    if (hasEnded(subscription.status)) {
+      // Cancelled now (or ended) while this charge was in flight: none of it is kept (§10).
+      const payment = await deps.payments.findSucceededForInvoice(invoice.id, transaction);
+      if (payment) await refundUnwantedCharge(deps, { payment, invoice, onInvoice: true, at }, transaction);
+      continue;
+    }
     const { event, renewed } = afterInvoicePaid(subscription.status);
     if (event) {
       await deps.subscriptions.setStatus(subscription, nextStatus(subscription.status, event), at, transaction);

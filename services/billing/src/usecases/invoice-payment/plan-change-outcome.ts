@@ -1,8 +1,10 @@
 import type { Transaction } from 'sequelize';
 import type { ChargeOutcome } from './invoice-paid';
+import { hasEnded } from '../../domain/subscription-status';
 import type { BillingDeps } from '../billing-deps';
 import { switchPlan } from '../switch-plan';
 import { markVoid } from '../void-invoice.usecase';
+import { refundUnwantedCharge } from './unwanted-charge-refund';
 
 /**
  * What the outcome of a plan change's invoice does (docs/api-behaviour.md §18), in the
@@ -12,7 +14,7 @@ import { markVoid } from '../void-invoice.usecase';
  *    interval, onto the new period from then), with subscription.updated;
  *  - failed: nothing changes. The invoice is voided at once (no dunning: it is not a period the
  *    customer owes), the usage it billed is unbilled again and its credit returns to the balance.
- * A subscription cancelled or expired meanwhile keeps its plan.
+ * A subscription cancelled or expired meanwhile keeps its plan, and the charge is refunded in full.
  */
 export async function applyPlanChangeOutcome(
   deps: BillingDeps,
@@ -28,11 +30,11 @@ export async function applyPlanChangeOutcome(
     await markVoid(deps, invoice, outcome.at, transaction);
     return;
   }
-  if (subscription.status === 'CANCELLED' || subscription.status === 'EXPIRED') {
-    deps.logger.warn(
-      { subscription_id: subscription.id, invoice_id: invoice.id },
-      'plan change paid for a subscription that ended meanwhile; its plan is kept',
-    );
+  if (hasEnded(subscription.status)) {
+    // Ended (cancelled now) while the change's charge was in flight: its plan is kept and none
+    // of the charge is (§10).
+    const payment = await deps.payments.findSucceededForInvoice(invoice.id, transaction);
+    if (payment) await refundUnwantedCharge(deps, { payment, invoice, onInvoice: true, at: outcome.at }, transaction);
     return;
   }
   const newPeriod = change.newPeriod && {

@@ -9,6 +9,7 @@ import { countCharge } from '../billing-metrics';
 import { applyChargeOutcome } from './charge-consequences';
 import { attemptOf, type ChargeClaim, type ChargeResult } from './claim-charges';
 import { recordInvoicesPaid, type InvoicePayment, type OutcomeConsequences } from './invoice-paid';
+import { refundUnwantedCharge } from './unwanted-charge-refund';
 
 const DEFAULT_DUNNING_DAYS = [1, 3, 5];
 
@@ -26,8 +27,8 @@ export interface SuccessfulCharge {
 /**
  * Records successful charges in the caller's transaction, any number (a single one is a batch of
  * one): payments SUCCEEDED (one UPDATE), then the "invoice paid" rule with its consequences
- * (recordInvoicesPaid). A payment someone else settled meanwhile, or an invoice closed meanwhile,
- * is left as it is. Locks in a fixed order: payments by reference, then invoices, then
+ * (recordInvoicesPaid). A payment someone else settled meanwhile is left as it is; a charge of an
+ * invoice closed meanwhile is refunded in full (refundUnwantedCharge). Locks in a fixed order: payments by reference, then invoices, then
  * subscriptions by id. Returns the invoices it paid.
  */
 export async function recordSuccessfulCharges(
@@ -58,11 +59,14 @@ export async function recordSuccessfulCharges(
   );
   const paidIds = new Set(paid.map((p) => p.invoice.id));
   for (const { claim } of ours) {
-    if (!paidIds.has(claim.invoice.id)) {
-      // Money moved for an invoice that was closed meanwhile (voided): keep the record for support.
-      deps.logger.error(
-        { reference: claim.reference, invoice_id: claim.invoice.id, status: claim.invoice.status },
-        'charge for a closed invoice',
+    if (paidIds.has(claim.invoice.id)) continue;
+    // Money moved for an invoice that was closed meanwhile (voided, written off): given back.
+    const payment = await deps.payments.findByReference(claim.reference, transaction);
+    if (payment) {
+      await refundUnwantedCharge(
+        deps,
+        { payment, invoice: claim.invoice, onInvoice: false, at: claim.at },
+        transaction,
       );
     }
   }

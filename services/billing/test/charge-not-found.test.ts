@@ -2,74 +2,20 @@
  * @lane timing-critical holds the provider's answers past billing's timeout
  */
 import { randomUUID } from 'node:crypto';
-import { createServer, type IncomingMessage, type Server } from 'node:http';
 import { SandboxControlsClient } from '@billing/payments';
 import { freePort, queryDatabase, startPlatform, type PlatformUnderTest } from '@billing/testing';
+import { HoldingProxy } from './support/holding-proxy';
 
 const AMOUNT = 2500;
 /** Billing's provider timeout here (PROVIDER_TIMEOUT_MS; 15 s by default). */
 const PROVIDER_TIMEOUT_MS = 2_000;
-/**
- * Longer than the timeout plus settlement's verify-and-resend (PAYMENT_SETTLE_AFTER_MS 1 s):
- * billing gives up on the held request and has charged again before the held one lands.
- */
-const HOLD_MS = 6_000;
-
-/**
- * Billing reaches the sandbox through this proxy. Armed, it holds the first charge of a renewal
- * (no answer) and forwards it only after HOLD_MS: billing's call times out, settlement verifies
- * the reference while the held request has not reached the provider ("not found"), and the
- * held request lands late, as a frozen or queued provider would let it.
- */
-class HoldingProxy {
-  private server?: Server;
-  armed = false;
-  held: string[] = [];
-  forwardedLate: Promise<number>[] = [];
-
-  constructor(
-    readonly port: number,
-    private readonly target: string,
-  ) {}
-
-  async start(): Promise<void> {
-    this.server = createServer((req, res) => void this.handle(req, res));
-    await new Promise<void>((resolve) => this.server!.listen(this.port, '127.0.0.1', resolve));
-  }
-
-  stop(): Promise<void> {
-    this.server?.closeAllConnections();
-    return new Promise((resolve) => this.server?.close(() => resolve()) ?? resolve());
-  }
-
-  private async handle(req: IncomingMessage, res: import('node:http').ServerResponse): Promise<void> {
-    const chunks: Buffer[] = [];
-    for await (const chunk of req) chunks.push(chunk as Buffer);
-    const body = Buffer.concat(chunks);
-    const forward = () =>
-      fetch(`${this.target}${req.url}`, {
-        method: req.method,
-        headers: { authorization: req.headers.authorization ?? '', 'content-type': 'application/json' },
-        body: req.method === 'GET' ? undefined : body,
-      });
-    if (this.armed && req.url === '/transaction/charge_authorization' && this.held.length === 0) {
-      this.held.push((JSON.parse(body.toString()) as { reference: string }).reference);
-      // Never answered: the request reaches the provider only later.
-      this.forwardedLate.push(new Promise((r) => setTimeout(r, HOLD_MS)).then(async () => (await forward()).status));
-      return;
-    }
-    const answer = await forward();
-    res.writeHead(answer.status, { 'content-type': 'application/json' });
-    res.end(Buffer.from(await answer.arrayBuffer()));
-  }
-}
 
 /**
  * A renewal charge whose verification says "not found" never leads to a second successful
  * charge of the same invoice attempt (docs/payment-recovery.md): settlement resends it under
  * the same reference instead of moving on to a new one.
  */
-describe('renewal charge unknown to the provider', () => {
+describe('charges unknown to the provider that land late', () => {
   let platform: PlatformUnderTest;
   let proxy: HoldingProxy;
   let sandbox: SandboxControlsClient;
@@ -81,7 +27,7 @@ describe('renewal charge unknown to the provider', () => {
     await proxy.start();
     platform = await startPlatform({
       // What the suite reaches; the others' start would only cost CPU.
-      only: ['identity', 'sandbox-provider', 'billing', 'catalog', 'gateway'],
+      only: ['identity', 'sandbox-provider', 'billing', 'catalog', 'policy', 'gateway'],
       env: {
         SANDBOX_PROVIDER_PORT: String(sandboxPort),
         SANDBOX_PROVIDER_URL: `http://127.0.0.1:${proxy.port}`,
@@ -130,18 +76,29 @@ describe('renewal charge unknown to the provider', () => {
     }
   }
 
-  it('resends under the same reference: one successful charge of the invoice, even when the first arrives late', async () => {
+  /** A paid hosted checkout of a new monthly plan: its subscription, customer and plan. */
+  async function paidCheckout() {
     const planId = (await api('POST', '/plans', { name: 'Monthly', amount: AMOUNT / 100 })).body.id as string;
     const session = (await api('POST', '/checkout/sessions', { plan_id: planId })).body as { code: string };
     const email = `payer-${randomUUID().slice(0, 8)}@example.com`;
     const pay = await fetch(`${platform.gatewayUrl}/checkout/${session.code}/pay`, form({ email }));
     const outcome = await fetch(pay.headers.get('location')!, form({ outcome: 'success' }));
     await fetch(outcome.headers.get('location')!, { redirect: 'manual' });
-    const subscriptionId = (await api('GET', `/checkout/sessions/${session.code}`)).body.subscription_id as string;
-    expect(subscriptionId).toBeTruthy();
+    const completed = (await api('GET', `/checkout/sessions/${session.code}`)).body;
+    expect(completed.subscription_id).toBeTruthy();
+    return {
+      planId,
+      email,
+      subscriptionId: completed.subscription_id as string,
+      customerId: completed.customer_id as string,
+    };
+  }
+
+  it('resends under the same reference: one successful charge of the invoice, even when the first arrives late', async () => {
+    const { email, subscriptionId } = await paidCheckout();
 
     // The period ends now: the scheduler renews it, and its charge is held.
-    proxy.armed = true;
+    proxy.arm();
     const billingDb = platform.database('billing');
     await queryDatabase(
       billingDb,
@@ -177,5 +134,93 @@ describe('renewal charge unknown to the provider', () => {
       [subscriptionId],
     );
     expect(payments).toEqual([{ reference, status: 'SUCCEEDED' }]);
+  }, 180_000);
+
+  it('a first charge found unknown that lands after the retry charged again is refunded: one charge kept', async () => {
+    const { planId, email, customerId } = await paidCheckout();
+    const key = `first-${randomUUID()}`;
+    const subscribe = () =>
+      fetch(`${platform.gatewayUrl}/api/v1/subscriptions`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-api-key': testKey, 'idempotency-key': key },
+        body: JSON.stringify({ customer_id: customerId, plan_id: planId }),
+      });
+
+    // The first charge is held: billing times out, and settlement finds it unknown ("not found").
+    proxy.arm();
+    const first = await subscribe();
+    expect(first.status).toBe(503);
+    const [late] = proxy.held;
+    expect(late).toMatch(/^sub-/);
+    const billingDb = platform.database('billing');
+    const paymentOf = async (reference: string) =>
+      (
+        await queryDatabase<{ status: string; gateway_response: string | null }>(
+          billingDb,
+          'SELECT status, gateway_response FROM payments WHERE reference = $1',
+          [reference],
+        )
+      )[0];
+    await waitUntil(
+      'settlement to find the first charge unknown',
+      async () => (await paymentOf(late))?.status === 'FAILED',
+    );
+
+    // The caller's retry, same key: a new charge under a new reference creates the subscription.
+    const retried = await subscribe();
+    expect(retried.status).toBe(201);
+    // The held request lands: the provider charges the first reference too.
+    expect(await proxy.forwardedLate[0]).toBe(200);
+    await waitUntil('the late charge to be refunded', async () =>
+      (await sandbox.ledger({ email })).refunds.some(
+        (r) => r.transaction_reference === late && r.status === 'processed',
+      ),
+    );
+
+    const ledger = await sandbox.ledger({ email });
+    const firstCharges = ledger.transactions.filter((t) => t.reference.startsWith('sub-'));
+    expect(firstCharges.map((t) => t.status)).toEqual(['success', 'success']);
+    expect(ledger.refunds.map((r) => [r.transaction_reference, r.amount])).toEqual([[late, AMOUNT]]);
+    expect(await paymentOf(late)).toMatchObject({ status: 'SUCCEEDED' });
+    const subscriptions = (await api('GET', `/subscriptions?customer_id=${customerId}`)).body as unknown as unknown[];
+    expect(subscriptions).toHaveLength(2); // the checkout's and the retry's
+  }, 180_000);
+
+  it('a renewal charge in flight when the subscription is cancelled now is refunded in full once it succeeds', async () => {
+    const { email, subscriptionId } = await paidCheckout();
+    proxy.arm();
+    const billingDb = platform.database('billing');
+    await queryDatabase(
+      billingDb,
+      `UPDATE subscriptions SET current_period_end = now() - interval '1 second' WHERE id = $1`,
+      [subscriptionId],
+    );
+    await waitUntil('the renewal charge to be held', async () => proxy.held.length === 1);
+    const [reference] = proxy.held;
+
+    // Cancelled now while the charge is in flight: its invoice is OPEN, so no refund is quoted.
+    const cancelled = await api('POST', `/subscriptions/${subscriptionId}/cancel`, {});
+    expect([cancelled.status, cancelled.body.status ?? cancelled.body]).toEqual([200, 'CANCELLED']);
+
+    // Billing times out; settlement resends the same charge, which succeeds; none of it is kept.
+    await waitUntil(
+      'the charge to be refunded',
+      async () =>
+        (await sandbox.ledger({ email })).refunds.some(
+          (r) => r.transaction_reference === reference && r.status === 'processed',
+        ),
+      90_000,
+    );
+    expect(await proxy.forwardedLate[0]).toBe(200);
+    const ledger = await sandbox.ledger({ email });
+    expect(ledger.transactions.filter((t) => t.reference === reference).map((t) => t.status)).toEqual(['success']);
+    expect(ledger.refunds.map((r) => [r.transaction_reference, r.amount])).toEqual([[reference, AMOUNT]]);
+    const [invoice] = await queryDatabase<{ status: string; amount_paid: string; amount_refunded: string }>(
+      billingDb,
+      `SELECT i.status, i.amount_paid, i.amount_refunded FROM invoices i JOIN payments p ON p.invoice_id = i.id
+        WHERE p.reference = $1`,
+      [reference],
+    );
+    expect(invoice).toEqual({ status: 'PAID', amount_paid: String(AMOUNT), amount_refunded: String(AMOUNT) });
   }, 180_000);
 });
