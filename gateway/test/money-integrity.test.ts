@@ -1,5 +1,5 @@
 import type { SandboxControlsClient } from '@billing/payments';
-import { queryDatabase, sharedPlatform, type SharedPlatform } from '@billing/testing';
+import { payCheckoutPageInSandbox, queryDatabase, sharedPlatform, type SharedPlatform } from '@billing/testing';
 import { gatewayApi, registerMerchant, type Api, type Json, type RegisteredMerchant } from './support/api';
 import { payHostedCheckout } from './support/hosted-checkout';
 import { plus, sandboxControlsOf } from './support/test-clock';
@@ -228,5 +228,44 @@ describe('credit and refunds never exceed what the customer paid (gateway -> bil
     const reused = await subscribe(pro);
     expect(reused.status).toBe(409);
     expect((await get(m, `/coupons/${coupon.id}`)).body.times_redeemed).toBe(1);
+  });
+
+  it("a payer who types an existing customer's e-mail: their card pays only their own subscription, which spends none of that customer's balance", async () => {
+    const m = await registerMerchant(api, 'same-email');
+    await advance(m, APRIL_1);
+    const monthly = (await created(m, '/plans', { name: 'Monthly', amount: 100 })).id;
+    const owner = await payHostedCheckout(api, platform.gatewayUrl, m.testKey, monthly, 'same-email');
+    await created(m, `/customers/${owner.customerId}/balance-adjustments`, { amount: 30 });
+
+    // Someone else pays a checkout the merchant opened without an e-mail, typing the owner's.
+    const session = await created(m, '/checkout/sessions', { plan_id: monthly });
+    await payCheckoutPageInSandbox(platform.gatewayUrl, session.code, owner.email);
+    const other = (await get(m, `/checkout/sessions/${session.code}`)).body;
+    expect([other.status, other.customer_id]).toEqual(['COMPLETED', owner.customerId]);
+
+    const ledger = async () => (await sandbox.ledger({ email: owner.email })).transactions;
+    const cardOf = async (code: string) =>
+      (await ledger()).find((t) => t.reference.startsWith(`cs-${code}-`))?.authorization_code;
+    const ownerCard = await cardOf(owner.code);
+    const otherCard = await cardOf(session.code);
+    expect(ownerCard && otherCard && ownerCard !== otherCard).toBe(true);
+
+    const periodEnd = async (id: string): Promise<string> =>
+      (await get(m, `/subscriptions/${id}`)).body.current_period_end;
+    const ends = { owner: await periodEnd(owner.subscriptionId), other: await periodEnd(other.subscription_id) };
+    await advance(m, plus(ends.other > ends.owner ? ends.other : ends.owner, 60_000));
+    const renewalOf = async (subscriptionId: string, start: string) =>
+      (await get(m, `/invoices?subscription_id=${subscriptionId}`)).body.find(
+        (invoice: Json) => invoice.period_start === start,
+      );
+    const ownerRenewal = await renewalOf(owner.subscriptionId, ends.owner);
+    const otherRenewal = await renewalOf(other.subscription_id, ends.other);
+    // The owner's credit pays the owner's subscription only; each subscription its own card.
+    expect(ownerRenewal).toMatchObject({ status: 'PAID', credit_applied: 30, amount_due: 70 });
+    expect(otherRenewal).toMatchObject({ status: 'PAID', credit_applied: 0, amount_due: 100 });
+    const renewalCharges = (await ledger()).filter((t) => t.channel === 'authorization');
+    const cardCharged = (invoiceId: string) =>
+      renewalCharges.find((t) => t.metadata.invoice_id === invoiceId)?.authorization_code;
+    expect([cardCharged(ownerRenewal.id), cardCharged(otherRenewal.id)]).toEqual([ownerCard, otherCard]);
   });
 });

@@ -97,6 +97,7 @@ describe('billing CompleteCheckout (gRPC + sandbox provider + PostgreSQL)', () =
       transactionReference: reference,
       plan: sold,
       customerEmail: email,
+      customerEmailTypedByPayer: false,
       customerName: 'Ada Obi',
       metadata: { order: '42' },
     });
@@ -202,6 +203,7 @@ describe('billing CompleteCheckout (gRPC + sandbox provider + PostgreSQL)', () =
       transactionReference: reference,
       plan: sold,
       customerEmail: email,
+      customerEmailTypedByPayer: false,
       customerName: '',
     };
     const answers = await Promise.all(Array.from({ length: 20 }, () => billing.completeCheckout(request)));
@@ -245,6 +247,7 @@ describe('billing CompleteCheckout (gRPC + sandbox provider + PostgreSQL)', () =
       transactionReference: reference,
       plan: sold,
       customerEmail: email,
+      customerEmailTypedByPayer: false,
       customerName: 'Trial User',
     };
     // The callback and the webhook race from the start, then stragglers repeat.
@@ -292,6 +295,7 @@ describe('billing CompleteCheckout (gRPC + sandbox provider + PostgreSQL)', () =
         transactionReference: reference,
         plan: sold,
         customerEmail: email,
+        customerEmailTypedByPayer: false,
         customerName: '',
       }),
     );
@@ -314,6 +318,7 @@ describe('billing CompleteCheckout (gRPC + sandbox provider + PostgreSQL)', () =
         transactionReference: cheap,
         plan: sold,
         customerEmail: email,
+        customerEmailTypedByPayer: false,
         customerName: '',
       }),
     );
@@ -325,6 +330,7 @@ describe('billing CompleteCheckout (gRPC + sandbox provider + PostgreSQL)', () =
         transactionReference: `never-${randomUUID()}`,
         plan: sold,
         customerEmail: email,
+        customerEmailTypedByPayer: false,
         customerName: '',
       }),
     );
@@ -342,6 +348,7 @@ describe('billing CompleteCheckout (gRPC + sandbox provider + PostgreSQL)', () =
       ...base,
       transactionReference: await payOnSandbox(email, sold.amount),
       customerEmail: email.toUpperCase(),
+      customerEmailTypedByPayer: false,
       checkoutSessionId: randomUUID(),
     });
     expect(second.customerId).toBe(first.customerId);
@@ -360,6 +367,7 @@ describe('billing CompleteCheckout (gRPC + sandbox provider + PostgreSQL)', () =
       transactionReference: 'x',
       plan: plan(),
       customerEmail: 'a@b.co',
+      customerEmailTypedByPayer: false,
       customerName: '',
     };
     expect((await remoteError(billing.completeCheckout(base))).code).toBe(status.INVALID_ARGUMENT);

@@ -59,6 +59,7 @@ describe('billing when the payment provider is unreachable', () => {
           trialPeriodDays: 0,
         },
         customerEmail: 'payer@example.com',
+        customerEmailTypedByPayer: false,
         customerName: '',
       }),
     );

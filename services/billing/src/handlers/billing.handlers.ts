@@ -81,6 +81,7 @@ function customerHandlers(deps: BillingDeps): Partial<BillingHandlers> {
         plan,
         discount: requestedDiscount(req.coupon, plan.currency),
         customerEmail: req.customerEmail,
+        customerEmailTypedByPayer: req.customerEmailTypedByPayer,
         customerName: req.customerName,
         metadata: req.metadata ?? {},
       });

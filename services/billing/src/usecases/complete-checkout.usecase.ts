@@ -31,6 +31,8 @@ export interface CompleteCheckoutCommand {
   plan: PlanSnapshot;
   /** The session's e-mail; empty = the e-mail the payer gave the provider. */
   customerEmail: string;
+  /** The payer typed customerEmail on the hosted page (the merchant gave none). */
+  customerEmailTypedByPayer?: boolean;
   customerName: string;
   /** The session's metadata, kept on the subscription. */
   metadata: Record<string, unknown>;
@@ -192,13 +194,28 @@ async function recordCompletion(
     });
 
   const { customer, created } = await findOrCreateCustomer(deps, scope, command, verified, now, transaction);
-  if (verified.authorization) await deps.authorizations.save(customer.id, verified.authorization, now, transaction);
+  // A payer who only typed an existing customer's e-mail does not become that customer for
+  // anything but this checkout's subscription: their card pays it alone, and it spends none of
+  // the customer's balance (docs/api-behaviour.md §20). A new customer, or one the merchant named
+  // on the session, is joined in full.
+  const joinsCustomer = created || !command.customerEmailTypedByPayer;
+  const subscriptionId = randomUUID();
+  if (verified.authorization) {
+    await deps.authorizations.save(
+      customer.id,
+      verified.authorization,
+      now,
+      transaction,
+      joinsCustomer ? null : subscriptionId,
+    );
+  }
 
   const start = subscriptionStart(plan, now);
   const subscription = await deps.subscriptions.create(
     scope,
     {
-      id: randomUUID(),
+      id: subscriptionId,
+      usesCustomerBalance: joinsCustomer,
       customerId: customer.id,
       ...subscriptionTerms(plan, start),
       billingCycles: null,

@@ -91,7 +91,8 @@ export function planLineOf(subscription: SubscriptionModel, period: { start: Dat
  * creates it (renewals, alone or in a batch, resume, first invoices, proration invoices):
  *  1. the balances above 0 of the drafts' customers, in one query, locked (so the credit counted
  *     on is still there at step 4; customers without credit are not locked); an invoice uses a
- *     balance only in the balance's own currency (§20);
+ *     balance only in the balance's own currency, and only for a subscription that may spend it
+ *     (not one a payer created by typing an existing customer's e-mail, §20);
  *  2. per draft, in order (two invoices of one customer share its balance), totalInvoice: the
  *     discount on the SUBSCRIPTION and USAGE lines, then the balance, then what is due; a
  *     DISCOUNT line (negative) when the discount is above 0;
@@ -113,10 +114,17 @@ export async function createInvoices(
 ): Promise<PricedInvoice[]> {
   if (drafts.length === 0) return [];
   const balances = await deps.balances.lockPositiveBalances([...new Set(drafts.map((d) => d.customerId))], transaction);
+  const spenders = balances.size
+    ? await deps.subscriptions.balanceUsers([...new Set(drafts.map((d) => d.subscriptionId))], transaction)
+    : new Set<string>();
   const priced = drafts.map((draft) => {
     const balance = balances.get(draft.customerId) ?? { amount: 0, currency: null };
     // An exact credit is taken as asked: the ledger refuses it if the balance no longer holds it.
-    const usable = draft.credit ? draft.credit.exactly : usableBalance(balance, draft.currency);
+    const usable = draft.credit
+      ? draft.credit.exactly
+      : spenders.has(draft.subscriptionId)
+        ? usableBalance(balance, draft.currency)
+        : 0;
     const totals = totalInvoice(draft.lines, draft.discount, usable);
     balances.set(draft.customerId, { ...balance, amount: balance.amount - totals.creditApplied });
     return { draft, totals, invoice: storedInvoice(draft, totals) };

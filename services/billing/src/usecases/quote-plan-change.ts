@@ -46,10 +46,16 @@ export async function quotePlanChange(
     now,
   );
   if (change.kind === 'schedule' || change.kind === 'clear_pending') return { change, lines: [], period: current };
-  if (await deps.invoices.findOpenPlanChange(subscription.id, use.transaction)) {
+  // P, what the period was paid, is known only once its charges have an outcome: a change waits
+  // for an earlier change's charge, or for the renewal's, rather than prorate a period whose
+  // payment may still land (it would then credit nothing of it).
+  const open = await deps.invoices.findOpenOfSubscription(subscription.id, use.transaction);
+  if (open) {
     throw new DomainError(
       'unavailable',
-      "Another plan change of this subscription is waiting for its payment's outcome; please retry",
+      open.planChange
+        ? "Another plan change of this subscription is waiting for its payment's outcome; please retry"
+        : "The period's charge is waiting for the provider's answer; please retry once it is known",
     );
   }
   if (change.kind === 'swap') return { change, lines: [], period: current };

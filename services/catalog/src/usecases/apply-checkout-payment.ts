@@ -95,6 +95,7 @@ async function completeInBilling(
         usageUnitAmount: plan.usageUnitAmount ?? undefined,
       },
       customerEmail: session.customerEmail ?? '',
+      customerEmailTypedByPayer: session.customerEmailTypedByPayer,
       customerName: session.customerName ?? '',
       metadata: session.metadata,
       // Fixed since the payment started (applyPromotionCode): the terms this payment paid with.

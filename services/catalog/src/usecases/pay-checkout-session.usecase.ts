@@ -58,7 +58,9 @@ export async function startCheckoutPayment(
       cancel_action: `${deps.publicUrl}/checkout/${session.code}`,
     },
   });
-  await deps.checkoutSessions.recordPaymentStart(session.id, { reference, email, name });
+  // An e-mail the merchant did not give is the payer's word: kept as such for billing (§20).
+  const emailTypedByPayer = session.customerEmail === null || session.customerEmailTypedByPayer;
+  await deps.checkoutSessions.recordPaymentStart(session.id, { reference, email, name, emailTypedByPayer });
   return transaction.authorizationUrl;
 }
 

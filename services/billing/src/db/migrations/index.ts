@@ -16,6 +16,7 @@ import { addPlanChanges } from './0015-add-plan-changes';
 import { indexOpenInvoicesOfSubscription } from './0016-index-open-invoices-of-subscription';
 import { addBalanceCurrency } from './0017-add-balance-currency';
 import { addBillingParking } from './0018-add-billing-parking';
+import { addSubscriptionCards } from './0019-add-subscription-cards';
 
 /** Every migration of the billing database, in order. Append; never edit a shipped one. */
 export const billingMigrations: Migration[] = [
@@ -38,4 +39,5 @@ export const billingMigrations: Migration[] = [
   indexOpenInvoicesOfSubscription,
   addBalanceCurrency,
   addBillingParking,
+  addSubscriptionCards,
 ];

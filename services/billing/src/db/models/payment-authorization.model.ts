@@ -28,6 +28,10 @@ export class PaymentAuthorizationModel extends Model {
   @Column(DataType.BOOLEAN)
   reusable!: boolean;
 
+  /** The one subscription this card pays; null: the customer's own card (§20). */
+  @Column(DataType.UUID)
+  subscriptionId!: string | null;
+
   @Column(DataType.DATE)
   override createdAt!: Date;
 }

@@ -35,6 +35,10 @@ export class SubscriptionModel extends Model {
   @Column(DataType.CHAR(3))
   currency!: string;
 
+  /** False for a checkout whose payer only typed an existing customer's e-mail (§20). */
+  @Column(DataType.BOOLEAN)
+  usesCustomerBalance!: boolean;
+
   @Column(DataType.TEXT)
   interval!: Interval;
 

@@ -323,12 +323,13 @@ export class InvoiceRepository {
     );
   }
 
-  /** A plan change's invoice still OPEN (its charge in flight), if the subscription has one (§18). */
-  findOpenPlanChange(subscriptionId: string, transaction?: Transaction): Promise<InvoiceModel | null> {
-    return InvoiceModel.findOne({
-      where: { subscriptionId, status: 'OPEN', planChange: { [Op.ne]: null } },
-      transaction,
-    });
+  /**
+   * An OPEN invoice of the subscription, if it has one: of an ACTIVE or TRIALING subscription,
+   * one whose charge is in flight (a plan change's, or the period's renewal: a failed charge
+   * makes the subscription PAST_DUE), §18.
+   */
+  findOpenOfSubscription(subscriptionId: string, transaction?: Transaction): Promise<InvoiceModel | null> {
+    return InvoiceModel.findOne({ where: { subscriptionId, status: 'OPEN' }, transaction });
   }
 
   /** The invoice of a subscription's first period (a checkout's invoice), if it has one. */

@@ -27,6 +27,8 @@ export interface NewSubscription extends Partial<DiscountColumns> {
   metadata: Record<string, unknown>;
   checkoutSessionId: string | null;
   createdAt: Date;
+  /** Default true; false for a checkout whose payer only typed an existing customer's e-mail (§20). */
+  usesCustomerBalance?: boolean;
 }
 
 /** The columns of a plan change pending at the period's end (docs/api-behaviour.md §18). */
@@ -60,10 +62,22 @@ export class SubscriptionRepository {
         cancelAtPeriodEnd: false,
         cancelledAt: null,
         cancelledBy: null,
+        usesCustomerBalance: subscription.usesCustomerBalance ?? true,
         updatedAt: subscription.createdAt,
       },
       { transaction },
     );
+  }
+
+  /** Which of these subscriptions may spend their customer's balance (§20), in one query. */
+  async balanceUsers(ids: string[], transaction?: Transaction): Promise<Set<string>> {
+    if (ids.length === 0) return new Set();
+    const rows = await SubscriptionModel.findAll({
+      where: { id: ids, usesCustomerBalance: true },
+      attributes: ['id'],
+      transaction,
+    });
+    return new Set(rows.map((row) => row.id));
   }
 
   findByCheckoutSession(checkoutSessionId: string, transaction?: Transaction): Promise<SubscriptionModel | null> {

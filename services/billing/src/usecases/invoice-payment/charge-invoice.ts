@@ -80,10 +80,10 @@ export async function resendUnknownCharge(
     const invoice = await deps.invoices.find(payment.invoiceId, transaction);
     const [emails, cards] = await Promise.all([
       deps.customers.emailsOf([payment.customerId], transaction),
-      deps.authorizations.reusableCodesOf([payment.customerId], transaction),
+      invoice ? deps.authorizations.cardsOfSubscriptions([invoice.subscriptionId], transaction) : new Map(),
     ]);
     const email = emails.get(payment.customerId);
-    const authorizationCode = cards.get(payment.customerId);
+    const authorizationCode = invoice && cards.get(invoice.subscriptionId);
     // A closed invoice or a card gone: nothing to send again; recorded as never charged.
     if (invoice?.status !== 'OPEN' || !email || !authorizationCode) return null;
     await deps.payments.restartCharge(reference, deps.clock.now(), transaction);

@@ -59,7 +59,7 @@ export async function claimInvoiceCharges(
   const [inFlight, emails, cards] = await Promise.all([
     deps.payments.invoicesWithPendingCharge(invoiceIds, transaction),
     deps.customers.emailsOf(customerIds, transaction),
-    deps.authorizations.reusableCodesOf(customerIds, transaction),
+    deps.authorizations.cardsOfSubscriptions([...new Set(attempts.map((a) => a.invoice.subscriptionId))], transaction),
   ]);
   const results: ClaimedCharge[] = [];
   const started: ChargeClaim[] = [];
@@ -80,7 +80,7 @@ export async function claimInvoiceCharges(
       results.push({ done: { paid: true, invoice } });
       continue;
     }
-    const authorizationCode = cards.get(invoice.customerId);
+    const authorizationCode = cards.get(invoice.subscriptionId);
     if (!email || !authorizationCode) {
       const failure = 'The customer has no saved card';
       await recordChargeFailed(deps, invoice, { attempt, at, failure }, transaction, consequences);

@@ -4,6 +4,7 @@ import { createCheckoutSessions } from './0002-create-checkout-sessions';
 import { createCheckoutPayments } from './0003-create-checkout-payments';
 import { createCoupons } from './0004-create-coupons';
 import { addCheckoutSessionCoupons } from './0005-add-checkout-session-coupons';
+import { addCheckoutEmailTypedByPayer } from './0006-add-checkout-email-typed-by-payer';
 
 /** Every migration of the catalog database, in order. Append; never edit a shipped one. */
 export const catalogMigrations: Migration[] = [
@@ -14,4 +15,5 @@ export const catalogMigrations: Migration[] = [
   createCheckoutPayments,
   createCoupons,
   addCheckoutSessionCoupons,
+  addCheckoutEmailTypedByPayer,
 ];

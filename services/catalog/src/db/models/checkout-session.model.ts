@@ -35,6 +35,10 @@ export class CheckoutSessionModel extends Model {
   @Column(DataType.TEXT)
   customerEmail!: string | null;
 
+  /** True when the payer typed customerEmail on the hosted page (the merchant gave none). */
+  @Column(DataType.BOOLEAN)
+  customerEmailTypedByPayer!: boolean;
+
   @Column(DataType.TEXT)
   customerName!: string | null;
 

@@ -88,9 +88,17 @@ export class CheckoutSessionRepository {
     return session.reload();
   }
 
-  async recordPaymentStart(id: string, changes: { reference: string; email: string; name: string | null }) {
+  async recordPaymentStart(
+    id: string,
+    changes: { reference: string; email: string; name: string | null; emailTypedByPayer: boolean },
+  ) {
     await CheckoutSessionModel.update(
-      { transactionReference: changes.reference, customerEmail: changes.email, customerName: changes.name },
+      {
+        transactionReference: changes.reference,
+        customerEmail: changes.email,
+        customerName: changes.name,
+        customerEmailTypedByPayer: changes.emailTypedByPayer,
+      },
       { where: { id, status: 'PENDING' } },
     );
   }

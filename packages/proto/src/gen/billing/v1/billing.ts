@@ -397,7 +397,15 @@ export interface CompleteCheckoutRequest {
    * The coupon redeemed for the session: the payment is the discounted first charge, and the
    * first invoice carries the DISCOUNT line.
    */
-  coupon?: CouponSnapshot | undefined;
+  coupon?:
+    | CouponSnapshot
+    | undefined;
+  /**
+   * The payer typed customer_email on the hosted page (the merchant gave none): joining an
+   * existing customer of that e-mail, the checkout's card pays only the subscription it creates,
+   * which spends none of the customer's balance (docs/api-behaviour.md §20).
+   */
+  customerEmailTypedByPayer: boolean;
 }
 
 export interface CompleteCheckoutResponse {
@@ -6344,6 +6352,7 @@ function createBaseCompleteCheckoutRequest(): CompleteCheckoutRequest {
     customerName: "",
     metadata: undefined,
     coupon: undefined,
+    customerEmailTypedByPayer: false,
   };
 }
 
@@ -6372,6 +6381,9 @@ export const CompleteCheckoutRequest: MessageFns<CompleteCheckoutRequest> = {
     }
     if (message.coupon !== undefined) {
       CouponSnapshot.encode(message.coupon, writer.uint32(66).fork()).join();
+    }
+    if (message.customerEmailTypedByPayer !== false) {
+      writer.uint32(72).bool(message.customerEmailTypedByPayer);
     }
     return writer;
   },
@@ -6453,6 +6465,14 @@ export const CompleteCheckoutRequest: MessageFns<CompleteCheckoutRequest> = {
             message.coupon = CouponSnapshot.decode(reader, reader.uint32());
             continue;
           }
+          case 9: {
+            if (tag !== 72) {
+              break;
+            }
+
+            message.customerEmailTypedByPayer = reader.bool();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -6491,6 +6511,11 @@ export const CompleteCheckoutRequest: MessageFns<CompleteCheckoutRequest> = {
         : "",
       metadata: isObject(object.metadata) ? object.metadata : undefined,
       coupon: isSet(object.coupon) ? CouponSnapshot.fromJSON(object.coupon) : undefined,
+      customerEmailTypedByPayer: isSet(object.customerEmailTypedByPayer)
+        ? globalThis.Boolean(object.customerEmailTypedByPayer)
+        : isSet(object.customer_email_typed_by_payer)
+        ? globalThis.Boolean(object.customer_email_typed_by_payer)
+        : false,
     };
   },
 
@@ -6520,6 +6545,9 @@ export const CompleteCheckoutRequest: MessageFns<CompleteCheckoutRequest> = {
     if (message.coupon !== undefined) {
       obj.coupon = CouponSnapshot.toJSON(message.coupon);
     }
+    if (message.customerEmailTypedByPayer !== false) {
+      obj.customerEmailTypedByPayer = message.customerEmailTypedByPayer;
+    }
     return obj;
   },
 
@@ -6542,6 +6570,7 @@ export const CompleteCheckoutRequest: MessageFns<CompleteCheckoutRequest> = {
     message.coupon = (object.coupon !== undefined && object.coupon !== null)
       ? CouponSnapshot.fromPartial(object.coupon)
       : undefined;
+    message.customerEmailTypedByPayer = object.customerEmailTypedByPayer ?? false;
     return message;
   },
 };
