@@ -337,7 +337,14 @@ describe('billing CompleteCheckout (gRPC + sandbox provider + PostgreSQL)', () =
     expect(unknown).toMatchObject({ code: status.FAILED_PRECONDITION, reason: 'payment_required' });
 
     const reference = await payOnSandbox(email, sold.amount);
-    const base = { scope, transactionReference: reference, plan: sold, customerEmail: email, customerName: '' };
+    const base = {
+      scope,
+      transactionReference: reference,
+      plan: sold,
+      customerEmail: email,
+      customerEmailTypedByPayer: false,
+      customerName: '',
+    };
     const first = await billing.completeCheckout({ ...base, checkoutSessionId: randomUUID() });
     const reused = await remoteError(billing.completeCheckout({ ...base, checkoutSessionId: randomUUID() }));
     expect(reused.code).toBe(status.FAILED_PRECONDITION);
