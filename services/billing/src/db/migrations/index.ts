@@ -17,6 +17,7 @@ import { indexOpenInvoicesOfSubscription } from './0016-index-open-invoices-of-s
 import { addBalanceCurrency } from './0017-add-balance-currency';
 import { addBillingParking } from './0018-add-billing-parking';
 import { addSubscriptionCards } from './0019-add-subscription-cards';
+import { indexFailedFirstCharges } from './0020-index-failed-first-charges';
 
 /** Every migration of the billing database, in order. Append; never edit a shipped one. */
 export const billingMigrations: Migration[] = [
@@ -40,4 +41,5 @@ export const billingMigrations: Migration[] = [
   addBalanceCurrency,
   addBillingParking,
   addSubscriptionCards,
+  indexFailedFirstCharges,
 ];
