@@ -62,9 +62,9 @@ export interface ChargeFigures {
   /** Successful provider charges, not refunded, that no invoice of billing's accounts for. */
   unattributed: string[];
   /**
-   * Customers given more proration credit than money could have paid for: what their cards paid
-   * (less refunds) plus the credit their merchant granted (docs/api-behaviour.md §18: no sequence
-   * of changes creates credit that was never paid).
+   * Customers whose balance is more than money could have paid for: what their cards paid (less
+   * refunds) plus the credit their merchant granted, net (docs/api-behaviour.md §18: no sequence
+   * of changes creates credit that was never paid), with those figures in minor units.
    */
   creditWithoutPayment: string[];
 }
@@ -115,13 +115,15 @@ export async function chargeFigures(platform: PlatformUnderTest): Promise<Charge
     for (const n of counts) by.set(n, (by.get(n) ?? 0) + 1);
     return [...by].sort(([a], [b]) => a - b);
   };
-  const credits = await queryDatabase<{ id: string; credited: string; paid: string; granted: string }>(
+  // Money in: what the customer's cards paid less what was refunded, plus credit the merchant
+  // granted less credit taken back. A balance above that could only come from credit nobody
+  // paid for (a balance can be spent and given back again, so the proration credits themselves
+  // may add up to more: they are not the measure).
+  const credits = await queryDatabase<{ id: string; balance: string; paid: string; granted: string }>(
     billing,
-    `SELECT c.id,
+    `SELECT c.id, c.balance,
         (SELECT coalesce(sum(t.amount), 0) FROM customer_balance_transactions t
-          WHERE t.customer_id = c.id AND t.type = 'PRORATION_CREDIT') AS credited,
-        (SELECT coalesce(sum(t.amount), 0) FROM customer_balance_transactions t
-          WHERE t.customer_id = c.id AND t.type = 'ADJUSTMENT' AND t.amount > 0) AS granted,
+          WHERE t.customer_id = c.id AND t.type = 'ADJUSTMENT') AS granted,
         (SELECT coalesce(sum(i.amount_paid - i.amount_refunded), 0) FROM invoices i
           WHERE i.customer_id = c.id) AS paid
        FROM customers c`,
@@ -133,7 +135,7 @@ export async function chargeFigures(platform: PlatformUnderTest): Promise<Charge
     doubleCharged: [...netCharges].filter(([, n]) => n > 1).map(([invoice]) => invoice),
     unattributed,
     creditWithoutPayment: credits
-      .filter((c) => Number(c.credited) > Number(c.paid) + Number(c.granted))
-      .map((c) => c.id),
+      .filter((c) => Number(c.balance) > Number(c.paid) + Number(c.granted))
+      .map((c) => `${c.id} (balance ${c.balance}, paid ${c.paid}, granted ${c.granted})`),
   };
 }
