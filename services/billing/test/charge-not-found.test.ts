@@ -94,19 +94,23 @@ describe('charges unknown to the provider that land late', () => {
     };
   }
 
-  it('resends under the same reference: one successful charge of the invoice, even when the first arrives late', async () => {
-    const { email, subscriptionId } = await paidCheckout();
-
-    // The period ends now: the scheduler renews it, and its charge is held.
+  /** Ends the subscription's period now: the scheduler renews it, and the proxy holds its charge. */
+  async function holdRenewalCharge(subscriptionId: string): Promise<string> {
     proxy.arm();
-    const billingDb = platform.database('billing');
     await queryDatabase(
-      billingDb,
+      platform.database('billing'),
       `UPDATE subscriptions SET current_period_end = now() - interval '1 second' WHERE id = $1`,
       [subscriptionId],
     );
     await waitUntil('the renewal charge to be held', async () => proxy.held.length === 1);
-    const [reference] = proxy.held;
+    return proxy.held[0];
+  }
+
+  it('resends under the same reference: one successful charge of the invoice, even when the first arrives late', async () => {
+    const { email, subscriptionId } = await paidCheckout();
+
+    const reference = await holdRenewalCharge(subscriptionId);
+    const billingDb = platform.database('billing');
     expect(reference).toMatch(/^inv-[0-9a-f]{32}-1$/);
 
     // Billing times out (PROVIDER_TIMEOUT_MS), settlement finds "not found" and resends the same charge.
@@ -188,15 +192,8 @@ describe('charges unknown to the provider that land late', () => {
 
   it('a renewal charge in flight when the subscription is cancelled now is refunded in full once it succeeds', async () => {
     const { email, subscriptionId } = await paidCheckout();
-    proxy.arm();
+    const reference = await holdRenewalCharge(subscriptionId);
     const billingDb = platform.database('billing');
-    await queryDatabase(
-      billingDb,
-      `UPDATE subscriptions SET current_period_end = now() - interval '1 second' WHERE id = $1`,
-      [subscriptionId],
-    );
-    await waitUntil('the renewal charge to be held', async () => proxy.held.length === 1);
-    const [reference] = proxy.held;
 
     // Cancelled now while the charge is in flight: its invoice is OPEN, so no refund is quoted.
     const cancelled = await api('POST', `/subscriptions/${subscriptionId}/cancel`, {});

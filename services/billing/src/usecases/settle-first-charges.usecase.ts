@@ -31,14 +31,8 @@ export async function settleFirstCharges(
   );
   let settled = 0;
   for (const row of rows) {
-    let verified: VerifiedTransaction | null;
-    try {
-      verified = await deps.providerFor(row.livemode).verifyTransaction(row.reference);
-    } catch (err) {
-      deps.logger.warn({ err, reference: row.reference }, 'first charge not settled; will retry');
-      continue;
-    }
-    if (verified && verified.status === 'pending') continue;
+    const verified = await verifiedOrLater(deps, row, 'first charge not settled; will retry');
+    if (verified === 'later' || verified?.status === 'pending') continue;
     const refund = await deps.sequelize.transaction(async (transaction) => {
       const payment = await deps.payments.lockByReference(row.reference, transaction);
       if (!payment || payment.status !== 'PENDING' || payment.invoiceId) return null;
@@ -93,13 +87,8 @@ async function refundLateFirstCharges(deps: BillingDeps, olderThanMs: number): P
   );
   let landed = 0;
   for (const row of rows) {
-    let verified: VerifiedTransaction | null;
-    try {
-      verified = await deps.providerFor(row.livemode).verifyTransaction(row.reference);
-    } catch (err) {
-      deps.logger.warn({ err, reference: row.reference }, 'never-charged first charge not looked at; will retry');
-      continue;
-    }
+    const verified = await verifiedOrLater(deps, row, 'never-charged first charge not looked at; will retry');
+    if (verified === 'later') continue;
     if (verified?.status !== 'success') {
       await deps.payments.touch(row.reference, deps.clock.now());
       continue;
@@ -153,4 +142,18 @@ function decideAbandonedChargeRefund(
     },
     transaction,
   );
+}
+
+/** What the provider holds under a reference, or 'later' when it could not be asked (logged). */
+async function verifiedOrLater(
+  deps: BillingDeps,
+  row: { reference: string; livemode: boolean },
+  unanswered: string,
+): Promise<VerifiedTransaction | null | 'later'> {
+  try {
+    return await deps.providerFor(row.livemode).verifyTransaction(row.reference);
+  } catch (err) {
+    deps.logger.warn({ err, reference: row.reference }, unanswered);
+    return 'later';
+  }
 }
