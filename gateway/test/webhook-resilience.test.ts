@@ -7,6 +7,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { processIsAlive } from '@billing/platform';
 import {
   createReplica,
   freePort,
@@ -64,6 +65,8 @@ class CountingReceiver {
   }
 }
 
+/** The webhook timeout of the replica killed mid-attempt: longer than its ten attempts take to arrive. */
+const REPLICA_WEBHOOK_TIMEOUT_MS = 8000;
 /** A NATS server of this test alone (JetStream on disk), so restarting it disturbs no other suite. */
 class PrivateNats {
   private child?: ChildProcess;
@@ -214,7 +217,12 @@ describe('webhook deliveries survive a killed notification service and a restart
 
   it('a process killed while its first attempts hang: the deliveries it wrote claimed go out once, after the lease', async () => {
     await platform.processes.notification.stop();
-    const replica = await createReplica(platform, 'notification', { DELIVERY_POLL_MS: '60000' });
+    // Its attempts hang until the kill, which comes once all ten reached the receiver: on a loaded
+    // machine that has taken longer than the platform's 1 s timeout, which then recorded attempts.
+    const replica = await createReplica(platform, 'notification', {
+      DELIVERY_POLL_MS: '60000',
+      WEBHOOK_TIMEOUT_MS: String(REPLICA_WEBHOOK_TIMEOUT_MS),
+    });
     await replica.process.start();
     receiver.hanging = true;
     receiver.held = 0;
@@ -251,7 +259,7 @@ describe('webhook deliveries survive a killed notification service and a restart
       [events],
     );
     expect(sent).toHaveLength(10);
-    const leaseMs = 1000 + 5000; // WEBHOOK_TIMEOUT_MS + the lease margin
+    const leaseMs = REPLICA_WEBHOOK_TIMEOUT_MS + 5000; // the killed replica's timeout + the lease margin
     for (const row of sent) {
       expect(row.attempt).toBe(1);
       expect(row.at.getTime() - row.created_at.getTime()).toBeGreaterThanOrEqual(leaseMs);
@@ -260,6 +268,11 @@ describe('webhook deliveries survive a killed notification service and a restart
 
   it('NATS restarted while events are produced: every event delivered exactly once', async () => {
     receiver.healthy = true;
+    receiver.hanging = false;
+    // Running whatever the test before left (it restarts notification once its checks pass).
+    if (platform.processes.notification.pid === undefined || !processIsAlive(platform.processes.notification.pid)) {
+      await platform.processes.notification.start();
+    }
     const producing = createCustomers(60);
     await new Promise((r) => setTimeout(r, 300));
     await nats.stop();
