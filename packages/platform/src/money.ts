@@ -29,6 +29,17 @@ export function toMajorUnits(minor: number | bigint | string): number {
 }
 
 /**
+ * An amount that is not a safe integer of minor units: it cannot be stored or charged exactly.
+ * Deterministic for its inputs, so a caller that meets it will meet it again on a retry.
+ */
+export class AmountOutOfRangeError extends RangeError {
+  constructor(amount: string) {
+    super(`amount ${amount} is out of range`);
+    this.name = 'AmountOutOfRangeError';
+  }
+}
+
+/**
  * The platform's one rounding rule for money: an exact decimal amount of minor units to whole
  * minor units, half away from zero (docs/api-behaviour.md §1). Every computed amount (a
  * discount, a proration, a refund's share) goes through here, once.
@@ -36,7 +47,7 @@ export function toMajorUnits(minor: number | bigint | string): number {
 export function roundMinorUnits(amount: Decimal.Value): number {
   const rounded = new ExactDecimal(amount).toDecimalPlaces(0, Decimal.ROUND_HALF_UP);
   const result = rounded.toNumber();
-  if (!Number.isSafeInteger(result)) throw new RangeError(`amount ${rounded.toFixed()} is out of range`);
+  if (!Number.isSafeInteger(result)) throw new AmountOutOfRangeError(rounded.toFixed());
   return result === 0 ? 0 : result;
 }
 

@@ -1,4 +1,4 @@
-import { ExactDecimal, roundMinorUnits } from '@billing/platform';
+import { AmountOutOfRangeError, ExactDecimal, roundMinorUnits } from '@billing/platform';
 
 // The quantity rule itself lives in @billing/platform, shared with the gateway's validation.
 export { canonicalQuantity, parseUsageQuantity, type QuantityResult } from '@billing/platform';
@@ -24,7 +24,8 @@ export function usageAmountProblem(quantity: string, unitAmount: number | null):
   let amount: number;
   try {
     amount = usageAmount(quantity, unitAmount);
-  } catch {
+  } catch (err) {
+    if (!(err instanceof AmountOutOfRangeError)) throw err;
     amount = Infinity;
   }
   if (Math.abs(amount) <= MAX_USAGE_RECORD_AMOUNT) return null;

@@ -1,4 +1,4 @@
-import { DomainError, type ProjectScope } from '@billing/platform';
+import { AmountOutOfRangeError, DomainError, type ProjectScope } from '@billing/platform';
 import { canonicalQuantity } from '../domain/usage-quantity';
 import { usageUpTo } from './bill-usage.usecase';
 import type { BillingDeps } from './billing-deps';
@@ -34,7 +34,7 @@ export async function getUsageSummary(
   const unitAmount = subscription.usageUnitAmount ?? null;
   const period = { start: subscription.currentPeriodStart, end: subscription.currentPeriodEnd };
   const lines = await usageUpTo(deps, subscription, period, {}).catch((err: unknown) => {
-    if (!(err instanceof RangeError)) throw err;
+    if (!(err instanceof AmountOutOfRangeError)) throw err;
     throw new DomainError(
       'failed_precondition',
       "The period's usage comes to more than one invoice can bill; record a correction (a negative quantity)",

@@ -74,6 +74,8 @@ export async function recordUsageBatch(
         : 1,
   );
   const { accepted, duplicates } = await deps.usage.insertMany(scope, valid, now);
-  if (accepted > 0) await deps.subscriptions.unparkBilling([...new Set(valid.map((record) => record.subscriptionId))]);
+  // A parked renewal (§9) is tried again once the usage changes; others cost no statement.
+  const parked = new Set(valid.map((record) => record.subscriptionId).filter((id) => byId.get(id)?.parked));
+  if (accepted > 0) await deps.subscriptions.unparkBilling([...parked]);
   return { accepted, duplicates, errors };
 }

@@ -51,7 +51,8 @@ export async function recordUsage(
     now,
   );
   if (inserted) {
-    await deps.subscriptions.unparkBilling(subscription.id);
+    // A parked renewal (§9) is tried again once the usage changes; others cost no statement.
+    if (subscription.billingParkedAt) await deps.subscriptions.unparkBilling([subscription.id]);
     return { record: inserted, created: true };
   }
 

@@ -1,5 +1,5 @@
 import type { Transaction } from 'sequelize';
-import { BoundedConcurrency, recordEvent } from '@billing/platform';
+import { AmountOutOfRangeError, BoundedConcurrency, recordEvent } from '@billing/platform';
 import type { SubscriptionModel } from '../db/models';
 import { dueBillingStep, type BillingStep } from '../domain/billing-step';
 import { pendingPlanOf } from '../domain/plan-change';
@@ -154,7 +154,7 @@ export async function stepDueSubscriptions(
         );
         stepped += 1;
       } catch (err) {
-        if (!(err instanceof RangeError)) {
+        if (!(err instanceof AmountOutOfRangeError)) {
           deps.logger.error({ err, subscription_id: row.id }, 'billing step failed; retrying next pass');
           continue;
         }

@@ -39,6 +39,10 @@ export class SubscriptionModel extends Model {
   @Column(DataType.BOOLEAN)
   usesCustomerBalance!: boolean;
 
+  /** When the scheduler parked it: its next step cannot be computed (§9); null when not parked. */
+  @Column(DataType.DATE)
+  billingParkedAt!: Date | null;
+
   @Column(DataType.TEXT)
   interval!: Interval;
 
