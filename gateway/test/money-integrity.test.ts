@@ -1,5 +1,12 @@
 import type { SandboxControlsClient } from '@billing/payments';
-import { payCheckoutPageInSandbox, queryDatabase, sharedPlatform, type SharedPlatform } from '@billing/testing';
+import {
+  payCheckoutPageInSandbox,
+  queryDatabase,
+  scrapeMetrics,
+  sharedPlatform,
+  waitForLoopPasses,
+  type SharedPlatform,
+} from '@billing/testing';
 import { gatewayApi, registerMerchant, type Api, type Json, type RegisteredMerchant } from './support/api';
 import { payHostedCheckout } from './support/hosted-checkout';
 import { plus, sandboxControlsOf } from './support/test-clock';
@@ -182,11 +189,21 @@ describe('credit and refunds never exceed what the customer paid (gateway -> bil
     expect(summary.status).toBe(400);
 
     const before = (await get(m, `/subscriptions/${id}`)).body;
+    const parkedSteps = async () =>
+      (await scrapeMetrics(platform, 'billing')).sum('billing_steps_parked_total', { livemode: 'false' });
+    const parkedBefore = await parkedSteps();
     await advance(m, plus(before.current_period_end, 60_000));
-    await new Promise((resolve) => setTimeout(resolve, 2_500)); // two passes of the 1 s scheduler
+    const parkedDeadline = Date.now() + 15_000;
+    while ((await parkedSteps()) === parkedBefore) {
+      if (Date.now() > parkedDeadline) throw new Error('the renewal was not parked');
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    // Two more passes of the scheduler leave it parked: not tried again, not counted again.
+    await waitForLoopPasses(platform, 'billing', 'billing-scheduler-test', 2);
+    expect(await parkedSteps()).toBe(parkedBefore + 1);
     const parked = (await get(m, `/subscriptions/${id}`)).body;
     expect([parked.status, parked.current_period_start]).toEqual(['ACTIVE', before.current_period_start]);
-    expect(platform.output('billing')).toContain(id);
+    expect(platform.output('billing')).toMatch(new RegExp(`${id}.*parked until the usage`));
     expect((await get(m, `/invoices?subscription_id=${id}`)).body).toHaveLength(1);
 
     // A correction brings the period back within range: the renewal is made on the next pass.

@@ -43,9 +43,15 @@ export function balanceCurrencyAfter(balanceCurrency: string | null, currency: s
   return currency;
 }
 
-/** The balance an invoice in `currency` may use: all of it in the balance's currency, else none. */
-export const usableBalance = (balance: { amount: number; currency: string | null }, currency: string): number =>
-  balance.currency === currency ? Math.max(balance.amount, 0) : 0;
+/**
+ * The balance an invoice of a subscription may use (§20): all of it when the invoice is in the
+ * balance's currency and the subscription may spend it (not one a payer created by typing an
+ * existing customer's e-mail on a hosted checkout), else none.
+ */
+export const usableBalance = (
+  balance: { amount: number; currency: string | null },
+  invoice: { currency: string; usesCustomerBalance: boolean },
+): number => (invoice.usesCustomerBalance && balance.currency === invoice.currency ? Math.max(balance.amount, 0) : 0);
 
 /** The balance after `amount`; refuses (InsufficientBalanceError) to go below 0. */
 export function balanceAfter(balance: number, amount: number): number {

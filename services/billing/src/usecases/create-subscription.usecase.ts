@@ -117,7 +117,11 @@ export async function createSubscription(
   };
   const now = await deps.clocks.now(scope);
   const start = subscriptionStart(plan, now);
-  const balance = usableBalance({ amount: customer.balance, currency: customer.balanceCurrency }, plan.currency);
+  // The subscription this request creates may spend the balance: it is the merchant's own call.
+  const balance = usableBalance(
+    { amount: customer.balance, currency: customer.balanceCurrency },
+    { currency: plan.currency, usesCustomerBalance: true },
+  );
   const money = firstInvoiceMoney(plan, command.discount, balance);
 
   // A trial charges nothing now; a free plan, or one the discount or the balance pays in full, has nothing to charge.

@@ -122,9 +122,7 @@ export async function createInvoices(
     // An exact credit is taken as asked: the ledger refuses it if the balance no longer holds it.
     const usable = draft.credit
       ? draft.credit.exactly
-      : spenders.has(draft.subscriptionId)
-        ? usableBalance(balance, draft.currency)
-        : 0;
+      : usableBalance(balance, { currency: draft.currency, usesCustomerBalance: spenders.has(draft.subscriptionId) });
     const totals = totalInvoice(draft.lines, draft.discount, usable);
     balances.set(draft.customerId, { ...balance, amount: balance.amount - totals.creditApplied });
     return { draft, totals, invoice: storedInvoice(draft, totals) };

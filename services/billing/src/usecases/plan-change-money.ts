@@ -19,9 +19,7 @@ export async function planChangeMoney(
 ): Promise<{ lines: NewInvoiceLine[]; totals: InvoiceTotals }> {
   if (quote.lines.length === 0) return { lines: [], totals: NO_INVOICE_TOTALS };
   const discount = invoiceDiscountOf(subscription);
-  const balance = subscription.usesCustomerBalance
-    ? usableBalance(await deps.balances.balanceOf(subscription.customerId), subscription.currency)
-    : 0;
+  const balance = usableBalance(await deps.balances.balanceOf(subscription.customerId), subscription);
   const totals = totalInvoice(quote.lines, discount, balance);
   return { lines: [...quote.lines, ...discountLines(discount, totals, quote.period)], totals };
 }

@@ -97,7 +97,6 @@ export class SubscriptionRepository {
     return findInScope(SubscriptionModel, scope, id, 'Subscription');
   }
 
-  /** The row locked until commit: status changes of one subscription run one after the other. */
   /** The currency of a customer's first subscription, or null (a balance's default, §20). */
   async firstCurrencyOf(customerId: string, transaction?: Transaction): Promise<string | null> {
     const first = await SubscriptionModel.findOne({
@@ -109,6 +108,7 @@ export class SubscriptionRepository {
     return first?.currency ?? null;
   }
 
+  /** The row locked until commit: status changes of one subscription run one after the other. */
   lock(id: string, transaction: Transaction): Promise<SubscriptionModel | null> {
     return SubscriptionModel.findByPk(id, { transaction, lock: transaction.LOCK.UPDATE });
   }
@@ -117,12 +117,17 @@ export class SubscriptionRepository {
    * What usage ingestion needs of each of these subscriptions (owner, mode, status), by id; one
    * narrow query for a whole batch of records.
    */
-  async usageTargets(
-    ids: string[],
-  ): Promise<
+  async usageTargets(ids: string[]): Promise<
     Map<
       string,
-      { id: string; projectId: string; livemode: boolean; status: SubscriptionStatus; usageUnitAmount: number | null }
+      {
+        id: string;
+        projectId: string;
+        livemode: boolean;
+        status: SubscriptionStatus;
+        usageUnitAmount: number | null;
+        parked: boolean;
+      }
     >
   > {
     if (ids.length === 0) return new Map();
@@ -132,8 +137,10 @@ export class SubscriptionRepository {
       livemode: boolean;
       status: SubscriptionStatus;
       usageUnitAmount: string | null;
+      parked: boolean;
     }>(
-      `SELECT id, project_id AS "projectId", livemode, status, usage_unit_amount AS "usageUnitAmount"
+      `SELECT id, project_id AS "projectId", livemode, status, usage_unit_amount AS "usageUnitAmount",
+              billing_parked_at IS NOT NULL AS parked
          FROM subscriptions WHERE id = ANY($1::uuid[])`,
       { bind: [ids], type: QueryTypes.SELECT },
     );
@@ -157,12 +164,13 @@ export class SubscriptionRepository {
     );
   }
 
-  /** Puts a parked subscription back on the scheduler (its usage changed): no-op when not parked. */
-  async unparkBilling(ids: string | string[]): Promise<void> {
+  /** Puts parked subscriptions back on the scheduler (their usage changed). */
+  async unparkBilling(ids: string[]): Promise<void> {
+    if (ids.length === 0) return;
     await SubscriptionModel.sequelize!.query(
       `UPDATE subscriptions SET billing_parked_at = NULL, billing_parked_reason = NULL
         WHERE id = ANY($1::uuid[]) AND billing_parked_at IS NOT NULL`,
-      { bind: [[ids].flat()] },
+      { bind: [ids] },
     );
   }
 

@@ -8,7 +8,7 @@ import type { BillingDeps } from '../billing-deps';
 import { countRenewal } from '../billing-metrics';
 import { subscriptionEvent } from '../subscription-views';
 import { applyPlanChangeOutcome } from './plan-change-outcome';
-import { refundUnwantedCharge } from './unwanted-charge-refund';
+import { refundChargeOfEndedSubscription } from './unwanted-charge-refund';
 
 /** An OPEN invoice to mark paid: by a charge's success, or with nothing to charge. */
 export interface InvoicePayment {
@@ -88,9 +88,9 @@ export async function recordInvoicesPaid(
  * them. A trial's first charge -> ACTIVE; a retry on PAST_DUE -> ACTIVE; a renewal of an ACTIVE
  * subscription keeps it ACTIVE (afterInvoicePaid); each that began a paid period records
  * subscription.renewed and counts a renewal. A plan change's invoice applies its change instead
- * (§18, applyPlanChangeOutcome). A subscription that ended while the charge was in flight (cancel
- * now) keeps nothing: the charge is refunded in full (refundUnwantedCharge, §10). Subscriptions are locked in id order (two batches never lock
- * crosswise); one UPDATE per status that changes, one INSERT for the events, with
+ * (§18, applyPlanChangeOutcome). A subscription that ended while the charge was in flight
+ * (cancel now) keeps nothing: the charge is refunded in full (§10). Subscriptions are locked in
+ * id order (two batches never lock crosswise); one UPDATE per status that changes, one INSERT for the events, with
  * `earlierEvents` (the batch's invoice.paid) ahead of them.
  */
 export async function applyPaidOutcomes(
@@ -124,8 +124,7 @@ export async function applyPaidOutcomes(
     if (!subscription) continue;
     if (hasEnded(subscription.status)) {
       // Cancelled now (or ended) while this charge was in flight: none of it is kept (§10).
-      const payment = await deps.payments.findSucceededForInvoice(invoice.id, transaction);
-      if (payment) await refundUnwantedCharge(deps, { payment, invoice, onInvoice: true, at }, transaction);
+      await refundChargeOfEndedSubscription(deps, invoice, at, transaction);
       continue;
     }
     const { event, renewed } = afterInvoicePaid(subscription.status);

@@ -4,7 +4,7 @@ import { hasEnded } from '../../domain/subscription-status';
 import type { BillingDeps } from '../billing-deps';
 import { switchPlan } from '../switch-plan';
 import { markVoid } from '../void-invoice.usecase';
-import { refundUnwantedCharge } from './unwanted-charge-refund';
+import { refundChargeOfEndedSubscription } from './unwanted-charge-refund';
 
 /**
  * What the outcome of a plan change's invoice does (docs/api-behaviour.md §18), in the
@@ -33,8 +33,7 @@ export async function applyPlanChangeOutcome(
   if (hasEnded(subscription.status)) {
     // Ended (cancelled now) while the change's charge was in flight: its plan is kept and none
     // of the charge is (§10).
-    const payment = await deps.payments.findSucceededForInvoice(invoice.id, transaction);
-    if (payment) await refundUnwantedCharge(deps, { payment, invoice, onInvoice: true, at: outcome.at }, transaction);
+    await refundChargeOfEndedSubscription(deps, invoice, outcome.at, transaction);
     return;
   }
   const newPeriod = change.newPeriod && {

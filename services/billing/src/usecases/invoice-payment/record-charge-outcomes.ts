@@ -28,8 +28,8 @@ export interface SuccessfulCharge {
  * Records successful charges in the caller's transaction, any number (a single one is a batch of
  * one): payments SUCCEEDED (one UPDATE), then the "invoice paid" rule with its consequences
  * (recordInvoicesPaid). A payment someone else settled meanwhile is left as it is; a charge of an
- * invoice closed meanwhile is refunded in full (refundUnwantedCharge). Locks in a fixed order: payments by reference, then invoices, then
- * subscriptions by id. Returns the invoices it paid.
+ * invoice closed meanwhile is refunded in full (refundUnwantedCharge). Locks in a fixed order:
+ * payments by reference, then invoices, then subscriptions by id. Returns the invoices it paid.
  */
 export async function recordSuccessfulCharges(
   deps: BillingDeps,

@@ -4,6 +4,20 @@ import type { InvoiceModel, PaymentModel } from '../../db/models';
 import type { BillingDeps } from '../billing-deps';
 
 /**
+ * The charge that paid `invoice` of a subscription that ended (cancelled now) while it was in
+ * flight: refunded in full, recorded on the invoice (refundUnwantedCharge).
+ */
+export async function refundChargeOfEndedSubscription(
+  deps: BillingDeps,
+  invoice: InvoiceModel,
+  at: Date,
+  transaction: Transaction,
+): Promise<void> {
+  const payment = await deps.payments.findSucceededForInvoice(invoice.id, transaction);
+  if (payment) await refundUnwantedCharge(deps, { payment, invoice, onInvoice: true, at }, transaction);
+}
+
+/**
  * A charge that succeeded after what it paid for ended: its subscription was cancelled now (or
  * ended) while the charge was in flight, or its invoice was closed (voided, written off)
  * meanwhile. The platform keeps no such money (docs/api-behaviour.md §10): a full refund of the
