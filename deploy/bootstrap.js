@@ -69,10 +69,11 @@ function parseMode(argv) {
 
 /**
  * On a new machine the browser tests' Chromium is missing, and installing it (apt-get, about a
- * minute) need not wait for the install and build: for the whole suite (`npm test` without
- * arguments) it starts now, beside them, when this user can install (root with apt-get). Before
- * jest the runner checks again, for any run with a browser test, and says what to do when it is
- * still missing (deploy/src/chromium.ts).
+ * minute) need not wait for anything: for the whole suite (`npm test` without arguments) it
+ * starts now, beside the install, the build and the first suites, when this user can install
+ * (root with apt-get); the browser suites wait for its outcome (packages/testing's
+ * chromium-ready.ts). For a run of named files the runner installs it before jest, and says
+ * what to do when it cannot (deploy/src/chromium.ts).
  */
 function startChromiumInstall(mode, args) {
   const wholeSuite = mode === 'test' && args.length === 0;
@@ -136,18 +137,14 @@ async function main() {
   // mostly wait out anyway).
   const typecheck = mode === 'test' && process.env.SKIP_BUILD !== '1' ? startTypecheck() : undefined;
 
-  if (chromiumInstall) {
-    const code = await chromiumInstall;
-    say(code === 0 ? 'Chromium installed' : `installing Chromium failed (exit ${code}); the runner tries again`);
-  }
-
   const runner = join(ROOT, 'deploy', 'dist', 'runner.js');
   if (!existsSync(runner)) {
     process.stderr.write(`[bootstrap] ${runner} is missing after the build\n`);
     process.exit(1);
   }
+  // An install of Chromium still under way goes on beside the suites that need no browser.
   require(runner)
-    .main(mode, args)
+    .main(mode, args, { chromiumInstall })
     .then(
       async (code) => {
         const typeErrors = typecheck ? await typecheck : 0;

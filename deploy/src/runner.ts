@@ -19,7 +19,7 @@ import {
   runSummary,
 } from '@billing/testing/dist/jest/suite-timings';
 import { ensureDevelopmentCertificates, serviceTlsFiles } from '@billing/platform/dist/dev-tls';
-import { ensureChromium, thisMachine } from './chromium';
+import { DEFAULT_CHROMIUM, ensureChromium, INSTALL_COMMAND, thisMachine } from './chromium';
 import { developmentJwtSecret, ensureInfrastructure, InfrastructureError, type Infrastructure } from './infrastructure';
 import {
   ManagedProcess,
@@ -41,8 +41,16 @@ export type Mode = 'start' | 'test' | 'bench' | 'chaos';
 const log = (message: string) => process.stdout.write(`[runner] ${message}\n`);
 const fail = (message: string) => process.stderr.write(`[runner] ${message}\n`);
 
+export interface RunnerOptions {
+  /**
+   * An apt-get install of Chromium that the bootstrap started for the whole suite, still under
+   * way: the lanes start without it, and the browser suites wait for its outcome.
+   */
+  chromiumInstall?: Promise<number>;
+}
+
 /** Runs a mode to its end and returns the process exit code. */
-export async function main(mode: Mode, args: string[]): Promise<number> {
+export async function main(mode: Mode, args: string[], options: RunnerOptions = {}): Promise<number> {
   if (mode === 'bench') {
     const problem = unknownBenchmarks(args);
     if (problem) {
@@ -59,7 +67,7 @@ export async function main(mode: Mode, args: string[]): Promise<number> {
       // Ctrl-C while PostgreSQL/NATS were starting: the user wants nothing more.
       if (signals.received) return 0;
       if (mode === 'start') return await startPlatform(infra, signals);
-      if (mode === 'test') return await runJest(infra, args, signals);
+      if (mode === 'test') return await runJest(infra, args, signals, options.chromiumInstall);
       if (mode === 'chaos') return await runChild(process.execPath, [CHAOS_RUN, ...args], infraEnv(infra), signals);
       return await runBenchmarks(infra, args, signals);
     } finally {
@@ -225,14 +233,39 @@ async function startPlatform(infra: Infrastructure, signals: SignalTrap): Promis
   return code;
 }
 
-async function runJest(infra: Infrastructure, args: string[], signals: SignalTrap): Promise<number> {
+async function runJest(
+  infra: Infrastructure,
+  args: string[],
+  signals: SignalTrap,
+  chromiumInstall?: Promise<number>,
+): Promise<number> {
   const jest = join(REPO_ROOT, 'node_modules', '.bin', 'jest');
   if (!existsSync(jest)) {
     fail(`${jest} is missing: run npm install`);
     return 1;
   }
   const env = infraEnv(infra);
-  if (runsBrowserTests(args)) {
+  if (chromiumInstall) {
+    // Installing beside the first suites: the browser suites wait for this file's outcome.
+    const { announceChromium, forgetChromiumAnnouncement } = await import('@billing/testing');
+    const readyFile = join(resultsDirectory(), 'chromium-ready.json');
+    forgetChromiumAnnouncement(readyFile);
+    env.CHROMIUM_PATH = DEFAULT_CHROMIUM;
+    env.CHROMIUM_READY_FILE = readyFile;
+    void chromiumInstall.then((code) => {
+      const ok = code === 0 && existsSync(DEFAULT_CHROMIUM);
+      log(ok ? 'Chromium installed' : `installing Chromium failed (exit ${code})`);
+      announceChromium(
+        readyFile,
+        ok
+          ? { ok: true }
+          : {
+              ok: false,
+              problem: `Installing Chromium with apt-get failed (exit ${code}). Run:\n  ${INSTALL_COMMAND}`,
+            },
+      );
+    });
+  } else if (runsBrowserTests(args)) {
     const chromium = ensureChromium(thisMachine, log);
     if (!chromium.ok) {
       fail(chromium.problem);
@@ -261,10 +294,13 @@ async function runLanes(jest: string, env: NodeJS.ProcessEnv, signals: SignalTra
   // @billing/testing reads the infrastructure's addresses from this process's environment when
   // it loads (and `npm start` need not load it at all).
   for (const name of ['DATABASE_URL', 'NATS_URL', 'REDIS_URL'] as const) if (env[name]) process.env[name] = env[name];
-  const { dropDatabasesInBackground, readRunSharedPlatform, startRunSharedPlatform, stopSharedPlatform } =
+  const { dropDatabasesInBackground, runSharedPlatformPath, startRunSharedPlatform, stopSharedPlatform } =
     await import('@billing/testing');
-  log('starting the shared platform');
-  const shared = await startRunSharedPlatform(sharedDir);
+  // Beside the lanes, whose first suites start their own platforms: a borrower waits for it.
+  log('starting the shared platform beside the lanes');
+  const sharedStart = startRunSharedPlatform(sharedDir);
+  sharedStart.catch((err: Error) => fail(`the shared platform did not start: ${err.message}`));
+  const shared = runSharedPlatformPath(sharedDir);
   log(`jest in ${lanes} lanes (docs/decisions.md, "How the suite is laid out")`);
   let codes: number[];
   try {
@@ -277,9 +313,11 @@ async function runLanes(jest: string, env: NodeJS.ProcessEnv, signals: SignalTra
       }),
     );
   } finally {
-    const record = readRunSharedPlatform(shared);
-    await stopSharedPlatform(record);
-    dropDatabasesInBackground([record.runId]);
+    const record = await sharedStart.catch(() => undefined);
+    if (record) {
+      await stopSharedPlatform(record);
+      dropDatabasesInBackground([record.runId]);
+    }
   }
   for (const line of runSummary(readRunTimings(), readPlatformStarts())) log(line);
   const failed = codes.find((code) => code !== 0);

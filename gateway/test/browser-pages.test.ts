@@ -19,7 +19,8 @@ describe('pages in a real browser: the hosted checkout and the API reference', (
     api = gatewayApi(platform.gatewayUrl);
     merchant = await registerMerchant(api, 'browser');
     browser = await launchChromium();
-  });
+    // On a new machine Chromium may still be installing (support/browser.ts).
+  }, 360_000);
   beforeEach(async () => {
     page = await browser.newPage({ viewport: { width: 390, height: 844 } });
   });

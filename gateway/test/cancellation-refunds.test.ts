@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { SandboxControlsClient, type SandboxLedger } from '@billing/payments';
-import { queryDatabase, startPlatform, type PlatformUnderTest } from '@billing/testing';
+import { queryDatabase, sharedPlatform, type SharedPlatform } from '@billing/testing';
 import { gatewayApi, registerMerchant, UUID, type Api, type Json, type RegisteredMerchant } from './support/api';
 import { payHostedCheckout, type PaidCheckout } from './support/hosted-checkout';
 
@@ -9,22 +9,18 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 /**
  * Refunds on cancellation (docs/api-behaviour.md §8, 10, 11, 12, 16.4, 16.18) through the gateway: billing asks
  * the policy service for the refund and gives it back through the sandbox provider. Every
- * process is real; money is checked in the sandbox provider's own ledger.
+ * process is real; money is checked in the sandbox provider's own ledger. Cancels while policy
+ * or the provider is down: crashes-and-outages.test.ts (it stops them).
  */
 describe('refunds on cancellation (gateway -> billing -> policy + sandbox provider)', () => {
-  let platform: PlatformUnderTest;
+  let platform: SharedPlatform;
   let api: Api;
   let sandbox: SandboxControlsClient;
   /** Every refund the API reported with an amount, by customer e-mail, for the ledger check. */
   const reported = new Map<string, Json[]>();
 
   beforeAll(async () => {
-    // Refunds the provider could not take are retried after 1 s (the real default is 30 s).
-    platform = await startPlatform({
-      // What the suite reaches; the others' start would only cost CPU.
-      only: ['identity', 'sandbox-provider', 'policy', 'billing', 'catalog', 'gateway'],
-      env: { PAYMENT_SETTLE_AFTER_MS: '1000', RENEWAL_POLL_MS: '200' },
-    });
+    platform = await sharedPlatform();
     api = gatewayApi(platform.gatewayUrl);
     sandbox = new SandboxControlsClient({
       baseUrl: platform.env.SANDBOX_PROVIDER_URL,
@@ -94,14 +90,6 @@ describe('refunds on cancellation (gateway -> billing -> policy + sandbox provid
       [type, subscriptionId],
     );
     return rows.map((r) => r.payload.data);
-  }
-
-  async function eventually(done: () => Promise<boolean>, timeoutMs = 20_000): Promise<void> {
-    const deadline = Date.now() + timeoutMs;
-    while (!(await done())) {
-      if (Date.now() > deadline) throw new Error(`not done after ${timeoutMs} ms`);
-      await new Promise((r) => setTimeout(r, 250));
-    }
   }
 
   /** A preview and the cancel's refund agree on everything but the id and the status. */
@@ -286,44 +274,6 @@ describe('refunds on cancellation (gateway -> billing -> policy + sandbox provid
     const scheduled = await post(m, `/subscriptions/${after.subscriptionId}/cancel`, { at_period_end: true });
     expect([scheduled.status, scheduled.body.refund]).toEqual([200, null]);
     expect((await ledgerOf(after.email)).refunds).toEqual([]);
-  });
-
-  it('cancels nothing while policy is unreachable (503); a refund the provider could not take is retried', async () => {
-    const m = await registerMerchant(api, 'outage');
-    await policy(m, { refund_type: 'FULL', is_default: true });
-    const planId = await plan(m, { amount: 60 });
-    const paid = await checkout(m, planId, 'outage');
-
-    await platform.processes.policy.stop();
-    try {
-      const unavailable = await post(m, `/subscriptions/${paid.subscriptionId}/cancel`);
-      expect(unavailable.status).toBe(503);
-      expect(unavailable.body).toEqual({ detail: expect.any(String) });
-      expect((await get(m, `/subscriptions/${paid.subscriptionId}`)).body.status).toBe('ACTIVE');
-    } finally {
-      await platform.processes.policy.start();
-    }
-    // Billing's channel reconnects on its own backoff.
-    await eventually(
-      async () => (await post(m, `/subscriptions/${paid.subscriptionId}/cancel/preview`)).status === 200,
-    );
-
-    await platform.processes['sandbox-provider'].stop();
-    let refund: Json;
-    try {
-      // Cancelled with its refund decided; the provider is down, so it waits (PENDING).
-      refund = await cancel(m, paid);
-      expect(refund).toMatchObject({ amount: 60, status: 'PENDING', id: expect.stringMatching(UUID) });
-      expect((await firstInvoice(m, paid.subscriptionId)).amount_refunded).toBe(0);
-    } finally {
-      await platform.processes['sandbox-provider'].start();
-    }
-    // Retried by billing's polling loop once the provider is back.
-    await eventually(async () => (await firstInvoice(m, paid.subscriptionId)).amount_refunded === 60);
-    expect((await ledgerOf(paid.email)).refunds.map((r) => r.amount)).toEqual([6000]);
-    expect(await eventsOf(paid.subscriptionId, 'refund.processed')).toEqual([
-      { ...refund, status: 'PROCESSED', subscription_id: paid.subscriptionId },
-    ]);
   });
 
   it("the sandbox provider's ledger shows exactly the refunds the API reported", async () => {

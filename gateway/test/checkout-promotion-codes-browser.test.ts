@@ -40,7 +40,8 @@ describe('promotion codes on the hosted checkout page, in a real browser', () =>
     }
     const old = (await get('/coupons')).body.find((c: Json) => c.code === 'OLDCODE');
     expect((await api('DELETE', `/api/v1/coupons/${old.id}`, { apiKey: merchant.testKey })).status).toBe(204);
-  });
+    // On a new machine Chromium may still be installing (support/browser.ts).
+  }, 360_000);
   beforeEach(async () => {
     page = await browser.newPage({ viewport: { width: 390, height: 900 } });
   });

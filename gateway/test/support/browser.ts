@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { chromium, type Browser } from 'playwright-core';
+import { chromiumInstalled } from '@billing/testing';
 
 const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
 
@@ -8,7 +9,9 @@ const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
  * Debian's Chromium, headless. The background-networking flags matter on machines without
  * internet: without them Chromium keeps opening connections that the closed network refuses.
  */
-export function launchChromium(): Promise<Browser> {
+export async function launchChromium(): Promise<Browser> {
+  // On a new machine `npm test` installs Chromium while the first suites run.
+  await chromiumInstalled();
   return chromium.launch({
     executablePath: CHROMIUM,
     args: [

@@ -7,3 +7,4 @@ export * from './local-endpoint';
 export * from './hosted-checkout';
 export * from './metrics';
 export * from './shared-platform';
+export * from './chromium-ready';

@@ -33,7 +33,7 @@ export const SHARED_PLATFORM_ENV: Record<string, string> = {
 export type SharedPlatform = Omit<PlatformUnderTest, 'processes' | 'replicas'>;
 
 /** What the jest process keeps on disk about its shared platform, from one suite to the next. */
-interface SharedPlatformRecord {
+export interface SharedPlatformRecord {
   runId: string;
   gatewayUrl: string;
   eventsStream: string;
@@ -131,22 +131,53 @@ async function startShared(logDirectory: string): Promise<SharedPlatformRecord> 
   };
 }
 
+/** Where the run's shared platform record is written once the platform is up (RUN_SHARED_PLATFORM). */
+export const runSharedPlatformPath = (dir: string): string => join(dir, 'run-shared-platform.json');
+
+/** Written instead of the record when the run's shared platform could not start. */
+const failurePath = (path: string) => `${path}.failed`;
+
 /**
- * The run's shared platform, which `npm test` starts before its lanes and stops after them
+ * The run's shared platform, which `npm test` starts beside its lanes and stops after them
  * (RUN_SHARED_PLATFORM names its record): one platform's start and idle loops for the whole
- * run instead of one per lane. Its borrowers are written down per lane, so that a failure can
- * name the suites that used it last.
+ * run instead of one per lane. The lanes do not wait for it: their first suites start platforms
+ * of their own, and a borrower waits for the record (or the failure) to be written. Its
+ * borrowers are written down per lane, so that a failure can name the suites that used it last.
  */
-export async function startRunSharedPlatform(dir: string): Promise<string> {
-  const record = await startShared(join(dir, 'logs-run'));
-  const path = join(dir, 'run-shared-platform.json');
-  writeFileSync(path, JSON.stringify(record, null, 2));
-  return path;
+export async function startRunSharedPlatform(dir: string): Promise<SharedPlatformRecord> {
+  const path = runSharedPlatformPath(dir);
+  try {
+    const record = await startShared(join(dir, 'logs-run'));
+    writeFileSync(path, JSON.stringify(record, null, 2));
+    return record;
+  } catch (err) {
+    writeFileSync(failurePath(path), (err as Error).stack ?? String(err));
+    throw err;
+  }
 }
 
-/** Reads a run's shared platform record (RUN_SHARED_PLATFORM), to borrow or to stop it. */
+/** Reads a run's shared platform record (RUN_SHARED_PLATFORM), to borrow it. */
 export function readRunSharedPlatform(path: string): SharedPlatformRecord {
   return JSON.parse(readFileSync(path, 'utf8')) as SharedPlatformRecord;
+}
+
+/**
+ * How long a borrower waits for the run's shared platform to come up, within a hook's 60 s: it
+ * starts with the lanes, and each lane's first suites start platforms of their own.
+ */
+const RUN_SHARED_START_TIMEOUT_MS = 55_000;
+
+/** The run's shared platform record once the runner has written it; throws when its start failed. */
+async function awaitRunSharedPlatform(path: string): Promise<SharedPlatformRecord> {
+  const deadline = Date.now() + RUN_SHARED_START_TIMEOUT_MS;
+  for (;;) {
+    if (existsSync(path)) return readRunSharedPlatform(path);
+    if (existsSync(failurePath(path)))
+      throw new Error(`the run's shared platform failed to start:\n${readFileSync(failurePath(path), 'utf8')}`);
+    if (Date.now() > deadline)
+      throw new Error(`the run's shared platform was not up after ${RUN_SHARED_START_TIMEOUT_MS / 1000} s`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
 }
 
 const laneUsersFile = (path: string, lane: string) => `${path}.lane-${lane}.used-by`;
@@ -160,7 +191,7 @@ function lastRunBorrowers(path: string): string {
 }
 
 async function borrowRunSharedPlatform(path: string, suite: string): Promise<SharedPlatformRecord> {
-  const record = readRunSharedPlatform(path);
+  const record = await awaitRunSharedPlatform(path);
   const problem = await problemOf(record);
   if (problem)
     throw new Error(

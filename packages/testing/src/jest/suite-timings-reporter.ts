@@ -18,6 +18,10 @@ class SuiteTimingsReporter implements Pick<Reporter, 'onTestResult' | 'onRunComp
       tests: result.numPassingTests + result.numFailingTests + result.numPendingTests + result.numTodoTests,
       failed: result.numFailingTests + (result.testExecError ? 1 : 0),
       lane: process.env.TEST_LANE,
+      slowestTests: result.testResults
+        .map((t) => ({ name: t.fullName, seconds: (t.duration ?? 0) / 1000 }))
+        .sort((a, b) => b.seconds - a.seconds)
+        .slice(0, 5),
     });
   }
 

@@ -22,6 +22,8 @@ export interface SuiteTiming {
   tests: number;
   failed: number;
   lane?: string;
+  /** Each test's own time, slowest first (what to look at when a suite grows). */
+  slowestTests?: { name: string; seconds: number }[];
 }
 
 /** One platform started by a test (startPlatform) or for a lane (the shared platform). */

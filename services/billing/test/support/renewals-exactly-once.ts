@@ -21,11 +21,13 @@ const AMOUNT = 2500;
  * answered. Fewer subscriptions and calls in flight there keep the file's time sane: 270 at 16
  * in flight are killed once 238 are PAID (a batch's successes are recorded 250 at a time, see
  * send-scheduled-charges.usecase.ts, and singly by their webhooks), with the last charges sent
- * and unanswered, few enough for settlement to verify one by one at 500 ms each.
+ * and unanswered, few enough for settlement to verify one by one at 500 ms each. Without latency,
+ * 400 due subscriptions in batches of 100 give both replicas batches to contend for and the kill
+ * a batch to land in; more subscriptions only take longer to prove the same.
  */
 export const SCENARIOS = {
-  noLatency: { latencyMs: 0, subscriptions: 1000, customers: 4, callsInFlight: 128 },
-  providerLatency: { latencyMs: 500, subscriptions: 270, customers: 2, callsInFlight: 16 },
+  noLatency: { latencyMs: 0, subscriptions: 400, customers: 2, callsInFlight: 128, batchSize: 100 },
+  providerLatency: { latencyMs: 500, subscriptions: 270, customers: 2, callsInFlight: 16, batchSize: 500 },
 };
 
 export type RenewalScenario = (typeof SCENARIOS)[keyof typeof SCENARIOS];
@@ -42,6 +44,7 @@ export function describeRenewalsExactlyOnce({
   subscriptions: N,
   customers: CUSTOMERS,
   callsInFlight,
+  batchSize,
 }: RenewalScenario): void {
   describe(`renewals exactly once at ${latencyMs} ms provider latency: two replicas, SIGKILL mid-batch`, () => {
     let platform: PlatformUnderTest;
@@ -144,7 +147,7 @@ export function describeRenewalsExactlyOnce({
         env: {
           RENEWAL_POLL_MS: '100',
           PAYMENT_SETTLE_AFTER_MS: '3000',
-          TEST_MODE_SCHEDULER_BATCH_SIZE: '500',
+          TEST_MODE_SCHEDULER_BATCH_SIZE: String(batchSize),
           TEST_MODE_SCHEDULER_CONCURRENCY: String(callsInFlight),
           SANDBOX_LATENCY_MS: String(latencyMs),
           PROVIDER_LATENCY_MS: String(latencyMs),

@@ -1,0 +1,265 @@
+/**
+ * @lane timing-critical SIGKILLs billing after the provider took a refund
+ */
+import { randomUUID } from 'node:crypto';
+import { SandboxControlsClient } from '@billing/payments';
+import {
+  PLATFORM_PROCESSES,
+  PlatformProcess,
+  probeReady,
+  queryDatabase,
+  startPlatform,
+  waitForLoopPasses,
+  type PlatformUnderTest,
+} from '@billing/testing';
+import { gatewayApi, registerMerchant, UUID, type Api, type Json, type RegisteredMerchant } from './support/api';
+import { waitFor } from './support/wait';
+import { payHostedCheckout } from './support/hosted-checkout';
+
+/**
+ * Money across a crash or an outage of one process, each process real and stopped or killed for
+ * real: the suites of refunds (cancellation-refunds.test.ts) and coupons (coupons.test.ts) borrow
+ * the shared platform, whose processes nobody may stop, so their outage cases live here.
+ */
+
+/**
+ * A refund survives a crash between the provider's acceptance and billing's record, and is
+ * never sent twice (docs/payment-recovery.md): billing is run with the test-only fault
+ * injection BILLING_TEST_CRASH_AFTER_REFUND_SENT, which SIGKILLs it right after the sandbox
+ * accepted a cancellation refund. The restarted billing finds the refund PROCESSING, reads the
+ * provider's refunds of the transaction, finds its own (by merchant_note) and records it.
+ */
+describe('money across crashes and outages: refunds, cancels and coupon redemptions', () => {
+  let platform: PlatformUnderTest;
+  let api: Api;
+  let merchant: RegisteredMerchant;
+  let sandbox: SandboxControlsClient;
+
+  beforeAll(async () => {
+    // The sweep takes a PROCESSING refund after 2 s without an answer (the default is 30 s), and
+    // retries a refund the provider could not take as soon.
+    platform = await startPlatform({
+      // What the suite reaches; the others' start would only cost CPU.
+      only: ['identity', 'sandbox-provider', 'policy', 'billing', 'catalog', 'gateway'],
+      env: { PAYMENT_SETTLE_AFTER_MS: '2000', RENEWAL_POLL_MS: '200' },
+    });
+    api = gatewayApi(platform.gatewayUrl);
+    merchant = await registerMerchant(api, 'crash');
+    sandbox = new SandboxControlsClient({
+      baseUrl: platform.env.SANDBOX_PROVIDER_URL,
+      secretKey: platform.env.SANDBOX_SECRET_KEY,
+    });
+  }, 180_000);
+  afterAll(async () => {
+    await platform?.stop();
+  });
+
+  const post = (m: RegisteredMerchant, path: string, body: unknown = {}, headers?: Record<string, string>) =>
+    api('POST', `/api/v1${path}`, { apiKey: m.testKey, body, headers });
+  const get = (m: RegisteredMerchant, path: string) => api('GET', `/api/v1${path}`, { apiKey: m.testKey });
+
+  async function created(m: RegisteredMerchant, path: string, body: Json): Promise<string> {
+    const res = await api('POST', `/api/v1${path}`, { apiKey: m.testKey, token: m.token, body });
+    expect([res.status, res.text]).toEqual([201, expect.any(String)]);
+    return res.body.id;
+  }
+
+  it('cancels nothing while policy is unreachable (503); a refund the provider could not take is retried', async () => {
+    const m = await registerMerchant(api, 'outage');
+    await created(m, '/cancellation-policies', { name: 'Policy', refund_type: 'FULL', is_default: true });
+    const planId = await created(m, '/plans', { name: 'Plan', amount: 60 });
+    const paid = await payHostedCheckout(api, platform.gatewayUrl, m.testKey, planId, 'outage');
+    const amountRefunded = async () =>
+      (await get(m, `/invoices?subscription_id=${paid.subscriptionId}`)).body[0].amount_refunded;
+
+    await platform.processes.policy.stop();
+    try {
+      const unavailable = await post(m, `/subscriptions/${paid.subscriptionId}/cancel`);
+      expect(unavailable.status).toBe(503);
+      expect(unavailable.body).toEqual({ detail: expect.any(String) });
+      expect((await get(m, `/subscriptions/${paid.subscriptionId}`)).body.status).toBe('ACTIVE');
+    } finally {
+      await platform.processes.policy.start();
+    }
+    // Billing's channel reconnects on its own backoff.
+    await waitFor(
+      'policy to answer billing again',
+      () => post(m, `/subscriptions/${paid.subscriptionId}/cancel/preview`),
+      (res) => res.status === 200,
+    );
+
+    await platform.processes['sandbox-provider'].stop();
+    let refund: Json;
+    try {
+      // Cancelled with its refund decided; the provider is down, so it waits (PENDING).
+      const cancelled = await post(m, `/subscriptions/${paid.subscriptionId}/cancel`);
+      expect([cancelled.status, cancelled.body.status]).toEqual([200, 'CANCELLED']);
+      refund = cancelled.body.refund;
+      expect(refund).toMatchObject({ amount: 60, status: 'PENDING', id: expect.stringMatching(UUID) });
+      expect(await amountRefunded()).toBe(0);
+    } finally {
+      await platform.processes['sandbox-provider'].start();
+    }
+    // Retried by billing's polling loop once the provider is back.
+    await waitFor('the refund to be retried', amountRefunded, (amount) => amount === 60);
+    expect((await sandbox.ledger({ email: paid.email })).refunds.map((r) => r.amount)).toEqual([6000]);
+    const events = await queryDatabase<{ payload: Json }>(
+      platform.database('billing'),
+      `SELECT payload FROM outbox_events WHERE event_type = 'refund.processed' AND payload->'data'->>'subscription_id' = $1`,
+      [paid.subscriptionId],
+    );
+    expect(events.map((e) => e.payload.data)).toEqual([
+      { ...refund, status: 'PROCESSED', subscription_id: paid.subscriptionId },
+    ]);
+  });
+
+  it('logs a coupon redemption it could not give back (catalog stopped after the redemption): the 402 still answers', async () => {
+    const m = await registerMerchant(api, 'giveback-log');
+    const planId = await created(m, '/plans', { name: 'Monthly', amount: 10000 });
+    const couponId = await created(m, '/coupons', {
+      code: 'STUCK',
+      percent_off: 50,
+      duration: 'ONCE',
+      max_redemptions: 1,
+    });
+    const timesRedeemed = async () => (await get(m, `/coupons/${couponId}`)).body.times_redeemed;
+    // A saved card from a checkout whose trial outlasts the test: nothing of it is charged.
+    const cardPlan = await created(m, '/plans', { name: 'Card check', amount: 1, trial_period_days: 730 });
+    const { customerId } = await payHostedCheckout(api, platform.gatewayUrl, m.testKey, cardPlan, 'giveback-log');
+    expect((await post(m, `/test-helpers/customers/${customerId}/card`, { behavior: 'decline' })).status).toBe(200);
+    const idempotencyKey = `k-${randomUUID()}`;
+    const { billing, catalog } = platform.processes;
+
+    // Billing frozen: the request redeems at catalog, then waits for billing's answer.
+    billing.signal('SIGSTOP');
+    let answer: ReturnType<typeof post> | undefined;
+    try {
+      answer = post(
+        m,
+        '/subscriptions',
+        { customer_id: customerId, plan_id: planId, coupon_code: 'STUCK' },
+        { 'Idempotency-Key': idempotencyKey },
+      );
+      await waitFor('the redemption', timesRedeemed, (n) => n === 1, 5_000);
+      // Catalog gone, then billing let go: the charge is declined and the give-back cannot reach catalog.
+      await catalog.stop();
+    } finally {
+      billing.signal('SIGCONT');
+    }
+    let declined;
+    try {
+      declined = await answer;
+    } finally {
+      await catalog.start();
+    }
+    expect([declined.status, declined.body]).toEqual([402, { detail: 'Declined' }]);
+    // The gateway's log reaches this process through a pipe: give the line a moment to arrive.
+    const loggedLines = await waitFor(
+      'the log line',
+      async () =>
+        platform.processes.gateway.output
+          .split('\n')
+          .filter((line) => line.includes('coupon redemption not given back') && line.includes(idempotencyKey)),
+      (lines) => lines.length > 0,
+      5_000,
+    );
+    expect(loggedLines.map((line) => JSON.parse(line) as Record<string, unknown>)).toEqual([
+      expect.objectContaining({
+        level: 'error',
+        coupon_code: 'STUCK',
+        project_id: m.projectId,
+        redemption_key: expect.stringContaining(idempotencyKey),
+        request_id: expect.any(String),
+      }),
+    ]);
+    // What the line warns of: catalog never heard the give-back, so the redemption stays counted.
+    // (The gateway's channel to the restarted catalog reconnects on its own backoff.)
+    const after = await waitFor(
+      'catalog again',
+      () => get(m, `/coupons/${couponId}`),
+      (res) => res.status === 200,
+    );
+    expect(after.body.times_redeemed).toBe(1);
+  });
+
+  // Last: the processes' channels to the restarted billing reconnect on their own backoff.
+  it('SIGKILL after the provider took the refund, restart: exactly one refund, recorded once', async () => {
+    const { testKey } = merchant;
+    const plan = await api('POST', '/api/v1/plans', { apiKey: testKey, body: { name: 'Crash plan', amount: 500 } });
+    const policy = await api('POST', '/api/v1/cancellation-policies', {
+      apiKey: testKey,
+      token: merchant.token,
+      body: { name: 'Full', refund_type: 'FULL', is_default: true },
+    });
+    expect(policy.status).toBe(201);
+    const paid = await payHostedCheckout(api, platform.gatewayUrl, testKey, plan.body.id, 'crash');
+
+    // Billing again, with the fault injection on.
+    const billing = platform.processes.billing;
+    await billing.stop();
+    const spec = PLATFORM_PROCESSES.find((p) => p.name === 'billing')!;
+    const faulty = new PlatformProcess(
+      'billing',
+      billing.entry,
+      { ...billing.env, BILLING_TEST_CRASH_AFTER_REFUND_SENT: 'true' },
+      () => probeReady(spec, Number(platform.env.BILLING_GRPC_PORT)),
+    );
+    await faulty.start();
+    // The gateway's channel to the new billing reconnects on its own backoff.
+    await waitFor(
+      'the gateway to reach the new billing',
+      () => api('GET', `/api/v1/subscriptions/${paid.subscriptionId}`, { apiKey: testKey }),
+      (res) => res.status === 200,
+    );
+    const cancel = await api('POST', `/api/v1/subscriptions/${paid.subscriptionId}/cancel`, {
+      apiKey: testKey,
+      body: {},
+    });
+    // Billing died mid-request: the gateway cannot know the outcome.
+    expect(cancel.status).toBeGreaterThanOrEqual(500);
+    const alive = async () => {
+      try {
+        process.kill(faulty.pid!, 0);
+        return true;
+      } catch {
+        return false;
+      }
+    };
+    await waitFor('billing to be dead', alive, (isAlive) => !isAlive);
+
+    // The provider took the refund; billing's record says it is still in flight.
+    const ledger = await sandbox.ledger({ email: paid.email });
+    expect(ledger.refunds).toHaveLength(1);
+    const billingDb = platform.database('billing');
+    const refundRows = () =>
+      queryDatabase<{ status: string; attempts: number; provider_refund_id: string | null; amount: string }>(
+        billingDb,
+        `SELECT status, attempts, provider_refund_id, amount FROM refunds WHERE subscription_id = $1`,
+        [paid.subscriptionId],
+      );
+    expect(await refundRows()).toMatchObject([{ status: 'PROCESSING', attempts: 1, provider_refund_id: null }]);
+
+    await billing.start();
+    const [settled] = await waitFor('the refund to be recorded', refundRows, (rows) => rows[0]?.status === 'PROCESSED');
+    expect(settled.provider_refund_id).toBe(String(ledger.refunds[0].id));
+    expect(settled.attempts).toBe(2);
+    // Two more passes of the refund sweep: nothing is sent again.
+    await waitForLoopPasses(platform, 'billing', 'refund-retry', 2);
+    const after = await sandbox.ledger({ email: paid.email });
+    expect(after.refunds).toHaveLength(1);
+    expect(after.refunds[0]).toMatchObject({ amount: 50000, status: 'processed' });
+    // The gateway's channel to the restarted billing reconnects on its own backoff.
+    const subscription = await waitFor(
+      'billing to answer the gateway again',
+      () => api('GET', `/api/v1/subscriptions/${paid.subscriptionId}`, { apiKey: testKey }),
+      (res) => res.status !== 503,
+    );
+    expect([subscription.status, subscription.body.status]).toEqual([200, 'CANCELLED']);
+    const [paidInvoice] = await queryDatabase<{ amount_refunded: string }>(
+      billingDb,
+      `SELECT amount_refunded FROM invoices WHERE subscription_id = $1`,
+      [paid.subscriptionId],
+    );
+    expect(paidInvoice.amount_refunded).toBe('50000');
+  }, 120_000);
+});
