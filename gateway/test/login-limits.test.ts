@@ -3,7 +3,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import type { PlatformProcess, PlatformUnderTest } from '@billing/testing';
+import { createReplica, queryDatabase, type PlatformProcess, type PlatformUnderTest } from '@billing/testing';
 import { parseAllDocuments } from 'yaml';
 import {
   gatewayApi,
@@ -44,7 +44,7 @@ function expectTooMany(res: ApiResponse): void {
 const login = (api: Api, email: string, password: string) =>
   api('POST', '/api/v1/auth/login', { body: { email, password } });
 
-// Every password check costs about a second of scrypt on a loaded machine.
+// A password check at the production cost takes about a second of scrypt on a loaded machine.
 jest.setTimeout(120_000);
 
 describe('login and registration limits, bounded password hashing', () => {
@@ -63,11 +63,24 @@ describe('login and registration limits, bounded password hashing', () => {
   }
   const replicas: PlatformProcess[] = [];
 
+  /**
+   * Identity at the production cost of password hashing (N=2^17, 128 MiB a hash), behind a gateway
+   * of its own: its time and memory are what the memory test bounds. The limits' tests count
+   * attempts, whatever a hash costs, on the platform's identity at the test cost (2^10).
+   */
+  async function productionCostIdentity(): Promise<{ api: Api; process: PlatformProcess }> {
+    const identity = await createReplica(platform, 'identity', { PASSWORD_SCRYPT_COST: '17' });
+    replicas.push(identity.process);
+    await identity.process.start();
+    const gateway = await startGatewayReplica(platform, { IDENTITY_GRPC_URL: `127.0.0.1:${identity.port}` });
+    replicas.push(gateway.process);
+    return { api: gatewayApi(gateway.url), process: identity.process };
+  }
+
   beforeAll(async () => {
     // The gateway's own limits relaxed: all 50 logins below reach identity (with the real
-    // per-email budget the gateway would turn 40 of them away itself). Identity's are the real
-    // ones, and so is the password hashing's cost: its time and memory are what is bounded here.
-    platform = await startGatewayPlatform({ PASSWORD_SCRYPT_COST: '17' });
+    // per-email budget the gateway would turn 40 of them away itself). Identity's are the real ones.
+    platform = await startGatewayPlatform();
     api = gatewayApi(platform.gatewayUrl);
     merchant = await registerMerchant(api, 'login-limits');
   });
@@ -77,10 +90,21 @@ describe('login and registration limits, bounded password hashing', () => {
   });
 
   it('keeps identity under its Kubernetes memory limit through 50 concurrent logins, refusing the excess with 429', async () => {
-    const pid = platform.processes.identity.pid;
+    const identity = await productionCostIdentity();
+    const pid = identity.process.pid;
     if (!pid) throw new Error('identity has no pid');
+    // Registered there: its hash carries the production cost, which every login of it pays.
+    const hashed = await registerMerchant(identity.api, 'login-memory');
+    const [stored] = await queryDatabase<{ password_hash: string }>(
+      platform.database('identity'),
+      'SELECT password_hash FROM merchants WHERE email = $1',
+      [hashed.email],
+    );
+    expect(stored.password_hash.startsWith(`scrypt$${2 ** 17}$8$1$`)).toBe(true);
     const limit = identityMemoryLimit();
-    const answers = await Promise.all(Array.from({ length: 50 }, () => login(api, merchant.email, merchant.password)));
+    const answers = await Promise.all(
+      Array.from({ length: 50 }, () => login(identity.api, hashed.email, hashed.password)),
+    );
     const memory = residentMemory(pid);
     const served = answers.filter((a) => a.status === 200);
     const refused = answers.filter((a) => a.status === 429);
@@ -96,7 +120,7 @@ describe('login and registration limits, bounded password hashing', () => {
     );
 
     // The next login, after the burst, is served as usual.
-    const next = await login(api, merchant.email, merchant.password);
+    const next = await login(identity.api, hashed.email, hashed.password);
     expect(next.status).toBe(200);
     expect(next.body.access_token).toEqual(expect.any(String));
   });

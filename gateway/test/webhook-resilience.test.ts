@@ -123,7 +123,7 @@ describe('webhook deliveries survive a killed notification service and a restart
     nats = new PrivateNats();
     await nats.start();
     platform = await startPlatform({
-      only: ['identity', 'sandbox-provider', 'policy', 'billing', 'notification', 'gateway'],
+      only: ['identity', 'sandbox-provider', 'billing', 'notification', 'gateway'],
       env: {
         NATS_URL: nats.url,
         ALLOW_INSECURE_WEBHOOKS: 'true',
