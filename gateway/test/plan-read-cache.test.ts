@@ -112,10 +112,12 @@ describe('plan reads cached in the gateway, invalidated on every replica', () =>
         expect(seenOnA.name).toBe(`v${round}`);
       }
     }
-    // The cache was in the path: B answered from it between the changes.
+    // The cache was in the path: B answered from it between the changes. A read whose NATS round
+    // trip did not come back in time asks catalog instead (a bypass: the safe answer, seen once
+    // in a CI run of a CPU-bound machine), so a few may be, never most.
     const after = await cacheReadsOnB();
     expect(after.hit - before.hit).toBeGreaterThanOrEqual(rounds);
-    expect(after.bypass).toBe(before.bypass);
+    expect(after.bypass - before.bypass).toBeLessThanOrEqual(rounds / 10);
   });
 
   it("never answers one project's or mode's cached plan to another's key", async () => {
