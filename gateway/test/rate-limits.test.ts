@@ -119,9 +119,10 @@ describe('rate limits per API key, shared by gateway replicas through Redis', ()
 
   /** Hammers both replicas with one key; what gets through is the one budget both share, not one each. */
   async function expectRateAcrossReplicas(apiKey: string, limit: number, connections: number): Promise<void> {
-    // About four times the limit offered: each loop at most one request per 20 ms.
+    // A few times the limit offered, each loop at most one request per 20 ms: on a loaded
+    // machine a request takes longer, and 8 loops offered only 1.7 times 100/s (seen in CI).
     const answers = await hammer(urls, apiKey, connections, HAMMER_MS, 20);
-    expect(answers.length / (HAMMER_MS / 1000)).toBeGreaterThanOrEqual(2 * limit);
+    expect(answers.length / (HAMMER_MS / 1000)).toBeGreaterThanOrEqual(1.5 * limit);
     const passed = expectRateLimited(answers, limit);
     const rate = passed / (HAMMER_MS / 1000);
     process.stdout.write(
@@ -136,7 +137,7 @@ describe('rate limits per API key, shared by gateway replicas through Redis', ()
   });
 
   it('lets a live key through at 100 requests/s across two gateways', async () => {
-    await expectRateAcrossReplicas(merchant.liveKey, 100, 4);
+    await expectRateAcrossReplicas(merchant.liveKey, 100, 8);
   });
 
   it('keeps answering, and limiting in memory, when its Redis goes away', async () => {
