@@ -216,10 +216,10 @@ export function describeRenewalsExactlyOnce({
         );
       // At 500 ms, late in the batch: settlement verifies what the kill leaves PENDING one at a
       // time, 500 ms each, so a kill after the first webhook-recorded renewals would leave it
-      // minutes of work. Four rounds of calls before the end still leaves charges in flight: with
-      // two, a loaded CI machine's poll and kill took longer than the rounds left, and the batch
-      // had ended before the kill.
-      const killAfter = latencyMs > 0 ? N - 4 * callsInFlight : 1;
+      // minutes of work. Eight rounds of calls before the end still leave charges in flight: with
+      // two and then four, a loaded CI machine's poll and kill took longer than the rounds left,
+      // and the batch had ended before the kill.
+      const killAfter = latencyMs > 0 ? N - 8 * callsInFlight : 1;
       await waitUntil(
         'charges in flight',
         async () => (await renewed('sigkill')) >= killAfter && (await pendingCharges()) > 0,
