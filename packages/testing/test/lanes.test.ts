@@ -20,19 +20,6 @@ describe('lanes', () => {
     expect([...one, ...two].sort()).toEqual(Object.keys(seconds).sort());
   });
 
-  it('spreads the timing-critical suites over the first criticalLanes lanes only, and balances the rest over all', () => {
-    const seconds = { critical1: 60, critical2: 50, critical3: 20, a: 70, b: 40, c: 30, d: 10 };
-    const critical = (suite: string) => suite.startsWith('critical');
-    const [one, two, three] = assignLanes(Object.keys(seconds), 3, name, critical, seconds, 2);
-    expect(one.filter(critical)).toEqual(['critical1']);
-    expect(two.filter(critical)).toEqual(['critical2', 'critical3']);
-    expect(three.filter(critical)).toEqual([]);
-    const load = (lane: string[]) => lane.reduce((sum, s) => sum + seconds[s as keyof typeof seconds], 0);
-    // 280 s in all: no lane more than the slowest suite above a third of it.
-    expect(Math.max(load(one), load(two), load(three))).toBeLessThanOrEqual(280 / 3 + 70);
-    expect([...one, ...two, ...three].sort()).toEqual(Object.keys(seconds).sort());
-  });
-
   it('expects a suite it has no time for to take UNKNOWN_SUITE_SECONDS, and is the same for the same input', () => {
     const suites = ['new', 'known'];
     const lanes = assignLanes(suites, 2, name, () => false, { known: UNKNOWN_SUITE_SECONDS + 1 });

@@ -14,7 +14,6 @@ class LaneSequencer extends TestSequencer {
       (test) => suiteName(test.path),
       (test) => isTimingCritical(test.path),
       this.seconds,
-      Number(process.env.TEST_CRITICAL_LANES) || 1,
     );
     return lanes[shardIndex - 1];
   }

@@ -18,10 +18,9 @@ export function isTimingCritical(path: string): boolean {
 
 /**
  * Splits suites into lanes, one per `--shard=i/n` (docs/decisions.md, "How the suite is laid
- * out"): the timing-critical suites over the first `criticalLanes` lanes (one at a time in each),
- * slowest first, each to the one of those lanes with the least expected time so far; then the
- * others, slowest first, each to the lane with the least expected time so far (times from the
- * committed suite-timings.json). Within a lane the slowest suites run first.
+ * out"): every timing-critical suite in lane 1, then the others, slowest first, each to the lane
+ * with the least expected time so far (times from the committed suite-timings.json). Within a
+ * lane the slowest suites run first.
  */
 export function assignLanes<T>(
   suites: T[],
@@ -29,20 +28,19 @@ export function assignLanes<T>(
   name: (suite: T) => string,
   critical: (suite: T) => boolean,
   seconds: Record<string, number>,
-  criticalLanes = 1,
 ): T[][] {
   const expected = (suite: T) => seconds[name(suite)] ?? UNKNOWN_SUITE_SECONDS;
   const lanes: T[][] = Array.from({ length: laneCount }, () => []);
   const load = new Array<number>(laneCount).fill(0);
   const slowestFirst = [...suites].sort((a, b) => expected(b) - expected(a) || name(a).localeCompare(name(b)));
-  const toLightest = (suite: T, among: number) => {
-    const candidates = load.slice(0, among);
-    const lightest = candidates.indexOf(Math.min(...candidates));
+  for (const suite of slowestFirst.filter(critical)) {
+    lanes[0].push(suite);
+    load[0] += expected(suite);
+  }
+  for (const suite of slowestFirst.filter((s) => !critical(s))) {
+    const lightest = load.indexOf(Math.min(...load));
     lanes[lightest].push(suite);
     load[lightest] += expected(suite);
-  };
-  const criticalAmong = Math.max(1, Math.min(criticalLanes, laneCount));
-  for (const suite of slowestFirst.filter(critical)) toLightest(suite, criticalAmong);
-  for (const suite of slowestFirst.filter((s) => !critical(s))) toLightest(suite, laneCount);
+  }
   return lanes;
 }
