@@ -19,9 +19,8 @@ const AMOUNT = 2500;
  * The provider's latencies the scenarios run at: the sandbox's own (about a millisecond), and a
  * real provider's 500 ms (SANDBOX_LATENCY_MS), where a kill lands with charges sent and not yet
  * answered. Fewer subscriptions and calls in flight there keep the file's time sane: 270 at 16
- * in flight are killed once 238 are PAID (a batch's successes are recorded 250 at a time, see
- * send-scheduled-charges.usecase.ts, and singly by their webhooks), with the last charges sent
- * and unanswered, few enough for settlement to verify one by one at 500 ms each. Without latency,
+ * in flight are killed a third into the batch, with charges sent and unanswered, and settlement
+ * verifies what is left PENDING 16 at a time. Without latency,
  * 400 due subscriptions in batches of 100 give both replicas batches to contend for and the kill
  * a batch to land in; more subscriptions only take longer to prove the same.
  */
@@ -214,16 +213,21 @@ export function describeRenewalsExactlyOnce({
             )
           )[0].n,
         );
-      // At 500 ms, late in the batch: settlement verifies what the kill leaves PENDING one at a
-      // time, 500 ms each, so a kill after the first webhook-recorded renewals would leave it
-      // minutes of work. Eight rounds of calls before the end still leave charges in flight: with
-      // two and then four, a loaded CI machine's poll and kill took longer than the rounds left,
-      // and the batch had ended before the kill.
-      const killAfter = latencyMs > 0 ? N - 8 * callsInFlight : 1;
-      await waitUntil(
-        'charges in flight',
-        async () => (await renewed('sigkill')) >= killAfter && (await pendingCharges()) > 0,
-      );
+      // At 500 ms, a third into the batch by the provider's own count of charges taken: billing's
+      // PAID count lags it (successes are recorded 250 at a time, or singly by their webhooks), so
+      // a trigger on it could see the batch only at its very end, and a loaded machine's poll
+      // missed that last second. Settlement verifies what the kill leaves PENDING with the pass's
+      // calls in flight (billing-scheduler.ts), a few seconds of work.
+      const providerCharged = async () =>
+        (await Promise.all(emails.map((email) => sandbox.ledger({ email })))).reduce(
+          (n, l) => n + l.transactions.filter((t) => t.channel === 'authorization' && t.status === 'success').length,
+          0,
+        );
+      const chargesInFlight =
+        latencyMs > 0
+          ? async () => (await providerCharged()) >= Math.floor(N / 3) && (await pendingCharges()) > 0
+          : async () => (await renewed('sigkill')) >= 1 && (await pendingCharges()) > 0;
+      await waitUntil('charges in flight', chargesInFlight);
       await billing.stop('SIGKILL');
       const before = await renewed('sigkill');
       expect(before).toBeLessThan(N);
