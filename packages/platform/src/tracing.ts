@@ -10,7 +10,10 @@ export function startTracing(serviceName: string): { shutdown(): Promise<void> }
   const endpoint = process.env.OTEL_EXPORTER_OTLP_ENDPOINT;
   if (!endpoint) return { shutdown: async () => undefined };
   /* eslint-disable @typescript-eslint/no-require-imports -- loaded on demand, see above */
-  const { NodeSDK } = require('@opentelemetry/sdk-node') as typeof import('@opentelemetry/sdk-node');
+  const { NodeTracerProvider, BatchSpanProcessor } =
+    require('@opentelemetry/sdk-trace-node') as typeof import('@opentelemetry/sdk-trace-node');
+  const { registerInstrumentations } =
+    require('@opentelemetry/instrumentation') as typeof import('@opentelemetry/instrumentation');
   const { OTLPTraceExporter } =
     require('@opentelemetry/exporter-trace-otlp-http') as typeof import('@opentelemetry/exporter-trace-otlp-http');
   const { HttpInstrumentation } =
@@ -27,13 +30,19 @@ export function startTracing(serviceName: string): { shutdown(): Promise<void> }
   const { ATTR_SERVICE_NAME } =
     require('@opentelemetry/semantic-conventions') as typeof import('@opentelemetry/semantic-conventions');
   /* eslint-enable @typescript-eslint/no-require-imports */
-  const sdk = new NodeSDK({
+  // Traces only, so the tracer provider alone rather than the whole Node SDK, whose metrics and
+  // logs exporters (which the collector of deploy/compose.yaml has no pipeline for) were half the
+  // files of an install.
+  const provider = new NodeTracerProvider({
     resource: resourceFromAttributes({ [ATTR_SERVICE_NAME]: serviceName }),
-    traceExporter: new OTLPTraceExporter({ url: `${endpoint.replace(/\/$/, '')}/v1/traces` }),
-    // Traces only: left to its defaults the SDK would also push OTLP metrics and logs to the
-    // endpoint, which the collector of deploy/compose.yaml has no pipeline for.
-    metricReaders: [],
-    logRecordProcessors: [],
+    spanProcessors: [
+      new BatchSpanProcessor(new OTLPTraceExporter({ url: `${endpoint.replace(/\/$/, '')}/v1/traces` })),
+    ],
+  });
+  // The AsyncLocalStorage context manager and the W3C trace-context and baggage propagators.
+  provider.register();
+  registerInstrumentations({
+    tracerProvider: provider,
     instrumentations: [
       // Probes are not requests anyone wants to look at, and come every few seconds.
       new HttpInstrumentation({ ignoreIncomingRequestHook: (request) => request.url?.startsWith('/healthz') ?? false }),
@@ -48,6 +57,5 @@ export function startTracing(serviceName: string): { shutdown(): Promise<void> }
       new UndiciInstrumentation(),
     ],
   });
-  sdk.start();
-  return { shutdown: () => sdk.shutdown() };
+  return { shutdown: () => provider.shutdown() };
 }
