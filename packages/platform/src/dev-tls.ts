@@ -1,10 +1,8 @@
-// @peculiar/x509 resolves its services through tsyringe, which needs the Reflect polyfill first.
-import 'reflect-metadata';
 import { existsSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { webcrypto } from 'node:crypto';
-import * as x509 from '@peculiar/x509';
+import type * as X509 from '@peculiar/x509';
 
 /**
  * Development and test certificates for gRPC mutual TLS (docs/decisions.md, "Internal
@@ -13,7 +11,19 @@ import * as x509 from '@peculiar/x509';
  * Kept apart from the platform index: only the runner and the test platform load it.
  */
 
-x509.cryptoProvider.set(webcrypto as unknown as Parameters<typeof x509.cryptoProvider.set>[0]);
+/**
+ * @peculiar/x509, loaded when certificates are made: about 0.2 s of CPU that every test suite
+ * would otherwise pay for the file paths alone (serviceTlsFiles).
+ */
+function loadX509(): typeof X509 {
+  /* eslint-disable @typescript-eslint/no-require-imports -- loaded on demand, see above */
+  // @peculiar/x509 resolves its services through tsyringe, which needs the Reflect polyfill first.
+  require('reflect-metadata');
+  const x509 = require('@peculiar/x509') as typeof X509;
+  /* eslint-enable @typescript-eslint/no-require-imports */
+  x509.cryptoProvider.set(webcrypto as unknown as Parameters<typeof x509.cryptoProvider.set>[0]);
+  return x509;
+}
 
 const ALGORITHM = { name: 'ECDSA', namedCurve: 'P-256', hash: 'SHA-256' };
 const VALIDITY_DAYS = 365;
@@ -36,6 +46,7 @@ export function serviceTlsFiles(dir: string, service: string): ServiceTlsFiles {
 /** Writes a new CA and a certificate for every service into `dir`, replacing what was there. */
 export async function createDevelopmentCertificates(dir: string, services: readonly string[]): Promise<void> {
   await mkdir(dir, { recursive: true, mode: 0o700 });
+  const x509 = loadX509();
   const notBefore = new Date(Date.now() - 60_000);
   const notAfter = new Date(Date.now() + VALIDITY_DAYS * 86_400_000);
   const caKeys = await generateKeys();

@@ -1,12 +1,6 @@
-import {
-  connectNats,
-  createLogger,
-  ensureDatabase,
-  ensureEventStream,
-  openDatabase,
-  type Migration,
-} from '@billing/platform';
+import type { connectNats, Migration, openDatabase } from '@billing/platform';
 import { dropDatabases, TEST_DATABASE_URL, TEST_NATS_URL, uniqueRunId } from './databases';
+import { heavyPlatform } from './platform-processes';
 
 /** A fresh database with `migrations` and a fresh JetStream stream, for tests of event plumbing. */
 export interface EventTestbed {
@@ -25,6 +19,8 @@ export async function openEventTestbed(label: string, migrations: Migration[]): 
   const runId = uniqueRunId(label);
   const stream = `${label.toUpperCase()}_${runId}`;
   const subjectPrefix = `events_${runId}`;
+  // Loaded here, not with the package: see heavyPlatform (processes.ts).
+  const { connectNats, createLogger, ensureDatabase, ensureEventStream, openDatabase } = await heavyPlatform();
   await ensureDatabase(TEST_DATABASE_URL, `${runId}_db`);
   const sequelize = await openDatabase({
     url: TEST_DATABASE_URL,

@@ -4,8 +4,7 @@ import { closeSync, existsSync, openSync, readFileSync, rmSync } from 'node:fs';
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { credentials, type ChannelCredentials } from '@grpc/grpc-js';
-import { connectNats } from '@billing/platform';
+import type { ChannelCredentials } from '@grpc/grpc-js';
 import { createDevelopmentCertificates, serviceTlsFiles, type ServiceTlsFiles } from '@billing/platform/dist/dev-tls';
 import {
   PLATFORM_PROCESSES,
@@ -15,6 +14,7 @@ import {
   processEnvironment,
   type ProcessSpec,
   type ServiceName,
+  heavyPlatform,
 } from './platform-processes';
 import { freePort } from './ports';
 
@@ -175,6 +175,9 @@ function platformCertificates(): Promise<string> {
 
 /** Channel credentials that present the given certificate files. */
 export function channelCredentialsFrom(files: ServiceTlsFiles): ChannelCredentials {
+  // Loaded by the suites that call a service, not by every suite (see heavyPlatform).
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { credentials } = require('@grpc/grpc-js') as typeof import('@grpc/grpc-js');
   return credentials.createSsl(
     readFileSync(files.GRPC_TLS_CA_FILE),
     readFileSync(files.GRPC_TLS_KEY_FILE),
@@ -376,6 +379,7 @@ export async function createReplica(
 }
 
 export async function deleteStream(stream: string): Promise<void> {
+  const { connectNats } = await heavyPlatform();
   const nats = await connectNats(TEST_NATS_URL, 'test-cleanup');
   try {
     const jsm = await nats.jetstreamManager();

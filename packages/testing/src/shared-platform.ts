@@ -1,7 +1,8 @@
 import { appendFileSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { basename, join } from 'node:path';
-import { processIsAlive } from '@billing/platform';
+// The lifecycle module alone, not the platform index (see heavyPlatform in platform-processes.ts).
+import { processIsAlive } from '@billing/platform/dist/lifecycle';
 import { serviceTlsFiles } from '@billing/platform/dist/dev-tls';
 import { dropDatabasesAfterRun } from './databases';
 import { currentSuite } from './jest/suite-timings';
