@@ -146,7 +146,10 @@ export interface OutboxRelayOptions {
   /** Events go to `<subjectPrefix>.<event type>` (EVENTS_SUBJECT_PREFIX). */
   subjectPrefix: string;
   batchSize?: number;
-  /** How long an idle relay sleeps before looking again (rows from other replicas). */
+  /**
+   * How long a relay that found nothing sleeps before looking again (rows from other replicas,
+   * or left by a process that died): doubled after each empty look, up to 8 times this.
+   */
   pollIntervalMs?: number;
 }
 
@@ -226,7 +229,11 @@ export class OutboxRelay {
   }
 
   private async run(): Promise<void> {
-    const interval = this.options.pollIntervalMs ?? 250;
+    // A commit in this process wakes the relay at once, so looking often only matters for rows
+    // written elsewhere; backing off while idle spares an idle process's CPU and its database
+    // four empty transactions a second.
+    const shortest = this.options.pollIntervalMs ?? 250;
+    let interval = shortest;
     while (this.running) {
       let count = 0;
       try {
@@ -236,18 +243,23 @@ export class OutboxRelay {
         await this.sleep(1000);
         continue;
       }
-      if (count === 0) await this.sleep(interval);
+      if (count > 0) {
+        interval = shortest;
+        continue;
+      }
+      const woken = await this.sleep(interval);
+      interval = woken ? shortest : Math.min(interval * 2, shortest * 8);
     }
   }
 
-  private sleep(ms: number): Promise<void> {
+  /** Resolves to true when woken by a commit (or stop), false when `ms` passed. */
+  private sleep(ms: number): Promise<boolean> {
     return new Promise((resolve) => {
-      const timer = setTimeout(done, ms);
-      function done() {
+      const timer = setTimeout(() => resolve(false), ms);
+      this.wake = () => {
         clearTimeout(timer);
-        resolve();
-      }
-      this.wake = done;
+        resolve(true);
+      };
     });
   }
 }
