@@ -139,14 +139,14 @@ describe('login and registration limits, bounded password hashing', () => {
     const right = await login(strict, victim.email.toUpperCase(), victim.password);
     expectTooMany(right);
     expect(Number(right.headers.get('retry-after'))).toBeGreaterThan(14 * 60);
-    // Another email is not affected, and logins that did not fail give their point back: of 12
-    // at once 10 pass the gateway (identity serves some, refuses the rest with 429), 2 are refused
-    // there; none of them counts, so the next one is served.
+    // Another email is not affected, and logins that did not fail give their point back: 12 at
+    // once, more than the budget of 10, are each served or refused with 429 (by the gateway, or
+    // by identity when its hashing queue is full; how many of each depends on how many finish
+    // before the last ones arrive), and none of them counts, so the next one is served.
     const others = await Promise.all(
       Array.from({ length: 12 }, () => login(strict, merchant.email, merchant.password)),
     );
     expect(others.filter((a) => a.status === 200).length).toBeGreaterThanOrEqual(2);
-    expect(others.filter((a) => a.status !== 200).length).toBeGreaterThanOrEqual(2);
     others.filter((a) => a.status !== 200).forEach(expectTooMany);
     expect((await login(strict, merchant.email, merchant.password)).status).toBe(200);
   });
