@@ -24,6 +24,11 @@ export interface SuiteTiming {
   lane?: string;
   /** Each test's own time, slowest first (what to look at when a suite grows). */
   slowestTests?: { name: string; seconds: number }[];
+  /**
+   * CPU the jest process spent on the suite (its test code, module loading and transforms; not
+   * the platform processes it drives), when jest runs suites in its own process as the lanes do.
+   */
+  jestCpuSeconds?: number;
 }
 
 /** One platform started by a test (startPlatform) or for a lane (the shared platform). */
