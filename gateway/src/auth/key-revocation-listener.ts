@@ -1,4 +1,4 @@
-import type { EventEnvelope, Logger, NatsConnection } from '@billing/platform';
+import { eventSubject, type EventEnvelope, type Logger, type NatsConnection } from '@billing/platform';
 import type { ApiKeyCache } from './api-key-cache';
 
 /**
@@ -13,11 +13,9 @@ export function listenForKeyRevocations(
   cache: ApiKeyCache,
   logger: Logger,
 ): () => void {
-  const subjects = [
-    `${subjectPrefix}.api_key.revoked`,
-    `${subjectPrefix}.api_key.updated`,
-    `${subjectPrefix}.merchant.deactivated`,
-  ];
+  const subjects = ['api_key.revoked', 'api_key.updated', 'merchant.deactivated'].map((eventType) =>
+    eventSubject(subjectPrefix, eventType),
+  );
   const subscriptions = subjects.map((subject) =>
     nats.subscribe(subject, {
       callback: (err, msg) => {

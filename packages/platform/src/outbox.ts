@@ -5,7 +5,7 @@ import { QueryTypes, type Transaction } from 'sequelize';
 import type { Sequelize } from 'sequelize-typescript';
 import type { Migration } from './db';
 import type { Logger } from './logger';
-import { natsHeaders } from './nats';
+import { eventSubject, natsHeaders } from './nats';
 import { contextOfTraceHeaders, inSpan, SpanKind, traceHeadersOf, type Context } from './spans';
 
 /** The outbox table; see outboxMigrations. */
@@ -213,7 +213,7 @@ export class OutboxRelay {
    * per request"): the message carries that span's context, which consumers continue.
    */
   private publish(row: PendingRow) {
-    const subject = `${this.options.subjectPrefix}.${row.event_type}`;
+    const subject = eventSubject(this.options.subjectPrefix, row.event_type);
     const attributes = {
       'messaging.system': 'nats',
       'messaging.operation.type': 'send',
