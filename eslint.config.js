@@ -47,9 +47,10 @@ module.exports = defineConfig([
     },
   },
   {
-    // Use cases and handlers reach the database only through repositories (db/repositories):
-    // no value import of a model, no raw SQL. Type-only imports of models stay allowed.
-    files: ['services/*/src/usecases/**', 'services/*/src/handlers/**'],
+    // Use cases, handlers and HTTP routes reach the database only through repositories
+    // (db/repositories): no value import of a model, no raw SQL. Type-only imports of models
+    // stay allowed.
+    files: ['services/*/src/usecases/**', 'services/*/src/handlers/**', 'services/*/src/http/**'],
     rules: {
       '@typescript-eslint/no-restricted-imports': [
         'error',
@@ -58,7 +59,8 @@ module.exports = defineConfig([
             {
               group: ['**/db/models', '**/db/models/**'],
               allowTypeImports: true,
-              message: 'Use cases and handlers reach the database through db/repositories/*.repository.ts.',
+              message:
+                'Use cases, handlers and HTTP routes reach the database through db/repositories/*.repository.ts.',
             },
           ],
         },
@@ -70,10 +72,21 @@ module.exports = defineConfig([
           message: 'Raw SQL belongs in db/repositories/*.repository.ts; use cases call a repository.',
         },
         {
+          selector: "CallExpression[callee.property.name='query'][callee.object.name='sequelize']",
+          message: 'Raw SQL belongs in db/repositories/*.repository.ts; use cases call a repository.',
+        },
+        {
+          // A model instance's attributes set in memory: set(key, value, options) or set({...}).
+          // A Map's or Headers' set takes two arguments; Express's res.set({...}) is a response.
+          selector:
+            "CallExpression[callee.property.name='set'][arguments.length=3], CallExpression[callee.property.name='set'][arguments.length=1][arguments.0.type='ObjectExpression']:not([callee.object.name='res'])",
+          message: 'Model instances are written through db/repositories/*.repository.ts.',
+        },
+        {
           // A model instance's own writes and reads (subscription.update(...), session.reload())
           // are the database too; a repository's methods (deps.<repository>.<method>) are not.
           selector:
-            "CallExpression[callee.property.name=/^(update|save|destroy|reload|increment|decrement|restore)$/]:not([callee.object.object.name='deps'])",
+            "CallExpression[callee.property.name=/^(update|save|destroy|reload|increment|decrement|restore)$/]:not([callee.object.object.name='deps']):not([callee.object.callee.name=/^create(Hash|Hmac)$/])",
           message: 'Model instances are written and read again through db/repositories/*.repository.ts.',
         },
       ],

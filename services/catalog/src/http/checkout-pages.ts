@@ -1,7 +1,6 @@
 import express, { type Express, type Request, type Response } from 'express';
 import { DomainError, type Logger } from '@billing/platform';
 import type { CheckoutSessionModel } from '../db/models/checkout-session.model';
-import { PlanModel } from '../db/models/plan.model';
 import type { CatalogDeps } from '../usecases/catalog-deps';
 import { normalizeCouponCode } from '../domain/coupon-rules';
 import { applyCheckoutPayment, CheckoutPageError } from '../usecases/apply-checkout-payment';
@@ -40,6 +39,7 @@ interface TypedForm {
 }
 
 async function renderForm(
+  deps: CatalogDeps,
   res: Response,
   session: CheckoutSessionModel,
   error?: string,
@@ -47,7 +47,7 @@ async function renderForm(
   typed: TypedForm = {},
   notice?: string,
 ) {
-  const plan = await PlanModel.findByPk(session.planId, { rejectOnEmpty: true });
+  const plan = await deps.plans.ofSession(session.planId);
   res.status(status).send(
     checkoutPage({
       code: session.code,
@@ -98,7 +98,7 @@ export function createCheckoutPagesApp(deps: CatalogDeps, logger: Logger): Expre
     const session = await findOpenSession(deps, req.params.code);
     if (!session) return notFound(res);
     if (session.status !== 'PENDING') return endPage(res, session);
-    await renderForm(res, session);
+    await renderForm(deps, res, session);
   });
 
   app.post('/checkout/:code/pay', form, async (req: Request<{ code: string }>, res) => {
@@ -116,7 +116,7 @@ export function createCheckoutPagesApp(deps: CatalogDeps, logger: Logger): Expre
     } catch (err) {
       if (err instanceof CheckoutPageError && err.session) {
         if (err.session.status !== 'PENDING') return endPage(res, err.session);
-        return renderForm(res, err.session, err.message, 422, typed);
+        return renderForm(deps, res, err.session, err.message, 422, typed);
       }
       if (err instanceof DomainError && err.kind === 'not_found') return notFound(res);
       throw err;
@@ -129,7 +129,15 @@ export function createCheckoutPagesApp(deps: CatalogDeps, logger: Logger): Expre
     const notice = session.coupon
       ? `Promotion code ${session.coupon.code} applied. Check the new price, then press Pay.`
       : 'Promotion code removed.';
-    await renderForm(res, session, undefined, 200, { ...typed, promotionCode: session.coupon?.code ?? '' }, notice);
+    await renderForm(
+      deps,
+      res,
+      session,
+      undefined,
+      200,
+      { ...typed, promotionCode: session.coupon?.code ?? '' },
+      notice,
+    );
   }
 
   app.post('/checkout/:code/promotion-code', form, async (req: Request<{ code: string }>, res) => {
@@ -138,9 +146,9 @@ export function createCheckoutPagesApp(deps: CatalogDeps, logger: Logger): Expre
       await promotionCodeApplied(res, req.params.code, typed);
     } catch (err) {
       if (err instanceof CheckoutPageError && err.session) {
-        await err.session.reload();
-        if (err.session.status !== 'PENDING') return endPage(res, err.session);
-        return renderForm(res, err.session, err.message, 400, typed);
+        const current = await deps.checkoutSessions.reload(err.session);
+        if (current.status !== 'PENDING') return endPage(res, current);
+        return renderForm(deps, res, current, err.message, 400, typed);
       }
       if (err instanceof DomainError && err.kind === 'not_found') return notFound(res);
       throw err;
@@ -152,12 +160,12 @@ export function createCheckoutPagesApp(deps: CatalogDeps, logger: Logger): Expre
     if (!session) return notFound(res);
     const reference = typeof req.query.reference === 'string' ? req.query.reference : session.transactionReference;
     // Back from the provider without paying (its cancel link): show the form again.
-    if (!reference) return session.status === 'PENDING' ? renderForm(res, session) : endPage(res, session);
+    if (!reference) return session.status === 'PENDING' ? renderForm(deps, res, session) : endPage(res, session);
     try {
       // A reference this session did not start (forged, another session's) changes nothing; a
       // payment of a session that ended meanwhile is refunded, and the page says how it ended.
       const applied = await applyCheckoutPayment(deps, session, reference);
-      if (!applied) return session.status === 'PENDING' ? renderForm(res, session) : endPage(res, session);
+      if (!applied) return session.status === 'PENDING' ? renderForm(deps, res, session) : endPage(res, session);
       const payment = await deps.checkoutPayments.findOfSession(session.id, reference);
       if (applied.status !== 'COMPLETED' && payment?.state === 'REFUNDED') {
         res.send(
@@ -171,9 +179,9 @@ export function createCheckoutPagesApp(deps: CatalogDeps, logger: Logger): Expre
       endPage(res, applied);
     } catch (err) {
       if (err instanceof CheckoutPageError && err.session) {
-        await err.session.reload();
-        if (err.session.status !== 'PENDING') return endPage(res, err.session);
-        return renderForm(res, err.session, err.message, 402);
+        const current = await deps.checkoutSessions.reload(err.session);
+        if (current.status !== 'PENDING') return endPage(res, current);
+        return renderForm(deps, res, current, err.message, 402);
       }
       throw err;
     }

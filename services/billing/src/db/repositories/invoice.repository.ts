@@ -257,12 +257,14 @@ export class InvoiceRepository {
   }
 
   /** Takes invoices off the charge schedule (a charge of each is in flight). */
-  async unschedule(invoiceIds: string[], transaction: Transaction): Promise<void> {
-    if (invoiceIds.length === 0) return;
+  async unschedule(invoices: InvoiceModel[], transaction: Transaction): Promise<void> {
+    if (invoices.length === 0) return;
     await InvoiceModel.sequelize!.query('UPDATE invoices SET next_payment_attempt = NULL WHERE id = ANY($1::uuid[])', {
-      bind: [invoiceIds],
+      bind: [invoices.map((invoice) => invoice.id)],
       transaction,
     });
+    // The caller's instances say what the row now says.
+    for (const invoice of invoices) invoice.set('nextPaymentAttempt', null, { raw: true });
   }
 
   /**

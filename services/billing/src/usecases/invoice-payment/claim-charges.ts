@@ -127,11 +127,7 @@ export async function claimInvoiceCharges(
     );
     // Not due while in flight: no other sweep picks it up; settlement owns it if we die now.
     const scheduled = started.filter((c) => c.invoice.nextPaymentAttempt !== null).map((c) => c.invoice);
-    await deps.invoices.unschedule(
-      scheduled.map((invoice) => invoice.id),
-      transaction,
-    );
-    for (const invoice of scheduled) invoice.set('nextPaymentAttempt', null, { raw: true });
+    await deps.invoices.unschedule(scheduled, transaction);
   }
   return results;
 }

@@ -1,0 +1,118 @@
+/**
+ * The layer rule of eslint.config.js, as `npm run lint` applies it: use cases, handlers and HTTP
+ * routes of a service reach the database only through its repositories (docs/decisions.md).
+ * Each case lints a few lines as if they were a file at that path.
+ */
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { ESLint } from 'eslint';
+import { REPOSITORY } from './support/manifests';
+
+// The config passed as a value: ESLint's own loading of it is a dynamic import, which jest's
+// module system does not run.
+const eslint = new ESLint({
+  cwd: REPOSITORY,
+  overrideConfigFile: true,
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  overrideConfig: require(path.join(REPOSITORY, 'eslint.config.js')) as ESLint.Options['overrideConfig'],
+});
+
+/** The layer rule's messages for `code` placed at `filePath` (other rules' findings left out). */
+async function layerFindings(filePath: string, code: string): Promise<string[]> {
+  const [result] = await eslint.lintText(code, { filePath });
+  return result.messages
+    .filter((m) => m.ruleId === 'no-restricted-syntax' || m.ruleId === '@typescript-eslint/no-restricted-imports')
+    .map((m) => m.message);
+}
+
+const TO_REPOSITORIES = expect.stringContaining('db/repositories');
+
+describe('the layer rule: the database only through repositories', () => {
+  it.each([
+    [
+      'services/catalog/src/http/pages.ts',
+      'a model imported by an HTTP route',
+      "import { PlanModel } from '../db/models/plan.model';\nvoid PlanModel;\n",
+    ],
+    [
+      'services/billing/src/usecases/x.usecase.ts',
+      'a model imported by a use case',
+      "import { InvoiceModel } from '../db/models';\nvoid InvoiceModel;\n",
+    ],
+    [
+      'services/billing/src/handlers/x.handlers.ts',
+      'raw SQL through a property',
+      "declare const deps: { sequelize: { query(s: string): void } };\ndeps.sequelize.query('SELECT 1');\n",
+    ],
+    [
+      'services/catalog/src/http/pages.ts',
+      'raw SQL on a bare sequelize',
+      "declare const sequelize: { query(s: string): void };\nsequelize.query('SELECT 1');\n",
+    ],
+    [
+      'services/catalog/src/http/pages.ts',
+      "a model instance's reload",
+      'declare const session: { reload(): Promise<void> };\nvoid session.reload();\n',
+    ],
+    [
+      'services/billing/src/usecases/x.usecase.ts',
+      "a model instance's update",
+      'declare const invoice: { update(v: object): void };\ninvoice.update({ status: "PAID" });\n',
+    ],
+    [
+      'services/billing/src/usecases/x.usecase.ts',
+      "a model instance's set(key, value, options)",
+      "declare const invoice: { set(k: string, v: null, o: object): void };\ninvoice.set('nextPaymentAttempt', null, { raw: true });\n",
+    ],
+    [
+      'services/billing/src/usecases/x.usecase.ts',
+      "a model instance's set({...})",
+      'declare const invoice: { set(v: object): void };\ninvoice.set({ status: "PAID" });\n',
+    ],
+  ])('%s: refuses %s', async (filePath, _what, code) => {
+    expect(await layerFindings(filePath, code)).toEqual([TO_REPOSITORIES]);
+  });
+
+  it.each([
+    ['a repository call', 'declare const deps: { plans: { save(v: object): void } };\ndeps.plans.save({});\n'],
+    [
+      'a type-only import of a model',
+      "import type { PlanModel } from '../db/models/plan.model';\nexport type P = PlanModel;\n",
+    ],
+    [
+      "a Map's and a Headers' set",
+      'const m = new Map<string, number>();\nm.set("a", 1);\nnew Headers().set("a", "b");\n',
+    ],
+    [
+      "Express's res.set({...})",
+      'declare const res: { set(v: object): void };\nres.set({ "cache-control": "no-store" });\n',
+    ],
+    [
+      'a hash',
+      "import { createHash } from 'node:crypto';\nexport const d = createHash('sha256').update('x').digest();\n",
+    ],
+  ])('allows %s in an HTTP route', async (_what, code) => {
+    expect(await layerFindings('services/catalog/src/http/pages.ts', code)).toEqual([]);
+  });
+
+  it('holds for the whole repository: no finding in any service', async () => {
+    // Listed here rather than by lintFiles, whose glob search is a dynamic import too.
+    const files = readdirSync(path.join(REPOSITORY, 'services')).flatMap((service) =>
+      ['usecases', 'handlers', 'http'].flatMap((layer) => {
+        const dir = path.join('services', service, 'src', layer);
+        if (!existsSync(path.join(REPOSITORY, dir))) return [];
+        return readdirSync(path.join(REPOSITORY, dir), { recursive: true })
+          .map(String)
+          .filter((file) => file.endsWith('.ts'))
+          .map((file) => path.join(dir, file));
+      }),
+    );
+    expect(files.length).toBeGreaterThan(50);
+    const findings: string[] = [];
+    for (const file of files) {
+      const code = readFileSync(path.join(REPOSITORY, file), 'utf8');
+      for (const message of await layerFindings(file, code)) findings.push(`${file}: ${message}`);
+    }
+    expect(findings).toEqual([]);
+  });
+});
