@@ -66,7 +66,7 @@ export async function main(mode: Mode, args: string[], options: RunnerOptions = 
     try {
       // Ctrl-C while PostgreSQL/NATS were starting: the user wants nothing more.
       if (signals.received) return 0;
-      if (mode === 'start') return await startPlatform(infra, signals);
+      if (mode === 'start') return await superviseThePlatform(infra, signals);
       if (mode === 'test') return await runJest(infra, args, signals, options.chromiumInstall);
       if (mode === 'chaos') return await runChild(process.execPath, [CHAOS_RUN, ...args], infraEnv(infra), signals);
       return await runBenchmarks(infra, args, signals);
@@ -139,7 +139,8 @@ async function developmentTls(env: Record<string, string | undefined>): Promise<
   return (service) => serviceTlsFiles(dir, service);
 }
 
-async function startPlatform(infra: Infrastructure, signals: SignalTrap): Promise<number> {
+/** `npm start`: every process of the platform started in dependency order, supervised until a signal. */
+async function superviseThePlatform(infra: Infrastructure, signals: SignalTrap): Promise<number> {
   const env: Record<string, string | undefined> = {
     ...infraEnv(infra),
     NODE_ENV: process.env.NODE_ENV || 'development',
