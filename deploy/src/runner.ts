@@ -18,7 +18,7 @@ import {
   resultsDirectory,
   runSummary,
 } from '@billing/testing/dist/jest/suite-timings';
-import { ensureDevelopmentCertificates, serviceTlsFiles } from '@billing/platform/dist/dev-tls';
+import { ensureDevelopmentCertificates, serviceTlsFiles } from '@billing/platform/dev-tls';
 import { DEFAULT_CHROMIUM, ensureChromium, INSTALL_COMMAND, thisMachine } from './chromium';
 import { developmentJwtSecret, ensureInfrastructure, InfrastructureError, type Infrastructure } from './infrastructure';
 import {

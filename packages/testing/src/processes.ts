@@ -5,7 +5,7 @@ import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { ChannelCredentials } from '@grpc/grpc-js';
-import { createDevelopmentCertificates, serviceTlsFiles, type ServiceTlsFiles } from '@billing/platform/dist/dev-tls';
+import { createDevelopmentCertificates, serviceTlsFiles, type ServiceTlsFiles } from '@billing/platform/dev-tls';
 import {
   PLATFORM_PROCESSES,
   platformEnvironment,

@@ -2,8 +2,8 @@ import { appendFileSync, existsSync, mkdirSync, readdirSync, readFileSync, write
 import { randomBytes } from 'node:crypto';
 import { basename, join } from 'node:path';
 // The lifecycle module alone, not the platform index (see heavyPlatform in platform-processes.ts).
-import { processIsAlive } from '@billing/platform/dist/lifecycle';
-import { serviceTlsFiles } from '@billing/platform/dist/dev-tls';
+import { processIsAlive } from '@billing/platform/lifecycle';
+import { serviceTlsFiles } from '@billing/platform/dev-tls';
 import { dropDatabasesAfterRun } from './databases';
 import { currentSuite } from './jest/suite-timings';
 import { freePort } from './ports';

@@ -1,5 +1,5 @@
 // Only the tracing module: the platform index would load grpc-js and pg before instrumentation.
-import { startTracing } from '@billing/platform/dist/tracing';
+import { startTracing } from '@billing/platform/tracing';
 
 // Tracing first, so the modules loaded below are instrumented.
 const tracing = startTracing('catalog');

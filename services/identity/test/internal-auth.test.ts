@@ -11,7 +11,7 @@ import {
   grpcTransport,
   readRemoteError,
 } from '@billing/platform';
-import { createDevelopmentCertificates, serviceTlsFiles } from '@billing/platform/dist/dev-tls';
+import { createDevelopmentCertificates, serviceTlsFiles } from '@billing/platform/dev-tls';
 import { identityV1 } from '@billing/proto';
 import { channelCredentialsFrom, type SharedPlatform, sharedPlatform } from '@billing/testing';
 
