@@ -146,7 +146,7 @@ export function createCheckoutPagesApp(deps: CatalogDeps, logger: Logger): Expre
       await promotionCodeApplied(res, req.params.code, typed);
     } catch (err) {
       if (err instanceof CheckoutPageError && err.session) {
-        const current = await deps.checkoutSessions.reload(err.session);
+        const current = await deps.checkoutSessions.refresh(err.session);
         if (current.status !== 'PENDING') return endPage(res, current);
         return renderForm(deps, res, current, err.message, 400, typed);
       }
@@ -179,7 +179,7 @@ export function createCheckoutPagesApp(deps: CatalogDeps, logger: Logger): Expre
       endPage(res, applied);
     } catch (err) {
       if (err instanceof CheckoutPageError && err.session) {
-        const current = await deps.checkoutSessions.reload(err.session);
+        const current = await deps.checkoutSessions.refresh(err.session);
         if (current.status !== 'PENDING') return endPage(res, current);
         return renderForm(deps, res, current, err.message, 402);
       }

@@ -43,11 +43,6 @@ export class CheckoutSessionRepository {
     });
   }
 
-  /** The session as it is now: another request (a callback, the expiry sweep) may have moved it on. */
-  reload(session: CheckoutSessionModel): Promise<CheckoutSessionModel> {
-    return session.reload();
-  }
-
   /** The hosted pages know only the code; it is the capability. */
   findByCode(code: string): Promise<CheckoutSessionModel | null> {
     return isCheckoutCode(code) ? CheckoutSessionModel.findOne({ where: { code } }) : Promise.resolve(null);
