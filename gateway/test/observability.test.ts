@@ -61,6 +61,8 @@ let collector: LocalEndpoint | undefined;
 /** Every span the processes exported, and the paths they exported to. */
 const spans: CollectedSpan[] = [];
 const exportPaths = new Set<string>();
+/** The resource each service exported its spans under, by service.name. */
+const resources = new Map<string, Record<string, string | number | boolean>>();
 
 beforeAll(async () => {
   // A test OTLP/HTTP collector: every process exports its spans here as JSON.
@@ -71,6 +73,7 @@ beforeAll(async () => {
     const request = JSON.parse(raw.toString('utf8')) as OtlpExport;
     for (const { resource, scopeSpans } of request.resourceSpans) {
       const service = String(attributesOf(resource.attributes)['service.name']);
+      resources.set(service, attributesOf(resource.attributes));
       for (const span of scopeSpans.flatMap((s) => s.spans)) {
         spans.push({
           service,
@@ -88,6 +91,8 @@ beforeAll(async () => {
     env: {
       OTEL_EXPORTER_OTLP_ENDPOINT: collector.url,
       OTEL_BSP_SCHEDULE_DELAY: '200',
+      // An operator's own resource attributes, which every process adds to its spans.
+      OTEL_RESOURCE_ATTRIBUTES: 'deployment.environment.name=observability-test',
       ALLOW_INSECURE_WEBHOOKS: 'true',
       DELIVERY_POLL_MS: '50',
       RENEWAL_POLL_MS: '200',
@@ -278,6 +283,27 @@ describe('tracing end to end (docs/decisions.md, "One trace per request")', () =
       'webhook.id': hook.body.id,
       'webhook.event': 'subscription.renewed',
     });
+  });
+
+  it("labels each process's spans with its service, the operator's OTEL_RESOURCE_ATTRIBUTES, its host and its process", async () => {
+    // The processes the traces above went through have exported by now.
+    await waitFor(
+      'spans of the five processes',
+      async () => [...resources.keys()],
+      (services) =>
+        ['gateway', 'identity', 'billing', 'sandbox-provider', 'notification'].every((s) => services.includes(s)),
+    );
+    for (const [service, attributes] of resources) {
+      expect({ service, attributes }).toEqual({
+        service,
+        attributes: expect.objectContaining({
+          'service.name': service,
+          'deployment.environment.name': 'observability-test',
+          'host.name': expect.any(String),
+          'process.pid': expect.any(Number),
+        }),
+      });
+    }
   });
 });
 

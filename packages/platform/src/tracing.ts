@@ -26,7 +26,8 @@ export function startTracing(serviceName: string): { shutdown(): Promise<void> }
     require('@opentelemetry/instrumentation-pg') as typeof import('@opentelemetry/instrumentation-pg');
   const { UndiciInstrumentation } =
     require('@opentelemetry/instrumentation-undici') as typeof import('@opentelemetry/instrumentation-undici');
-  const { resourceFromAttributes } = require('@opentelemetry/resources') as typeof import('@opentelemetry/resources');
+  const { detectResources, envDetector, hostDetector, processDetector, resourceFromAttributes } =
+    require('@opentelemetry/resources') as typeof import('@opentelemetry/resources');
   const { ATTR_SERVICE_NAME } =
     require('@opentelemetry/semantic-conventions') as typeof import('@opentelemetry/semantic-conventions');
   /* eslint-enable @typescript-eslint/no-require-imports */
@@ -34,7 +35,11 @@ export function startTracing(serviceName: string): { shutdown(): Promise<void> }
   // logs exporters (which the collector of deploy/compose.yaml has no pipeline for) were half the
   // files of an install.
   const provider = new NodeTracerProvider({
-    resource: resourceFromAttributes({ [ATTR_SERVICE_NAME]: serviceName }),
+    // As the Node SDK detects them: OTEL_RESOURCE_ATTRIBUTES (and OTEL_SERVICE_NAME) over the
+    // service's name, then the host and the process.
+    resource: resourceFromAttributes({ [ATTR_SERVICE_NAME]: serviceName }).merge(
+      detectResources({ detectors: [envDetector, processDetector, hostDetector] }),
+    ),
     spanProcessors: [
       new BatchSpanProcessor(new OTLPTraceExporter({ url: `${endpoint.replace(/\/$/, '')}/v1/traces` })),
     ],
