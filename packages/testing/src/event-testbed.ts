@@ -19,7 +19,7 @@ export async function openEventTestbed(label: string, migrations: Migration[]): 
   const runId = uniqueRunId(label);
   const stream = `${label.toUpperCase()}_${runId}`;
   const subjectPrefix = `events_${runId}`;
-  // Loaded here, not with the package: see heavyPlatform (processes.ts).
+  // Loaded here, not with the package: see heavyPlatform (platform-processes.ts).
   const { connectNats, createLogger, ensureDatabase, ensureEventStream, openDatabase } = await heavyPlatform();
   await ensureDatabase(TEST_DATABASE_URL, `${runId}_db`);
   const sequelize = await openDatabase({

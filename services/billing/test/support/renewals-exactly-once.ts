@@ -109,6 +109,12 @@ export function describeRenewalsExactlyOnce({
         )[0].n,
       );
 
+    /** The provider's own record of the successful card charges of these customers. */
+    const providerCharges = async (emails: string[]) =>
+      (await Promise.all(emails.map((email) => sandbox.ledger({ email }))))
+        .flatMap((l) => l.transactions)
+        .filter((t) => t.channel === 'authorization' && t.status === 'success');
+
     async function assertExactlyOnce(label: string, emails: string[]): Promise<void> {
       const perSubscription = await queryDatabase<{ invoices: string; paid: string; period_ok: boolean }>(
         billingDb(),
@@ -128,10 +134,7 @@ export function describeRenewalsExactlyOnce({
       );
       expect(payments.filter((p) => p.status !== 'FAILED')).toEqual([{ status: 'SUCCEEDED', n: String(N) }]);
       // The provider's own record: one successful charge per subscription, never two.
-      const charges = (await Promise.all(emails.map((email) => sandbox.ledger({ email })))).flatMap((l) =>
-        l.transactions.filter((t) => t.channel === 'authorization'),
-      );
-      const successes = charges.filter((t) => t.status === 'success');
+      const successes = await providerCharges(emails);
       expect(successes).toHaveLength(N);
       expect(new Set(successes.map((t) => t.reference)).size).toBe(N);
       expect(new Set(successes.map((t) => (t.metadata as { invoice_id: string }).invoice_id)).size).toBe(N);
@@ -218,14 +221,9 @@ export function describeRenewalsExactlyOnce({
       // a trigger on it could see the batch only at its very end, and a loaded machine's poll
       // missed that last second. Settlement verifies what the kill leaves PENDING with the pass's
       // calls in flight (billing-scheduler.ts), a few seconds of work.
-      const providerCharged = async () =>
-        (await Promise.all(emails.map((email) => sandbox.ledger({ email })))).reduce(
-          (n, l) => n + l.transactions.filter((t) => t.channel === 'authorization' && t.status === 'success').length,
-          0,
-        );
       const chargesInFlight =
         latencyMs > 0
-          ? async () => (await providerCharged()) >= Math.floor(N / 3) && (await pendingCharges()) > 0
+          ? async () => (await providerCharges(emails)).length >= Math.floor(N / 3) && (await pendingCharges()) > 0
           : async () => (await renewed('sigkill')) >= 1 && (await pendingCharges()) > 0;
       await waitUntil('charges in flight', chargesInFlight);
       await billing.stop('SIGKILL');
@@ -259,12 +257,7 @@ export function describeRenewalsExactlyOnce({
         // recorded), and only settlement recorded them. Not filtered by the ledger's time: the
         // sandbox stamps a charge when it takes it, which on a loaded machine can be before the
         // test reads its clock for the kill.
-        const charged = new Set(
-          (await Promise.all(emails.map((email) => sandbox.ledger({ email }))))
-            .flatMap((l) => l.transactions)
-            .filter((t) => t.status === 'success')
-            .map((t) => t.reference),
-        );
+        const charged = new Set((await providerCharges(emails)).map((t) => t.reference));
         expect(pendingAtKill.filter((reference) => charged.has(reference)).length).toBeGreaterThan(0);
       }
     }, 180_000);
