@@ -93,6 +93,40 @@ describe('transactional outbox (real PostgreSQL + JetStream)', () => {
     expect(received.find((e) => e.id === ids[0])).toMatchObject({ event: type, data: { n: 0 } });
   });
 
+  it('an idle relay looks less and less often, but finds a row a dead process left within 8 poll intervals', async () => {
+    const type = 'test.idle';
+    const envelope = await sequelize.transaction((transaction) =>
+      recordEvent(sequelize, transaction, { type, data: { n: 1 }, occurredAt: new Date() }),
+    );
+    const relay = new OutboxRelay({ sequelize, nats, logger, subjectPrefix, pollIntervalMs: 100 });
+    const looks = jest.spyOn(relay, 'publishBatch');
+    relay.start();
+    try {
+      await waitForPublished(relay, 1);
+      // Idle for a second: how often it looks over time is what is tested, so there is no event
+      // to await. At a fixed 100 ms it would look about ten times; backing off (100, 200, 400,
+      // 800 ms) it looks four or five.
+      looks.mockClear();
+      await new Promise((r) => setTimeout(r, 1000));
+      expect(looks.mock.calls.length).toBeLessThanOrEqual(6);
+      // A row no commit of this process announced (as a crashed process leaves it): found at the
+      // relay's next look, at most 800 ms away.
+      await sequelize.query(`UPDATE outbox_events SET published_at = NULL WHERE id = '${envelope.id}'`);
+      await waitForPublished(relay, 2);
+    } finally {
+      await relay.stop();
+    }
+  });
+
+  /** Until `relay` has published `count` rows in all (at most 3 s: 8 poll intervals and room). */
+  async function waitForPublished(relay: OutboxRelay, count: number): Promise<void> {
+    const deadline = Date.now() + 3000;
+    while (relay.published < count) {
+      if (Date.now() > deadline) throw new Error(`the relay published ${relay.published} of ${count} rows`);
+      await new Promise((r) => setTimeout(r, 20));
+    }
+  }
+
   it('a re-published row (crash before marking it sent) is stored once by JetStream', async () => {
     const type = 'test.republished';
     const envelope = await sequelize.transaction((transaction) =>
