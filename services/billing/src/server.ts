@@ -26,12 +26,12 @@ import { SubscriptionPlanRepository } from './db/repositories/subscription-plan.
 import { SubscriptionRepository } from './db/repositories/subscription.repository';
 import { UsageRecordRepository } from './db/repositories/usage-record.repository';
 import { billingHandlers } from './handlers/billing.handlers';
-import type { BillingDeps } from './usecases/billing-deps';
-import { runDueBilling } from './usecases/billing-scheduler';
-import { expireIdempotencyKeys } from './usecases/expire-idempotency-keys.usecase';
-import { issueDueRefunds } from './usecases/issue-pending-refunds.usecase';
-import { dueWorkCounts } from './usecases/renew-due-subscriptions.usecase';
-import { settleFirstCharges } from './usecases/settle-first-charges.usecase';
+import type { BillingDeps } from './billing-deps';
+import { runDueBilling } from './scheduling/due-billing-run';
+import { expireIdempotencyKeys } from './usecases/scheduler/expire-idempotency-keys.usecase';
+import { issueDueRefunds } from './invoicing/refund-issuing';
+import { dueWorkCounts } from './scheduling/billing-pass';
+import { settleFirstCharges } from './usecases/scheduler/settle-first-charges.usecase';
 
 /** How often expired Idempotency-Key records are deleted: the table only needs to stay small. */
 const IDEMPOTENCY_KEY_SWEEP_MS = 60 * 60 * 1000;

@@ -3,7 +3,7 @@ import { QueryTypes } from 'sequelize';
 import type { Sequelize } from 'sequelize-typescript';
 import { dropDatabases, uniqueRunId } from '@billing/testing';
 import { IdempotencyKeyRepository } from '../src/db/repositories/idempotency-key.repository';
-import { expireIdempotencyKeys } from '../src/usecases/expire-idempotency-keys.usecase';
+import { expireIdempotencyKeys } from '../src/usecases/scheduler/expire-idempotency-keys.usecase';
 import { openBillingTestDatabase } from './support/billing-database';
 
 const HOUR_MS = 60 * 60 * 1000;

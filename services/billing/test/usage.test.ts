@@ -10,8 +10,8 @@ import { InvoiceRepository } from '../src/db/repositories/invoice.repository';
 import { SubscriptionRepository } from '../src/db/repositories/subscription.repository';
 import { UsageRecordRepository } from '../src/db/repositories/usage-record.repository';
 import { canonicalQuantity, parseUsageQuantity, usageAmount } from '../src/domain/usage-quantity';
-import type { BillingDeps } from '../src/usecases/billing-deps';
-import { openPeriodInvoice } from '../src/usecases/invoice-payment';
+import type { BillingDeps } from '../src/billing-deps';
+import { openPeriodInvoice } from '../src/invoicing/invoice-payment';
 import { ProjectClocks } from '@billing/platform';
 
 // The compiled modules (npx tsc -b services/billing first): sequelize-typescript models need

@@ -1,13 +1,13 @@
 import { DomainError, requireScope, type UnaryHandlers } from '@billing/platform';
 import type { billingV1 } from '@billing/proto';
-import type { BillingDeps } from '../usecases/billing-deps';
-import { advanceTestClock, getTestClock } from '../usecases/advance-test-clock.usecase';
-import { getInvoice } from '../usecases/get-invoice.usecase';
-import type { InvoiceView } from '../usecases/invoice-views';
-import { listInvoices } from '../usecases/list-invoices.usecase';
-import { payInvoice } from '../usecases/pay-invoice.usecase';
-import { setCardBehavior } from '../usecases/set-card-behavior.usecase';
-import { voidInvoice } from '../usecases/void-invoice.usecase';
+import type { BillingDeps } from '../billing-deps';
+import { advanceTestClock, getTestClock } from '../usecases/test-clocks/advance-test-clock.usecase';
+import { getInvoice } from '../usecases/invoices/get-invoice.usecase';
+import type { InvoiceView } from '../read-models/invoice.read-model';
+import { listInvoices } from '../usecases/invoices/list-invoices.usecase';
+import { payInvoice } from '../usecases/invoices/pay-invoice.usecase';
+import { setCardBehavior } from '../usecases/customers/set-card-behavior.usecase';
+import { voidInvoice } from '../usecases/invoices/void-invoice.usecase';
 
 type BillingHandlers = UnaryHandlers<billingV1.BillingServiceServer>;
 

@@ -2,11 +2,11 @@ import { requireScope, type UnaryHandlers } from '@billing/platform';
 import type { billingV1 } from '@billing/proto';
 import type { UsageRecordModel } from '../db/models';
 import { canonicalQuantity } from '../domain/usage-quantity';
-import type { BillingDeps } from '../usecases/billing-deps';
-import { getUsageSummary } from '../usecases/get-usage-summary.usecase';
-import { listUsage } from '../usecases/list-usage.usecase';
-import { recordUsageBatch } from '../usecases/record-usage-batch.usecase';
-import { recordUsage } from '../usecases/record-usage.usecase';
+import type { BillingDeps } from '../billing-deps';
+import { getUsageSummary } from '../usecases/usage/get-usage-summary.usecase';
+import { listUsage } from '../usecases/usage/list-usage.usecase';
+import { recordUsageBatch } from '../usecases/usage/record-usage-batch.usecase';
+import { recordUsage } from '../usecases/usage/record-usage.usecase';
 
 type BillingHandlers = UnaryHandlers<billingV1.BillingServiceServer>;
 

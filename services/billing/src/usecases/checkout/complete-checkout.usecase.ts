@@ -1,0 +1,363 @@
+import { randomUUID } from 'node:crypto';
+import type { Transaction } from 'sequelize';
+import { DomainError, isUuid, recordEvent, type FieldViolation, type ProjectScope } from '@billing/platform';
+import { isVerificationCharge, type VerifiedTransaction } from '@billing/payments';
+import {
+  assertCheckoutPaid,
+  assertPaymentOfSession,
+  subscriptionStart,
+  subscriptionTerms,
+  verifiedPaymentFields,
+  type PlanSnapshot,
+} from '../../domain/checkout-completion';
+import { isValidEmail } from '../../domain/customer-rules';
+import { discountColumns, type SubscriptionDiscount } from '../../domain/subscription-discount';
+import type { CustomerModel, InvoiceModel, SubscriptionModel } from '../../db/models';
+import { customerEventData, invoiceEventData, subscriptionEventData } from '../../events/event-payloads';
+import type { BillingDeps } from '../../billing-deps';
+import { countCharge } from '../../billing-metrics';
+import { createInvoices, invoiceDiscountOf, planLineOf } from '../../invoicing/invoice-money';
+import { issuePendingRefunds } from '../../invoicing/refund-issuing';
+import { callProvider } from '../../provider-call';
+import {
+  lockCheckoutSession,
+  settleUnusedCheckoutPayment,
+  type UnusedPaymentOutcome,
+} from './settle-unused-checkout-payment.usecase';
+
+export interface CompleteCheckoutCommand {
+  checkoutSessionId: string;
+  transactionReference: string;
+  plan: PlanSnapshot;
+  /** The session's e-mail; empty = the e-mail the payer gave the provider. */
+  customerEmail: string;
+  /** The payer typed customerEmail on the hosted page (the merchant gave none). */
+  customerEmailTypedByPayer?: boolean;
+  customerName: string;
+  /** The session's metadata, kept on the subscription. */
+  metadata: Record<string, unknown>;
+  /**
+   * The discount of the coupon redeemed for the session (docs/api-behaviour.md §19): the payment
+   * is the discounted first charge and the subscription keeps it for its invoices.
+   */
+  discount: SubscriptionDiscount | null;
+}
+
+export interface CheckoutCompletion {
+  customerId: string;
+  subscriptionId: string;
+  /** The first invoice; null for a trial. */
+  invoiceId: string | null;
+  /** What became of the command's payment: USED, or (another payment completed it) refunded. */
+  paymentOutcome: UnusedPaymentOutcome;
+}
+
+/**
+ * Turns a paid checkout into a customer, a subscription and (paid start) its PAID first invoice.
+ *
+ * Exactly once per checkout session, however many callers race (the hosted page's callback and
+ * the provider's webhook, on any number of replicas):
+ *  - the writes happen in one transaction that first takes an advisory lock on the session id,
+ *    so completions of one session run one after the other, and the second finds the first's
+ *    subscription (checkout_session_id is UNIQUE as a backstop) and returns its ids;
+ *  - the provider's transaction reference is UNIQUE in the payments ledger, so one payment
+ *    cannot pay for two sessions;
+ *  - the verification charge of a trial is refunded after commit from a refund row written in
+ *    the same transaction and claimed before issuing, so it is refunded once.
+ */
+export async function completeCheckout(
+  deps: BillingDeps,
+  scope: ProjectScope,
+  command: CompleteCheckoutCommand,
+): Promise<CheckoutCompletion> {
+  assertCommand(command);
+  // A repeat: the first completion's answer stands, and a second payment is refunded.
+  const earlier = await findCompletion(deps, scope, command.checkoutSessionId);
+  if (earlier) return settleRepeat(deps, scope, command, earlier);
+
+  const verified = assertCheckoutPaid(
+    await callProvider('verify the payment', () =>
+      deps.providerFor(scope.livemode).verifyTransaction(command.transactionReference),
+    ),
+    command.plan,
+    command.discount,
+  );
+  assertPaymentOfSession(verified, command.checkoutSessionId);
+  const email = (command.customerEmail || verified.customer?.email || '').trim();
+  if (!isValidEmail(email)) {
+    throw DomainError.invalid([
+      { loc: ['customer_email'], msg: 'value is not a valid email address', type: 'value_error', input: email },
+    ]);
+  }
+
+  let completion: CheckoutCompletion;
+  try {
+    completion = await deps.sequelize.transaction((transaction) =>
+      recordCompletion(deps, scope, { ...command, customerEmail: email }, verified, transaction),
+    );
+  } catch (err) {
+    if ((err as { name?: string }).name !== 'SequelizeUniqueConstraintError') throw err;
+    // The session's own race is serialized by the lock, so this is the payment reference: it
+    // already paid for another checkout session.
+    const again = await findCompletion(deps, scope, command.checkoutSessionId);
+    if (again) return settleRepeat(deps, scope, command, again);
+    throw paymentAlreadyUsed();
+  }
+  return settle(deps, completion);
+}
+
+/**
+ * The session is completed already. The same payment again (callback and webhook racing) is
+ * USED; another payment of the session (a second tab's Pay) completed nothing and is refunded.
+ */
+async function settleRepeat(
+  deps: BillingDeps,
+  scope: ProjectScope,
+  command: CompleteCheckoutCommand,
+  earlier: CheckoutCompletion,
+): Promise<CheckoutCompletion> {
+  const paymentOutcome = await settleUnusedCheckoutPayment(deps, scope, {
+    checkoutSessionId: command.checkoutSessionId,
+    transactionReference: command.transactionReference,
+  });
+  return { ...(await settle(deps, earlier)), paymentOutcome };
+}
+
+const paymentAlreadyUsed = () =>
+  new DomainError('failed_precondition', 'This payment was already used to complete another checkout');
+
+function assertCommand(command: CompleteCheckoutCommand): void {
+  const violations: FieldViolation[] = [];
+  if (!isUuid(command.checkoutSessionId)) {
+    violations.push({
+      loc: ['checkout_session_id'],
+      msg: 'Input should be a valid UUID',
+      type: 'uuid_parsing',
+      input: command.checkoutSessionId,
+    });
+  }
+  if (!command.transactionReference.trim()) {
+    violations.push({ loc: ['transaction_reference'], msg: 'Field required', type: 'missing' });
+  }
+  if (violations.length) throw DomainError.invalid(violations);
+}
+
+/** After commit: issue the refunds the completion decided, then answer with its ids. */
+async function settle(deps: BillingDeps, completion: CheckoutCompletion): Promise<CheckoutCompletion> {
+  await issuePendingRefunds(deps, completion.subscriptionId);
+  return completion;
+}
+
+async function findCompletion(
+  deps: BillingDeps,
+  scope: ProjectScope,
+  checkoutSessionId: string,
+  transaction?: Transaction,
+): Promise<CheckoutCompletion | null> {
+  const subscription = await deps.subscriptions.findByCheckoutSession(checkoutSessionId, transaction);
+  if (!subscription) return null;
+  if (subscription.projectId !== scope.projectId || subscription.livemode !== scope.livemode) {
+    throw new DomainError('permission_denied', 'This checkout session was completed in another project');
+  }
+  const invoice = await deps.invoices.findFirstOfSubscription(subscription.id, transaction);
+  return {
+    customerId: subscription.customerId,
+    subscriptionId: subscription.id,
+    invoiceId: invoice?.id ?? null,
+    paymentOutcome: 'USED',
+  };
+}
+
+async function recordCompletion(
+  deps: BillingDeps,
+  scope: ProjectScope,
+  command: CompleteCheckoutCommand,
+  verified: VerifiedTransaction,
+  transaction: Transaction,
+): Promise<CheckoutCompletion> {
+  // Held until commit: concurrent completions of this session wait here, then see its result.
+  await lockCheckoutSession(deps, command.checkoutSessionId, transaction);
+  const earlier = await findCompletion(deps, scope, command.checkoutSessionId, transaction);
+  if (earlier) return earlier;
+  // One payment pays for one checkout (the ledger's unique reference is the backstop).
+  if (await deps.payments.findByReference(verified.reference, transaction)) throw paymentAlreadyUsed();
+
+  const now = await deps.clocks.now(scope, transaction);
+  const { plan } = command;
+  const event = <T>(type: string, data: T) =>
+    recordEvent(deps.sequelize, transaction, {
+      type,
+      data,
+      projectId: scope.projectId,
+      livemode: scope.livemode,
+      occurredAt: now,
+    });
+
+  const { customer, created } = await findOrCreateCustomer(deps, scope, command, verified, now, transaction);
+  // A payer who only typed an existing customer's e-mail does not become that customer for
+  // anything but this checkout's subscription: their card pays it alone, and it spends none of
+  // the customer's balance (docs/api-behaviour.md §20). A new customer, or one the merchant named
+  // on the session, is joined in full.
+  const joinsCustomer = created || !command.customerEmailTypedByPayer;
+  const subscriptionId = randomUUID();
+  if (verified.authorization) {
+    await deps.authorizations.save(
+      customer.id,
+      verified.authorization,
+      now,
+      transaction,
+      joinsCustomer ? null : subscriptionId,
+    );
+  }
+
+  const start = subscriptionStart(plan, now);
+  const subscription = await deps.subscriptions.create(
+    scope,
+    {
+      id: subscriptionId,
+      usesCustomerBalance: joinsCustomer,
+      customerId: customer.id,
+      ...subscriptionTerms(plan, start),
+      billingCycles: null,
+      metadata: command.metadata,
+      checkoutSessionId: command.checkoutSessionId,
+      createdAt: now,
+      ...discountColumns(command.discount),
+    },
+    transaction,
+  );
+
+  // A discount that leaves nothing to pay makes the checkout's charge a card check too.
+  const verification = isVerificationCharge(plan, command.discount);
+  const invoice =
+    start.status === 'TRIALING'
+      ? null
+      : await createFirstInvoice(deps, scope, subscription, {
+          // A free plan's card check is refunded; it does not pay the invoice.
+          transactionReference: verification ? null : verified.reference,
+          now,
+          transaction,
+          // The hosted page charged the (discounted) price: no balance is used on this invoice (§20).
+          credit: 0,
+        });
+  const payment = await deps.payments.record(
+    scope,
+    {
+      id: randomUUID(),
+      purpose: verification ? 'VERIFICATION' : 'INVOICE',
+      customerId: customer.id,
+      checkoutSessionId: command.checkoutSessionId,
+      invoiceId: verification ? null : (invoice?.id ?? null),
+      ...verifiedPaymentFields(verified),
+      createdAt: now,
+    },
+    transaction,
+  );
+  // The payer's payment on the hosted page paid the first invoice: counted as its charge.
+  if (invoice && !verification) countCharge('succeeded', scope.livemode, transaction);
+  if (verification) {
+    // Decided here, issued after commit (a provider call inside the transaction could not be
+    // rolled back with it).
+    await deps.refunds.create(
+      scope,
+      {
+        id: randomUUID(),
+        reference: `verification:${verified.reference}`,
+        paymentId: payment.id,
+        transactionReference: verified.reference,
+        invoiceId: null,
+        subscriptionId: subscription.id,
+        amount: verified.amount,
+        currency: payment.currency,
+        reason: 'VERIFICATION',
+        createdAt: now,
+        updatedAt: deps.clock.now(),
+      },
+      transaction,
+    );
+  }
+
+  if (created) await event('customer.created', customerEventData(customer));
+  await event('subscription.created', subscriptionEventData(subscription, customer.email));
+  if (invoice) {
+    await event('invoice.created', invoiceEventData(invoice, customer.email));
+    await event('invoice.paid', invoiceEventData(invoice, customer.email));
+  }
+  return {
+    customerId: customer.id,
+    subscriptionId: subscription.id,
+    invoiceId: invoice?.id ?? null,
+    paymentOutcome: 'USED',
+  };
+}
+
+/** The customer of this e-mail in the scope, created if new; fills what an earlier record lacked. */
+async function findOrCreateCustomer(
+  deps: BillingDeps,
+  scope: ProjectScope,
+  command: CompleteCheckoutCommand,
+  verified: VerifiedTransaction,
+  now: Date,
+  transaction: Transaction,
+): Promise<{ customer: CustomerModel; created: boolean }> {
+  const name = command.customerName.trim() || null;
+  const gatewayCustomerId = verified.customer?.customerCode ?? null;
+  const found = await deps.customers.findOrCreateByEmail(
+    scope,
+    { id: randomUUID(), email: command.customerEmail, name, gatewayCustomerId, metadata: {}, createdAt: now },
+    transaction,
+  );
+  const { customer } = found;
+  if (!found.created && ((!customer.name && name) || (!customer.gatewayCustomerId && gatewayCustomerId))) {
+    await deps.customers.fillMissing(customer, { name, gatewayCustomerId }, now, transaction);
+  }
+  return found;
+}
+
+/**
+ * The first period's invoice, PAID by the charge that came before it (or free: nothing to
+ * collect). Its money comes from createInvoices like every invoice's. `credit` is the customer's
+ * balance the charge counted on: the card paid amount_due = amount - credit. A checkout's hosted
+ * page charges the plan's full price before the customer is even known, so a checkout's first
+ * invoice uses no balance (credit 0; docs/api-behaviour.md §20); a subscription created through
+ * the API uses what its first charge left out (create-subscription.usecase.ts).
+ */
+export async function createFirstInvoice(
+  deps: BillingDeps,
+  scope: ProjectScope,
+  subscription: SubscriptionModel,
+  paid: {
+    transactionReference: string | null;
+    now: Date;
+    transaction: Transaction;
+    invoiceId?: string;
+    credit: number;
+  },
+): Promise<InvoiceModel> {
+  const { now } = paid;
+  const [{ invoice }] = await createInvoices(
+    deps,
+    [
+      {
+        id: paid.invoiceId ?? randomUUID(),
+        projectId: scope.projectId,
+        livemode: scope.livemode,
+        subscriptionId: subscription.id,
+        customerId: subscription.customerId,
+        currency: subscription.currency,
+        periodStart: subscription.currentPeriodStart,
+        periodEnd: subscription.currentPeriodEnd,
+        createdAt: now,
+        collection: { status: 'PAID', transactionReference: paid.transactionReference },
+        discount: invoiceDiscountOf(subscription),
+        discountFrom: subscription,
+        credit: { exactly: paid.credit },
+        lines: [
+          planLineOf(subscription, { start: subscription.currentPeriodStart, end: subscription.currentPeriodEnd }),
+        ],
+      },
+    ],
+    paid.transaction,
+  );
+  return invoice;
+}

@@ -1,0 +1,63 @@
+import { randomUUID } from 'node:crypto';
+import { DomainError, recordEvent, type ProjectScope } from '@billing/platform';
+import { validateCustomerFields } from '../../domain/customer-rules';
+import type { CustomerModel } from '../../db/models';
+import { customerEventData } from '../../events/event-payloads';
+import type { BillingDeps } from '../../billing-deps';
+import { callProvider } from '../../provider-call';
+
+export interface NewCustomerInput {
+  email: string;
+  name?: string;
+  metadata?: Record<string, unknown>;
+}
+
+const duplicateEmail = () =>
+  new DomainError('already_exists', 'A customer with this email already exists in this project and mode');
+
+/**
+ * Creates the customer here and at the payment provider (its code is `gateway_customer_id`).
+ * No provider, no customer: a record without its provider twin could never be charged.
+ */
+export async function createCustomer(
+  deps: BillingDeps,
+  scope: ProjectScope,
+  input: NewCustomerInput,
+): Promise<CustomerModel> {
+  const fields = validateCustomerFields(input, { emailRequired: true });
+  const email = fields.email!;
+  // Checked before the provider call, so a duplicate does not even reach the provider.
+  if (await deps.customers.findByEmail(scope, email)) throw duplicateEmail();
+  const atProvider = await callProvider('create the customer', () =>
+    deps.providerFor(scope.livemode).createCustomer({ email, name: fields.name }),
+  );
+  const now = await deps.clocks.now(scope);
+  try {
+    return await deps.sequelize.transaction(async (transaction) => {
+      const customer = await deps.customers.create(
+        scope,
+        {
+          id: randomUUID(),
+          email,
+          name: fields.name ?? null,
+          gatewayCustomerId: atProvider.customerCode,
+          metadata: fields.metadata ?? {},
+          createdAt: now,
+        },
+        transaction,
+      );
+      await recordEvent(deps.sequelize, transaction, {
+        type: 'customer.created',
+        data: customerEventData(customer),
+        projectId: scope.projectId,
+        livemode: scope.livemode,
+        occurredAt: now,
+      });
+      return customer;
+    });
+  } catch (err) {
+    // Lost a race with another request (or a checkout) for the same e-mail.
+    if ((err as { name?: string }).name === 'SequelizeUniqueConstraintError') throw duplicateEmail();
+    throw err;
+  }
+}

@@ -1,0 +1,20 @@
+import type { ProjectScope } from '@billing/platform';
+import { nextStatus } from '../../domain/subscription-status';
+import type { BillingDeps } from '../../billing-deps';
+import { changeSubscription, recordSubscriptionEvent, viewOf, type SubscriptionView } from '../../read-models/subscription.read-model';
+
+/**
+ * ACTIVE/TRIALING -> PAUSED (400 in any other state). Nothing is invoiced while paused: the
+ * renewal scheduler skips PAUSED subscriptions, and resuming starts a new period.
+ */
+export function pauseSubscription(
+  deps: BillingDeps,
+  scope: ProjectScope,
+  subscriptionId: string,
+): Promise<SubscriptionView> {
+  return changeSubscription(deps, scope, subscriptionId, async (subscription, now, transaction) => {
+    await deps.subscriptions.pause(subscription, nextStatus(subscription.status, 'pause'), now, transaction);
+    const view = await viewOf(deps, subscription, transaction);
+    await recordSubscriptionEvent(deps, view, 'subscription.paused', now, transaction);
+  });
+}
