@@ -1,0 +1,76 @@
+/**
+ * The structural rules of the code (docs/decisions.md, "How a service is laid out"), checked by
+ * `npm run lint` and by deploy/test/architecture.test.ts. ESLint's layer rule (eslint.config.js)
+ * says what a file may do with the database; these say which files may import which.
+ */
+const SERVICE = '^services/([^/]+)/src/';
+/** The services laid out by resource (docs/decisions.md): use cases in usecases/<resource>/. */
+const LAID_OUT = '^services/(billing)/src/';
+
+module.exports = {
+  forbidden: [
+    {
+      name: 'no-circular',
+      comment:
+        'An import circle hides which module is the rule and which the caller: break it by moving the shared part.',
+      severity: 'error',
+      from: { path: '^(services|gateway|packages|deploy)/' },
+      to: { circular: true },
+    },
+    {
+      name: 'use-case-imports-use-case',
+      comment:
+        "A use case is one operation: it reaches another's work only through a named shared home " +
+        '(billing: invoicing/, subscription-changes/, scheduling/, read-models/, events/, domain/), never through its module.',
+      severity: 'error',
+      from: { path: `${LAID_OUT}usecases/` },
+      to: { path: `${LAID_OUT}usecases/` },
+    },
+    {
+      name: 'only-use-cases-in-usecases',
+      comment: 'usecases/<resource>/ holds use cases only (*.usecase.ts); what several share lives in a named home.',
+      severity: 'error',
+      from: { path: `${LAID_OUT}` },
+      to: { path: `${LAID_OUT}usecases/`, pathNot: `${LAID_OUT}usecases/[a-z-]+/[a-z-]+\\.usecase\\.ts$` },
+    },
+    {
+      name: 'shared-home-imports-use-case',
+      comment: 'Shared machinery serves use cases; it never calls one back.',
+      severity: 'error',
+      from: { path: `${SERVICE}(invoicing|subscription-changes|scheduling|read-models|events|domain|db)/` },
+      to: { path: `${SERVICE}usecases/` },
+    },
+    {
+      name: 'domain-is-pure',
+      comment: 'domain/ holds pure rules: no database, no events, no use cases, no network.',
+      severity: 'error',
+      from: { path: `${SERVICE}domain/` },
+      to: {
+        path: [
+          `${SERVICE}(?!domain/)`,
+          '^node_modules/(sequelize|sequelize-typescript|@grpc|nats|@nats-io|express|pg)/',
+        ],
+      },
+    },
+    {
+      name: 'only-handlers-use-handlers',
+      comment: 'Handlers are entry points: nothing below them imports one.',
+      severity: 'error',
+      from: { path: `${SERVICE}(?!handlers/|server\\.ts)` },
+      to: { path: `${SERVICE}handlers/` },
+    },
+    {
+      name: 'no-service-imports-another',
+      comment: 'Services talk over gRPC and events, never by importing each other.',
+      severity: 'error',
+      from: { path: SERVICE },
+      to: { path: '^(services/[^/]+/src/|gateway/src/)', pathNot: '^services/$1/src/' },
+    },
+  ],
+  options: {
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.base.json' },
+    doNotFollow: { path: 'node_modules' },
+    exclude: { path: '(^|/)(node_modules|dist)/' },
+  },
+};
