@@ -27,9 +27,9 @@ import { SubscriptionRepository } from './db/repositories/subscription.repositor
 import { UsageRecordRepository } from './db/repositories/usage-record.repository';
 import { billingHandlers } from './handlers/billing.handlers';
 import type { BillingDeps } from './billing-deps';
-import { runDueBilling } from './scheduling/due-billing-run';
+import { renewDueSubscriptions } from './usecases/scheduler/renew-due-subscriptions.usecase';
 import { expireIdempotencyKeys } from './usecases/scheduler/expire-idempotency-keys.usecase';
-import { issueDueRefunds } from './invoicing/refund-issuing';
+import { issueDueRefunds } from './usecases/scheduler/issue-due-refunds.usecase';
 import { dueWorkCounts } from './scheduling/billing-pass';
 import { settleFirstCharges } from './usecases/scheduler/settle-first-charges.usecase';
 
@@ -118,7 +118,7 @@ export async function startBilling(config: BillingConfig, logger: Logger): Promi
       livemode ? 'billing-scheduler-live' : 'billing-scheduler-test',
       config.RENEWAL_POLL_MS,
       () =>
-        runDueBilling(deps, {
+        renewDueSubscriptions(deps, {
           livemode,
           settleAfterMs: config.PAYMENT_SETTLE_AFTER_MS,
           callsInFlight: (max) => providers.callsInFlight(livemode, max),

@@ -1,17 +1,11 @@
-import { DomainError, requireScope, type UnaryHandlers } from '@billing/platform';
+import { DomainError, requireScope } from '@billing/platform';
 import { billingV1 } from '@billing/proto';
 import { validatePlanSnapshot } from '../domain/checkout-completion';
-import {
-  discountFromCoupon,
-  discountOf,
-  type CouponTerms,
-  type SubscriptionDiscount,
-} from '../domain/subscription-discount';
 import type { CancelledBy } from '../db/models/subscription.model';
-import type { RefundView } from '../domain/cancellation-refund';
 import type { BillingDeps } from '../billing-deps';
 import { cancelSubscription } from '../usecases/subscriptions/cancel-subscription.usecase';
-import { changePlan, type PlanChangeCommand } from '../usecases/subscriptions/change-plan.usecase';
+import { changePlan } from '../usecases/subscriptions/change-plan.usecase';
+import type { PlanChangeCommand } from '../subscription-changes/plan-change-request';
 import { createSubscription } from '../usecases/subscriptions/create-subscription.usecase';
 import { getSubscription } from '../usecases/subscriptions/get-subscription.usecase';
 import { listSubscriptions } from '../usecases/subscriptions/list-subscriptions.usecase';
@@ -19,82 +13,16 @@ import { pauseSubscription } from '../usecases/subscriptions/pause-subscription.
 import { previewCancellation } from '../usecases/subscriptions/preview-cancellation.usecase';
 import { previewPlanChange } from '../usecases/subscriptions/preview-plan-change.usecase';
 import { resumeSubscription } from '../usecases/subscriptions/resume-subscription.usecase';
-import { applySubscriptionDiscount, removeSubscriptionDiscount } from '../usecases/subscriptions/subscription-discount.usecase';
-import type { SubscriptionView } from '../read-models/subscription.read-model';
-import { toInvoice } from './billing-engine.handlers';
-
-type BillingHandlers = UnaryHandlers<billingV1.BillingServiceServer>;
-
-export const toSubscription = ({ subscription: s, customerEmail }: SubscriptionView): billingV1.Subscription => ({
-  id: s.id,
-  customerId: s.customerId,
-  customerEmail,
-  planId: s.planId,
-  planName: s.planName,
-  status: s.status,
-  amount: s.amount,
-  currency: s.currency,
-  interval: s.interval,
-  intervalCount: s.intervalCount,
-  currentPeriodStart: s.currentPeriodStart,
-  currentPeriodEnd: s.currentPeriodEnd,
-  cancelledAt: s.cancelledAt ?? undefined,
-  cancelAtPeriodEnd: s.cancelAtPeriodEnd,
-  cancelledBy: s.cancelledBy ?? undefined,
-  trialEnd: s.trialEnd ?? undefined,
-  billingCycles: s.billingCycles ?? undefined,
-  metadata: s.metadata,
-  livemode: s.livemode,
-  createdAt: s.createdAt,
-  pendingPlanId: s.pendingPlanId ?? undefined,
-  pendingPlanChangeAt: s.pendingPlanChangeAt ?? undefined,
-  discount: toDiscount(discountOf(s)),
-});
-
-const toDiscount = (d: SubscriptionDiscount | null): billingV1.SubscriptionDiscount | undefined =>
-  d
-    ? {
-        couponId: d.couponId,
-        code: d.code,
-        percentOff: d.percentOff ?? undefined,
-        amountOff: d.amountOff ?? undefined,
-        currency: d.currency ?? undefined,
-        duration: d.duration,
-        periodsRemaining: d.periodsRemaining ?? undefined,
-      }
-    : undefined;
-
-/** The discount a request's coupon starts on a subscription billed in `currency`; none without one. */
-export const requestedDiscount = (c: billingV1.CouponSnapshot | undefined, currency: string) => {
-  const terms = couponTerms(c);
-  return terms ? discountFromCoupon(terms, currency) : null;
-};
-
-/** A coupon snapshot from a request; absent -> undefined (no coupon). */
-const couponTerms = (c: billingV1.CouponSnapshot | undefined): CouponTerms | undefined =>
-  c && {
-    couponId: c.couponId,
-    code: c.code,
-    percentOff: c.percentOff,
-    amountOff: c.amountOff,
-    currency: c.currency,
-    duration: c.duration,
-    durationInPeriods: c.durationInPeriods,
-  };
-
-const toRefund = (r: RefundView | null): billingV1.Refund | undefined =>
-  r
-    ? {
-        id: r.id ?? '',
-        amount: r.amount,
-        currency: r.currency,
-        status: r.status,
-        policyId: r.policyId,
-        invoiceId: r.invoiceId ?? '',
-        subscriptionId: r.subscriptionId,
-        livemode: r.livemode,
-      }
-    : undefined;
+import { applySubscriptionDiscount } from '../usecases/subscriptions/apply-subscription-discount.usecase';
+import { removeSubscriptionDiscount } from '../usecases/subscriptions/remove-subscription-discount.usecase';
+import {
+  couponTerms,
+  requestedDiscount,
+  toInvoice,
+  toRefund,
+  toSubscription,
+  type BillingHandlers,
+} from './billing-messages';
 
 /** Through the API a merchant cancels; the hosted pages say CUSTOMER; SYSTEM is dunning's alone. */
 function cancelledBy(value: string): CancelledBy {

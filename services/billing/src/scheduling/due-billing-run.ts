@@ -1,10 +1,5 @@
 import type { BillingDeps } from '../billing-deps';
-import {
-  DEFAULT_BATCH_SIZE,
-  DEFAULT_CONCURRENCY,
-  runBillingPass,
-  type BillingPassOptions,
-} from './billing-pass';
+import { DEFAULT_BATCH_SIZE, DEFAULT_CONCURRENCY, runBillingPass, type BillingPassOptions } from './billing-pass';
 import { settlePendingPayments } from './settle-pending-payments';
 
 /** Safety bound of one scheduled run; the next interval continues where it stopped. */

@@ -3,7 +3,8 @@ import { nextStatus } from '../../domain/subscription-status';
 import type { BillingDeps } from '../../billing-deps';
 import { countRenewal } from '../../billing-metrics';
 import { recordSubscriptionEvent, viewOf } from '../../read-models/subscription.read-model';
-import { applyPaidOutcomes, type ChargeOutcome } from './invoice-paid';
+import type { ChargeOutcome } from './charges';
+import { applyPaidOutcomes } from './invoice-paid';
 import { applyPlanChangeOutcome } from './plan-change-outcome';
 
 /**

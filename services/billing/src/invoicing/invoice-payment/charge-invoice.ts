@@ -3,13 +3,12 @@ import { PaymentProviderError, type ChargeAuthorizationInput, type VerifiedTrans
 import type { BillingDeps } from '../../billing-deps';
 import {
   attemptOf,
-  claimInvoiceCharges,
-  sendClaimedCharge,
   type ChargeClaim,
   type ChargeResult,
   type ClaimedCharge,
-} from './claim-charges';
-import type { OutcomeConsequences } from './invoice-paid';
+  type OutcomeConsequences,
+} from './charges';
+import { claimInvoiceCharges, sendClaimedCharge } from './claim-charges';
 import { recordChargeOutcome } from './record-charge-outcomes';
 
 export interface ChargeOptions {

@@ -1,41 +1,17 @@
 import { randomUUID } from 'node:crypto';
 import type { Transaction } from 'sequelize';
-import { PaymentProviderError, type ChargeAuthorizationInput, type VerifiedTransaction } from '@billing/payments';
+import { PaymentProviderError, type VerifiedTransaction } from '@billing/payments';
 import type { InvoiceModel } from '../../db/models';
 import type { BillingDeps } from '../../billing-deps';
-import { recordInvoicesPaid, type InvoicePayment, type OutcomeConsequences } from './invoice-paid';
+import {
+  invoiceChargeReference,
+  type ChargeClaim,
+  type ClaimedCharge,
+  type InvoicePayment,
+  type OutcomeConsequences,
+} from './charges';
+import { recordInvoicesPaid } from './invoice-paid';
 import { recordChargeFailed } from './record-charge-outcomes';
-
-/** Paystack allows only [A-Za-z0-9.=-] in a reference: the invoice id without dashes. */
-export const invoiceChargeReference = (invoiceId: string, attempt: number) =>
-  `inv-${invoiceId.replace(/-/g, '')}-${attempt}`;
-
-/** The attempt number of an invoice charge's reference (inv-<id>-<n>). */
-export const attemptOf = (reference: string) => Number(reference.slice(reference.lastIndexOf('-') + 1));
-
-/** What an invoice charge came to, for its caller. */
-export interface ChargeResult {
-  paid: boolean;
-  invoice: InvoiceModel;
-  /** Why the charge did not succeed (the provider's words), when it did not. */
-  failure?: string;
-  /** The outcome is not known yet (provider unreachable, or another charge in flight). */
-  pending?: boolean;
-}
-
-/** A charge whose PENDING ledger row is committed: the provider may now be asked. */
-export interface ChargeClaim {
-  invoice: InvoiceModel;
-  reference: string;
-  /** 1 for the first charge of the invoice, then one more per retry. */
-  attempt: number;
-  /** Business time of the attempt. */
-  at: Date;
-  input: ChargeAuthorizationInput;
-}
-
-/** What claiming one invoice's charge came to. */
-export type ClaimedCharge = { claim: ChargeClaim } | { done: ChargeResult };
 
 /**
  * Claims the charges of OPEN invoices the caller has locked (or just created), in the caller's

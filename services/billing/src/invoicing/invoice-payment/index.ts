@@ -19,14 +19,8 @@
  * through the repositories in BillingDeps.
  */
 export { chargeInvoice, resendUnknownCharge } from './charge-invoice';
-export {
-  claimInvoiceCharges,
-  invoiceChargeReference,
-  sendClaimedCharge,
-  type ChargeClaim,
-  type ChargeResult,
-} from './claim-charges';
-export type { ChargeOutcome } from './invoice-paid';
+export { invoiceChargeReference, type ChargeClaim, type ChargeOutcome, type ChargeResult } from './charges';
+export { claimInvoiceCharges, sendClaimedCharge } from './claim-charges';
 export { openPeriodInvoice, openPeriodInvoices } from './open-period-invoices';
 export { NEVER_CHARGED, recordChargeOutcome } from './record-charge-outcomes';
 export { sendScheduledCharges } from './send-scheduled-charges';

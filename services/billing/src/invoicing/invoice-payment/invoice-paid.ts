@@ -7,35 +7,9 @@ import { invoiceEventData } from '../../events/event-payloads';
 import type { BillingDeps } from '../../billing-deps';
 import { countRenewal } from '../../billing-metrics';
 import { subscriptionEvent } from '../../read-models/subscription.read-model';
+import type { InvoicePayment, OutcomeConsequences } from './charges';
 import { applyPlanChangeOutcome } from './plan-change-outcome';
 import { refundChargeOfEndedSubscription } from './unwanted-charge-refund';
-
-/** An OPEN invoice to mark paid: by a charge's success, or with nothing to charge. */
-export interface InvoicePayment {
-  invoice: InvoiceModel;
-  /** The attempt that paid it (attempt_count becomes at least this). */
-  attempt: number;
-  /** The charge's reference; null when nothing was charged (a free plan, the balance paid it). */
-  reference: string | null;
-  /** Business time of the payment. */
-  at: Date;
-  /** The customer's e-mail when the caller has it (a claim's); read otherwise. */
-  email?: string;
-  /** The charge's span: its events continue it, though recorded with a batch. */
-  trace?: Context;
-}
-
-/** What the transaction that records an invoice charge's outcome passes to its consequences. */
-export interface ChargeOutcome {
-  paid: boolean;
-  invoice: InvoiceModel;
-  failure?: string;
-  /** The business time of the outcome. */
-  at: Date;
-}
-
-/** Consequences of an outcome other than the standard ones (applyChargeOutcome). */
-export type OutcomeConsequences = (outcome: ChargeOutcome, transaction: Transaction) => Promise<void>;
 
 /**
  * THE "invoice paid" rule, for any number of invoices (a single one is a batch of one): OPEN ->

@@ -1,9 +1,9 @@
 import type { Transaction } from 'sequelize';
-import type { ChargeOutcome } from './invoice-paid';
+import type { ChargeOutcome } from './charges';
 import { hasEnded } from '../../domain/subscription-status';
 import type { BillingDeps } from '../../billing-deps';
 import { switchPlan } from '../../subscription-changes/switch-plan';
-import { markVoid } from '../../usecases/invoices/void-invoice.usecase';
+import { markVoid } from '../mark-void';
 import { refundChargeOfEndedSubscription } from './unwanted-charge-refund';
 
 /**

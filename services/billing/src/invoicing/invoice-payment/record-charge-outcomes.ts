@@ -7,8 +7,14 @@ import { invoiceEventData } from '../../events/event-payloads';
 import type { BillingDeps } from '../../billing-deps';
 import { countCharge } from '../../billing-metrics';
 import { applyChargeOutcome } from './charge-consequences';
-import { attemptOf, type ChargeClaim, type ChargeResult } from './claim-charges';
-import { recordInvoicesPaid, type InvoicePayment, type OutcomeConsequences } from './invoice-paid';
+import {
+  attemptOf,
+  type ChargeClaim,
+  type ChargeResult,
+  type InvoicePayment,
+  type OutcomeConsequences,
+} from './charges';
+import { recordInvoicesPaid } from './invoice-paid';
 import { refundUnwantedCharge } from './unwanted-charge-refund';
 
 const DEFAULT_DUNNING_DAYS = [1, 3, 5];

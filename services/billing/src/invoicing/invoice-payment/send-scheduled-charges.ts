@@ -1,6 +1,7 @@
 import { activeContext, inSpan, type BoundedConcurrency } from '@billing/platform';
 import type { BillingDeps } from '../../billing-deps';
-import { sendClaimedCharge, type ChargeClaim } from './claim-charges';
+import type { ChargeClaim } from './charges';
+import { sendClaimedCharge } from './claim-charges';
 import { recordChargeOutcome, recordPaidCharges, type SuccessfulCharge } from './record-charge-outcomes';
 
 /**

@@ -12,18 +12,18 @@ import {
 } from '../../domain/checkout-completion';
 import { isValidEmail } from '../../domain/customer-rules';
 import { discountColumns, type SubscriptionDiscount } from '../../domain/subscription-discount';
-import type { CustomerModel, InvoiceModel, SubscriptionModel } from '../../db/models';
+import type { CustomerModel } from '../../db/models';
 import { customerEventData, invoiceEventData, subscriptionEventData } from '../../events/event-payloads';
 import type { BillingDeps } from '../../billing-deps';
 import { countCharge } from '../../billing-metrics';
-import { createInvoices, invoiceDiscountOf, planLineOf } from '../../invoicing/invoice-money';
 import { issuePendingRefunds } from '../../invoicing/refund-issuing';
 import { callProvider } from '../../provider-call';
+import { createFirstInvoice } from '../../invoicing/first-invoice';
 import {
   lockCheckoutSession,
-  settleUnusedCheckoutPayment,
+  refundUnusedCheckoutPayment,
   type UnusedPaymentOutcome,
-} from './settle-unused-checkout-payment.usecase';
+} from '../../invoicing/unused-checkout-payment';
 
 export interface CompleteCheckoutCommand {
   checkoutSessionId: string;
@@ -116,7 +116,7 @@ async function settleRepeat(
   command: CompleteCheckoutCommand,
   earlier: CheckoutCompletion,
 ): Promise<CheckoutCompletion> {
-  const paymentOutcome = await settleUnusedCheckoutPayment(deps, scope, {
+  const paymentOutcome = await refundUnusedCheckoutPayment(deps, scope, {
     checkoutSessionId: command.checkoutSessionId,
     transactionReference: command.transactionReference,
   });
@@ -312,52 +312,4 @@ async function findOrCreateCustomer(
     await deps.customers.fillMissing(customer, { name, gatewayCustomerId }, now, transaction);
   }
   return found;
-}
-
-/**
- * The first period's invoice, PAID by the charge that came before it (or free: nothing to
- * collect). Its money comes from createInvoices like every invoice's. `credit` is the customer's
- * balance the charge counted on: the card paid amount_due = amount - credit. A checkout's hosted
- * page charges the plan's full price before the customer is even known, so a checkout's first
- * invoice uses no balance (credit 0; docs/api-behaviour.md §20); a subscription created through
- * the API uses what its first charge left out (create-subscription.usecase.ts).
- */
-export async function createFirstInvoice(
-  deps: BillingDeps,
-  scope: ProjectScope,
-  subscription: SubscriptionModel,
-  paid: {
-    transactionReference: string | null;
-    now: Date;
-    transaction: Transaction;
-    invoiceId?: string;
-    credit: number;
-  },
-): Promise<InvoiceModel> {
-  const { now } = paid;
-  const [{ invoice }] = await createInvoices(
-    deps,
-    [
-      {
-        id: paid.invoiceId ?? randomUUID(),
-        projectId: scope.projectId,
-        livemode: scope.livemode,
-        subscriptionId: subscription.id,
-        customerId: subscription.customerId,
-        currency: subscription.currency,
-        periodStart: subscription.currentPeriodStart,
-        periodEnd: subscription.currentPeriodEnd,
-        createdAt: now,
-        collection: { status: 'PAID', transactionReference: paid.transactionReference },
-        discount: invoiceDiscountOf(subscription),
-        discountFrom: subscription,
-        credit: { exactly: paid.credit },
-        lines: [
-          planLineOf(subscription, { start: subscription.currentPeriodStart, end: subscription.currentPeriodEnd }),
-        ],
-      },
-    ],
-    paid.transaction,
-  );
-  return invoice;
 }

@@ -4,7 +4,7 @@ import type { VerifiedTransaction } from '@billing/payments';
 import type { PaymentModel } from '../../db/models';
 import type { BillingDeps } from '../../billing-deps';
 import { NEVER_CHARGED } from '../../invoicing/invoice-payment';
-import { FIRST_CHARGE_PREFIX } from '../subscriptions/create-subscription.usecase';
+import { FIRST_CHARGE_PREFIX } from '../../invoicing/first-invoice';
 import { issueRefunds } from '../../invoicing/refund-issuing';
 
 /**

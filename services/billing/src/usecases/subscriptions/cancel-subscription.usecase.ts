@@ -10,7 +10,12 @@ import type { BillingDeps } from '../../billing-deps';
 import { issuePendingRefunds } from '../../invoicing/refund-issuing';
 import { quoteCancellationRefund } from '../../subscription-changes/quote-cancellation-refund';
 import { refundViewOf } from '../../read-models/refund.read-model';
-import { changeSubscription, recordSubscriptionEvent, viewOf, type SubscriptionView } from '../../read-models/subscription.read-model';
+import {
+  changeSubscription,
+  recordSubscriptionEvent,
+  viewOf,
+  type SubscriptionView,
+} from '../../read-models/subscription.read-model';
 
 export interface CancelSubscriptionCommand {
   subscriptionId: string;

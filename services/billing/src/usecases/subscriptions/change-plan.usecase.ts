@@ -2,8 +2,8 @@ import { randomUUID } from 'node:crypto';
 import type { Transaction } from 'sequelize';
 import { DomainError, recordEvent, type ProjectScope } from '@billing/platform';
 import type { SubscriptionModel } from '../../db/models';
-import type { PlanSnapshot } from '../../domain/checkout-completion';
-import type { PlanChange, PlanChangeRequest, ProrationBehavior, StoredPlanChange } from '../../domain/plan-change';
+import type { PlanChange, PlanChangeRequest, StoredPlanChange } from '../../domain/plan-change';
+import { planChangeRequestOf, type PlanChangeCommand } from '../../subscription-changes/plan-change-request';
 import { invoiceEventData } from '../../events/event-payloads';
 import type { BillingDeps } from '../../billing-deps';
 import {
@@ -21,36 +21,11 @@ import { quotePlanChange, type PlanChangeQuote } from '../../subscription-change
 import { changeSubscription, viewOf, type SubscriptionView } from '../../read-models/subscription.read-model';
 import { pendingColumns, recordSubscriptionUpdated, switchPlan } from '../../subscription-changes/switch-plan';
 
-export interface PlanChangeCommand {
-  subscriptionId: string;
-  /** The new plan as catalog has it now (the gateway refused an inactive one). */
-  plan: PlanSnapshot;
-  proration: ProrationBehavior;
-  atPeriodEnd: boolean;
-  /** The caller's Idempotency-Key: a retry with it finds the change (and the one charge) it made. */
-  idempotencyKey?: string;
-}
-
 export interface PlanChangeResult {
   view: SubscriptionView;
   /** The invoice the change made (proration, or a new period's); null when it made none. */
   invoice: InvoiceView | null;
 }
-
-/** The request the rules read (docs/api-behaviour.md §18). */
-export const planChangeRequestOf = (command: Omit<PlanChangeCommand, 'idempotencyKey'>): PlanChangeRequest => ({
-  plan: {
-    planId: command.plan.planId,
-    name: command.plan.name,
-    amount: command.plan.amount,
-    currency: command.plan.currency,
-    interval: command.plan.interval,
-    intervalCount: command.plan.intervalCount,
-    usageUnitAmount: command.plan.usageUnitAmount,
-  },
-  proration: command.proration,
-  atPeriodEnd: command.atPeriodEnd,
-});
 
 /** What the change's transaction decided, for what follows its commit. */
 interface Decided {

@@ -11,11 +11,8 @@ import { invoiceEventData } from '../../events/event-payloads';
 import type { BillingDeps } from '../../billing-deps';
 import { countFirstCharge } from '../../billing-metrics';
 import { NEVER_CHARGED } from '../../invoicing/invoice-payment';
-import { createFirstInvoice } from '../checkout/complete-checkout.usecase';
+import { createFirstInvoice, FIRST_CHARGE_PREFIX } from '../../invoicing/first-invoice';
 import { recordSubscriptionEvent, viewOf, type SubscriptionView } from '../../read-models/subscription.read-model';
-
-/** The ledger reference of a first charge: sub-first-<invoice id> (settle-first-charges reads it). */
-export const FIRST_CHARGE_PREFIX = 'sub-first-';
 
 const MAX_TRIAL_DAYS = 730;
 const MAX_METADATA_KEYS = 50;

@@ -1,7 +1,12 @@
 import type { ProjectScope } from '@billing/platform';
 import { nextStatus } from '../../domain/subscription-status';
 import type { BillingDeps } from '../../billing-deps';
-import { changeSubscription, recordSubscriptionEvent, viewOf, type SubscriptionView } from '../../read-models/subscription.read-model';
+import {
+  changeSubscription,
+  recordSubscriptionEvent,
+  viewOf,
+  type SubscriptionView,
+} from '../../read-models/subscription.read-model';
 
 /**
  * ACTIVE/TRIALING -> PAUSED (400 in any other state). Nothing is invoiced while paused: the

@@ -3,7 +3,7 @@ import type { NewInvoiceLine } from '../../db/repositories/invoice.repository';
 import type { InvoiceTotals } from '../../domain/invoice-totals';
 import type { BillingPeriod } from '../../domain/periods';
 import type { BillingDeps } from '../../billing-deps';
-import { planChangeRequestOf, type PlanChangeCommand } from './change-plan.usecase';
+import { planChangeRequestOf, type PlanChangeCommand } from '../../subscription-changes/plan-change-request';
 import { planChangeMoney } from '../../subscription-changes/plan-change-money';
 import { quotePlanChange } from '../../subscription-changes/quote-plan-change';
 

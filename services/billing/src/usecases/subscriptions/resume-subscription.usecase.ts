@@ -5,7 +5,12 @@ import { periodAt } from '../../domain/periods';
 import { nextStatus } from '../../domain/subscription-status';
 import type { BillingDeps } from '../../billing-deps';
 import { chargeInvoice, openPeriodInvoice, type ChargeOutcome } from '../../invoicing/invoice-payment';
-import { changeSubscription, recordSubscriptionEvent, viewOf, type SubscriptionView } from '../../read-models/subscription.read-model';
+import {
+  changeSubscription,
+  recordSubscriptionEvent,
+  viewOf,
+  type SubscriptionView,
+} from '../../read-models/subscription.read-model';
 
 /**
  * PAUSED -> a new period starts at resume time (the new billing anchor) and is charged at once

@@ -1,20 +1,12 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { DomainError, type ProjectScope } from '@billing/platform';
 import type { BillingDeps } from '../../billing-deps';
+import { assertTestMode } from '../../domain/test-mode';
 import { runDueBilling } from '../../scheduling/due-billing-run';
 import { dueTestWorkCount } from '../../scheduling/billing-pass';
 
 /** How long an advance waits for charges other replicas have in flight before answering. */
 const IN_FLIGHT_WAIT_MS = 30_000;
-
-function assertTestMode(scope: ProjectScope): void {
-  if (scope.livemode) throw new DomainError('permission_denied', 'Test clocks exist in test mode only');
-}
-
-export async function getTestClock(deps: BillingDeps, scope: ProjectScope): Promise<Date> {
-  assertTestMode(scope);
-  return deps.clocks.now(scope);
-}
 
 /**
  * Moves the project's test clock to `to` (backwards, or more than 2 years -> 400) and, before

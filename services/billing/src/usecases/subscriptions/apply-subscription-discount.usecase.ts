@@ -34,15 +34,3 @@ export function applySubscriptionDiscount(
     await deps.subscriptions.setDiscount(subscription, discount, now, transaction);
   });
 }
-
-/** `DELETE /subscriptions/{id}/discount`: no discount from the next invoice on. Idempotent. */
-export function removeSubscriptionDiscount(
-  deps: BillingDeps,
-  scope: ProjectScope,
-  subscriptionId: string,
-): Promise<SubscriptionView> {
-  return changeSubscription(deps, scope, subscriptionId, async (subscription, now, transaction) => {
-    if (!subscription.discountCouponId) return;
-    await deps.subscriptions.setDiscount(subscription, null, now, transaction);
-  });
-}

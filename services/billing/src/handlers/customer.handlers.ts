@@ -1,0 +1,78 @@
+import { requireScope } from '@billing/platform';
+import type { BillingDeps } from '../billing-deps';
+import { createBalanceAdjustment } from '../usecases/customers/create-balance-adjustment.usecase';
+import { createCustomer } from '../usecases/customers/create-customer.usecase';
+import { getCustomer } from '../usecases/customers/get-customer.usecase';
+import { listBalanceTransactions } from '../usecases/customers/list-balance-transactions.usecase';
+import { listCustomers } from '../usecases/customers/list-customers.usecase';
+import { setCardBehavior } from '../usecases/customers/set-card-behavior.usecase';
+import { updateCustomer } from '../usecases/customers/update-customer.usecase';
+import {
+  toBalanceTransaction,
+  toCustomer,
+  toInvoiceSummary,
+  toSubscriptionSummary,
+  type BillingHandlers,
+} from './billing-messages';
+
+/**
+ * Customers and their balance (docs/api-behaviour.md §10, §20) and the test helper that sets how a
+ * customer's saved card answers (§16.2). Thin: proto request -> use case -> proto response.
+ */
+export function customerHandlers(deps: BillingDeps): Partial<BillingHandlers> {
+  return {
+    async createCustomer(req) {
+      const customer = await createCustomer(deps, requireScope(req.scope), {
+        email: req.email,
+        name: req.name,
+        metadata: req.metadata,
+      });
+      return { customer: toCustomer(customer) };
+    },
+    async listCustomers(req) {
+      const customers = await listCustomers(
+        deps,
+        requireScope(req.scope),
+        { limit: req.page?.limit, startingAfter: req.page?.startingAfter || undefined },
+        { email: req.email },
+      );
+      return { customers: customers.map(toCustomer) };
+    },
+    async getCustomer(req) {
+      const detail = await getCustomer(deps, requireScope(req.scope), req.customerId);
+      return {
+        customer: toCustomer(detail.customer),
+        subscriptions: detail.subscriptions.map(toSubscriptionSummary),
+        invoices: detail.invoices.map(toInvoiceSummary),
+      };
+    },
+    async updateCustomer(req) {
+      const customer = await updateCustomer(deps, requireScope(req.scope), req.customerId, {
+        name: req.name,
+        metadata: req.metadata,
+      });
+      return { customer: toCustomer(customer) };
+    },
+    async createBalanceAdjustment(req) {
+      const transaction = await createBalanceAdjustment(deps, requireScope(req.scope), {
+        customerId: req.customerId,
+        amount: req.amount,
+        description: req.description,
+        idempotencyKey: req.idempotencyKey,
+        currency: req.currency,
+      });
+      return { transaction: toBalanceTransaction(transaction) };
+    },
+    async listBalanceTransactions(req) {
+      const transactions = await listBalanceTransactions(deps, requireScope(req.scope), req.customerId, {
+        limit: req.page?.limit,
+        startingAfter: req.page?.startingAfter || undefined,
+      });
+      return { transactions: transactions.map(toBalanceTransaction) };
+    },
+    async setCardBehavior(req) {
+      const behavior = await setCardBehavior(deps, requireScope(req.scope), req.customerId, req.behavior);
+      return { customerId: req.customerId, behavior };
+    },
+  };
+}

@@ -1,0 +1,15 @@
+import type { ProjectScope } from '@billing/platform';
+import type { BillingDeps } from '../../billing-deps';
+import { changeSubscription, type SubscriptionView } from '../../read-models/subscription.read-model';
+
+/** `DELETE /subscriptions/{id}/discount`: no discount from the next invoice on. Idempotent. */
+export function removeSubscriptionDiscount(
+  deps: BillingDeps,
+  scope: ProjectScope,
+  subscriptionId: string,
+): Promise<SubscriptionView> {
+  return changeSubscription(deps, scope, subscriptionId, async (subscription, now, transaction) => {
+    if (!subscription.discountCouponId) return;
+    await deps.subscriptions.setDiscount(subscription, null, now, transaction);
+  });
+}
