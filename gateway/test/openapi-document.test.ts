@@ -4,14 +4,13 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { isDeepStrictEqual, promisify } from 'node:util';
 import type { z } from 'zod';
+import { customerEventData } from '../../services/billing/src/events/customer.events';
+import { invoiceEventData } from '../../services/billing/src/events/invoice.events';
+import { refundEventData, refundProcessedEventData } from '../../services/billing/src/events/refund.events';
 import {
-  customerEventData,
-  invoiceEventData,
-  refundEventData,
-  refundProcessedEventData,
   subscriptionEventData,
   subscriptionUpdatedEventData,
-} from '../../services/billing/src/events/event-payloads';
+} from '../../services/billing/src/events/subscription.events';
 import { checkoutSessionResource } from '../../services/catalog/src/usecases/checkout-session-resource';
 import { deliveryBody } from '../../services/notification/src/domain/delivery-signature';
 import { EVENT_CATALOGUE } from '../../services/notification/src/domain/event-catalogue';

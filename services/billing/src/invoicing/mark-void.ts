@@ -1,7 +1,7 @@
 import type { Transaction } from 'sequelize';
 import { recordEvent } from '@billing/platform';
 import type { InvoiceModel } from '../db/models';
-import { invoiceEventData } from '../events/event-payloads';
+import { invoiceEvents } from '../events/invoice.events';
 import type { BillingDeps } from '../billing-deps';
 import { invoiceView, type InvoiceView } from '../read-models/invoice.read-model';
 
@@ -35,12 +35,6 @@ export async function markVoid(
     );
   }
   const view = await invoiceView(deps, invoice, transaction);
-  await recordEvent(deps.sequelize, transaction, {
-    type: 'invoice.voided',
-    data: invoiceEventData(invoice, view.customerEmail),
-    projectId: invoice.projectId,
-    livemode: invoice.livemode,
-    occurredAt: now,
-  });
+  await recordEvent(deps.sequelize, transaction, invoiceEvents.voided(invoice, view.customerEmail, now));
   return view;
 }

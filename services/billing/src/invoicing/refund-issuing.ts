@@ -2,10 +2,9 @@ import { recordEvent } from '@billing/platform';
 import { PaymentProviderError, type ProviderRefund } from '@billing/payments';
 import type { RefundModel } from '../db/models';
 import { findOwnRefund } from '../domain/refund-recovery';
-import { refundProcessedEventData } from '../events/event-payloads';
+import { refundEvents } from '../events/refund.events';
 import type { BillingDeps } from '../billing-deps';
 import { countRefund } from '../billing-metrics';
-import { refundViewOf } from '../read-models/refund.read-model';
 
 /**
  * Issues a subscription's refunds that were decided (PENDING) but not yet sent to the provider.
@@ -89,11 +88,6 @@ async function recordProcessed(deps: BillingDeps, refund: RefundModel, providerR
     if (refund.invoiceId) await deps.invoices.addRefunded(refund.invoiceId, refund.amount, now, transaction);
     // Verification and abandoned-charge refunds are the platform's own business, not the merchant's.
     if (refund.reason !== 'CANCELLATION') return;
-    await recordEvent(deps.sequelize, transaction, {
-      type: 'refund.processed',
-      data: refundProcessedEventData({ ...refundViewOf(refund), status: 'PROCESSED' }),
-      ...scope,
-      occurredAt: now,
-    });
+    await recordEvent(deps.sequelize, transaction, refundEvents.processed(refund, now));
   });
 }

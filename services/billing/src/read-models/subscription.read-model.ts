@@ -1,7 +1,6 @@
 import type { Transaction } from 'sequelize';
-import { recordEvent, type Context, type NewEvent, type ProjectScope } from '@billing/platform';
+import type { ProjectScope } from '@billing/platform';
 import type { SubscriptionModel } from '../db/models';
-import { subscriptionEventData } from '../events/event-payloads';
 import type { BillingDeps } from '../billing-deps';
 
 /** A subscription with its customer's e-mail: what the API's list and detail views show. */
@@ -31,41 +30,6 @@ export async function viewOf(
 ): Promise<SubscriptionView> {
   const [view] = await withCustomerEmails(deps, [subscription], transaction);
   return view;
-}
-
-/**
- * The one way a subscription.* event (docs/api-behaviour.md §12) is built: the subscription's
- * payload with its customer's e-mail, in the subscription's project and mode. `trace`: the
- * charge a batch records it for (the active trace otherwise).
- */
-export function subscriptionEvent(
-  view: SubscriptionView,
-  type: string,
-  occurredAt: Date,
-  extra: Record<string, unknown> = {},
-  trace?: Context,
-): NewEvent<unknown> {
-  const { subscription } = view;
-  return {
-    type,
-    data: { ...subscriptionEventData(subscription, view.customerEmail), ...extra },
-    projectId: subscription.projectId,
-    livemode: subscription.livemode,
-    occurredAt,
-    ...(trace ? { trace } : {}),
-  };
-}
-
-/** Records one subscription.* event in the transaction of the change. */
-export function recordSubscriptionEvent(
-  deps: BillingDeps,
-  view: SubscriptionView,
-  type: string,
-  occurredAt: Date,
-  transaction: Transaction,
-  extra: Record<string, unknown> = {},
-): Promise<unknown> {
-  return recordEvent(deps.sequelize, transaction, subscriptionEvent(view, type, occurredAt, extra));
 }
 
 /**

@@ -1,5 +1,5 @@
 import type { Transaction } from 'sequelize';
-import { AmountOutOfRangeError, BoundedConcurrency, recordEvent } from '@billing/platform';
+import { AmountOutOfRangeError, BoundedConcurrency, recordEvent, type NewEvent } from '@billing/platform';
 import type { SubscriptionModel } from '../db/models';
 import { dueBillingStep, type BillingStep } from '../domain/billing-step';
 import { pendingPlanOf } from '../domain/plan-change';
@@ -14,8 +14,10 @@ import {
   sendScheduledCharges,
   type ChargeClaim,
 } from '../invoicing/invoice-payment';
-import { subscriptionEvent, viewOf } from '../read-models/subscription.read-model';
+import { viewOf } from '../read-models/subscription.read-model';
 import { switchPlan } from '../subscription-changes/switch-plan';
+import { subscriptionEvents } from '../events/subscription.events';
+import type { SubscriptionView } from '../read-models/subscription.read-model';
 
 export interface BillingPassOptions {
   /** Only this project's work (a test clock's advance). */
@@ -218,16 +220,12 @@ async function takeBillingStep(
   step: Exclude<BillingStep, { kind: 'none' }>,
   transaction: Transaction,
 ): Promise<void> {
-  const emit = async (type: string, at: Date, extra: Record<string, unknown> = {}) =>
-    recordEvent(
-      deps.sequelize,
-      transaction,
-      subscriptionEvent(await viewOf(deps, subscription, transaction), type, at, extra),
-    );
+  const emit = async (event: (view: SubscriptionView, at: Date) => NewEvent<unknown>, at: Date) =>
+    recordEvent(deps.sequelize, transaction, event(await viewOf(deps, subscription, transaction), at));
   switch (step.kind) {
     case 'notify_trial_will_end':
       await deps.subscriptions.markTrialWillEndNotified(subscription.id, step.at, transaction);
-      await emit('subscription.trial_will_end', step.at, { trial_end: subscription.trialEnd!.toISOString() });
+      await emit(subscriptionEvents.trialWillEnd, step.at);
       return;
     case 'cancel_at_period_end':
       await deps.subscriptions.markCancelled(
@@ -237,7 +235,7 @@ async function takeBillingStep(
         step.at,
         transaction,
       );
-      await emit('subscription.cancelled', step.at, { refund: null });
+      await emit((view, at) => subscriptionEvents.cancelled(view, at, null), step.at);
       return;
     case 'expire_fixed_term':
       await deps.subscriptions.setStatus(
@@ -246,7 +244,7 @@ async function takeBillingStep(
         step.at,
         transaction,
       );
-      await emit('subscription.expired', step.at);
+      await emit(subscriptionEvents.expired, step.at);
       return;
     case 'renew':
       // A plan change pending at this period end is made first, so the new period's invoice

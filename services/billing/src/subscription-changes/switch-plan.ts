@@ -3,8 +3,8 @@ import { recordEvent } from '@billing/platform';
 import type { SubscriptionModel } from '../db/models';
 import type { BillingPeriod } from '../domain/periods';
 import { planTermsOf, type PlanTerms } from '../domain/plan-change';
-import { subscriptionUpdatedEventData } from '../events/event-payloads';
 import type { BillingDeps } from '../billing-deps';
+import { subscriptionEvents } from '../events/subscription.events';
 
 /** The subscription columns that hold its plan. */
 const planColumns = (plan: PlanTerms) => ({
@@ -70,15 +70,10 @@ export async function recordSubscriptionUpdated(
   at: Date,
   transaction: Transaction,
 ): Promise<void> {
-  await recordEvent(deps.sequelize, transaction, {
-    type: 'subscription.updated',
-    data: subscriptionUpdatedEventData(
-      subscription,
-      await deps.customers.emailOf(subscription.customerId, transaction),
-      previousPlanId,
-    ),
-    projectId: subscription.projectId,
-    livemode: subscription.livemode,
-    occurredAt: at,
-  });
+  const customerEmail = await deps.customers.emailOf(subscription.customerId, transaction);
+  await recordEvent(
+    deps.sequelize,
+    transaction,
+    subscriptionEvents.updated({ subscription, customerEmail }, at, previousPlanId),
+  );
 }

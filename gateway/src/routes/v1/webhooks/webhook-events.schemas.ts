@@ -15,7 +15,7 @@ import {
 /**
  * The bodies the notification service POSTs to merchants' webhooks: one per event of its
  * catalogue (services/notification/src/domain/event-catalogue.ts), `data` as billing and catalog
- * write it when the change commits (services/billing/src/events/event-payloads.ts,
+ * write it when the change commits (services/billing/src/events/<resource>.events.ts,
  * services/catalog/src/usecases/checkout-session-resource.ts).
  */
 

@@ -2,10 +2,13 @@ import type { Transaction } from 'sequelize';
 import { nextStatus } from '../../domain/subscription-status';
 import type { BillingDeps } from '../../billing-deps';
 import { countRenewal } from '../../billing-metrics';
-import { recordSubscriptionEvent, viewOf } from '../../read-models/subscription.read-model';
+import { viewOf } from '../../read-models/subscription.read-model';
 import type { ChargeOutcome } from './charges';
 import { applyPaidOutcomes } from './invoice-paid';
 import { applyPlanChangeOutcome } from './plan-change-outcome';
+import { subscriptionEvents } from '../../events/subscription.events';
+import type { SubscriptionView } from '../../read-models/subscription.read-model';
+import { recordEvent, type NewEvent } from '@billing/platform';
 
 /**
  * The standard consequences of an invoice charge's outcome for its subscription
@@ -30,13 +33,13 @@ export async function applyChargeOutcome(
   if (!subscription) return;
   const { status } = subscription;
   const at = outcome.at;
-  const emit = async (type: string, extra: Record<string, unknown> = {}) =>
-    recordSubscriptionEvent(deps, await viewOf(deps, subscription, transaction), type, at, transaction, extra);
+  const emit = async (event: (view: SubscriptionView, at: Date) => NewEvent<unknown>) =>
+    recordEvent(deps.sequelize, transaction, event(await viewOf(deps, subscription, transaction), at));
 
   if (status === 'TRIALING' || status === 'ACTIVE') {
     const event = status === 'TRIALING' ? 'trial_ended_payment_failed' : 'renewal_failed';
     await deps.subscriptions.setStatus(subscription, nextStatus(status, event), at, transaction);
-    await emit('subscription.past_due');
+    await emit(subscriptionEvents.pastDue);
     countRenewal('past_due', subscription.livemode, transaction);
     return;
   }
@@ -49,7 +52,7 @@ export async function applyChargeOutcome(
       at,
       transaction,
     );
-    await emit('subscription.cancelled', { refund: null });
+    await emit((view, at) => subscriptionEvents.cancelled(view, at, null));
     countRenewal('cancelled_unpaid', subscription.livemode, transaction);
   }
 }

@@ -3,13 +3,13 @@ import { recordEvents, type Context, type NewEvent } from '@billing/platform';
 import type { InvoiceModel } from '../../db/models';
 import { afterInvoicePaid } from '../../domain/billing-step';
 import { hasEnded, nextStatus } from '../../domain/subscription-status';
-import { invoiceEventData } from '../../events/event-payloads';
 import type { BillingDeps } from '../../billing-deps';
 import { countRenewal } from '../../billing-metrics';
-import { subscriptionEvent } from '../../read-models/subscription.read-model';
 import type { InvoicePayment, OutcomeConsequences } from './charges';
 import { applyPlanChangeOutcome } from './plan-change-outcome';
 import { refundChargeOfEndedSubscription } from './unwanted-charge-refund';
+import { invoiceEvents } from '../../events/invoice.events';
+import { subscriptionEvents } from '../../events/subscription.events';
 
 /**
  * THE "invoice paid" rule, for any number of invoices (a single one is a batch of one): OPEN ->
@@ -33,14 +33,7 @@ export async function recordInvoicesPaid(
   const unknown = [...new Set(paid.filter((p) => p.email === undefined).map((p) => p.invoice.customerId))];
   const emails = unknown.length ? await deps.customers.emailsOf(unknown, transaction) : new Map<string, string>();
   const emailOf = (p: InvoicePayment) => p.email ?? emails.get(p.invoice.customerId) ?? '';
-  const paidEvents: NewEvent<unknown>[] = paid.map((p) => ({
-    type: 'invoice.paid',
-    data: invoiceEventData(p.invoice, emailOf(p)),
-    projectId: p.invoice.projectId,
-    livemode: p.invoice.livemode,
-    occurredAt: p.at,
-    ...(p.trace ? { trace: p.trace } : {}),
-  }));
+  const paidEvents = paid.map((p) => invoiceEvents.paid(p.invoice, emailOf(p), p.at, p.trace));
   if (consequences) {
     await recordEvents(deps.sequelize, transaction, paidEvents);
     for (const { invoice, at } of paid) await consequences({ paid: true, invoice, at }, transaction);
@@ -108,7 +101,7 @@ export async function applyPaidOutcomes(
     if (renewed) {
       countRenewal('renewed', subscription.livemode, transaction);
       const customerEmail = email ?? emails.get(invoice.customerId) ?? '';
-      events.push(subscriptionEvent({ subscription, customerEmail }, 'subscription.renewed', at, {}, trace));
+      events.push(subscriptionEvents.renewed({ subscription, customerEmail }, at, trace));
     }
   }
   await recordEvents(deps.sequelize, transaction, events);

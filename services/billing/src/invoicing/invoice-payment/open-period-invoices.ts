@@ -2,10 +2,10 @@ import { randomUUID } from 'node:crypto';
 import type { Transaction } from 'sequelize';
 import { recordEvents } from '@billing/platform';
 import type { InvoiceModel, SubscriptionModel } from '../../db/models';
-import { invoiceEventData } from '../../events/event-payloads';
 import type { BillingDeps } from '../../billing-deps';
 import { billUsageForPeriod } from '../usage-billing';
 import { createInvoices, invoiceDiscountOf, planLineOf, type InvoiceDraft } from '../invoice-money';
+import { invoiceEvents } from '../../events/invoice.events';
 
 /** A subscription's new period to open an invoice for. */
 export interface PeriodOpening {
@@ -79,13 +79,7 @@ export async function openPeriodInvoices(
   await recordEvents(
     deps.sequelize,
     transaction,
-    invoices.map((invoice) => ({
-      type: 'invoice.created',
-      data: invoiceEventData(invoice, emails.get(invoice.customerId) ?? ''),
-      projectId: invoice.projectId,
-      livemode: invoice.livemode,
-      occurredAt: invoice.createdAt,
-    })),
+    invoices.map((invoice) => invoiceEvents.created(invoice, emails.get(invoice.customerId) ?? '', invoice.createdAt)),
   );
   return invoices;
 }

@@ -3,7 +3,6 @@ import { recordEvent, type Context } from '@billing/platform';
 import type { VerifiedTransaction } from '@billing/payments';
 import type { InvoiceModel } from '../../db/models';
 import { nextDunningAttempt } from '../../domain/dunning';
-import { invoiceEventData } from '../../events/event-payloads';
 import type { BillingDeps } from '../../billing-deps';
 import { countCharge } from '../../billing-metrics';
 import { applyChargeOutcome } from './charge-consequences';
@@ -16,6 +15,7 @@ import {
 } from './charges';
 import { recordInvoicesPaid } from './invoice-paid';
 import { refundUnwantedCharge } from './unwanted-charge-refund';
+import { invoiceEvents } from '../../events/invoice.events';
 
 const DEFAULT_DUNNING_DAYS = [1, 3, 5];
 
@@ -152,15 +152,11 @@ export async function recordChargeFailed(
   const firstFailedAt = await deps.invoices.markFirstFailure(invoice.id, failed.at, transaction);
   const next = nextDunningAttempt(firstFailedAt, failed.at, deps.dunningRetryDays ?? DEFAULT_DUNNING_DAYS);
   await deps.invoices.recordFailedAttempt(invoice, failed.attempt, next, failed.at, transaction);
-  await recordEvent(deps.sequelize, transaction, {
-    type: 'invoice.payment_failed',
-    data: {
-      ...invoiceEventData(invoice, await deps.customers.emailOf(invoice.customerId, transaction)),
-      failure: failed.failure,
-    },
-    projectId: invoice.projectId,
-    livemode: invoice.livemode,
-    occurredAt: failed.at,
-  });
+  const customerEmail = await deps.customers.emailOf(invoice.customerId, transaction);
+  await recordEvent(
+    deps.sequelize,
+    transaction,
+    invoiceEvents.paymentFailed(invoice, customerEmail, failed.at, failed.failure),
+  );
   await consequences({ paid: false, invoice, failure: failed.failure, at: failed.at }, transaction);
 }

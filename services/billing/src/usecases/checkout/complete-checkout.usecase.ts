@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Transaction } from 'sequelize';
-import { DomainError, isUuid, recordEvent, type FieldViolation, type ProjectScope } from '@billing/platform';
+import { DomainError, isUuid, type FieldViolation, type ProjectScope, recordEvents } from '@billing/platform';
 import { isVerificationCharge, type VerifiedTransaction } from '@billing/payments';
 import {
   assertCheckoutPaid,
@@ -13,7 +13,9 @@ import {
 import { isValidEmail } from '../../domain/customer-rules';
 import { discountColumns, type SubscriptionDiscount } from '../../domain/subscription-discount';
 import type { CustomerModel } from '../../db/models';
-import { customerEventData, invoiceEventData, subscriptionEventData } from '../../events/event-payloads';
+import { customerEvents } from '../../events/customer.events';
+import { invoiceEvents } from '../../events/invoice.events';
+import { subscriptionEvents } from '../../events/subscription.events';
 import type { BillingDeps } from '../../billing-deps';
 import { countCharge } from '../../billing-metrics';
 import { issuePendingRefunds } from '../../invoicing/refund-issuing';
@@ -184,15 +186,6 @@ async function recordCompletion(
 
   const now = await deps.clocks.now(scope, transaction);
   const { plan } = command;
-  const event = <T>(type: string, data: T) =>
-    recordEvent(deps.sequelize, transaction, {
-      type,
-      data,
-      projectId: scope.projectId,
-      livemode: scope.livemode,
-      occurredAt: now,
-    });
-
   const { customer, created } = await findOrCreateCustomer(deps, scope, command, verified, now, transaction);
   // A payer who only typed an existing customer's e-mail does not become that customer for
   // anything but this checkout's subscription: their card pays it alone, and it spends none of
@@ -277,12 +270,13 @@ async function recordCompletion(
     );
   }
 
-  if (created) await event('customer.created', customerEventData(customer));
-  await event('subscription.created', subscriptionEventData(subscription, customer.email));
-  if (invoice) {
-    await event('invoice.created', invoiceEventData(invoice, customer.email));
-    await event('invoice.paid', invoiceEventData(invoice, customer.email));
-  }
+  await recordEvents(deps.sequelize, transaction, [
+    ...(created ? [customerEvents.created(customer, now)] : []),
+    subscriptionEvents.created({ subscription, customerEmail: customer.email }, now),
+    ...(invoice
+      ? [invoiceEvents.created(invoice, customer.email, now), invoiceEvents.paid(invoice, customer.email, now)]
+      : []),
+  ]);
   return {
     customerId: customer.id,
     subscriptionId: subscription.id,

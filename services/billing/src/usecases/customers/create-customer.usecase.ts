@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { DomainError, recordEvent, type ProjectScope } from '@billing/platform';
 import { validateCustomerFields } from '../../domain/customer-rules';
 import type { CustomerModel } from '../../db/models';
-import { customerEventData } from '../../events/event-payloads';
+import { customerEvents } from '../../events/customer.events';
 import type { BillingDeps } from '../../billing-deps';
 import { callProvider } from '../../provider-call';
 
@@ -46,13 +46,7 @@ export async function createCustomer(
         },
         transaction,
       );
-      await recordEvent(deps.sequelize, transaction, {
-        type: 'customer.created',
-        data: customerEventData(customer),
-        projectId: scope.projectId,
-        livemode: scope.livemode,
-        occurredAt: now,
-      });
+      await recordEvent(deps.sequelize, transaction, customerEvents.created(customer, now));
       return customer;
     });
   } catch (err) {

@@ -1,21 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import type { Transaction } from 'sequelize';
-import type { ProjectScope } from '@billing/platform';
+import { type ProjectScope, recordEvent } from '@billing/platform';
 import type { SubscriptionModel } from '../../db/models';
 import type { CancelledBy } from '../../db/models/subscription.model';
 import { cancellationRefundReference, type RefundView } from '../../domain/cancellation-refund';
 import { nextStatus } from '../../domain/subscription-status';
-import { refundEventData } from '../../events/event-payloads';
 import type { BillingDeps } from '../../billing-deps';
 import { issuePendingRefunds } from '../../invoicing/refund-issuing';
 import { quoteCancellationRefund } from '../../subscription-changes/quote-cancellation-refund';
 import { refundViewOf } from '../../read-models/refund.read-model';
-import {
-  changeSubscription,
-  recordSubscriptionEvent,
-  viewOf,
-  type SubscriptionView,
-} from '../../read-models/subscription.read-model';
+import { changeSubscription, viewOf, type SubscriptionView } from '../../read-models/subscription.read-model';
+import { subscriptionEvents } from '../../events/subscription.events';
 
 export interface CancelSubscriptionCommand {
   subscriptionId: string;
@@ -122,9 +117,7 @@ async function applyCancel(
     transaction,
   );
   const view = await viewOf(deps, subscription, transaction);
-  await recordSubscriptionEvent(deps, view, 'subscription.cancelled', now, transaction, {
-    refund: refund && refundEventData(refund),
-  });
+  await recordEvent(deps.sequelize, transaction, subscriptionEvents.cancelled(view, now, refund));
   return refund;
 }
 

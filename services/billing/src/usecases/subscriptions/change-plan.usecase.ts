@@ -4,7 +4,7 @@ import { DomainError, recordEvent, type ProjectScope } from '@billing/platform';
 import type { SubscriptionModel } from '../../db/models';
 import type { PlanChange, PlanChangeRequest, StoredPlanChange } from '../../domain/plan-change';
 import { planChangeRequestOf, type PlanChangeCommand } from '../../subscription-changes/plan-change-request';
-import { invoiceEventData } from '../../events/event-payloads';
+import { invoiceEvents } from '../../events/invoice.events';
 import type { BillingDeps } from '../../billing-deps';
 import {
   claimInvoiceCharges,
@@ -178,13 +178,8 @@ async function invoiceChange(
     ],
     transaction,
   );
-  await recordEvent(deps.sequelize, transaction, {
-    type: 'invoice.created',
-    data: invoiceEventData(invoice, await deps.customers.emailOf(subscription.customerId, transaction)),
-    projectId: subscription.projectId,
-    livemode: subscription.livemode,
-    occurredAt: now,
-  });
+  const customerEmail = await deps.customers.emailOf(subscription.customerId, transaction);
+  await recordEvent(deps.sequelize, transaction, invoiceEvents.created(invoice, customerEmail, now));
   const [claimed] = await claimInvoiceCharges(deps, [{ invoice, at: now }], transaction);
   if ('claim' in claimed) return claimed.claim;
   answered(claimed.done);

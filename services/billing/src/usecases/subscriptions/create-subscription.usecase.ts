@@ -1,18 +1,19 @@
 import { randomUUID } from 'node:crypto';
 import { UniqueConstraintError, type Transaction } from 'sequelize';
-import { DomainError, recordEvent, type FieldViolation, type ProjectScope } from '@billing/platform';
+import { DomainError, recordEvent, type FieldViolation, type ProjectScope, recordEvents } from '@billing/platform';
 import { PaymentProviderError, type VerifiedTransaction } from '@billing/payments';
 import { subscriptionStart, subscriptionTerms, type PlanSnapshot } from '../../domain/checkout-completion';
 import { InsufficientBalanceError, usableBalance } from '../../domain/customer-balance';
 import { totalInvoice, type InvoiceTotals } from '../../domain/invoice-totals';
 import { discountColumns, nextInvoiceDiscount, type SubscriptionDiscount } from '../../domain/subscription-discount';
 import type { CustomerModel, PaymentAuthorizationModel } from '../../db/models';
-import { invoiceEventData } from '../../events/event-payloads';
+import { invoiceEvents } from '../../events/invoice.events';
+import { subscriptionEvents } from '../../events/subscription.events';
 import type { BillingDeps } from '../../billing-deps';
 import { countFirstCharge } from '../../billing-metrics';
 import { NEVER_CHARGED } from '../../invoicing/invoice-payment';
 import { createFirstInvoice, FIRST_CHARGE_PREFIX } from '../../invoicing/first-invoice';
-import { recordSubscriptionEvent, viewOf, type SubscriptionView } from '../../read-models/subscription.read-model';
+import { viewOf, type SubscriptionView } from '../../read-models/subscription.read-model';
 
 const MAX_TRIAL_DAYS = 730;
 const MAX_METADATA_KEYS = 50;
@@ -411,7 +412,7 @@ async function record(
     transaction,
   );
   const view = { subscription, customerEmail: customer.email };
-  await recordSubscriptionEvent(deps, view, 'subscription.created', now, transaction);
+  await recordEvent(deps.sequelize, transaction, subscriptionEvents.created(view, now));
   if (start.status === 'TRIALING') return view;
 
   const invoice = await createFirstInvoice(deps, scope, subscription, {
@@ -428,14 +429,9 @@ async function record(
     throw err;
   });
   if (charged) await settlePayment(deps, charged.reference, 'SUCCEEDED', charged, invoice.id, now, transaction);
-  for (const type of ['invoice.created', 'invoice.paid']) {
-    await recordEvent(deps.sequelize, transaction, {
-      type,
-      data: invoiceEventData(invoice, customer.email),
-      projectId: scope.projectId,
-      livemode: scope.livemode,
-      occurredAt: now,
-    });
-  }
+  await recordEvents(deps.sequelize, transaction, [
+    invoiceEvents.created(invoice, customer.email, now),
+    invoiceEvents.paid(invoice, customer.email, now),
+  ]);
   return view;
 }

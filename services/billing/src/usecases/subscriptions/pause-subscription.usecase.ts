@@ -1,12 +1,8 @@
-import type { ProjectScope } from '@billing/platform';
+import { type ProjectScope, recordEvent } from '@billing/platform';
 import { nextStatus } from '../../domain/subscription-status';
 import type { BillingDeps } from '../../billing-deps';
-import {
-  changeSubscription,
-  recordSubscriptionEvent,
-  viewOf,
-  type SubscriptionView,
-} from '../../read-models/subscription.read-model';
+import { changeSubscription, viewOf, type SubscriptionView } from '../../read-models/subscription.read-model';
+import { subscriptionEvents } from '../../events/subscription.events';
 
 /**
  * ACTIVE/TRIALING -> PAUSED (400 in any other state). Nothing is invoiced while paused: the
@@ -20,6 +16,6 @@ export function pauseSubscription(
   return changeSubscription(deps, scope, subscriptionId, async (subscription, now, transaction) => {
     await deps.subscriptions.pause(subscription, nextStatus(subscription.status, 'pause'), now, transaction);
     const view = await viewOf(deps, subscription, transaction);
-    await recordSubscriptionEvent(deps, view, 'subscription.paused', now, transaction);
+    await recordEvent(deps.sequelize, transaction, subscriptionEvents.paused(view, now));
   });
 }

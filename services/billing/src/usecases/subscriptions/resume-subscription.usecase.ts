@@ -1,16 +1,12 @@
 import type { Transaction } from 'sequelize';
-import type { ProjectScope } from '@billing/platform';
+import { type ProjectScope, recordEvent } from '@billing/platform';
 import type { SubscriptionModel } from '../../db/models';
 import { periodAt } from '../../domain/periods';
 import { nextStatus } from '../../domain/subscription-status';
 import type { BillingDeps } from '../../billing-deps';
 import { chargeInvoice, openPeriodInvoice, type ChargeOutcome } from '../../invoicing/invoice-payment';
-import {
-  changeSubscription,
-  recordSubscriptionEvent,
-  viewOf,
-  type SubscriptionView,
-} from '../../read-models/subscription.read-model';
+import { changeSubscription, viewOf, type SubscriptionView } from '../../read-models/subscription.read-model';
+import { subscriptionEvents } from '../../events/subscription.events';
 
 /**
  * PAUSED -> a new period starts at resume time (the new billing anchor) and is charged at once
@@ -87,6 +83,6 @@ async function applyOutcome(
   const status = nextStatus(subscription.status, outcome.paid ? 'resume_paid' : 'resume_failed');
   await deps.subscriptions.endPause(subscription, status, outcome.at, transaction);
   const view = await viewOf(deps, subscription, transaction);
-  const event = outcome.paid ? 'subscription.resumed' : 'subscription.past_due';
-  await recordSubscriptionEvent(deps, view, event, outcome.at, transaction);
+  const event = outcome.paid ? subscriptionEvents.resumed : subscriptionEvents.pastDue;
+  await recordEvent(deps.sequelize, transaction, event(view, outcome.at));
 }

@@ -1,0 +1,66 @@
+import { toMajorUnits, type Context, type NewEvent } from '@billing/platform';
+import type { InvoiceModel } from '../db/models';
+
+/**
+ * The one place invoice.* events are built (docs/api-behaviour.md §12): each event type of the
+ * resource has its builder here, and the lint rule in eslint.config.js refuses an event type
+ * written anywhere else in the service. `data` is what merchants receive in webhooks: snake_case,
+ * money in major units, ISO timestamps. Recording stays with the caller, in the transaction of
+ * the change (recordEvent / recordEvents of @billing/platform).
+ */
+
+const iso = (date: Date | null) => (date ? date.toISOString() : null);
+
+/**
+ * invoice.*: the invoice.paid shape of docs/api-behaviour.md §0 + subscription_id, customer_id, and
+ * the money of §20 (discount, credit_applied, amount_due).
+ */
+export const invoiceEventData = (invoice: InvoiceModel, customerEmail: string) => ({
+  id: invoice.id,
+  amount: toMajorUnits(invoice.amount),
+  discount: toMajorUnits(invoice.discount),
+  credit_applied: toMajorUnits(invoice.creditApplied),
+  amount_due: toMajorUnits(invoice.amountDue),
+  currency: invoice.currency,
+  customer_email: customerEmail,
+  status: invoice.status,
+  paid_at: iso(invoice.paidAt),
+  subscription_id: invoice.subscriptionId,
+  customer_id: invoice.customerId,
+});
+
+/** `trace`: the charge a batch records the event for (the active trace otherwise). */
+function invoiceEvent(
+  type: string,
+  invoice: InvoiceModel,
+  customerEmail: string,
+  occurredAt: Date,
+  extra: Record<string, unknown> = {},
+  trace?: Context,
+): NewEvent<unknown> {
+  return {
+    type,
+    data: { ...invoiceEventData(invoice, customerEmail), ...extra },
+    projectId: invoice.projectId,
+    livemode: invoice.livemode,
+    occurredAt,
+    ...(trace ? { trace } : {}),
+  };
+}
+
+export const invoiceEvents = {
+  created: (invoice: InvoiceModel, customerEmail: string, at: Date) =>
+    invoiceEvent('invoice.created', invoice, customerEmail, at),
+  paid: (invoice: InvoiceModel, customerEmail: string, at: Date, trace?: Context) =>
+    invoiceEvent('invoice.paid', invoice, customerEmail, at, {}, trace),
+  /** `failure`: the provider's words for the declined charge. */
+  paymentFailed: (
+    invoice: InvoiceModel,
+    customerEmail: string,
+    at: Date,
+    failure: string | undefined,
+    trace?: Context,
+  ) => invoiceEvent('invoice.payment_failed', invoice, customerEmail, at, { failure }, trace),
+  voided: (invoice: InvoiceModel, customerEmail: string, at: Date) =>
+    invoiceEvent('invoice.voided', invoice, customerEmail, at),
+};
