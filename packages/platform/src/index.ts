@@ -3,6 +3,8 @@ import 'reflect-metadata';
 export * from './clock';
 export * from './config';
 export * from './db';
+export * from './project-scoped-model';
+export * from './bigint-column';
 export * from './errors';
 export * from './grpc';
 export * from './grpc-auth';

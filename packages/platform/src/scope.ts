@@ -1,6 +1,7 @@
-import type { Model, ModelStatic, WhereOptions } from 'sequelize';
+import type { ModelStatic, WhereOptions } from 'sequelize';
 import { DomainError } from './errors';
 import { isUuid } from './paging';
+import type { ProjectScopedModel } from './project-scoped-model';
 
 /** The project and mode a request acts in, from the verified API key. */
 export interface ProjectScope {
@@ -28,7 +29,7 @@ export function requireScope(
  * an unknown id, a malformed one, or one of the other mode of this project is 404 (the two
  * modes share nothing).
  */
-export async function findInScope<M extends Model & { projectId: string }>(
+export async function findInScope<M extends ProjectScopedModel>(
   model: ModelStatic<M>,
   scope: ProjectScope,
   id: string,
@@ -40,7 +41,7 @@ export async function findInScope<M extends Model & { projectId: string }>(
   if (!record) throw new DomainError('not_found', `${what} not found`);
   if (record.projectId !== scope.projectId)
     throw new DomainError('permission_denied', `${what} belongs to another project`);
-  if ((record as unknown as { livemode: boolean }).livemode !== scope.livemode) {
+  if (record.livemode !== scope.livemode) {
     throw new DomainError('not_found', `${what} not found`);
   }
   return record;

@@ -1,20 +1,10 @@
-import { Column, DataType, Model, PrimaryKey, Table } from 'sequelize-typescript';
+import { Column, DataType, Table } from 'sequelize-typescript';
+import { bigintColumn, ProjectScopedModel } from '@billing/platform';
 import type { BalanceTransactionType } from '../../domain/customer-balance';
-import { minorUnits } from './columns';
 
 /** One change of a customer's balance (docs/api-behaviour.md §20), with the balance it left. */
 @Table({ tableName: 'customer_balance_transactions' })
-export class CustomerBalanceTransactionModel extends Model {
-  @PrimaryKey
-  @Column(DataType.UUID)
-  override id!: string;
-
-  @Column(DataType.UUID)
-  projectId!: string;
-
-  @Column(DataType.BOOLEAN)
-  livemode!: boolean;
-
+export class CustomerBalanceTransactionModel extends ProjectScopedModel {
   @Column(DataType.UUID)
   customerId!: string;
 
@@ -22,10 +12,10 @@ export class CustomerBalanceTransactionModel extends Model {
   type!: BalanceTransactionType;
 
   /** Signed minor units: positive grants credit, negative takes it (or an invoice uses it). */
-  @Column(minorUnits('amount'))
+  @Column(bigintColumn('amount'))
   amount!: number;
 
-  @Column(minorUnits('balanceAfter'))
+  @Column(bigintColumn('balanceAfter'))
   balanceAfter!: number;
 
   /** The balance's currency (docs/api-behaviour.md §20). */

@@ -1,18 +1,8 @@
-import { Column, DataType, Model, PrimaryKey, Table } from 'sequelize-typescript';
-import { minorUnits } from './columns';
+import { Column, DataType, Table } from 'sequelize-typescript';
+import { bigintColumn, ProjectScopedModel } from '@billing/platform';
 
 @Table({ tableName: 'customers' })
-export class CustomerModel extends Model {
-  @PrimaryKey
-  @Column(DataType.UUID)
-  override id!: string;
-
-  @Column(DataType.UUID)
-  projectId!: string;
-
-  @Column(DataType.BOOLEAN)
-  livemode!: boolean;
-
+export class CustomerModel extends ProjectScopedModel {
   @Column(DataType.TEXT)
   email!: string;
 
@@ -30,7 +20,7 @@ export class CustomerModel extends Model {
    * Credit the merchant owes the customer (minor units, >= 0), used by the customer's next
    * invoices (docs/api-behaviour.md §20). Changed only through CustomerBalanceRepository.change.
    */
-  @Column(minorUnits('balance'))
+  @Column(bigintColumn('balance'))
   balance!: number;
 
   /** The balance's currency: null until its first change; only invoices in it use it (§20). */

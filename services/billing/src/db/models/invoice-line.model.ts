@@ -1,6 +1,6 @@
 import { Column, DataType, Model, PrimaryKey, Table } from 'sequelize-typescript';
+import { bigintColumn } from '@billing/platform';
 import type { ChargeLineType } from '../../domain/invoice-totals';
-import { minorUnits } from './columns';
 
 /** The charge lines, plus the DISCOUNT line (negative) a coupon adds (docs/api-behaviour.md §19). */
 export type InvoiceLineType = ChargeLineType | 'DISCOUNT';
@@ -28,10 +28,10 @@ export class InvoiceLineModel extends Model {
   @Column(DataType.DECIMAL)
   quantity!: string;
 
-  @Column(minorUnits('unitAmount'))
+  @Column(bigintColumn('unitAmount'))
   unitAmount!: number;
 
-  @Column(minorUnits('amount'))
+  @Column(bigintColumn('amount'))
   amount!: number;
 
   @Column(DataType.DATE)

@@ -1,21 +1,11 @@
-import { Column, DataType, Model, PrimaryKey, Table } from 'sequelize-typescript';
+import { Column, DataType, Table } from 'sequelize-typescript';
+import { bigintColumn, ProjectScopedModel } from '@billing/platform';
 import type { StoredPlanChange } from '../../domain/plan-change';
-import { minorUnits } from './columns';
 
 export type InvoiceStatus = 'DRAFT' | 'OPEN' | 'PAID' | 'VOID' | 'UNCOLLECTIBLE';
 
 @Table({ tableName: 'invoices' })
-export class InvoiceModel extends Model {
-  @PrimaryKey
-  @Column(DataType.UUID)
-  override id!: string;
-
-  @Column(DataType.UUID)
-  projectId!: string;
-
-  @Column(DataType.BOOLEAN)
-  livemode!: boolean;
-
+export class InvoiceModel extends ProjectScopedModel {
   /** INV-000042, per project and mode. */
   @Column(DataType.TEXT)
   number!: string;
@@ -32,30 +22,30 @@ export class InvoiceModel extends Model {
   @Column(DataType.CHAR(3))
   currency!: string;
 
-  @Column(minorUnits('subtotal'))
+  @Column(bigintColumn('subtotal'))
   subtotal!: number;
 
   /** The DISCOUNT line's amount as a positive number (0 when none); amount = subtotal - discount. */
-  @Column(minorUnits('discount'))
+  @Column(bigintColumn('discount'))
   discount!: number;
 
   /** subtotal - discount; below 0 only for a downgrade's proration (its credit went to the balance). */
-  @Column(minorUnits('amount'))
+  @Column(bigintColumn('amount'))
   amount!: number;
 
   /** The customer's balance used on this invoice (docs/api-behaviour.md §20). */
-  @Column(minorUnits('creditApplied'))
+  @Column(bigintColumn('creditApplied'))
   creditApplied!: number;
 
   /** amount - credit_applied (never below 0): what the card is charged. 0 is PAID without a charge. */
-  @Column(minorUnits('amountDue'))
+  @Column(bigintColumn('amountDue'))
   amountDue!: number;
 
   /** What the card paid: amount_due once PAID (credit is not part of it, nor refunded). */
-  @Column(minorUnits('amountPaid'))
+  @Column(bigintColumn('amountPaid'))
   amountPaid!: number;
 
-  @Column(minorUnits('amountRefunded'))
+  @Column(bigintColumn('amountRefunded'))
   amountRefunded!: number;
 
   @Column(DataType.DATE)

@@ -1,5 +1,5 @@
-import { Column, DataType, Model, PrimaryKey, Table } from 'sequelize-typescript';
-import { minorUnits } from './columns';
+import { Column, DataType, Table } from 'sequelize-typescript';
+import { bigintColumn, ProjectScopedModel } from '@billing/platform';
 
 /** UNUSED_CHECKOUT: a checkout payment that completed nothing (a second Pay, or paid too late); refunded. */
 export type PaymentPurpose = 'INVOICE' | 'VERIFICATION' | 'UNUSED_CHECKOUT';
@@ -7,17 +7,7 @@ export type PaymentStatus = 'PENDING' | 'SUCCEEDED' | 'FAILED';
 
 /** One provider transaction billing acted on; `reference` is unique, so it is used once. */
 @Table({ tableName: 'payments' })
-export class PaymentModel extends Model {
-  @PrimaryKey
-  @Column(DataType.UUID)
-  override id!: string;
-
-  @Column(DataType.UUID)
-  projectId!: string;
-
-  @Column(DataType.BOOLEAN)
-  livemode!: boolean;
-
+export class PaymentModel extends ProjectScopedModel {
   @Column(DataType.TEXT)
   reference!: string;
 
@@ -35,7 +25,7 @@ export class PaymentModel extends Model {
   @Column(DataType.UUID)
   invoiceId!: string | null;
 
-  @Column(minorUnits('amount'))
+  @Column(bigintColumn('amount'))
   amount!: number;
 
   @Column(DataType.CHAR(3))

@@ -1,5 +1,5 @@
-import { Column, DataType, Model, PrimaryKey, Table } from 'sequelize-typescript';
-import { minorUnits } from './columns';
+import { Column, DataType, Table } from 'sequelize-typescript';
+import { bigintColumn, ProjectScopedModel } from '@billing/platform';
 
 /**
  * ABANDONED_CHARGE: a first charge whose subscription was never created (settle-first-charges).
@@ -10,17 +10,7 @@ export type RefundReason = 'VERIFICATION' | 'CANCELLATION' | 'ABANDONED_CHARGE' 
 export type RefundStatus = 'PENDING' | 'PROCESSING' | 'PROCESSED' | 'FAILED';
 
 @Table({ tableName: 'refunds' })
-export class RefundModel extends Model {
-  @PrimaryKey
-  @Column(DataType.UUID)
-  override id!: string;
-
-  @Column(DataType.UUID)
-  projectId!: string;
-
-  @Column(DataType.BOOLEAN)
-  livemode!: boolean;
-
+export class RefundModel extends ProjectScopedModel {
   /** Our idempotency key for the refund (one refund per reason and payment). */
   @Column(DataType.TEXT)
   reference!: string;
@@ -42,7 +32,7 @@ export class RefundModel extends Model {
   @Column(DataType.UUID)
   policyId!: string | null;
 
-  @Column(minorUnits('amount'))
+  @Column(bigintColumn('amount'))
   amount!: number;
 
   @Column(DataType.CHAR(3))

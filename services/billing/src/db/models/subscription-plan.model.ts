@@ -1,6 +1,6 @@
 import { Column, DataType, Model, PrimaryKey, Table } from 'sequelize-typescript';
+import { bigintColumn } from '@billing/platform';
 import type { Interval } from '../../domain/periods';
-import { minorUnits } from './columns';
 
 /**
  * A plan a subscription has had, in force from `inForceFrom` until the next row's (migration
@@ -21,7 +21,7 @@ export class SubscriptionPlanModel extends Model {
   @Column(DataType.TEXT)
   planName!: string;
 
-  @Column(minorUnits('amount'))
+  @Column(bigintColumn('amount'))
   amount!: number;
 
   @Column(DataType.TEXT)
@@ -30,7 +30,7 @@ export class SubscriptionPlanModel extends Model {
   @Column(DataType.INTEGER)
   intervalCount!: number;
 
-  @Column(minorUnits('usageUnitAmount'))
+  @Column(bigintColumn('usageUnitAmount'))
   usageUnitAmount!: number | null;
 
   @Column(DataType.DATE)

@@ -1,24 +1,14 @@
 import Decimal from 'decimal.js';
-import { Column, DataType, Model, PrimaryKey, Table } from 'sequelize-typescript';
+import { Column, DataType, Table } from 'sequelize-typescript';
+import { bigintColumn, ProjectScopedModel } from '@billing/platform';
 import type { DiscountDuration } from '../../domain/subscription-discount';
 import type { Interval } from '../../domain/periods';
 import type { SubscriptionStatus } from '../../domain/subscription-status';
-import { minorUnits } from './columns';
 
 export type CancelledBy = 'MERCHANT' | 'CUSTOMER' | 'SYSTEM';
 
 @Table({ tableName: 'subscriptions' })
-export class SubscriptionModel extends Model {
-  @PrimaryKey
-  @Column(DataType.UUID)
-  override id!: string;
-
-  @Column(DataType.UUID)
-  projectId!: string;
-
-  @Column(DataType.BOOLEAN)
-  livemode!: boolean;
-
+export class SubscriptionModel extends ProjectScopedModel {
   @Column(DataType.UUID)
   customerId!: string;
 
@@ -29,7 +19,7 @@ export class SubscriptionModel extends Model {
   @Column(DataType.TEXT)
   planName!: string;
 
-  @Column(minorUnits('amount'))
+  @Column(bigintColumn('amount'))
   amount!: number;
 
   @Column(DataType.CHAR(3))
@@ -49,7 +39,7 @@ export class SubscriptionModel extends Model {
   @Column(DataType.INTEGER)
   intervalCount!: number;
 
-  @Column(minorUnits('usageUnitAmount'))
+  @Column(bigintColumn('usageUnitAmount'))
   usageUnitAmount!: number | null;
 
   @Column(DataType.TEXT)
@@ -100,7 +90,7 @@ export class SubscriptionModel extends Model {
   @Column(DataType.TEXT)
   pendingPlanName!: string | null;
 
-  @Column(minorUnits('pendingAmount'))
+  @Column(bigintColumn('pendingAmount'))
   pendingAmount!: number | null;
 
   @Column(DataType.TEXT)
@@ -109,7 +99,7 @@ export class SubscriptionModel extends Model {
   @Column(DataType.INTEGER)
   pendingIntervalCount!: number | null;
 
-  @Column(minorUnits('pendingUsageUnitAmount'))
+  @Column(bigintColumn('pendingUsageUnitAmount'))
   pendingUsageUnitAmount!: number | null;
 
   @Column(DataType.DATE)
@@ -146,7 +136,7 @@ export class SubscriptionModel extends Model {
   })
   discountPercentOff!: string | null;
 
-  @Column(minorUnits('discountAmountOff'))
+  @Column(bigintColumn('discountAmountOff'))
   discountAmountOff!: number | null;
 
   @Column(DataType.CHAR(3))

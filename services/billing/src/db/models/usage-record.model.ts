@@ -1,17 +1,8 @@
-import { Column, DataType, Model, PrimaryKey, Table } from 'sequelize-typescript';
+import { Column, DataType, Table } from 'sequelize-typescript';
+import { ProjectScopedModel } from '@billing/platform';
 
 @Table({ tableName: 'usage_records' })
-export class UsageRecordModel extends Model {
-  @PrimaryKey
-  @Column(DataType.UUID)
-  override id!: string;
-
-  @Column(DataType.UUID)
-  projectId!: string;
-
-  @Column(DataType.BOOLEAN)
-  livemode!: boolean;
-
+export class UsageRecordModel extends ProjectScopedModel {
   @Column(DataType.UUID)
   subscriptionId!: string;
 

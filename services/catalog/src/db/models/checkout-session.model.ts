@@ -1,21 +1,12 @@
-import { Column, DataType, Model, PrimaryKey, Table } from 'sequelize-typescript';
+import { Column, DataType, Table } from 'sequelize-typescript';
+import { ProjectScopedModel } from '@billing/platform';
 import type { CheckoutStatus } from '../../domain/checkout-session';
 import type { CouponSnapshot } from '../../domain/coupon-rules';
 
 @Table({ tableName: 'checkout_sessions' })
-export class CheckoutSessionModel extends Model {
-  @PrimaryKey
-  @Column(DataType.UUID)
-  override id!: string;
-
-  @Column(DataType.UUID)
-  projectId!: string;
-
+export class CheckoutSessionModel extends ProjectScopedModel {
   @Column(DataType.UUID)
   merchantId!: string;
-
-  @Column(DataType.BOOLEAN)
-  livemode!: boolean;
 
   @Column(DataType.TEXT)
   code!: string;

@@ -1,19 +1,10 @@
 import Decimal from 'decimal.js';
-import { Column, DataType, Model, PrimaryKey, Table } from 'sequelize-typescript';
+import { Column, DataType, Table } from 'sequelize-typescript';
+import { bigintColumn, ProjectScopedModel } from '@billing/platform';
 import type { CouponDuration } from '../../domain/coupon-rules';
 
 @Table({ tableName: 'coupons' })
-export class CouponModel extends Model {
-  @PrimaryKey
-  @Column(DataType.UUID)
-  override id!: string;
-
-  @Column(DataType.UUID)
-  projectId!: string;
-
-  @Column(DataType.BOOLEAN)
-  livemode!: boolean;
-
+export class CouponModel extends ProjectScopedModel {
   /** Upper case. */
   @Column(DataType.TEXT)
   code!: string;
@@ -32,13 +23,7 @@ export class CouponModel extends Model {
   percentOff!: string | null;
 
   /** Minor units of `currency`. */
-  @Column({
-    type: DataType.BIGINT,
-    get(this: CouponModel) {
-      const raw: unknown = this.getDataValue('amountOff');
-      return raw === null || raw === undefined ? null : Number(raw);
-    },
-  })
+  @Column(bigintColumn('amountOff'))
   amountOff!: number | null;
 
   @Column(DataType.CHAR(3))

@@ -1,30 +1,16 @@
-import { Column, DataType, Model, PrimaryKey, Table } from 'sequelize-typescript';
+import { Column, DataType, Table } from 'sequelize-typescript';
+import { bigintColumn, ProjectScopedModel } from '@billing/platform';
 
 @Table({ tableName: 'plans' })
-export class PlanModel extends Model {
-  @PrimaryKey
-  @Column(DataType.UUID)
-  override id!: string;
-
-  @Column(DataType.UUID)
-  projectId!: string;
-
-  @Column(DataType.BOOLEAN)
-  livemode!: boolean;
-
+export class PlanModel extends ProjectScopedModel {
   @Column(DataType.TEXT)
   name!: string;
 
   @Column(DataType.TEXT)
   description!: string;
 
-  /** Minor units; pg returns BIGINT as text, the getter makes it a safe integer. */
-  @Column({
-    type: DataType.BIGINT,
-    get(this: PlanModel) {
-      return Number(this.getDataValue('amount'));
-    },
-  })
+  /** Minor units. */
+  @Column(bigintColumn('amount'))
   amount!: number;
 
   @Column(DataType.CHAR(3))
@@ -39,13 +25,7 @@ export class PlanModel extends Model {
   @Column(DataType.INTEGER)
   trialPeriodDays!: number;
 
-  @Column({
-    type: DataType.BIGINT,
-    get(this: PlanModel) {
-      const raw = this.getDataValue('usageUnitAmount');
-      return raw === null || raw === undefined ? null : Number(raw);
-    },
-  })
+  @Column(bigintColumn('usageUnitAmount'))
   usageUnitAmount!: number | null;
 
   @Column(DataType.BOOLEAN)

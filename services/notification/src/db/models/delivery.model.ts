@@ -1,24 +1,15 @@
 import { Column, DataType, Model, PrimaryKey, Table } from 'sequelize-typescript';
+import { ProjectScopedModel } from '@billing/platform';
 import type { DeliveryStatus } from '../../domain/delivery-status';
 
 /** Written and claimed by DeliveryRepository's SQL; read through this model for the logs. */
 @Table({ tableName: 'deliveries', timestamps: false })
-export class DeliveryModel extends Model {
-  @PrimaryKey
-  @Column(DataType.UUID)
-  override id!: string;
-
+export class DeliveryModel extends ProjectScopedModel {
   @Column(DataType.UUID)
   eventId!: string;
 
   @Column(DataType.UUID)
   webhookId!: string;
-
-  @Column(DataType.UUID)
-  projectId!: string;
-
-  @Column(DataType.BOOLEAN)
-  livemode!: boolean;
 
   @Column(DataType.TEXT)
   event!: string;

@@ -1,17 +1,8 @@
-import { Column, DataType, Model, PrimaryKey, Table } from 'sequelize-typescript';
+import { Column, DataType, Table } from 'sequelize-typescript';
+import { bigintColumn, ProjectScopedModel } from '@billing/platform';
 
 @Table({ tableName: 'cancellation_policies' })
-export class CancellationPolicyModel extends Model {
-  @PrimaryKey
-  @Column(DataType.UUID)
-  override id!: string;
-
-  @Column(DataType.UUID)
-  projectId!: string;
-
-  @Column(DataType.BOOLEAN)
-  livemode!: boolean;
-
+export class CancellationPolicyModel extends ProjectScopedModel {
   @Column(DataType.TEXT)
   name!: string;
 
@@ -28,13 +19,8 @@ export class CancellationPolicyModel extends Model {
   @Column(DataType.BOOLEAN)
   prorateRefund!: boolean;
 
-  /** Minor units; pg returns BIGINT as text, the getter makes it a safe integer. */
-  @Column({
-    type: DataType.BIGINT,
-    get(this: CancellationPolicyModel) {
-      return Number(this.getDataValue('cancellationFee'));
-    },
-  })
+  /** Minor units. */
+  @Column(bigintColumn('cancellationFee'))
   cancellationFee!: number;
 
   @Column(DataType.BOOLEAN)

@@ -1,6 +1,6 @@
 import { AutoIncrement, Column, DataType, Model, PrimaryKey, Table } from 'sequelize-typescript';
+import { bigintColumn } from '@billing/platform';
 import type { CardBehavior } from '../../domain/ledger';
-import { bigintColumn } from './bigint-column';
 
 /** A saved, reusable card; `behavior` decides how its later charges end. */
 @Table({ tableName: 'authorizations' })

@@ -1,5 +1,5 @@
 import { AutoIncrement, Column, DataType, Model, PrimaryKey, Table } from 'sequelize-typescript';
-import { bigintColumn } from './bigint-column';
+import { bigintColumn } from '@billing/platform';
 
 @Table({ tableName: 'customers' })
 export class CustomerModel extends Model {

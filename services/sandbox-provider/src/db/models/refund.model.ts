@@ -1,6 +1,6 @@
 import { AutoIncrement, Column, DataType, Model, PrimaryKey, Table } from 'sequelize-typescript';
+import { bigintColumn } from '@billing/platform';
 import type { RefundStatus } from '../../domain/ledger';
-import { bigintColumn } from './bigint-column';
 
 @Table({ tableName: 'refunds' })
 export class RefundModel extends Model {

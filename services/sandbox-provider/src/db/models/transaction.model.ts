@@ -1,6 +1,6 @@
 import { AutoIncrement, Column, DataType, Model, PrimaryKey, Table } from 'sequelize-typescript';
+import { bigintColumn } from '@billing/platform';
 import type { TransactionChannel, TransactionStatus } from '../../domain/ledger';
-import { bigintColumn } from './bigint-column';
 
 @Table({ tableName: 'transactions' })
 export class TransactionModel extends Model {
