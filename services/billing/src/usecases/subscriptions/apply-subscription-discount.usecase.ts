@@ -2,7 +2,8 @@ import { DomainError, type ProjectScope } from '@billing/platform';
 import { discountFromCoupon, type CouponTerms } from '../../domain/subscription-discount';
 import type { SubscriptionModel } from '../../db/models';
 import type { BillingDeps } from '../../billing-deps';
-import { changeSubscription, type SubscriptionView } from '../../read-models/subscription.read-model';
+import type { SubscriptionView } from '../../read-models/subscription.read-model';
+import { changeSubscription } from '../../subscription-changes/change-subscription';
 
 const FINAL = ['CANCELLED', 'EXPIRED'];
 

@@ -9,7 +9,8 @@ import type { BillingDeps } from '../../billing-deps';
 import { issuePendingRefunds } from '../../invoicing/refund-issuing';
 import { quoteCancellationRefund } from '../../subscription-changes/quote-cancellation-refund';
 import { refundViewOf } from '../../read-models/refund.read-model';
-import { changeSubscription, viewOf, type SubscriptionView } from '../../read-models/subscription.read-model';
+import { viewOf, type SubscriptionView } from '../../read-models/subscription.read-model';
+import { changeSubscription } from '../../subscription-changes/change-subscription';
 import { subscriptionEvents } from '../../events/subscription.events';
 
 export interface CancelSubscriptionCommand {

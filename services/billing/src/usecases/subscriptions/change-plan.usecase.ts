@@ -18,7 +18,8 @@ import {
 import { createInvoices, invoiceDiscountOf } from '../../invoicing/invoice-money';
 import { invoiceView, type InvoiceView } from '../../read-models/invoice.read-model';
 import { quotePlanChange, type PlanChangeQuote } from '../../subscription-changes/quote-plan-change';
-import { changeSubscription, viewOf, type SubscriptionView } from '../../read-models/subscription.read-model';
+import { viewOf, type SubscriptionView } from '../../read-models/subscription.read-model';
+import { changeSubscription } from '../../subscription-changes/change-subscription';
 import { pendingColumns, recordSubscriptionUpdated, switchPlan } from '../../subscription-changes/switch-plan';
 
 export interface PlanChangeResult {

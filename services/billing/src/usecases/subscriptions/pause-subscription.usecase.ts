@@ -1,7 +1,8 @@
 import { type ProjectScope, recordEvent } from '@billing/platform';
 import { nextStatus } from '../../domain/subscription-status';
 import type { BillingDeps } from '../../billing-deps';
-import { changeSubscription, viewOf, type SubscriptionView } from '../../read-models/subscription.read-model';
+import { viewOf, type SubscriptionView } from '../../read-models/subscription.read-model';
+import { changeSubscription } from '../../subscription-changes/change-subscription';
 import { subscriptionEvents } from '../../events/subscription.events';
 
 /**

@@ -1,6 +1,7 @@
 import type { ProjectScope } from '@billing/platform';
 import type { BillingDeps } from '../../billing-deps';
-import { changeSubscription, type SubscriptionView } from '../../read-models/subscription.read-model';
+import type { SubscriptionView } from '../../read-models/subscription.read-model';
+import { changeSubscription } from '../../subscription-changes/change-subscription';
 
 /** `DELETE /subscriptions/{id}/discount`: no discount from the next invoice on. Idempotent. */
 export function removeSubscriptionDiscount(

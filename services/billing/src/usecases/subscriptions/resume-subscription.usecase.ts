@@ -5,7 +5,8 @@ import { periodAt } from '../../domain/periods';
 import { nextStatus } from '../../domain/subscription-status';
 import type { BillingDeps } from '../../billing-deps';
 import { chargeInvoice, openPeriodInvoice, type ChargeOutcome } from '../../invoicing/invoice-payment';
-import { changeSubscription, viewOf, type SubscriptionView } from '../../read-models/subscription.read-model';
+import { viewOf, type SubscriptionView } from '../../read-models/subscription.read-model';
+import { changeSubscription } from '../../subscription-changes/change-subscription';
 import { subscriptionEvents } from '../../events/subscription.events';
 
 /**
