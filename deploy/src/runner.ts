@@ -1,7 +1,7 @@
 /**
  * The local runner behind `npm start`, `npm test` and `npm run bench` (called by
  * deploy/bootstrap.js after install and build). It makes sure PostgreSQL, NATS JetStream and
- * Redis are there (starting embedded/local ones when not), then:
+ * Redis are there, starting embedded/local ones when not (infrastructure/), then:
  *   start  starts every platform process in dependency order and supervises them;
  *   test   runs jest against that infrastructure;
  *   bench  runs deploy/dist/bench/<name>.bench.js (all of them when no name is given);

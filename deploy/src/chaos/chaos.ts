@@ -112,10 +112,9 @@ async function runChaos(
   const outage = async (server: PrivateServer, after: number) => {
     await sleep(after);
     if (Date.now() >= deadline()) return;
-    log(`restarting ${server.process.name}`);
-    await server.process.stop();
-    await server.process.start(20_000);
-    log(`${server.process.name} back`);
+    log(`restarting ${server.name}`);
+    await server.restart();
+    log(`${server.name} back`);
   };
   await Promise.all([outage(nats, span / 3), outage(redis, (2 * span) / 3), killReplicas(replicas, deadline)]);
 }

@@ -1,8 +1,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { freePort, type PlatformProcess } from '@billing/testing';
-import { localServerProcess, type LocalServer } from '../infrastructure/local-servers';
+import { freePort } from '@billing/testing';
+import { LOCAL_SERVER_START_TIMEOUT_MS, localServerProcess, type LocalServer } from '../infrastructure/local-servers';
 
 /**
  * A nats-server or redis-server of the chaos run's own, on a free port with its data in a
@@ -10,8 +10,10 @@ import { localServerProcess, type LocalServer } from '../infrastructure/local-se
  * developers of this machine use.
  */
 export interface PrivateServer {
-  process: PlatformProcess;
+  name: LocalServer['binary'];
   url: string;
+  /** Stops it and starts it again, on the same port and data. */
+  restart(): Promise<void>;
   /** Stops it and deletes its data. */
   remove(): Promise<void>;
 }
@@ -21,12 +23,19 @@ export async function startPrivateServer(server: LocalServer): Promise<PrivateSe
   const removeData = () => rmSync(dataDir, { recursive: true, force: true });
   try {
     const { process: serverProcess, url } = localServerProcess(server, await freePort(), dataDir);
-    await serverProcess.start(20_000);
-    const remove = async () => {
-      await serverProcess.stop();
-      removeData();
+    await serverProcess.start(LOCAL_SERVER_START_TIMEOUT_MS);
+    return {
+      name: server.binary,
+      url,
+      restart: async () => {
+        await serverProcess.stop();
+        await serverProcess.start(LOCAL_SERVER_START_TIMEOUT_MS);
+      },
+      remove: async () => {
+        await serverProcess.stop();
+        removeData();
+      },
     };
-    return { process: serverProcess, url, remove };
   } catch (err) {
     // A server that did not start has been stopped (PlatformProcess.start).
     removeData();

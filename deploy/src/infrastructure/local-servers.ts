@@ -19,6 +19,9 @@ export interface LocalServer {
   keeps(dataDir: string): string;
 }
 
+/** How long a local server may take to answer after it starts. */
+export const LOCAL_SERVER_START_TIMEOUT_MS = 20_000;
+
 /** A server the runner started, or found running where it would have started one. */
 export interface StartedServer {
   url: string;
@@ -78,7 +81,7 @@ export async function startLocalServer(
   const port = await freePort();
   const { process: serverProcess, url } = localServerProcess(server, port, dataDir, { detached: true, logFile });
   log(`starting ${serverProcess.entry} ${server.args(port, dataDir).join(' ')}`);
-  await serverProcess.start(20_000);
+  await serverProcess.start(LOCAL_SERVER_START_TIMEOUT_MS);
   writeFileSync(stateFile, JSON.stringify({ pid: serverProcess.pid, port }));
   return {
     url,

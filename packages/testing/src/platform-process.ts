@@ -29,7 +29,7 @@ export interface ProcessExit {
   afterMs: number;
 }
 
-export interface ProcessOptions {
+export interface PlatformProcessOptions {
   /** `entry` is an executable of its own (nats-server, postgres), not a script for this Node.js. */
   executable?: boolean;
   /** Its arguments, after the entry point. */
@@ -65,11 +65,11 @@ export class PlatformProcess {
     readonly entry: string,
     readonly env: Record<string, string>,
     private readonly ready: () => Promise<void>,
-    private readonly options: ProcessOptions = {},
+    private readonly options: PlatformProcessOptions = {},
   ) {}
 
   /** A process of the platform: its built entry point, `env` with its own METRICS_PORT, ready when it answers its probe. */
-  static of(spec: ProcessSpec, env: Record<string, string>, options?: ProcessOptions): PlatformProcess {
+  static of(spec: ProcessSpec, env: Record<string, string>, options?: PlatformProcessOptions): PlatformProcess {
     return new PlatformProcess(
       spec.name,
       resolve(REPO_ROOT, spec.entry),
@@ -79,7 +79,7 @@ export class PlatformProcess {
     );
   }
 
-  /** Where it writes its output, when not to a pipe (ProcessOptions). */
+  /** Where it writes its output, when not to a pipe (PlatformProcessOptions). */
   get logFile(): string | undefined {
     return this.options.logFile;
   }
