@@ -1,7 +1,7 @@
 /**
  * The local runner behind `npm start`, `npm test` and `npm run bench` (called by
  * deploy/bootstrap.js after install and build). It makes sure PostgreSQL, NATS JetStream and
- * Redis are there (starting embedded/local ones when not), then:
+ * Redis are there, starting embedded/local ones when not (infrastructure/), then:
  *   start  starts every platform process in dependency order and supervises them;
  *   test   runs jest against that infrastructure;
  *   bench  runs deploy/dist/bench/<name>.bench.js (all of them when no name is given);
@@ -11,6 +11,8 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
+// The modules of @billing/testing alone, not its index, which reads the infrastructure's
+// addresses when it loads: runLanes loads it once they are in this process's environment.
 import {
   clearRunTimings,
   readPlatformStarts,
@@ -18,19 +20,19 @@ import {
   resultsDirectory,
   runSummary,
 } from '@billing/testing/dist/jest/suite-timings';
-import { ensureDevelopmentCertificates, serviceTlsFiles } from '@billing/platform/dev-tls';
-import { DEFAULT_CHROMIUM, ensureChromium, INSTALL_COMMAND, thisMachine } from './chromium';
-import { developmentJwtSecret, ensureInfrastructure, InfrastructureError, type Infrastructure } from './infrastructure';
+import { announceChromium, forgetChromiumAnnouncement } from '@billing/testing/dist/chromium-ready';
+import { PlatformProcess } from '@billing/testing/dist/platform-process';
 import {
-  ManagedProcess,
   metricsPortOf,
   PLATFORM_PROCESSES,
   platformEnvironment,
   portOf,
-  processEnvironment,
-  waitUntilReady,
-} from './processes';
-import { portIsFree } from './ports';
+} from '@billing/testing/dist/platform-processes';
+import { portIsFree } from '@billing/testing/dist/ports';
+import { DEFAULT_CHROMIUM, ensureChromium, INSTALL_COMMAND, thisMachine } from './chromium';
+import { developmentJwtSecret, developmentTls } from './development-credentials';
+import { ensureInfrastructure, InfrastructureError, type Infrastructure } from './infrastructure/ensure-infrastructure';
+import { terminalLinePrinter } from './terminal-line-printer';
 
 const REPO_ROOT = resolve(__dirname, '../..');
 const BENCH_DIR = join(__dirname, 'bench');
@@ -123,30 +125,15 @@ class SignalTrap {
   }
 }
 
-/**
- * gRPC mutual TLS for `npm start` (docs/decisions.md, "Internal authentication"): unless the
- * caller set GRPC_TLS_* or GRPC_INSECURE, a development CA and one certificate per process,
- * made once into .data/dev-tls/, and each process started with its own.
- */
-async function developmentTls(env: Record<string, string | undefined>): Promise<(service: string) => object> {
-  if (env.GRPC_TLS_CA_FILE || env.GRPC_TLS_CERT_FILE || env.GRPC_TLS_KEY_FILE || env.GRPC_INSECURE) return () => ({});
-  const dir = join(REPO_ROOT, '.data', 'dev-tls');
-  await ensureDevelopmentCertificates(
-    dir,
-    PLATFORM_PROCESSES.map((spec) => spec.name),
-  );
-  log(`gRPC mutual TLS with the development certificates in ${dir}`);
-  return (service) => serviceTlsFiles(dir, service);
-}
-
 /** `npm start`: every process of the platform started in dependency order, supervised until a signal. */
 async function superviseThePlatform(infra: Infrastructure, signals: SignalTrap): Promise<number> {
-  const env: Record<string, string | undefined> = {
-    ...infraEnv(infra),
+  const env: Record<string, string> = {
+    ...infrastructureVariables(infra),
     NODE_ENV: process.env.NODE_ENV || 'development',
     ...platformEnvironment(process.env),
   };
-  if (!env.JWT_SECRET) {
+  // Every process gets this process's environment besides `env` (PlatformProcess).
+  if (!process.env.JWT_SECRET) {
     const generated = developmentJwtSecret(REPO_ROOT);
     env.JWT_SECRET = generated.secret;
     log(
@@ -155,7 +142,7 @@ async function superviseThePlatform(infra: Infrastructure, signals: SignalTrap):
     );
   }
 
-  const tlsFor = await developmentTls(env);
+  const tlsFor = await developmentTls(REPO_ROOT, process.env, log);
 
   for (const spec of PLATFORM_PROCESSES) {
     for (const [variable, port] of [
@@ -169,14 +156,14 @@ async function superviseThePlatform(infra: Infrastructure, signals: SignalTrap):
     }
   }
 
-  const started: ManagedProcess[] = [];
+  const started: PlatformProcess[] = [];
   let stopping: Promise<number> | undefined;
   const stopAll = (code: number, reason: string): Promise<number> => {
     if (stopping) return stopping;
     log(reason);
     stopping = (async () => {
       for (const p of [...started].reverse()) {
-        if (p.running) log(`stopping ${p.spec.name}`);
+        if (p.running) log(`stopping ${p.name}`);
         await p.stop();
       }
       log('all processes stopped');
@@ -185,7 +172,7 @@ async function superviseThePlatform(infra: Infrastructure, signals: SignalTrap):
     return stopping;
   };
   // If the runner itself dies unexpectedly, do not leave detached children behind.
-  const killOnExit = () => started.forEach((p) => p.running && p.child.kill('SIGKILL'));
+  const killOnExit = () => started.forEach((p) => p.signal('SIGKILL'));
   process.on('exit', killOnExit);
 
   let resolveDone!: (code: number) => void;
@@ -203,21 +190,25 @@ async function superviseThePlatform(infra: Infrastructure, signals: SignalTrap):
   try {
     for (const [index, spec] of PLATFORM_PROCESSES.entries()) {
       if (stopping) break;
-      const port = portOf(spec, env);
-      log(`starting ${spec.name} (${spec.entry}, port ${port})`);
-      const managed = new ManagedProcess(
+      log(`starting ${spec.name} (${spec.entry}, port ${portOf(spec, env)})`);
+      const platformProcess = PlatformProcess.of(
         spec,
-        REPO_ROOT,
-        { ...processEnvironment(spec, env), ...tlsFor(spec.name) },
-        index,
-        nameWidth,
+        { ...env, ...tlsFor(spec.name) },
+        {
+          // detached: Ctrl-C in a terminal reaches only the runner, which stops the processes in
+          // reverse dependency order (the gateway drains before the services it calls).
+          detached: true,
+          onLine: terminalLinePrinter(spec.name, index, nameWidth),
+          onExit: (code, signal) => {
+            if (stopping) return;
+            void stopAll(1, `${spec.name} exited unexpectedly (${code ?? signal}): stopping everything`).then(
+              resolveDone,
+            );
+          },
+        },
       );
-      started.push(managed);
-      managed.child.on('exit', (code, signal) => {
-        if (stopping) return;
-        void stopAll(1, `${spec.name} exited unexpectedly (${code ?? signal}): stopping everything`).then(resolveDone);
-      });
-      await waitUntilReady(spec, port, managed.child);
+      started.push(platformProcess);
+      await platformProcess.start(60_000);
       log(`${spec.name} is ready`);
     }
   } catch (err) {
@@ -248,7 +239,6 @@ async function runJest(
   const env = infraEnv(infra);
   if (chromiumInstall) {
     // Installing beside the first suites: the browser suites wait for this file's outcome.
-    const { announceChromium, forgetChromiumAnnouncement } = await import('@billing/testing');
     const readyFile = join(resultsDirectory(), 'chromium-ready.json');
     forgetChromiumAnnouncement(readyFile);
     env.CHROMIUM_PATH = DEFAULT_CHROMIUM;
@@ -369,13 +359,17 @@ async function runBenchmarks(infra: Infrastructure, names: string[], signals: Si
   return result;
 }
 
-function infraEnv(infra: Infrastructure): NodeJS.ProcessEnv {
+/** Where the platform finds its infrastructure. */
+function infrastructureVariables(infra: Infrastructure): Record<string, string> {
   return {
-    ...process.env,
     DATABASE_URL: infra.databaseUrl,
     NATS_URL: infra.natsUrl,
     ...(infra.redisUrl ? { REDIS_URL: infra.redisUrl } : {}),
   };
+}
+
+function infraEnv(infra: Infrastructure): NodeJS.ProcessEnv {
+  return { ...process.env, ...infrastructureVariables(infra) };
 }
 
 /**

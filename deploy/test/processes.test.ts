@@ -1,4 +1,4 @@
-import { PLATFORM_PROCESSES, platformEnvironment, processEnvironment } from '../src/processes';
+import { PLATFORM_PROCESSES, platformEnvironment, processEnvironment } from '@billing/testing';
 
 describe('platform process list', () => {
   it('starts the gateway after every service it calls', () => {

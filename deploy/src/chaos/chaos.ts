@@ -9,11 +9,13 @@
  * CHAOS_KILL_MIN_S [20], CHAOS_KILL_MAX_S [40], CHAOS_SETTLE_S [120] (how long deliveries may take
  * to catch up after the load), CHAOS_RENEW_EVERY_S [30] (each merchant's test clock a month on).
  */
+import { setTimeout as sleep } from 'node:timers/promises';
 import { parseArgs } from 'node:util';
 import { listenLocally, startPlatform, type PlatformProcess, type ServiceName } from '@billing/testing';
-import { sleep } from '../infrastructure';
+import { NATS_SERVER } from '../infrastructure/nats';
+import { REDIS_SERVER } from '../infrastructure/redis';
 import { GatewayClient, LoadMerchant, RequestTally } from './merchant-load';
-import { PrivateServer } from './private-servers';
+import { startPrivateServer, type PrivateServer } from './private-servers';
 import { chargeFigures, producedEvents, ReceivedEvents, unsettledDeliveries } from './tally';
 
 const REPLICATED: ServiceName[] = ['gateway', 'billing', 'catalog', 'notification'];
@@ -34,9 +36,7 @@ const log = (message: string) =>
   process.stdout.write(`[chaos +${String(Math.round((Date.now() - started) / 1000)).padStart(4)} s] ${message}\n`);
 
 async function main(): Promise<number> {
-  const nats = await PrivateServer.nats();
-  const redis = await PrivateServer.redis();
-  await Promise.all([nats.start(), redis.start()]);
+  const [nats, redis] = await Promise.all([startPrivateServer(NATS_SERVER), startPrivateServer(REDIS_SERVER)]);
   log(`private NATS ${nats.url}, private Redis ${redis.url}`);
   const received = new ReceivedEvents();
   const receiver = await listenLocally((req, body, res) => {
@@ -140,7 +140,7 @@ async function killReplicas(replicas: Record<ServiceName, PlatformProcess[]>, de
     if (round.length === 0) round = shuffled(REPLICATED);
     const service = round.pop()!;
     const victim = replicas[service][Math.floor(Math.random() * replicas[service].length)];
-    const index = replicas[victim.name].indexOf(victim) + 1;
+    const index = replicas[service].indexOf(victim) + 1;
     log(`SIGKILL ${victim.name} #${index} (pid ${victim.pid})`);
     await victim.stop('SIGKILL');
     // A loaded machine may take long to start a process; the load meanwhile runs on the other replica.

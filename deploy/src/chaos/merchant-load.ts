@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { payCheckoutPageInSandbox } from '@billing/testing';
-import { sleep } from '../infrastructure';
 
 /** What the load saw: every answer by status, and the refused connections of a dead gateway. */
 export class RequestTally {

@@ -26,7 +26,7 @@ export function portRange(env: NodeJS.ProcessEnv = process.env): { lowest: numbe
 /** Handed out by this process already: two calls never give the same port before it is used. */
 const handedOut = new Set<number>();
 
-/** True when `port` can be listened on right now, on every interface (as the gateway does) and on 127.0.0.1. */
+/** True when `port` can be listened on right now on `host` (every interface when none). */
 function canListen(port: number, host?: string): Promise<boolean> {
   return new Promise((resolve) => {
     const server = createServer();
@@ -36,13 +36,18 @@ function canListen(port: number, host?: string): Promise<boolean> {
   });
 }
 
+/** True when `port` can be listened on right now, on every interface (as the gateway does) and on 127.0.0.1. */
+export async function portIsFree(port: number): Promise<boolean> {
+  return (await canListen(port)) && (await canListen(port, '127.0.0.1'));
+}
+
 /** A TCP port free right now, outside the ephemeral range, not handed out before by this process. */
 export async function freePort(): Promise<number> {
   const { lowest, highest } = portRange();
   for (let attempt = 0; attempt < 200; attempt++) {
     const port = lowest + Math.floor(Math.random() * (highest - lowest + 1));
     if (handedOut.has(port)) continue;
-    if ((await canListen(port)) && (await canListen(port, '127.0.0.1'))) {
+    if (await portIsFree(port)) {
       handedOut.add(port);
       return port;
     }

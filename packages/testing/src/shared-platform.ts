@@ -8,7 +8,7 @@ import { dropDatabasesAfterRun } from './databases';
 import { currentSuite } from './jest/suite-timings';
 import { freePort } from './ports';
 import { PLATFORM_PROCESSES, portOf, probeReady, type ServiceName } from './platform-processes';
-import { channelCredentialsFrom, deleteStream, startRecordedPlatform, type PlatformUnderTest } from './processes';
+import { channelCredentialsFrom, deleteStream, startRecordedPlatform, type PlatformUnderTest } from './start-platform';
 
 /**
  * The settings of the platform every default suite shares (docs/decisions.md, "How the suite

@@ -1,125 +1,17 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { once } from 'node:events';
-import { closeSync, existsSync, openSync, readFileSync, rmSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import type { ChannelCredentials } from '@grpc/grpc-js';
 import { createDevelopmentCertificates, serviceTlsFiles, type ServiceTlsFiles } from '@billing/platform/dev-tls';
-import {
-  PLATFORM_PROCESSES,
-  platformEnvironment,
-  portOf,
-  probeReady,
-  processEnvironment,
-  type ProcessSpec,
-  type ServiceName,
-  heavyPlatform,
-} from './platform-processes';
+import { heavyPlatform, PLATFORM_PROCESSES, platformEnvironment, type ServiceName } from './platform-processes';
+import { PlatformProcess } from './platform-process';
 import { freePort } from './ports';
-
-export type { ServiceName };
 import { dropDatabasesAfterRun, TEST_DATABASE_URL, TEST_NATS_URL, TEST_REDIS_URL, uniqueRunId } from './databases';
 import { createDatabasesFromTemplates, ensureDatabaseTemplates } from './database-templates';
 import { currentSuite, recordPlatformStart } from './jest/suite-timings';
 
-const REPO_ROOT = resolve(__dirname, '../../..');
-
-/**
- * V8 flags of every platform process (the Dockerfile sets the same in NODE_OPTIONS). A larger
- * young generation: a renewal run allocates many short-lived rows and requests, and fewer
- * scavenges were measured at about 5% more renewals/s.
- */
-export const PLATFORM_NODE_FLAGS = ['--max-semi-space-size=32'];
-
-/** How a stopped process ended: its exit code (null when a signal ended it) and when. */
-export interface ProcessExit {
-  code: number | null;
-  signal: NodeJS.Signals | null;
-  /** From sending the signal to the exit. */
-  afterMs: number;
-}
-
-/** A real OS process of the platform, started from its built entry point. */
-export class PlatformProcess {
-  private child?: ChildProcess;
-  private collected = '';
-
-  /**
-   * `logFile`: the process writes its stdout and stderr there instead of to a pipe this process
-   * reads, so that it outlives the suite that started it (the shared platform).
-   */
-  constructor(
-    readonly name: ServiceName,
-    readonly entry: string,
-    readonly env: Record<string, string>,
-    private readonly ready: () => Promise<void>,
-    readonly logFile?: string,
-  ) {}
-
-  /** What the process has printed since its last start (the last 100 to 200 kB of it). */
-  get output(): string {
-    if (!this.logFile) return this.collected;
-    return existsSync(this.logFile) ? readFileSync(this.logFile, 'utf8') : '';
-  }
-
-  /** PLATFORM_START_TIMEOUT_MS lets a loaded machine (many suites at once) wait longer. */
-  async start(timeoutMs = Number(process.env.PLATFORM_START_TIMEOUT_MS) || 30_000): Promise<void> {
-    this.collected = '';
-    const profile = process.env.CPU_PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${process.env.CPU_PROFILE_DIR}`] : [];
-    const log = this.logFile ? openSync(this.logFile, 'w') : undefined;
-    const child = spawn(process.execPath, [...PLATFORM_NODE_FLAGS, ...profile, this.entry], {
-      env: { ...process.env, ...this.env },
-      stdio: ['ignore', log ?? 'pipe', log ?? 'pipe'],
-    });
-    if (log !== undefined) closeSync(log);
-    this.child = child;
-    const collect = (chunk: Buffer) => {
-      this.collected += chunk.toString();
-      if (this.collected.length > 200_000) this.collected = this.collected.slice(-100_000);
-    };
-    child.stdout?.on('data', collect);
-    child.stderr?.on('data', collect);
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
-      if (child.exitCode !== null) {
-        throw new Error(`${this.name} exited with ${child.exitCode} during start:\n${this.output}`);
-      }
-      try {
-        await this.ready();
-        return;
-      } catch {
-        if (Date.now() > deadline) throw new Error(`${this.name} not ready after ${timeoutMs} ms:\n${this.output}`);
-        await new Promise((r) => setTimeout(r, 100));
-      }
-    }
-  }
-
-  get pid(): number | undefined {
-    return this.child?.pid;
-  }
-
-  /** Sends a signal (SIGSTOP/SIGCONT let tests freeze a service to provoke deadlines). */
-  signal(signal: NodeJS.Signals): void {
-    this.child?.kill(signal);
-  }
-
-  /**
-   * Sends `signal` and waits for the exit (SIGKILL after 10 s); answers how the process ended,
-   * or undefined when it was not running.
-   */
-  async stop(signal: NodeJS.Signals = 'SIGTERM'): Promise<ProcessExit | undefined> {
-    const child = this.child;
-    if (!child || child.exitCode !== null || child.signalCode !== null) return undefined;
-    const sent = Date.now();
-    child.kill('SIGCONT');
-    child.kill(signal);
-    const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
-    const [code, exitSignal] = (await once(child, 'exit')) as [number | null, NodeJS.Signals | null];
-    clearTimeout(timer);
-    return { code, signal: exitSignal, afterMs: Date.now() - sent };
-  }
-}
+export type { ServiceName };
 
 export interface PlatformUnderTest {
   runId: string;
@@ -203,7 +95,7 @@ export interface StartOptions {
    * a copy of its migrated template (database-templates.ts).
    */
   freshDatabases?: boolean;
-  /** Each process writes its output to `<logDirectory>/<name>-<replica>.log` (see PlatformProcess). */
+  /** Each process writes its output to `<logDirectory>/<name>-<replica>.log` (see PlatformProcess's logFile). */
   logDirectory?: string;
 }
 
@@ -298,10 +190,10 @@ async function launchPlatform(runId: string, options: StartOptions): Promise<Pla
       replicaPorts
         .get(spec.name)!
         .map((own, replica) =>
-          platformProcess(
+          PlatformProcess.of(
             spec,
             { ...common, ...own, ...tlsFiles(spec.name), ...options.env },
-            options.logDirectory && join(options.logDirectory, `${spec.name}-${replica}.log`),
+            options.logDirectory ? { logFile: join(options.logDirectory, `${spec.name}-${replica}.log`) } : {},
           ),
         ),
     ]),
@@ -347,17 +239,6 @@ async function launchPlatform(runId: string, options: StartOptions): Promise<Pla
   };
 }
 
-/** A process of the platform with `env`, its own METRICS_PORT taken from its `<NAME>_METRICS_PORT`. */
-function platformProcess(spec: ProcessSpec, env: Record<string, string>, logFile?: string): PlatformProcess {
-  return new PlatformProcess(
-    spec.name,
-    resolve(REPO_ROOT, spec.entry),
-    processEnvironment(spec, env),
-    () => probeReady(spec, portOf(spec, env)),
-    logFile || undefined,
-  );
-}
-
 /**
  * One more replica of a running platform's process on free ports, with `env` on top of the
  * platform's (started by the caller). Its address is `http://127.0.0.1:<port>` for an HTTP
@@ -375,7 +256,7 @@ export async function createReplica(
     ...(spec.http ? { [spec.http.portVariable]: String(await freePort()) } : {}),
     [spec.metrics.portVariable]: String(await freePort()),
   };
-  return { process: platformProcess(spec, { ...platform.env, ...platform.tlsFiles(name), ...env, ...own }), port };
+  return { process: PlatformProcess.of(spec, { ...platform.env, ...platform.tlsFiles(name), ...env, ...own }), port };
 }
 
 export async function deleteStream(stream: string): Promise<void> {
