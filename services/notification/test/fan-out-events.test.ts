@@ -14,7 +14,7 @@ import { fanOutEvents } from '../src/usecases/deliveries/fan-out-events.usecase'
 import type { NotificationDeps } from '../src/notification-deps';
 
 const TIMEOUT_MS = 2_000;
-/** The attempt timeout and the lease margin of deliver-webhooks.usecase.ts. */
+/** The attempt timeout and the lease margin of delivery/delivery-attempts.ts. */
 const LEASE_MS = TIMEOUT_MS + 5_000;
 
 /** The attempts a process takes, with room for `room` more. */

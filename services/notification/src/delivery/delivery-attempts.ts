@@ -1,13 +1,9 @@
 import { contextOfTraceHeaders, inSpan, recordSpanError, SpanKind } from '@billing/platform';
-import { afterAttempt } from '../domain/delivery-status';
-import { signedHeaders } from '../domain/delivery-signature';
 import type { ClaimedDelivery } from '../db/repositories/delivery.repository';
-import { countDeliveryAttempt } from './delivery-metrics';
+import { signedHeaders } from '../domain/delivery-signature';
+import { afterAttempt } from '../domain/delivery-status';
 import type { NotificationDeps } from '../notification-deps';
-
-/** Deliveries claimed per pass, and of one webhook at most, so one receiver cannot take them all. */
-const CLAIM_LIMIT = 500;
-const PER_WEBHOOK = 200;
+import { countDeliveryAttempt } from './delivery-metrics';
 
 /**
  * Where a process's attempts go: `room` is how many more it will take now, `track` receives each
@@ -17,24 +13,6 @@ const PER_WEBHOOK = 200;
 export interface AttemptTracker {
   room(): number;
   track(attempt: Promise<unknown>): void;
-}
-
-/**
- * One pass of a delivery worker: claims due deliveries (with a lease, `deliveryLeaseMs`) and
- * starts sending each, signed afresh. It does not wait for the answers. Returns how many it
- * started.
- */
-export async function startDueDeliveries(deps: NotificationDeps, attempts: AttemptTracker): Promise<number> {
-  const room = attempts.room();
-  if (room <= 0) return 0;
-  const claimed = await deps.deliveries.claimDue(
-    deps.clock.now(),
-    Math.min(CLAIM_LIMIT, room),
-    PER_WEBHOOK,
-    deliveryLeaseMs(deps),
-  );
-  startClaimedDeliveries(deps, claimed, attempts);
-  return claimed.length;
 }
 
 /** Starts sending deliveries this process holds the lease of (claimed, or created claimed). */

@@ -1,6 +1,7 @@
 import type { Logger } from '@billing/platform';
-import { startDueDeliveries, type AttemptTracker } from '../delivery/delivery-attempts';
+import type { AttemptTracker } from '../delivery/delivery-attempts';
 import type { NotificationDeps } from '../notification-deps';
+import { startDueDeliveries } from '../usecases/deliveries/start-due-deliveries.usecase';
 
 /** Attempts in flight in one process at most; the rest wait in the table, due. */
 const MAX_IN_FLIGHT = 2_000;

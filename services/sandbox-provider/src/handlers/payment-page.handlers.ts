@@ -4,7 +4,8 @@ import { isPageOutcome } from '../domain/ledger';
 import { callbackUrlWithReference, cancelUrlFor } from '../domain/return-urls';
 import type { TransactionModel } from '../db/models';
 import { announceChargeSuccess } from '../usecases/transactions/announce-charge-success.usecase';
-import { findHostedPayment, payOnHostedPage } from '../usecases/transactions/pay-on-hosted-page.usecase';
+import { findHostedPayment } from '../usecases/transactions/find-hosted-payment.usecase';
+import { payOnHostedPage } from '../usecases/transactions/pay-on-hosted-page.usecase';
 import type { SandboxDeps } from '../sandbox-deps';
 import { renderMessagePage, renderPaymentPage } from '../views/payment-page.view';
 

@@ -3,7 +3,8 @@ import { z } from 'zod';
 import { sendData } from '../http/envelope';
 import { parseRequest } from '../http/parse-request';
 import { refundResource } from '../resources/paystack-resources';
-import { listTransactionRefunds, refundTransaction } from '../usecases/refunds/refund-transaction.usecase';
+import { listTransactionRefunds } from '../usecases/refunds/list-transaction-refunds.usecase';
+import { refundTransaction } from '../usecases/refunds/refund-transaction.usecase';
 import type { SandboxDeps } from '../sandbox-deps';
 import { amountField } from './request-fields';
 

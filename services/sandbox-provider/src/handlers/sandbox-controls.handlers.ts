@@ -2,7 +2,8 @@ import { Router } from 'express';
 import { z } from 'zod';
 import { CARD_BEHAVIORS } from '../domain/ledger';
 import { parseRequest } from '../http/parse-request';
-import { readLedger, setCardBehavior } from '../usecases/sandbox-controls/read-ledger.usecase';
+import { readLedger } from '../usecases/sandbox-controls/read-ledger.usecase';
+import { setCardBehavior } from '../usecases/sandbox-controls/set-card-behavior.usecase';
 import type { SandboxDeps } from '../sandbox-deps';
 
 const behaviorBody = z.object({

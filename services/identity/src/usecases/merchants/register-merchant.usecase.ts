@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { DomainError } from '@billing/platform';
+import type { MerchantModel } from '../../db/models';
 import { signAccessToken } from '../../domain/access-token';
 import { assertRegistration } from '../../domain/merchant-rules';
-import type { MerchantModel } from '../../db/models';
-import { createProjectWithKeys, type CreatedProject } from '../projects/create-project.usecase';
 import type { IdentityDeps } from '../../identity-deps';
+import { createProjectWithKeys, type CreatedProject } from '../../provisioning/create-project-with-keys';
 
 export interface RegistrationResult extends CreatedProject {
   merchant: MerchantModel;

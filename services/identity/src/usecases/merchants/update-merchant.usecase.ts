@@ -1,7 +1,7 @@
 import { DomainError } from '@billing/platform';
-import { assertName, passwordViolation } from '../../domain/merchant-rules';
+import { requireActiveMerchant } from '../../access/require-active-merchant';
 import type { MerchantModel } from '../../db/models';
-import { requireActiveMerchant } from './get-merchant.usecase';
+import { assertName, passwordViolation } from '../../domain/merchant-rules';
 import type { IdentityDeps } from '../../identity-deps';
 
 export async function updateMerchant(

@@ -1,17 +1,8 @@
-import { DomainError } from '@billing/platform';
-import { isUuid } from '../../domain/merchant-rules';
+import { findOwnProject } from '../../access/find-own-project';
 import type { ProjectModel } from '../../db/models';
 import type { IdentityDeps } from '../../identity-deps';
 
-export function listProjects(deps: IdentityDeps, merchantId: string): Promise<ProjectModel[]> {
-  return deps.projects.listForMerchant(merchantId);
-}
-
 /** 404 when no such project exists, 403 when it belongs to another merchant. */
-export async function getProject(deps: IdentityDeps, merchantId: string, projectId: string): Promise<ProjectModel> {
-  const project = isUuid(projectId) ? await deps.projects.findById(projectId) : null;
-  if (!project) throw new DomainError('not_found', 'Project not found');
-  if (project.merchantId !== merchantId)
-    throw new DomainError('permission_denied', 'Project belongs to another merchant');
-  return project;
+export function getProject(deps: IdentityDeps, merchantId: string, projectId: string): Promise<ProjectModel> {
+  return findOwnProject(deps, merchantId, projectId);
 }

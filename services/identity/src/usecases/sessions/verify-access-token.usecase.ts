@@ -1,7 +1,7 @@
 import { DomainError } from '@billing/platform';
-import { verifyAccessToken as verifyToken } from '../../domain/access-token';
+import { requireActiveMerchant } from '../../access/require-active-merchant';
 import type { MerchantModel } from '../../db/models';
-import { requireActiveMerchant } from '../merchants/get-merchant.usecase';
+import { verifyAccessToken as verifyToken } from '../../domain/access-token';
 import type { IdentityDeps } from '../../identity-deps';
 
 export async function verifyAccessToken(deps: IdentityDeps, token: string): Promise<MerchantModel> {

@@ -30,20 +30,6 @@ export async function updatePolicy(
     });
     const now = await deps.clocks.now(scope, transaction);
     if (policy.isDefault && !stored.isDefault) await deps.policies.unsetDefault(scope, policyId, now, transaction);
-    return deps.policies.save(
-      stored,
-      {
-        name: policy.name,
-        refundType: policy.refundType,
-        refundPercentage: policy.refundPercentage,
-        refundWindowDays: policy.refundWindowDays,
-        prorateRefund: policy.prorateRefund,
-        cancellationFee: policy.cancellationFee,
-        applyToExisting: policy.applyToExisting,
-        isDefault: policy.isDefault,
-        updatedAt: now,
-      },
-      transaction,
-    );
+    return deps.policies.save(stored, { ...policy, updatedAt: now }, transaction);
   });
 }

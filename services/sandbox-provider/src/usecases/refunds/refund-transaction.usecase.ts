@@ -33,13 +33,3 @@ export function refundTransaction(
     return { refund, transaction };
   });
 }
-
-/** Paystack's GET /refund?transaction=: every refund of one transaction, oldest first. */
-export async function listTransactionRefunds(
-  deps: SandboxDeps,
-  reference: string,
-): Promise<{ refund: RefundModel; transaction: TransactionModel }[]> {
-  const transaction = await deps.transactions.findByReference(reference);
-  if (!transaction) return [];
-  return (await deps.refunds.list([transaction.reference])).map((refund) => ({ refund, transaction }));
-}

@@ -1,15 +1,5 @@
-import { DomainError } from '@billing/platform';
-import type { CardBehavior } from '../../domain/ledger';
 import type { RefundModel, TransactionModel } from '../../db/models';
 import type { SandboxDeps } from '../../sandbox-deps';
-
-/** Makes a saved card answer every later charge this way (docs/api-behaviour.md §8: exercising dunning). */
-export async function setCardBehavior(deps: SandboxDeps, authorizationCode: string, behavior: CardBehavior) {
-  if (!(await deps.authorizations.setBehavior(authorizationCode, behavior))) {
-    throw new DomainError('not_found', 'Authorization not found');
-  }
-  return { authorization_code: authorizationCode, behavior };
-}
 
 /**
  * Exactly what was charged and refunded, oldest first, so tests (and people) can check money

@@ -1,6 +1,7 @@
 import type { TransactionModel } from '../../db/models';
-import { describeTransaction, type TransactionResource } from '../../resources/paystack-resources';
+import { describeTransaction } from '../../resources/paystack-resources';
 import type { SandboxDeps } from '../../sandbox-deps';
+import { announceDescribedChargeSuccess } from '../../webhooks/charge-success-webhook';
 
 /**
  * Queues Paystack's `charge.success` webhook for a transaction that just succeeded. Never throws:
@@ -11,14 +12,5 @@ export async function announceChargeSuccess(deps: SandboxDeps, transaction: Tran
     announceDescribedChargeSuccess(deps, await describeTransaction(deps, transaction));
   } catch (err) {
     deps.logger.error({ err, reference: transaction.reference }, 'charge.success webhook not sent');
-  }
-}
-
-/** The same, for a caller that already built the transaction's resource (no second lookup). */
-export function announceDescribedChargeSuccess(deps: SandboxDeps, resource: TransactionResource): void {
-  try {
-    deps.webhooks.send('charge.success', resource);
-  } catch (err) {
-    deps.logger.error({ err, reference: resource.reference }, 'charge.success webhook not sent');
   }
 }

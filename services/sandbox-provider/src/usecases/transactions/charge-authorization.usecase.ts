@@ -3,9 +3,9 @@ import { newReference } from '../../domain/codes';
 import { CARD_BEHAVIORS, CHARGE_OUTCOMES, type CardBehavior } from '../../domain/ledger';
 import type { TransactionRow } from '../../db/models';
 import type { RecordedOutcome } from '../../db/repositories/transaction.repository';
-import { announceDescribedChargeSuccess } from './announce-charge-success.usecase';
 import { transactionResource, type TransactionResource } from '../../resources/paystack-resources';
 import type { SandboxDeps } from '../../sandbox-deps';
+import { announceDescribedChargeSuccess } from '../../webhooks/charge-success-webhook';
 
 export interface ChargeAuthorizationCommand {
   authorizationCode: string;

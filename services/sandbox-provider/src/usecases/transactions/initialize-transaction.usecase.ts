@@ -1,7 +1,7 @@
 import { DomainError } from '@billing/platform';
 import { UniqueConstraintError } from 'sequelize';
+import { findOrCreateCustomer } from '../../customers/find-or-create-customer';
 import { newAccessCode, newReference } from '../../domain/codes';
-import { createCustomer } from '../customers/create-customer.usecase';
 import type { SandboxDeps } from '../../sandbox-deps';
 
 export interface InitializeTransactionCommand {
@@ -20,7 +20,7 @@ export async function initializeTransaction(deps: SandboxDeps, command: Initiali
   const reference = command.reference ?? newReference();
   if (await deps.transactions.findByReference(reference)) throw duplicateReference();
   // Paystack knows the customer from initialization on, so verify shows it even while pending.
-  await createCustomer(deps, { email: command.email });
+  await findOrCreateCustomer(deps, { email: command.email });
   const accessCode = newAccessCode();
   try {
     await deps.transactions.create({

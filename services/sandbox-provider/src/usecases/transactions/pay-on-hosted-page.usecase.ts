@@ -1,16 +1,8 @@
-import { DomainError } from '@billing/platform';
 import { newAuthorizationCode, newCustomerCode } from '../../domain/codes';
+import { unknownPayment } from '../../domain/hosted-payment';
 import { CHARGE_OUTCOMES, PAGE_OUTCOMES, SANDBOX_CARD, sandboxCardExpiry, type PageOutcome } from '../../domain/ledger';
 import type { TransactionModel } from '../../db/models';
 import type { SandboxDeps } from '../../sandbox-deps';
-
-const unknownPayment = () => new DomainError('not_found', 'This payment link is not valid');
-
-export async function findHostedPayment(deps: SandboxDeps, accessCode: string): Promise<TransactionModel> {
-  const transaction = await deps.transactions.findByAccessCode(accessCode);
-  if (!transaction) throw unknownPayment();
-  return transaction;
-}
 
 /**
  * The payer's choice on the hosted page. A success saves a reusable card (which then charges
