@@ -1,11 +1,11 @@
 /**
  * The structural rules of the code (docs/decisions.md, "How a service is laid out"), checked by
- * `npm run lint` and by deploy/test/architecture.test.ts. ESLint's layer rule (eslint.config.js)
+ * `npm run lint` and by deploy/test/dependency-rules.test.ts. ESLint's layer rule (eslint.config.js)
  * says what a file may do with the database; these say which files may import which.
  */
 const SERVICE = '^services/([^/]+)/src/';
 /** The services laid out by resource (docs/decisions.md): use cases in usecases/<resource>/. */
-const LAID_OUT = '^services/(billing)/src/';
+const LAID_OUT = '^services/(billing|identity|notification|policy|sandbox-provider)/src/';
 
 module.exports = {
   forbidden: [
@@ -21,7 +21,9 @@ module.exports = {
       name: 'use-case-imports-use-case',
       comment:
         "A use case is one operation: it reaches another's work only through a named shared home " +
-        '(billing: invoicing/, subscription-changes/, scheduling/, read-models/, events/, domain/), never through its module.',
+        '(billing: invoicing/, subscription-changes/, scheduling/, read-models/, events/, domain/; ' +
+        'identity: access/, provisioning/; notification: delivery/, registration/; ' +
+        'sandbox-provider: customers/, resources/, webhooks/), never through its module.',
       severity: 'error',
       from: { path: `${LAID_OUT}usecases/` },
       to: { path: `${LAID_OUT}usecases/` },
@@ -37,7 +39,11 @@ module.exports = {
       name: 'shared-home-imports-use-case',
       comment: 'Shared machinery serves use cases; it never calls one back.',
       severity: 'error',
-      from: { path: `${SERVICE}(invoicing|subscription-changes|scheduling|read-models|events|domain|db)/` },
+      from: {
+        path:
+          `${SERVICE}(invoicing|subscription-changes|scheduling|read-models|events|domain|db` +
+          '|access|provisioning|delivery|registration|customers|resources|webhooks)/',
+      },
       to: { path: `${SERVICE}usecases/` },
     },
     {

@@ -8,7 +8,7 @@ import { MerchantRepository } from './db/repositories/merchant.repository';
 import { ProjectRepository } from './db/repositories/project.repository';
 import { PasswordHasher } from './domain/password';
 import { identityHandlers } from './handlers/identity.handlers';
-import type { IdentityDeps } from './usecases/identity-deps';
+import type { IdentityDeps } from './identity-deps';
 
 export interface RunningIdentity {
   port: number;

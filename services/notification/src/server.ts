@@ -20,12 +20,12 @@ import { DeliveryAttemptModel, DeliveryModel } from './db/models/delivery.model'
 import { WebhookModel } from './db/models/webhook.model';
 import { DeliveryRepository, type AttemptRecord } from './db/repositories/delivery.repository';
 import { WebhookRepository } from './db/repositories/webhook.repository';
-import { DeliveryWorker } from './delivery/delivery-worker';
+import { DeliveryWorker } from './workers/delivery-worker';
 import { WebhookHttp } from './delivery/webhook-http';
 import { SecretBox } from './domain/webhook-secret';
 import { notificationHandlers } from './handlers/notification.handlers';
-import { fanOutEvents } from './usecases/fan-out-events.usecase';
-import type { NotificationDeps } from './usecases/notification-deps';
+import { fanOutEvents } from './usecases/deliveries/fan-out-events.usecase';
+import type { NotificationDeps } from './notification-deps';
 
 /** The durable JetStream consumer shared by notification's replicas. */
 const EVENT_CONSUMER = 'notification';

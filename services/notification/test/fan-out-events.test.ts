@@ -9,12 +9,12 @@ import { DeliveryRepository } from '../src/db/repositories/delivery.repository';
 import { WebhookRepository } from '../src/db/repositories/webhook.repository';
 import { WebhookHttp } from '../src/delivery/webhook-http';
 import { SecretBox } from '../src/domain/webhook-secret';
-import type { AttemptTracker } from '../src/usecases/deliver-webhooks.usecase';
-import { fanOutEvents } from '../src/usecases/fan-out-events.usecase';
-import type { NotificationDeps } from '../src/usecases/notification-deps';
+import type { AttemptTracker } from '../src/delivery/delivery-attempts';
+import { fanOutEvents } from '../src/usecases/deliveries/fan-out-events.usecase';
+import type { NotificationDeps } from '../src/notification-deps';
 
 const TIMEOUT_MS = 2_000;
-/** The attempt timeout and the lease margin of deliver-webhooks.usecase.ts. */
+/** The attempt timeout and the lease margin of delivery/delivery-attempts.ts. */
 const LEASE_MS = TIMEOUT_MS + 5_000;
 
 /** The attempts a process takes, with room for `room` more. */

@@ -12,7 +12,7 @@ import { policyMigrations } from './db/migrations';
 import { CancellationPolicyModel } from './db/models/cancellation-policy.model';
 import { CancellationPolicyRepository } from './db/repositories/cancellation-policy.repository';
 import { policyHandlers } from './handlers/policy.handlers';
-import type { PolicyDeps } from './usecases/policy-deps';
+import type { PolicyDeps } from './policy-deps';
 
 export interface RunningPolicy {
   port: number;

@@ -16,7 +16,7 @@ import { errorHandler, notFoundHandler } from './http/errors';
 import { providerLatency } from './http/provider-latency';
 import { requestLog } from './http/request-log';
 import { requireSecretKey } from './http/secret-key';
-import type { SandboxDeps } from './usecases/sandbox-deps';
+import type { SandboxDeps } from './sandbox-deps';
 import { WebhookSender } from './webhooks/webhook-sender';
 
 /** The whole HTTP surface: Paystack's API subset, the hosted payment page, the sandbox controls. */

@@ -1,18 +1,22 @@
 import { unaryService, type Logger, type UnaryHandlers } from '@billing/platform';
 import { identityV1 } from '@billing/proto';
 import type { ApiKeyModel, MerchantModel, ProjectModel } from '../db/models';
-import type { IssuedApiKey } from '../usecases/create-project.usecase';
-import { deactivateMerchant } from '../usecases/deactivate-merchant.usecase';
-import { getMerchant } from '../usecases/get-merchant.usecase';
-import type { IdentityDeps } from '../usecases/identity-deps';
-import { login } from '../usecases/login.usecase';
-import { createApiKey, listApiKeys, revokeApiKey, setApiKeyActive } from '../usecases/manage-api-keys.usecase';
-import { getProject, listProjects } from '../usecases/manage-projects.usecase';
-import { createProject } from '../usecases/create-project.usecase';
-import { registerMerchant } from '../usecases/register-merchant.usecase';
-import { updateMerchant } from '../usecases/update-merchant.usecase';
-import { verifyAccessToken } from '../usecases/verify-access-token.usecase';
-import { verifyApiKey } from '../usecases/verify-api-key.usecase';
+import type { IdentityDeps } from '../identity-deps';
+import type { IssuedApiKey } from '../provisioning/issue-api-key';
+import { createApiKey } from '../usecases/api-keys/create-api-key.usecase';
+import { listApiKeys } from '../usecases/api-keys/list-api-keys.usecase';
+import { revokeApiKey } from '../usecases/api-keys/revoke-api-key.usecase';
+import { setApiKeyActive } from '../usecases/api-keys/set-api-key-active.usecase';
+import { verifyApiKey } from '../usecases/api-keys/verify-api-key.usecase';
+import { deactivateMerchant } from '../usecases/merchants/deactivate-merchant.usecase';
+import { getMerchant } from '../usecases/merchants/get-merchant.usecase';
+import { registerMerchant } from '../usecases/merchants/register-merchant.usecase';
+import { updateMerchant } from '../usecases/merchants/update-merchant.usecase';
+import { createProject } from '../usecases/projects/create-project.usecase';
+import { getProject } from '../usecases/projects/get-project.usecase';
+import { listProjects } from '../usecases/projects/list-projects.usecase';
+import { login } from '../usecases/sessions/login.usecase';
+import { verifyAccessToken } from '../usecases/sessions/verify-access-token.usecase';
 
 const toMerchant = (m: MerchantModel): identityV1.Merchant => ({
   id: m.id,

@@ -3,12 +3,12 @@ import { notificationV1 } from '@billing/proto';
 import type { DeliveryAttemptModel, DeliveryModel } from '../db/models/delivery.model';
 import type { WebhookModel } from '../db/models/webhook.model';
 import type { DeliveryStatus } from '../domain/delivery-status';
-import { createWebhook } from '../usecases/create-webhook.usecase';
-import { deleteWebhook } from '../usecases/delete-webhook.usecase';
-import type { NotificationDeps } from '../usecases/notification-deps';
-import { retryDelivery } from '../usecases/retry-delivery.usecase';
-import { rotateWebhookSecret } from '../usecases/rotate-webhook-secret.usecase';
-import { sendTestEvent } from '../usecases/send-test-event.usecase';
+import { createWebhook } from '../usecases/webhooks/create-webhook.usecase';
+import { deleteWebhook } from '../usecases/webhooks/delete-webhook.usecase';
+import type { NotificationDeps } from '../notification-deps';
+import { retryDelivery } from '../usecases/deliveries/retry-delivery.usecase';
+import { rotateWebhookSecret } from '../usecases/webhooks/rotate-webhook-secret.usecase';
+import { sendTestEvent } from '../usecases/webhooks/send-test-event.usecase';
 
 const toWebhook = (w: WebhookModel): notificationV1.Webhook => ({
   id: w.id,

@@ -2,12 +2,12 @@ import Decimal from 'decimal.js';
 import { DomainError, requireScope, unaryService, type Logger, type UnaryHandlers } from '@billing/platform';
 import { policyV1 } from '@billing/proto';
 import type { CancellationPolicyModel } from '../db/models/cancellation-policy.model';
-import { advanceTestClock } from '../usecases/advance-test-clock.usecase';
-import { createPolicy } from '../usecases/create-policy.usecase';
-import { deletePolicy } from '../usecases/delete-policy.usecase';
-import type { PolicyDeps } from '../usecases/policy-deps';
-import { quoteRefundFor } from '../usecases/quote-refund.usecase';
-import { updatePolicy } from '../usecases/update-policy.usecase';
+import { advanceTestClock } from '../usecases/test-clocks/advance-test-clock.usecase';
+import { createPolicy } from '../usecases/cancellation-policies/create-policy.usecase';
+import { deletePolicy } from '../usecases/cancellation-policies/delete-policy.usecase';
+import type { PolicyDeps } from '../policy-deps';
+import { quoteRefundFor } from '../usecases/cancellation-policies/quote-refund.usecase';
+import { updatePolicy } from '../usecases/cancellation-policies/update-policy.usecase';
 
 const toPolicy = (p: CancellationPolicyModel): policyV1.CancellationPolicy => ({
   id: p.id,

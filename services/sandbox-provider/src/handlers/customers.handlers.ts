@@ -2,9 +2,9 @@ import { Router } from 'express';
 import { z } from 'zod';
 import { sendData } from '../http/envelope';
 import { parseRequest } from '../http/parse-request';
-import { createCustomer } from '../usecases/create-customer.usecase';
-import { customerResource } from '../usecases/paystack-resources';
-import type { SandboxDeps } from '../usecases/sandbox-deps';
+import { createCustomer } from '../usecases/customers/create-customer.usecase';
+import { customerResource } from '../resources/paystack-resources';
+import type { SandboxDeps } from '../sandbox-deps';
 import { emailField } from './request-fields';
 
 const createCustomerBody = z.object({

@@ -3,9 +3,10 @@ import { DomainError } from '@billing/platform';
 import { isPageOutcome } from '../domain/ledger';
 import { callbackUrlWithReference, cancelUrlFor } from '../domain/return-urls';
 import type { TransactionModel } from '../db/models';
-import { announceChargeSuccess } from '../usecases/announce-charge-success.usecase';
-import { findHostedPayment, payOnHostedPage } from '../usecases/pay-on-hosted-page.usecase';
-import type { SandboxDeps } from '../usecases/sandbox-deps';
+import { announceChargeSuccess } from '../usecases/transactions/announce-charge-success.usecase';
+import { findHostedPayment } from '../usecases/transactions/find-hosted-payment.usecase';
+import { payOnHostedPage } from '../usecases/transactions/pay-on-hosted-page.usecase';
+import type { SandboxDeps } from '../sandbox-deps';
 import { renderMessagePage, renderPaymentPage } from '../views/payment-page.view';
 
 /** The page is a capability (its URL is all a payer needs): keep it out of caches, referrers and frames. */

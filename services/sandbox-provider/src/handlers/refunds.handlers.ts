@@ -2,9 +2,10 @@ import { Router } from 'express';
 import { z } from 'zod';
 import { sendData } from '../http/envelope';
 import { parseRequest } from '../http/parse-request';
-import { refundResource } from '../usecases/paystack-resources';
-import { listTransactionRefunds, refundTransaction } from '../usecases/refund-transaction.usecase';
-import type { SandboxDeps } from '../usecases/sandbox-deps';
+import { refundResource } from '../resources/paystack-resources';
+import { listTransactionRefunds } from '../usecases/refunds/list-transaction-refunds.usecase';
+import { refundTransaction } from '../usecases/refunds/refund-transaction.usecase';
+import type { SandboxDeps } from '../sandbox-deps';
 import { amountField } from './request-fields';
 
 const refundBody = z.object({

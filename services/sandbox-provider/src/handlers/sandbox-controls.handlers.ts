@@ -2,8 +2,9 @@ import { Router } from 'express';
 import { z } from 'zod';
 import { CARD_BEHAVIORS } from '../domain/ledger';
 import { parseRequest } from '../http/parse-request';
-import { readLedger, setCardBehavior } from '../usecases/sandbox-controls.usecase';
-import type { SandboxDeps } from '../usecases/sandbox-deps';
+import { readLedger } from '../usecases/sandbox-controls/read-ledger.usecase';
+import { setCardBehavior } from '../usecases/sandbox-controls/set-card-behavior.usecase';
+import type { SandboxDeps } from '../sandbox-deps';
 
 const behaviorBody = z.object({
   behavior: z.enum(CARD_BEHAVIORS, { error: `behavior must be one of ${CARD_BEHAVIORS.join(', ')}` }),

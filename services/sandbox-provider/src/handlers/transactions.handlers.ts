@@ -2,10 +2,10 @@ import { Router } from 'express';
 import { z } from 'zod';
 import { sendData } from '../http/envelope';
 import { parseRequest } from '../http/parse-request';
-import { chargeAuthorization } from '../usecases/charge-authorization.usecase';
-import { initializeTransaction } from '../usecases/initialize-transaction.usecase';
-import type { SandboxDeps } from '../usecases/sandbox-deps';
-import { verifyTransaction } from '../usecases/verify-transaction.usecase';
+import { chargeAuthorization } from '../usecases/transactions/charge-authorization.usecase';
+import { initializeTransaction } from '../usecases/transactions/initialize-transaction.usecase';
+import type { SandboxDeps } from '../sandbox-deps';
+import { verifyTransaction } from '../usecases/transactions/verify-transaction.usecase';
 import { amountField, currencyField, emailField, metadataField, referenceField, webUrlField } from './request-fields';
 
 const initializeBody = z.object({
