@@ -47,10 +47,15 @@ module.exports = defineConfig([
     },
   },
   {
-    // Use cases, handlers and HTTP routes reach the database only through repositories
+    // Use cases, workflows, handlers and HTTP routes reach the database only through repositories
     // (db/repositories): no value import of a model, no raw SQL. Type-only imports of models
     // stay allowed.
-    files: ['services/*/src/usecases/**', 'services/*/src/handlers/**', 'services/*/src/http/**'],
+    files: [
+      'services/*/src/usecases/**',
+      'services/*/src/workflows/**',
+      'services/*/src/handlers/**',
+      'services/*/src/http/**',
+    ],
     rules: {
       '@typescript-eslint/no-restricted-imports': [
         'error',
@@ -60,7 +65,7 @@ module.exports = defineConfig([
               group: ['**/db/models', '**/db/models/**'],
               allowTypeImports: true,
               message:
-                'Use cases, handlers and HTTP routes reach the database through db/repositories/*.repository.ts.',
+                'Use cases, workflows, handlers and HTTP routes reach the database through db/repositories/*.repository.ts.',
             },
           ],
         },
