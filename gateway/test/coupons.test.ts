@@ -29,7 +29,7 @@ const COUPON_FIELDS = [
  * Coupons and discounts (docs/api-behaviour.md §19) through the gateway, every process real:
  * catalog counts redemptions, billing discounts the invoices, the sandbox provider's own ledger
  * says what was charged. Each test has its own merchant (its own project and test clock). A
- * redemption not given back while catalog is down: crashes-and-outages.test.ts (it stops catalog).
+ * redemption catalog could not give back: crashes-and-outages.test.ts (it makes the give-back fail).
  */
 describe('coupons and discounts (gateway -> catalog + billing -> sandbox provider)', () => {
   let platform: SharedPlatform;

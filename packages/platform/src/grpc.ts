@@ -25,6 +25,19 @@ import { measuredGrpcService } from './metrics';
 /** What a use-case handler sees of its call besides the request. */
 export interface CallContext {
   metadata: Metadata;
+  /**
+   * When the caller stops waiting (absent: it set no deadline). A handler whose answer is another
+   * service's answer calls it with this deadline (CallOverrides.deadline), so that the caller's
+   * budget, not a second one, bounds the whole request.
+   */
+  deadline?: Date;
+}
+
+/** grpc-js answers a number (Infinity without a deadline) or a Date. */
+function deadlineOf(call: ServerUnaryCall<unknown, unknown>): Date | undefined {
+  const deadline = call.getDeadline();
+  if (deadline instanceof Date) return deadline;
+  return Number.isFinite(deadline) ? new Date(deadline) : undefined;
 }
 
 /** The service's named methods as promise handlers (the index signature of grpc-js is dropped). */
@@ -49,7 +62,7 @@ export function unaryService<S extends UntypedServiceImplementation>(
     (r: unknown, c: CallContext) => Promise<unknown>,
   ][]) {
     adapted[name] = (call: ServerUnaryCall<unknown, unknown>, callback) => {
-      handler(call.request, { metadata: call.metadata }).then(
+      handler(call.request, { metadata: call.metadata, deadline: deadlineOf(call) }).then(
         (response) => callback(null, response),
         (err: unknown) => callback(toServiceError(err, name, logger)),
       );
@@ -147,6 +160,8 @@ type UnaryMethod<Req, Res> = (
 
 export interface CallOverrides {
   deadlineMs?: number;
+  /** An absolute deadline (a served call's CallContext.deadline); wins over deadlineMs. */
+  deadline?: Date;
   metadata?: Metadata;
 }
 
@@ -177,7 +192,7 @@ export function createPromiseClient<C extends Client>(
       if (typeof method !== 'function') return undefined;
       return (request: unknown, overrides: CallOverrides = {}) =>
         new Promise((resolve, reject) => {
-          const deadline = new Date(Date.now() + (overrides.deadlineMs ?? defaultDeadlineMs));
+          const deadline = overrides.deadline ?? new Date(Date.now() + (overrides.deadlineMs ?? defaultDeadlineMs));
           (method as UnaryMethod<unknown, unknown>).call(
             client,
             request,

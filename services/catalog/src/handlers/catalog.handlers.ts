@@ -20,6 +20,9 @@ import { createPlan } from '../usecases/create-plan.usecase';
 import { expireCheckoutSession } from '../usecases/expire-checkout-session.usecase';
 import { advanceTestClock } from '../usecases/advance-test-clock.usecase';
 import { deactivatePlan, updatePlan } from '../usecases/update-plan.usecase';
+import { applyCouponToSubscriptionWorkflow } from '../workflows/apply-coupon-to-subscription.workflow';
+import type { WorkflowContext } from '../workflows/create-workflow';
+import { subscribeWithCouponWorkflow } from '../workflows/subscribe-with-coupon.workflow';
 
 const toPlan = (p: PlanModel): catalogV1.Plan => ({
   id: p.id,
@@ -91,8 +94,22 @@ const toCoupon = (c: CouponModel): catalogV1.Coupon => ({
   createdAt: c.createdAt,
 });
 
-/** Thin: proto request -> use case -> proto response. */
+const missing = (...loc: string[]) => DomainError.invalid([{ loc, msg: 'Field required', type: 'missing' }]);
+
+/** A coupon workflow's caller: without its API key a retry could not find its redemption. */
+function couponCallerOf(caller: catalogV1.CouponCaller | undefined): catalogV1.CouponCaller {
+  if (!caller?.apiKeyId) throw missing('caller', 'api_key_id');
+  return caller;
+}
+
+/** Thin: proto request -> use case (or workflow) -> proto response. */
 export function catalogHandlers(deps: CatalogDeps, logger: Logger): catalogV1.CatalogServiceServer {
+  const workflowContext = (caller: catalogV1.CouponCaller, deadline?: Date): WorkflowContext<CatalogDeps> => ({
+    deps,
+    requestId: caller.requestId,
+    deadline,
+    logger,
+  });
   // The session's price is its plan's (less its coupon): the plan is read through its repository.
   const session = async (scope: ProjectScope, s: CheckoutSessionModel) => ({
     session: toSession(s, await deps.plans.get(scope, s.planId), deps.publicUrl),
@@ -203,6 +220,29 @@ export function catalogHandlers(deps: CatalogDeps, logger: Logger): catalogV1.Ca
     },
     async releaseCouponRedemption(req) {
       return { released: await releaseCouponRedemption(deps, requireScope(req.scope), req.redemptionKey) };
+    },
+    async subscribeWithCoupon(req, { deadline }) {
+      const caller = couponCallerOf(req.caller);
+      const request = req.subscription;
+      const scope = requireScope(request?.scope);
+      if (!request?.plan) throw missing('subscription', 'plan');
+      const { subscription } = await subscribeWithCouponWorkflow(workflowContext(caller, deadline), {
+        subscription: { ...request, scope, plan: request.plan },
+        couponCode: req.couponCode,
+        apiKeyId: caller.apiKeyId,
+      });
+      return { subscription };
+    },
+    async applyCouponToSubscription(req, { deadline }) {
+      const caller = couponCallerOf(req.caller);
+      const { subscription } = await applyCouponToSubscriptionWorkflow(workflowContext(caller, deadline), {
+        scope: requireScope(req.scope),
+        subscriptionId: req.subscriptionId,
+        couponCode: req.couponCode,
+        apiKeyId: caller.apiKeyId,
+        idempotencyKey: req.idempotencyKey,
+      });
+      return { subscription };
     },
   };
   return unaryService(handlers, logger);

@@ -1,10 +1,8 @@
 import { z } from 'zod';
-import type { billingV1 } from '@billing/proto';
 import { HttpError } from '../../../http/http-error';
 import { defineRoute, type Resource } from '../../../http/route';
 import type { CatalogClient } from '../../../clients/catalog.client';
 import { EXAMPLE, required, scopeOf } from '../common.schemas';
-import { withRedeemedCoupon } from '../coupons/coupon-redemption';
 import {
   ApplyDiscountBody,
   CancellationPreviewSchema,
@@ -86,7 +84,7 @@ export const subscriptionsResource: Resource = {
       'saved card can also be subscribed directly. Every change sends a `subscription.*` webhook event.',
   },
   prefixes: ['/subscriptions'],
-  routes: ({ billing, catalog, logger }) => [
+  routes: ({ billing, catalog }) => [
     defineRoute({
       method: 'post',
       path: '',
@@ -120,36 +118,25 @@ export const subscriptionsResource: Resource = {
       responseExample: { ...discountedSubscriptionExample, metadata: { signup_source: 'upgrade-banner' } },
       async handle({ auth: { apiKey }, body, req }) {
         const scope = scopeOf(apiKey);
-        const plan = await activePlanSnapshot(catalog, scope, body.plan_id);
-        const create = async (coupon?: billingV1.CouponSnapshot) => {
-          const { subscription } = await billing.createSubscription({
-            scope,
-            customerId: body.customer_id,
-            plan,
-            trialPeriodDays: body.trial_period_days,
-            billingCycles: body.billing_cycles,
-            idempotencyKey: req.idempotencyKey,
-            metadata: body.metadata ?? {},
-            coupon,
-          });
-          return toSubscription(required(subscription, 'subscription'));
+        const subscription = {
+          scope,
+          customerId: body.customer_id,
+          plan: await activePlanSnapshot(catalog, scope, body.plan_id),
+          trialPeriodDays: body.trial_period_days,
+          billingCycles: body.billing_cycles,
+          idempotencyKey: req.idempotencyKey,
+          metadata: body.metadata ?? {},
         };
-        if (!body.coupon_code) return create();
-        // Redeemed first (a refused code creates nothing), given back if nothing was created.
-        return withRedeemedCoupon(
-          { catalog, logger },
-          {
-            scope,
-            code: body.coupon_code,
-            purpose: 'subscription',
-            keyId: apiKey.keyId,
-            idempotencyKey: req.idempotencyKey,
-            planId: plan.planId,
-            currency: plan.currency,
-            requestId: req.requestId,
-          },
-          create,
-        );
+        // With a coupon, catalog runs the workflow: redeem, create in billing, give the redemption
+        // back when nothing was created (docs/api-behaviour.md §19).
+        const created = body.coupon_code
+          ? await catalog.subscribeWithCoupon({
+              subscription,
+              couponCode: body.coupon_code,
+              caller: { apiKeyId: apiKey.keyId, requestId: req.requestId },
+            })
+          : await billing.createSubscription(subscription);
+        return toSubscription(required(created.subscription, 'subscription'));
       },
     }),
     defineRoute({
@@ -267,32 +254,16 @@ export const subscriptionsResource: Resource = {
       response: { status: 200, description: 'The subscription with its discount', schema: SubscriptionSchema },
       responseExample: discountedSubscriptionExample,
       async handle({ auth: { apiKey }, params, body, req }) {
-        const scope = scopeOf(apiKey);
-        const current = required(
-          (await billing.getSubscription({ scope, subscriptionId: params.subscription_id })).subscription,
-          'subscription',
-        );
-        return withRedeemedCoupon(
-          { catalog, logger },
-          {
-            scope,
-            code: body.coupon_code,
-            purpose: `discount:${current.id}`,
-            keyId: apiKey.keyId,
-            idempotencyKey: req.idempotencyKey,
-            planId: current.planId,
-            currency: current.currency,
-            requestId: req.requestId,
-          },
-          async (coupon) => {
-            const { subscription } = await billing.applySubscriptionDiscount({
-              scope,
-              subscriptionId: current.id,
-              coupon,
-            });
-            return toSubscription(required(subscription, 'subscription'));
-          },
-        );
+        // Catalog runs the workflow: read the subscription, redeem for its plan, apply the discount
+        // in billing, give the redemption back when nothing was applied (docs/api-behaviour.md §19).
+        const { subscription } = await catalog.applyCouponToSubscription({
+          scope: scopeOf(apiKey),
+          subscriptionId: params.subscription_id,
+          couponCode: body.coupon_code,
+          idempotencyKey: req.idempotencyKey,
+          caller: { apiKeyId: apiKey.keyId, requestId: req.requestId },
+        });
+        return toSubscription(required(subscription, 'subscription'));
       },
     }),
     defineRoute({

@@ -138,8 +138,8 @@ export interface CreateSubscriptionRequest {
     | string
     | undefined;
   /**
-   * The coupon the gateway redeemed at catalog for this subscription; its discount starts with
-   * the first invoice (the one charged now, or the first after the trial).
+   * The coupon catalog redeemed for this subscription (its SubscribeWithCoupon workflow); its
+   * discount starts with the first invoice (the one charged now, or the first after the trial).
    */
   coupon?: CouponSnapshot | undefined;
 }

@@ -18,6 +18,7 @@ import {
   type ServiceError,
   type UntypedServiceImplementation,
 } from "@grpc/grpc-js";
+import { CreateSubscriptionRequest, Subscription } from "../../billing/v1/billing";
 import { PageRequest, ProjectScope } from "../../common/v1/scope";
 import { Struct } from "../../google/protobuf/struct";
 import { Timestamp } from "../../google/protobuf/timestamp";
@@ -327,6 +328,50 @@ export interface ReleaseCouponRedemptionRequest {
 export interface ReleaseCouponRedemptionResponse {
   /** How many redemptions were given back (0 or 1). */
   released: number;
+}
+
+/**
+ * Who asks for a coupon workflow: the API key a redemption key is made under, and the request
+ * that names it in catalog's log when a redemption could not be given back.
+ */
+export interface CouponCaller {
+  /** The request's API key: a redemption key is its Idempotency-Key under this key. */
+  apiKeyId: string;
+  /** The request's X-Request-Id. */
+  requestId: string;
+}
+
+export interface SubscribeWithCouponRequest {
+  /**
+   * As billing.v1.CreateSubscription takes it: the scope, the customer, the plan the caller read
+   * (the coupon must apply to its plan_id and currency), the request's Idempotency-Key (unset:
+   * every call redeems anew) and the rest. Its coupon is not read: the workflow sets it to the
+   * terms it redeemed.
+   */
+  subscription?:
+    | CreateSubscriptionRequest
+    | undefined;
+  /** As the customer typed it; compared upper case. */
+  couponCode: string;
+  caller?: CouponCaller | undefined;
+}
+
+export interface SubscribeWithCouponResponse {
+  subscription?: Subscription | undefined;
+}
+
+export interface ApplyCouponToSubscriptionRequest {
+  scope?: ProjectScope | undefined;
+  subscriptionId: string;
+  /** As the customer typed it; compared upper case. */
+  couponCode: string;
+  /** The request's Idempotency-Key; unset, every call redeems anew. */
+  idempotencyKey?: string | undefined;
+  caller?: CouponCaller | undefined;
+}
+
+export interface ApplyCouponToSubscriptionResponse {
+  subscription?: Subscription | undefined;
 }
 
 function createBaseAdvanceTestClockRequest(): AdvanceTestClockRequest {
@@ -4794,8 +4839,506 @@ export const ReleaseCouponRedemptionResponse: MessageFns<ReleaseCouponRedemption
   },
 };
 
+function createBaseCouponCaller(): CouponCaller {
+  return { apiKeyId: "", requestId: "" };
+}
+
+export const CouponCaller: MessageFns<CouponCaller> = {
+  encode(message: CouponCaller, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.apiKeyId !== "") {
+      writer.uint32(10).string(message.apiKeyId);
+    }
+    if (message.requestId !== "") {
+      writer.uint32(18).string(message.requestId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CouponCaller {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCouponCaller();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.apiKeyId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.requestId = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): CouponCaller {
+    return {
+      apiKeyId: isSet(object.apiKeyId)
+        ? globalThis.String(object.apiKeyId)
+        : isSet(object.api_key_id)
+        ? globalThis.String(object.api_key_id)
+        : "",
+      requestId: isSet(object.requestId)
+        ? globalThis.String(object.requestId)
+        : isSet(object.request_id)
+        ? globalThis.String(object.request_id)
+        : "",
+    };
+  },
+
+  toJSON(message: CouponCaller): unknown {
+    const obj: any = {};
+    if (message.apiKeyId !== "") {
+      obj.apiKeyId = message.apiKeyId;
+    }
+    if (message.requestId !== "") {
+      obj.requestId = message.requestId;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<CouponCaller>, I>>(base?: I): CouponCaller {
+    return CouponCaller.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<CouponCaller>, I>>(object: I): CouponCaller {
+    const message = createBaseCouponCaller();
+    message.apiKeyId = object.apiKeyId ?? "";
+    message.requestId = object.requestId ?? "";
+    return message;
+  },
+};
+
+function createBaseSubscribeWithCouponRequest(): SubscribeWithCouponRequest {
+  return { subscription: undefined, couponCode: "", caller: undefined };
+}
+
+export const SubscribeWithCouponRequest: MessageFns<SubscribeWithCouponRequest> = {
+  encode(message: SubscribeWithCouponRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.subscription !== undefined) {
+      CreateSubscriptionRequest.encode(message.subscription, writer.uint32(10).fork()).join();
+    }
+    if (message.couponCode !== "") {
+      writer.uint32(18).string(message.couponCode);
+    }
+    if (message.caller !== undefined) {
+      CouponCaller.encode(message.caller, writer.uint32(26).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): SubscribeWithCouponRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseSubscribeWithCouponRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.subscription = CreateSubscriptionRequest.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.couponCode = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.caller = CouponCaller.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): SubscribeWithCouponRequest {
+    return {
+      subscription: isSet(object.subscription) ? CreateSubscriptionRequest.fromJSON(object.subscription) : undefined,
+      couponCode: isSet(object.couponCode)
+        ? globalThis.String(object.couponCode)
+        : isSet(object.coupon_code)
+        ? globalThis.String(object.coupon_code)
+        : "",
+      caller: isSet(object.caller) ? CouponCaller.fromJSON(object.caller) : undefined,
+    };
+  },
+
+  toJSON(message: SubscribeWithCouponRequest): unknown {
+    const obj: any = {};
+    if (message.subscription !== undefined) {
+      obj.subscription = CreateSubscriptionRequest.toJSON(message.subscription);
+    }
+    if (message.couponCode !== "") {
+      obj.couponCode = message.couponCode;
+    }
+    if (message.caller !== undefined) {
+      obj.caller = CouponCaller.toJSON(message.caller);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<SubscribeWithCouponRequest>, I>>(base?: I): SubscribeWithCouponRequest {
+    return SubscribeWithCouponRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<SubscribeWithCouponRequest>, I>>(object: I): SubscribeWithCouponRequest {
+    const message = createBaseSubscribeWithCouponRequest();
+    message.subscription = (object.subscription !== undefined && object.subscription !== null)
+      ? CreateSubscriptionRequest.fromPartial(object.subscription)
+      : undefined;
+    message.couponCode = object.couponCode ?? "";
+    message.caller = (object.caller !== undefined && object.caller !== null)
+      ? CouponCaller.fromPartial(object.caller)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseSubscribeWithCouponResponse(): SubscribeWithCouponResponse {
+  return { subscription: undefined };
+}
+
+export const SubscribeWithCouponResponse: MessageFns<SubscribeWithCouponResponse> = {
+  encode(message: SubscribeWithCouponResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.subscription !== undefined) {
+      Subscription.encode(message.subscription, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): SubscribeWithCouponResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseSubscribeWithCouponResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.subscription = Subscription.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): SubscribeWithCouponResponse {
+    return { subscription: isSet(object.subscription) ? Subscription.fromJSON(object.subscription) : undefined };
+  },
+
+  toJSON(message: SubscribeWithCouponResponse): unknown {
+    const obj: any = {};
+    if (message.subscription !== undefined) {
+      obj.subscription = Subscription.toJSON(message.subscription);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<SubscribeWithCouponResponse>, I>>(base?: I): SubscribeWithCouponResponse {
+    return SubscribeWithCouponResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<SubscribeWithCouponResponse>, I>>(object: I): SubscribeWithCouponResponse {
+    const message = createBaseSubscribeWithCouponResponse();
+    message.subscription = (object.subscription !== undefined && object.subscription !== null)
+      ? Subscription.fromPartial(object.subscription)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseApplyCouponToSubscriptionRequest(): ApplyCouponToSubscriptionRequest {
+  return { scope: undefined, subscriptionId: "", couponCode: "", idempotencyKey: undefined, caller: undefined };
+}
+
+export const ApplyCouponToSubscriptionRequest: MessageFns<ApplyCouponToSubscriptionRequest> = {
+  encode(message: ApplyCouponToSubscriptionRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.scope !== undefined) {
+      ProjectScope.encode(message.scope, writer.uint32(10).fork()).join();
+    }
+    if (message.subscriptionId !== "") {
+      writer.uint32(18).string(message.subscriptionId);
+    }
+    if (message.couponCode !== "") {
+      writer.uint32(26).string(message.couponCode);
+    }
+    if (message.idempotencyKey !== undefined) {
+      writer.uint32(34).string(message.idempotencyKey);
+    }
+    if (message.caller !== undefined) {
+      CouponCaller.encode(message.caller, writer.uint32(42).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ApplyCouponToSubscriptionRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseApplyCouponToSubscriptionRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.scope = ProjectScope.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.subscriptionId = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.couponCode = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.idempotencyKey = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.caller = CouponCaller.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ApplyCouponToSubscriptionRequest {
+    return {
+      scope: isSet(object.scope) ? ProjectScope.fromJSON(object.scope) : undefined,
+      subscriptionId: isSet(object.subscriptionId)
+        ? globalThis.String(object.subscriptionId)
+        : isSet(object.subscription_id)
+        ? globalThis.String(object.subscription_id)
+        : "",
+      couponCode: isSet(object.couponCode)
+        ? globalThis.String(object.couponCode)
+        : isSet(object.coupon_code)
+        ? globalThis.String(object.coupon_code)
+        : "",
+      idempotencyKey: isSet(object.idempotencyKey)
+        ? globalThis.String(object.idempotencyKey)
+        : isSet(object.idempotency_key)
+        ? globalThis.String(object.idempotency_key)
+        : undefined,
+      caller: isSet(object.caller) ? CouponCaller.fromJSON(object.caller) : undefined,
+    };
+  },
+
+  toJSON(message: ApplyCouponToSubscriptionRequest): unknown {
+    const obj: any = {};
+    if (message.scope !== undefined) {
+      obj.scope = ProjectScope.toJSON(message.scope);
+    }
+    if (message.subscriptionId !== "") {
+      obj.subscriptionId = message.subscriptionId;
+    }
+    if (message.couponCode !== "") {
+      obj.couponCode = message.couponCode;
+    }
+    if (message.idempotencyKey !== undefined) {
+      obj.idempotencyKey = message.idempotencyKey;
+    }
+    if (message.caller !== undefined) {
+      obj.caller = CouponCaller.toJSON(message.caller);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ApplyCouponToSubscriptionRequest>, I>>(
+    base?: I,
+  ): ApplyCouponToSubscriptionRequest {
+    return ApplyCouponToSubscriptionRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ApplyCouponToSubscriptionRequest>, I>>(
+    object: I,
+  ): ApplyCouponToSubscriptionRequest {
+    const message = createBaseApplyCouponToSubscriptionRequest();
+    message.scope = (object.scope !== undefined && object.scope !== null)
+      ? ProjectScope.fromPartial(object.scope)
+      : undefined;
+    message.subscriptionId = object.subscriptionId ?? "";
+    message.couponCode = object.couponCode ?? "";
+    message.idempotencyKey = object.idempotencyKey ?? undefined;
+    message.caller = (object.caller !== undefined && object.caller !== null)
+      ? CouponCaller.fromPartial(object.caller)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseApplyCouponToSubscriptionResponse(): ApplyCouponToSubscriptionResponse {
+  return { subscription: undefined };
+}
+
+export const ApplyCouponToSubscriptionResponse: MessageFns<ApplyCouponToSubscriptionResponse> = {
+  encode(message: ApplyCouponToSubscriptionResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.subscription !== undefined) {
+      Subscription.encode(message.subscription, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ApplyCouponToSubscriptionResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseApplyCouponToSubscriptionResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.subscription = Subscription.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ApplyCouponToSubscriptionResponse {
+    return { subscription: isSet(object.subscription) ? Subscription.fromJSON(object.subscription) : undefined };
+  },
+
+  toJSON(message: ApplyCouponToSubscriptionResponse): unknown {
+    const obj: any = {};
+    if (message.subscription !== undefined) {
+      obj.subscription = Subscription.toJSON(message.subscription);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ApplyCouponToSubscriptionResponse>, I>>(
+    base?: I,
+  ): ApplyCouponToSubscriptionResponse {
+    return ApplyCouponToSubscriptionResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ApplyCouponToSubscriptionResponse>, I>>(
+    object: I,
+  ): ApplyCouponToSubscriptionResponse {
+    const message = createBaseApplyCouponToSubscriptionResponse();
+    message.subscription = (object.subscription !== undefined && object.subscription !== null)
+      ? Subscription.fromPartial(object.subscription)
+      : undefined;
+    return message;
+  },
+};
+
 /**
- * CatalogService owns plans (and, with the checkout issue, checkout sessions).
+ * CatalogService owns plans, checkout sessions and coupons, and runs the coupon workflows that
+ * call billing.
  * Money is in minor units (int64). Errors: INVALID_ARGUMENT (field violations), NOT_FOUND (no
  * such id in this project and mode, or a malformed id), PERMISSION_DENIED (the id belongs to
  * another project), FAILED_PRECONDITION (a business rule refuses the change).
@@ -4988,6 +5531,40 @@ export const CatalogServiceService = {
     responseDeserialize: (value: Buffer): ReleaseCouponRedemptionResponse =>
       ReleaseCouponRedemptionResponse.decode(value),
   },
+  /**
+   * Redeems coupon_code for subscription's plan, then creates the subscription in billing with the
+   * redeemed terms (billing.v1.CreateSubscription, whose errors it answers).
+   */
+  subscribeWithCoupon: {
+    path: "/catalog.v1.CatalogService/SubscribeWithCoupon" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: SubscribeWithCouponRequest): Buffer =>
+      Buffer.from(SubscribeWithCouponRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): SubscribeWithCouponRequest => SubscribeWithCouponRequest.decode(value),
+    responseSerialize: (value: SubscribeWithCouponResponse): Buffer =>
+      Buffer.from(SubscribeWithCouponResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): SubscribeWithCouponResponse => SubscribeWithCouponResponse.decode(value),
+  },
+  /**
+   * Reads the subscription from billing (NOT_FOUND, PERMISSION_DENIED as billing answers them),
+   * redeems coupon_code for its plan and currency, then gives it the discount
+   * (billing.v1.ApplySubscriptionDiscount, whose errors it answers: FAILED_PRECONDITION for a
+   * CANCELLED or EXPIRED subscription, the redemption then given back).
+   */
+  applyCouponToSubscription: {
+    path: "/catalog.v1.CatalogService/ApplyCouponToSubscription" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ApplyCouponToSubscriptionRequest): Buffer =>
+      Buffer.from(ApplyCouponToSubscriptionRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ApplyCouponToSubscriptionRequest =>
+      ApplyCouponToSubscriptionRequest.decode(value),
+    responseSerialize: (value: ApplyCouponToSubscriptionResponse): Buffer =>
+      Buffer.from(ApplyCouponToSubscriptionResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ApplyCouponToSubscriptionResponse =>
+      ApplyCouponToSubscriptionResponse.decode(value),
+  },
 } as const;
 
 export interface CatalogServiceServer extends UntypedServiceImplementation {
@@ -5040,6 +5617,18 @@ export interface CatalogServiceServer extends UntypedServiceImplementation {
    * answers released=0.
    */
   releaseCouponRedemption: handleUnaryCall<ReleaseCouponRedemptionRequest, ReleaseCouponRedemptionResponse>;
+  /**
+   * Redeems coupon_code for subscription's plan, then creates the subscription in billing with the
+   * redeemed terms (billing.v1.CreateSubscription, whose errors it answers).
+   */
+  subscribeWithCoupon: handleUnaryCall<SubscribeWithCouponRequest, SubscribeWithCouponResponse>;
+  /**
+   * Reads the subscription from billing (NOT_FOUND, PERMISSION_DENIED as billing answers them),
+   * redeems coupon_code for its plan and currency, then gives it the discount
+   * (billing.v1.ApplySubscriptionDiscount, whose errors it answers: FAILED_PRECONDITION for a
+   * CANCELLED or EXPIRED subscription, the redemption then given back).
+   */
+  applyCouponToSubscription: handleUnaryCall<ApplyCouponToSubscriptionRequest, ApplyCouponToSubscriptionResponse>;
 }
 
 export interface CatalogServiceClient extends Client {
@@ -5301,6 +5890,46 @@ export interface CatalogServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: ReleaseCouponRedemptionResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * Redeems coupon_code for subscription's plan, then creates the subscription in billing with the
+   * redeemed terms (billing.v1.CreateSubscription, whose errors it answers).
+   */
+  subscribeWithCoupon(
+    request: SubscribeWithCouponRequest,
+    callback: (error: ServiceError | null, response: SubscribeWithCouponResponse) => void,
+  ): ClientUnaryCall;
+  subscribeWithCoupon(
+    request: SubscribeWithCouponRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: SubscribeWithCouponResponse) => void,
+  ): ClientUnaryCall;
+  subscribeWithCoupon(
+    request: SubscribeWithCouponRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: SubscribeWithCouponResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * Reads the subscription from billing (NOT_FOUND, PERMISSION_DENIED as billing answers them),
+   * redeems coupon_code for its plan and currency, then gives it the discount
+   * (billing.v1.ApplySubscriptionDiscount, whose errors it answers: FAILED_PRECONDITION for a
+   * CANCELLED or EXPIRED subscription, the redemption then given back).
+   */
+  applyCouponToSubscription(
+    request: ApplyCouponToSubscriptionRequest,
+    callback: (error: ServiceError | null, response: ApplyCouponToSubscriptionResponse) => void,
+  ): ClientUnaryCall;
+  applyCouponToSubscription(
+    request: ApplyCouponToSubscriptionRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ApplyCouponToSubscriptionResponse) => void,
+  ): ClientUnaryCall;
+  applyCouponToSubscription(
+    request: ApplyCouponToSubscriptionRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ApplyCouponToSubscriptionResponse) => void,
   ): ClientUnaryCall;
 }
 
