@@ -44,7 +44,10 @@ function runTour(tour: Tour, env: Record<string, string>): Promise<string> {
   });
 }
 
-const tours = readmeTours(readFileSync(resolve(ROOT, 'README.md'), 'utf8'));
+/** The README's short tour, and the longer ones beside the SDK. */
+const tours = ['README.md', 'packages/sdk/tours.md'].flatMap((file) =>
+  readmeTours(readFileSync(resolve(ROOT, file), 'utf8')),
+);
 /** The tours that sell a plan through the hosted checkout; `growing` goes on from there (§18 to §20). */
 const sellingTours = tours.filter((tour) => tour.name !== 'growing');
 
