@@ -1,7 +1,7 @@
 import { DomainError, type FieldViolation, type ProjectScope } from '@billing/platform';
-import { checkMetadata, refuseImmutableChanges } from '../domain/plan-rules';
-import type { PlanModel } from '../db/models/plan.model';
-import type { CatalogDeps } from './catalog-deps';
+import { checkMetadata, refuseImmutableChanges } from '../../domain/plan-rules';
+import type { PlanModel } from '../../db/models/plan.model';
+import type { CatalogDeps } from '../../catalog-deps';
 
 export interface PlanChanges {
   name?: string;

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { ProjectScope } from '@billing/platform';
-import { validateNewCoupon, type CouponDraft } from '../domain/coupon-rules';
-import type { CouponModel } from '../db/models/coupon.model';
-import type { CatalogDeps } from './catalog-deps';
+import { validateNewCoupon, type CouponDraft } from '../../domain/coupon-rules';
+import type { CouponModel } from '../../db/models/coupon.model';
+import type { CatalogDeps } from '../../catalog-deps';
 
 /**
  * `POST /coupons` (docs/api-behaviour.md §19): every rule at once (422), then each plan of

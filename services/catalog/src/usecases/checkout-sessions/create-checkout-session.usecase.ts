@@ -5,10 +5,10 @@ import {
   generateCheckoutCode,
   validateCheckoutDraft,
   type CheckoutDraft,
-} from '../domain/checkout-session';
-import type { CheckoutSessionModel } from '../db/models/checkout-session.model';
-import type { CatalogDeps } from './catalog-deps';
-import { redeemCoupon } from './redeem-coupon.usecase';
+} from '../../domain/checkout-session';
+import type { CheckoutSessionModel } from '../../db/models/checkout-session.model';
+import type { CatalogDeps } from '../../catalog-deps';
+import { redeemCoupon } from '../coupons/redeem-coupon.usecase';
 
 /**
  * A new PENDING session. With `couponCode` the coupon is redeemed for it in the same

@@ -2,9 +2,9 @@ import { isGrpcServiceError, readRemoteError } from '@billing/platform';
 import type { billingV1 } from '@billing/proto';
 import type { CheckoutPaymentState } from '../domain/checkout-session';
 import type { CheckoutSessionModel } from '../db/models/checkout-session.model';
-import type { CatalogDeps } from './catalog-deps';
-import { couponSnapshotMessage } from './coupon-messages';
-import { moveOutOfPending } from './move-checkout-session';
+import type { CatalogDeps } from '../catalog-deps';
+import { couponSnapshotMessage } from '../coupon-redemptions/coupon-snapshot-message';
+import { moveOutOfPending } from './move-out-of-pending';
 
 /** A hosted-page action on a session that is not PENDING any more, or a page-level input error. */
 export class CheckoutPageError extends Error {

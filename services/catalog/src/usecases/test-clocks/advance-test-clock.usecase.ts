@@ -1,6 +1,6 @@
 import { DomainError, type ProjectScope } from '@billing/platform';
-import type { CatalogDeps } from './catalog-deps';
-import { expireDueCheckoutSessions } from './expire-checkout-session.usecase';
+import type { CatalogDeps } from '../../catalog-deps';
+import { expireDueCheckoutSessions } from '../checkout-sessions/expire-checkout-session.usecase';
 
 /**
  * Catalog's side of `POST /test-clock/advance` (docs/api-behaviour.md §13): the project's checkout sessions

@@ -1,12 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import { DomainError } from '@billing/platform';
 import { checkoutChargeAmount } from '@billing/payments';
-import { isValidEmail } from '../domain/checkout-session';
-import type { CheckoutSessionModel } from '../db/models/checkout-session.model';
-import { CheckoutPageError } from './apply-checkout-payment';
-import type { CatalogDeps } from './catalog-deps';
+import { isValidEmail } from '../../domain/checkout-session';
+import type { CheckoutSessionModel } from '../../db/models/checkout-session.model';
+import { CheckoutPageError } from '../../checkout/apply-checkout-payment';
+import type { CatalogDeps } from '../../catalog-deps';
 import { expireIfDue } from './expire-checkout-session.usecase';
-import { moveOutOfPending } from './move-checkout-session';
+import { moveOutOfPending } from '../../checkout/move-out-of-pending';
 
 export async function findOpenSession(deps: CatalogDeps, code: string): Promise<CheckoutSessionModel | null> {
   const session = await deps.checkoutSessions.findByCode(code);

@@ -1,7 +1,7 @@
 import { DomainError, type Logger } from '@billing/platform';
 import { verifyPaystackWebhook } from '@billing/payments';
-import type { CatalogDeps } from './catalog-deps';
-import { applyCheckoutPayment, CheckoutPageError } from './apply-checkout-payment';
+import type { CatalogDeps } from '../../catalog-deps';
+import { applyCheckoutPayment, CheckoutPageError } from '../../checkout/apply-checkout-payment';
 
 interface ChargeSuccess {
   event: string;

@@ -1,9 +1,9 @@
 import type { ProjectScope } from '@billing/platform';
-import { LATE_PAYMENT_WATCH_MS, nextCheckoutStatus } from '../domain/checkout-session';
-import type { CheckoutSessionModel } from '../db/models/checkout-session.model';
-import { applyCheckoutPayment } from './apply-checkout-payment';
-import type { CatalogDeps } from './catalog-deps';
-import { moveOutOfPending } from './move-checkout-session';
+import { LATE_PAYMENT_WATCH_MS, nextCheckoutStatus } from '../../domain/checkout-session';
+import type { CheckoutSessionModel } from '../../db/models/checkout-session.model';
+import { applyCheckoutPayment } from '../../checkout/apply-checkout-payment';
+import type { CatalogDeps } from '../../catalog-deps';
+import { moveOutOfPending } from '../../checkout/move-out-of-pending';
 
 /** How long a late payment of an ended session waits before billing is asked about it again. */
 const LATE_PAYMENT_RECHECK_MS = 60_000;

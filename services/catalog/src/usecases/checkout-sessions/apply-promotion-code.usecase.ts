@@ -1,11 +1,11 @@
 import { DomainError } from '@billing/platform';
-import { checkoutRedemptionKey } from '../domain/checkout-session';
-import { normalizeCouponCode } from '../domain/coupon-rules';
-import type { CheckoutSessionModel } from '../db/models/checkout-session.model';
-import { CheckoutPageError } from './apply-checkout-payment';
-import type { CatalogDeps } from './catalog-deps';
-import { findOpenSession } from './pay-checkout-session.usecase';
-import { redeemCoupon, releaseCouponRedemption } from './redeem-coupon.usecase';
+import { checkoutRedemptionKey } from '../../domain/checkout-session';
+import { normalizeCouponCode } from '../../domain/coupon-rules';
+import type { CheckoutSessionModel } from '../../db/models/checkout-session.model';
+import { CheckoutPageError } from '../../checkout/apply-checkout-payment';
+import type { CatalogDeps } from '../../catalog-deps';
+import { findOpenSession } from './start-checkout-payment.usecase';
+import { redeemCoupon, releaseCouponRedemption } from '../coupons/redeem-coupon.usecase';
 
 const PRICE_FIXED =
   'A payment of this checkout has already started, so its price can no longer change. Finish that payment, or ask the merchant for a new link.';

@@ -2,9 +2,9 @@ import type { Transaction } from 'sequelize';
 import { recordEvent } from '@billing/platform';
 import { checkoutRedemptionKey, type CheckoutStatus } from '../domain/checkout-session';
 import type { CheckoutSessionModel } from '../db/models/checkout-session.model';
-import type { CatalogDeps } from './catalog-deps';
-import { checkoutSessionResource } from './checkout-session-resource';
-import { releaseCouponRedemption } from './redeem-coupon.usecase';
+import type { CatalogDeps } from '../catalog-deps';
+import { checkoutSessionResource } from '../read-models/checkout-session.read-model';
+import { releaseCouponRedemption } from '../usecases/coupons/redeem-coupon.usecase';
 
 const EVENT_OF: Partial<Record<CheckoutStatus, string>> = {
   COMPLETED: 'checkout.session.completed',

@@ -7,8 +7,8 @@ import {
   redemptionRefused,
   snapshotOf,
   type CouponSnapshot,
-} from '../domain/coupon-rules';
-import type { CatalogDeps } from './catalog-deps';
+} from '../../domain/coupon-rules';
+import type { CatalogDeps } from '../../catalog-deps';
 
 export interface RedemptionRequest {
   /** As the customer typed it. */
