@@ -27,10 +27,8 @@ import { catalogHandlers } from './handlers/catalog.handlers';
 import { createCheckoutPagesApp } from './http/checkout-pages';
 import { isProviderWebhook, providerWebhookListener } from './http/provider-webhook';
 import type { CatalogDeps } from './catalog-deps';
-import {
-  expireDueCheckoutSessions,
-  settleLateCheckoutPayments,
-} from './usecases/checkout-sessions/expire-checkout-session.usecase';
+import { expireDueCheckoutSessions } from './usecases/scheduler/expire-due-checkout-sessions.usecase';
+import { settleLateCheckoutPayments } from './usecases/scheduler/settle-late-checkout-payments.usecase';
 
 export interface RunningCatalog {
   port: number;

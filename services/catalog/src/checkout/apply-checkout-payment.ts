@@ -4,17 +4,8 @@ import type { CheckoutPaymentState } from '../domain/checkout-session';
 import type { CheckoutSessionModel } from '../db/models/checkout-session.model';
 import type { CatalogDeps } from '../catalog-deps';
 import { couponSnapshotMessage } from '../coupon-redemptions/coupon-snapshot-message';
+import { CheckoutPageError } from './checkout-page-error';
 import { moveOutOfPending } from './move-out-of-pending';
-
-/** A hosted-page action on a session that is not PENDING any more, or a page-level input error. */
-export class CheckoutPageError extends Error {
-  constructor(
-    message: string,
-    readonly session: CheckoutSessionModel | null,
-  ) {
-    super(message);
-  }
-}
 
 /** Billing's word on a payment; PENDING (not final at the provider) leaves it STARTED. */
 const stateOf = (outcome: string): CheckoutPaymentState =>

@@ -4,7 +4,7 @@ import { checkoutRedemptionKey, type CheckoutStatus } from '../domain/checkout-s
 import type { CheckoutSessionModel } from '../db/models/checkout-session.model';
 import type { CatalogDeps } from '../catalog-deps';
 import { checkoutSessionResource } from '../read-models/checkout-session.read-model';
-import { releaseCouponRedemption } from '../usecases/coupons/redeem-coupon.usecase';
+import { giveBackRedemption } from '../coupon-redemptions/give-back-redemption';
 
 const EVENT_OF: Partial<Record<CheckoutStatus, string>> = {
   COMPLETED: 'checkout.session.completed',
@@ -28,7 +28,7 @@ export async function moveOutOfPending(
   if (!moved) return null;
   const scope = { projectId: moved.projectId, merchantId: moved.merchantId, livemode: moved.livemode };
   if (status !== 'COMPLETED' && moved.coupon) {
-    await releaseCouponRedemption(deps, scope, checkoutRedemptionKey(moved.id), transaction);
+    await giveBackRedemption(deps, scope, checkoutRedemptionKey(moved.id), transaction);
   }
   const event = EVENT_OF[status];
   if (event) {

@@ -3,14 +3,13 @@ import { DomainError, type Logger } from '@billing/platform';
 import type { CheckoutSessionModel } from '../db/models/checkout-session.model';
 import type { CatalogDeps } from '../catalog-deps';
 import { normalizeCouponCode } from '../domain/coupon-rules';
-import { applyCheckoutPayment, CheckoutPageError } from '../checkout/apply-checkout-payment';
+import { applyCheckoutPayment } from '../checkout/apply-checkout-payment';
+import { CheckoutPageError } from '../checkout/checkout-page-error';
+import { findOpenSession } from '../checkout/find-open-session';
 import { applyPromotionCode } from '../usecases/checkout-sessions/apply-promotion-code.usecase';
 import { sessionPrice } from '../read-models/checkout-session.read-model';
-import {
-  cancelCheckout,
-  findOpenSession,
-  startCheckoutPayment,
-} from '../usecases/checkout-sessions/start-checkout-payment.usecase';
+import { cancelCheckout } from '../usecases/checkout-sessions/cancel-checkout.usecase';
+import { startCheckoutPayment } from '../usecases/checkout-sessions/start-checkout-payment.usecase';
 import { checkoutPage, checkoutStatusPage } from './checkout-views';
 
 /** Where the customer goes after a session ends, with the merchant's URL when it set one. */

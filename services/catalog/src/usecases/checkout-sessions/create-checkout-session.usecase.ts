@@ -8,7 +8,7 @@ import {
 } from '../../domain/checkout-session';
 import type { CheckoutSessionModel } from '../../db/models/checkout-session.model';
 import type { CatalogDeps } from '../../catalog-deps';
-import { redeemCoupon } from '../coupons/redeem-coupon.usecase';
+import { redeemCode } from '../../coupon-redemptions/redeem-code';
 
 /**
  * A new PENDING session. With `couponCode` the coupon is redeemed for it in the same
@@ -29,7 +29,7 @@ export async function createCheckoutSession(
   const id = randomUUID();
   return deps.sequelize.transaction(async (transaction) => {
     const redeemed = draft.couponCode
-      ? await redeemCoupon(
+      ? await redeemCode(
           deps,
           scope,
           {

@@ -22,10 +22,3 @@ export async function createCoupon(deps: CatalogDeps, scope: ProjectScope, draft
     updatedAt: now,
   });
 }
-
-/** `DELETE /coupons/{id}`: no new redemptions; the discounts already given keep running. */
-export async function deactivateCoupon(deps: CatalogDeps, scope: ProjectScope, couponId: string): Promise<CouponModel> {
-  const coupon = await deps.coupons.get(scope, couponId);
-  if (!coupon.isActive) return coupon;
-  return deps.coupons.deactivate(coupon, await deps.clocks.now(scope));
-}

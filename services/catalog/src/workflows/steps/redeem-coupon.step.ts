@@ -3,7 +3,8 @@ import type { ProjectScope } from '@billing/platform';
 import type { catalogV1 } from '@billing/proto';
 import type { CatalogDeps } from '../../catalog-deps';
 import { couponSnapshotMessage } from '../../coupon-redemptions/coupon-snapshot-message';
-import { redeemCoupon, releaseCouponRedemption } from '../../usecases/coupons/redeem-coupon.usecase';
+import { redeemCoupon } from '../../usecases/coupons/redeem-coupon.usecase';
+import { releaseCouponRedemption } from '../../usecases/coupons/release-coupon-redemption.usecase';
 import type { WorkflowStep } from '../create-workflow';
 
 export interface RedeemCouponStepInput {
