@@ -3,12 +3,13 @@ import { recordEvent } from '@billing/platform';
 import { checkoutRedemptionKey, type CheckoutStatus } from '../domain/checkout-session';
 import type { CheckoutSessionModel } from '../db/models/checkout-session.model';
 import type { CatalogDeps } from '../catalog-deps';
-import { checkoutSessionResource } from '../read-models/checkout-session.read-model';
+import { checkoutSessionEvents } from '../events/checkout-session.events';
 import { giveBackRedemption } from '../coupon-redemptions/give-back-redemption';
 
-const EVENT_OF: Partial<Record<CheckoutStatus, string>> = {
-  COMPLETED: 'checkout.session.completed',
-  EXPIRED: 'checkout.session.expired',
+/** The statuses the event catalogue has an event for (a cancelled session has none). */
+const EVENT_OF: Partial<Record<CheckoutStatus, typeof checkoutSessionEvents.completed>> = {
+  COMPLETED: checkoutSessionEvents.completed,
+  EXPIRED: checkoutSessionEvents.expired,
 };
 
 /**
@@ -33,13 +34,8 @@ export async function moveOutOfPending(
   const event = EVENT_OF[status];
   if (event) {
     const plan = await deps.plans.ofSession(moved.planId, transaction);
-    await recordEvent(deps.sequelize, transaction, {
-      type: event,
-      data: checkoutSessionResource(moved, plan, deps.publicUrl),
-      projectId: moved.projectId,
-      livemode: moved.livemode,
-      occurredAt: await deps.clocks.now(scope, transaction),
-    });
+    const occurredAt = await deps.clocks.now(scope, transaction);
+    await recordEvent(deps.sequelize, transaction, event(moved, plan, deps.publicUrl, occurredAt));
   }
   return moved;
 }
