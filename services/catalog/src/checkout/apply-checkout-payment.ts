@@ -69,21 +69,23 @@ async function completeInBilling(
   session: CheckoutSessionModel,
   reference: string,
 ): Promise<billingV1.CompleteCheckoutResponse> {
-  const plan = await deps.plans.ofSession(session.planId);
+  const { id, name, amount, currency, interval, intervalCount, trialPeriodDays, usageUnitAmount } =
+    await deps.plans.ofSession(session.planId);
   try {
     return await deps.billing.completeCheckout({
       scope: { projectId: session.projectId, merchantId: session.merchantId, livemode: session.livemode },
       checkoutSessionId: session.id,
       transactionReference: reference,
+      // The plan as billing keeps it on the subscription it makes (billing.v1.PlanSnapshot).
       plan: {
-        planId: plan.id,
-        name: plan.name,
-        amount: plan.amount,
-        currency: plan.currency,
-        interval: plan.interval,
-        intervalCount: plan.intervalCount,
-        trialPeriodDays: plan.trialPeriodDays,
-        usageUnitAmount: plan.usageUnitAmount ?? undefined,
+        planId: id,
+        name,
+        amount,
+        currency,
+        interval,
+        intervalCount,
+        trialPeriodDays,
+        usageUnitAmount: usageUnitAmount ?? undefined,
       },
       customerEmail: session.customerEmail ?? '',
       customerEmailTypedByPayer: session.customerEmailTypedByPayer,
