@@ -5,7 +5,7 @@
  */
 const SERVICE = '^services/([^/]+)/src/';
 /** The services laid out by resource (docs/decisions.md): use cases in usecases/<resource>/. */
-const LAID_OUT = '^services/(billing|identity|notification|policy|sandbox-provider)/src/';
+const LAID_OUT = '^services/(billing|catalog|identity|notification|policy|sandbox-provider)/src/';
 
 module.exports = {
   forbidden: [
@@ -22,6 +22,7 @@ module.exports = {
       comment:
         "A use case is one operation: it reaches another's work only through a named shared home " +
         '(billing: invoicing/, subscription-changes/, scheduling/, read-models/, events/, domain/; ' +
+        'catalog: checkout/, coupon-redemptions/, read-models/, events/, domain/; ' +
         'identity: access/, provisioning/; notification: delivery/, registration/; ' +
         'sandbox-provider: customers/, resources/, webhooks/), never through its module.',
       severity: 'error',
@@ -37,12 +38,14 @@ module.exports = {
     },
     {
       name: 'shared-home-imports-use-case',
-      comment: 'Shared machinery serves use cases; it never calls one back.',
+      comment:
+        'Shared machinery serves use cases; it never calls one back. Entry points are not homes and may call ' +
+        "use cases: handlers/, catalog's http/ (hosted pages) and workflows/ (whose steps call use cases).",
       severity: 'error',
       from: {
         path:
           `${SERVICE}(invoicing|subscription-changes|scheduling|read-models|events|domain|db` +
-          '|access|provisioning|delivery|registration|customers|resources|webhooks)/',
+          '|checkout|coupon-redemptions|access|provisioning|delivery|registration|customers|resources|webhooks)/',
       },
       to: { path: `${SERVICE}usecases/` },
     },

@@ -11,7 +11,7 @@ import {
   subscriptionEventData,
   subscriptionUpdatedEventData,
 } from '../../services/billing/src/events/subscription.events';
-import { checkoutSessionResource } from '../../services/catalog/src/usecases/checkout-session-resource';
+import { checkoutSessionResource } from '../../services/catalog/src/read-models/checkout-session.read-model';
 import { deliveryBody } from '../../services/notification/src/domain/delivery-signature';
 import { EVENT_CATALOGUE } from '../../services/notification/src/domain/event-catalogue';
 import { mockEventData } from '../../services/notification/src/domain/mock-events';

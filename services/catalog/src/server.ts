@@ -26,8 +26,9 @@ import { PlanChangePublisher } from './events/plan-change.publisher';
 import { catalogHandlers } from './handlers/catalog.handlers';
 import { createCheckoutPagesApp } from './http/checkout-pages';
 import { isProviderWebhook, providerWebhookListener } from './http/provider-webhook';
-import type { CatalogDeps } from './usecases/catalog-deps';
-import { expireDueCheckoutSessions, settleLateCheckoutPayments } from './usecases/expire-checkout-session.usecase';
+import type { CatalogDeps } from './catalog-deps';
+import { expireDueCheckoutSessions } from './usecases/scheduler/expire-due-checkout-sessions.usecase';
+import { settleLateCheckoutPayments } from './usecases/scheduler/settle-late-checkout-payments.usecase';
 
 export interface RunningCatalog {
   port: number;

@@ -1,7 +1,7 @@
 import { Metadata, status, type ServiceError } from '@grpc/grpc-js';
 import { domainErrorToGrpc, DomainError, type Logger } from '@billing/platform';
 import type { billingV1 } from '@billing/proto';
-import type { CatalogDeps } from '../src/usecases/catalog-deps';
+import type { CatalogDeps } from '../src/catalog-deps';
 import { createWorkflow, type WorkflowContext, type WorkflowStep } from '../src/workflows/create-workflow';
 import { billingChangedNothing, createSubscriptionStep } from '../src/workflows/steps/billing.steps';
 import { redemptionKeyOf } from '../src/workflows/steps/redeem-coupon.step';

@@ -1,12 +1,15 @@
 import express, { type Express, type Request, type Response } from 'express';
 import { DomainError, type Logger } from '@billing/platform';
 import type { CheckoutSessionModel } from '../db/models/checkout-session.model';
-import type { CatalogDeps } from '../usecases/catalog-deps';
+import type { CatalogDeps } from '../catalog-deps';
 import { normalizeCouponCode } from '../domain/coupon-rules';
-import { applyCheckoutPayment, CheckoutPageError } from '../usecases/apply-checkout-payment';
-import { applyPromotionCode } from '../usecases/apply-promotion-code.usecase';
-import { sessionPrice } from '../usecases/checkout-session-resource';
-import { cancelCheckout, findOpenSession, startCheckoutPayment } from '../usecases/pay-checkout-session.usecase';
+import { applyCheckoutPayment } from '../checkout/apply-checkout-payment';
+import { CheckoutPageError } from '../checkout/checkout-page-error';
+import { findOpenSession } from '../checkout/find-open-session';
+import { applyPromotionCode } from '../usecases/checkout-sessions/apply-promotion-code.usecase';
+import { sessionPrice } from '../read-models/checkout-session.read-model';
+import { cancelCheckout } from '../usecases/checkout-sessions/cancel-checkout.usecase';
+import { startCheckoutPayment } from '../usecases/checkout-sessions/start-checkout-payment.usecase';
 import { checkoutPage, checkoutStatusPage } from './checkout-views';
 
 /** Where the customer goes after a session ends, with the merchant's URL when it set one. */

@@ -1,7 +1,7 @@
 import type { IncomingMessage, RequestListener } from 'node:http';
 import { DomainError, isPostTo, readRawBodyOrRefuse, sendJson, type Logger } from '@billing/platform';
-import type { CatalogDeps } from '../usecases/catalog-deps';
-import { receiveProviderWebhook } from '../usecases/receive-provider-webhook.usecase';
+import type { CatalogDeps } from '../catalog-deps';
+import { receiveProviderWebhook } from '../usecases/provider-webhooks/receive-provider-webhook.usecase';
 
 /** Where the gateway forwards the payment provider's webhook. */
 const PROVIDER_WEBHOOK_PATH = '/payments/paystack/webhook';

@@ -1,5 +1,5 @@
 import type { ProjectScope } from '@billing/platform';
-import type { CatalogDeps } from '../usecases/catalog-deps';
+import type { CatalogDeps } from '../catalog-deps';
 import { createWorkflow, type WorkflowRun } from './create-workflow';
 import { applySubscriptionDiscountStep, getSubscriptionStep } from './steps/billing.steps';
 import { redeemCouponStep } from './steps/redeem-coupon.step';

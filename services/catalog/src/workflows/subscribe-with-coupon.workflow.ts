@@ -1,6 +1,6 @@
 import type { ProjectScope } from '@billing/platform';
 import type { billingV1 } from '@billing/proto';
-import type { CatalogDeps } from '../usecases/catalog-deps';
+import type { CatalogDeps } from '../catalog-deps';
 import { createWorkflow, type WorkflowRun } from './create-workflow';
 import { createSubscriptionStep } from './steps/billing.steps';
 import { redeemCouponStep } from './steps/redeem-coupon.step';

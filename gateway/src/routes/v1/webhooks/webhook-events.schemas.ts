@@ -16,7 +16,7 @@ import {
  * The bodies the notification service POSTs to merchants' webhooks: one per event of its
  * catalogue (services/notification/src/domain/event-catalogue.ts), `data` as billing and catalog
  * write it when the change commits (services/billing/src/events/<resource>.events.ts,
- * services/catalog/src/usecases/checkout-session-resource.ts).
+ * services/catalog/src/events/checkout-session.events.ts).
  */
 
 const testSend = z.literal(true).optional().meta({ description: 'Present only in a test send (POST /webhooks/test)' });

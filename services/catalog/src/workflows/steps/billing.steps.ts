@@ -1,7 +1,7 @@
 import { status as GrpcStatus } from '@grpc/grpc-js';
 import { isGrpcServiceError, type CallOverrides, type ProjectScope } from '@billing/platform';
 import type { billingV1 } from '@billing/proto';
-import type { CatalogDeps } from '../../usecases/catalog-deps';
+import type { CatalogDeps } from '../../catalog-deps';
 import type { WorkflowStep } from '../create-workflow';
 
 /*

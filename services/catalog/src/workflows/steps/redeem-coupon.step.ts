@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import type { ProjectScope } from '@billing/platform';
 import type { catalogV1 } from '@billing/proto';
-import type { CatalogDeps } from '../../usecases/catalog-deps';
-import { couponSnapshotMessage } from '../../usecases/coupon-messages';
-import { redeemCoupon, releaseCouponRedemption } from '../../usecases/redeem-coupon.usecase';
+import type { CatalogDeps } from '../../catalog-deps';
+import { couponSnapshotMessage } from '../../coupon-redemptions/coupon-snapshot-message';
+import { redeemCoupon } from '../../usecases/coupons/redeem-coupon.usecase';
+import { releaseCouponRedemption } from '../../usecases/coupons/release-coupon-redemption.usecase';
 import type { WorkflowStep } from '../create-workflow';
 
 export interface RedeemCouponStepInput {

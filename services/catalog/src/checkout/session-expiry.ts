@@ -1,28 +1,7 @@
-import type { ProjectScope } from '@billing/platform';
-import { LATE_PAYMENT_WATCH_MS, nextCheckoutStatus } from '../domain/checkout-session';
+import type { CatalogDeps } from '../catalog-deps';
 import type { CheckoutSessionModel } from '../db/models/checkout-session.model';
 import { applyCheckoutPayment } from './apply-checkout-payment';
-import type { CatalogDeps } from './catalog-deps';
-import { moveOutOfPending } from './move-checkout-session';
-
-/** How long a late payment of an ended session waits before billing is asked about it again. */
-const LATE_PAYMENT_RECHECK_MS = 60_000;
-
-/** `POST /checkout/sessions/{code}/expire`: only a PENDING session can be expired (else 400). */
-export async function expireCheckoutSession(
-  deps: CatalogDeps,
-  scope: ProjectScope,
-  code: string,
-): Promise<CheckoutSessionModel> {
-  const session = await deps.checkoutSessions.getByCode(scope, code);
-  const expired = await deps.sequelize.transaction((transaction) =>
-    moveOutOfPending(deps, session.id, 'EXPIRED', {}, transaction),
-  );
-  if (expired) return expired;
-  await deps.checkoutSessions.refresh(session);
-  nextCheckoutStatus(session.status, 'expire');
-  return session;
-}
+import { moveOutOfPending } from './move-out-of-pending';
 
 /** A PENDING session past its expiry, met by a hosted page: expired now unless a payment is in flight. */
 export async function expireIfDue(deps: CatalogDeps, session: CheckoutSessionModel): Promise<void> {
@@ -74,11 +53,7 @@ async function expireUnlessPaymentInFlight(deps: CatalogDeps, session: CheckoutS
  * mode are swept apart (the test/live separation in docs/events-and-test-mode.md), so test
  * sessions a test clock expired by the thousand never delay a live one.
  */
-export async function expireDueCheckoutSessions(
-  deps: CatalogDeps,
-  livemode: boolean,
-  batchSize = 100,
-): Promise<number> {
+export async function sweepExpiredSessions(deps: CatalogDeps, livemode: boolean, batchSize = 100): Promise<number> {
   let total = 0;
   for (;;) {
     const count = await deps.sequelize.transaction(async (transaction) => {
@@ -110,30 +85,4 @@ export async function expireDueCheckoutSessions(
     }
     if (ids.length < batchSize) return total;
   }
-}
-
-/**
- * Payments of sessions that ended while the payer was still at the provider: billing is asked
- * about each until the provider's answer is final, and refunds it if it was taken. The callback
- * and the provider's webhook do the same at once; this catches a payer who never came back and
- * a webhook that was lost. Returns how many were settled.
- */
-export async function settleLateCheckoutPayments(deps: CatalogDeps, limit = 50): Promise<number> {
-  const now = deps.clock.now();
-  const rows = await deps.checkoutPayments.listUnsettledOfEndedSessions(
-    new Date(now.getTime() - LATE_PAYMENT_WATCH_MS),
-    new Date(now.getTime() - LATE_PAYMENT_RECHECK_MS),
-    limit,
-  );
-  let settled = 0;
-  for (const row of rows) {
-    try {
-      const session = await deps.checkoutSessions.findById(row.session_id);
-      if (session && (await applyCheckoutPayment(deps, session, row.reference))) settled += 1;
-    } catch (err) {
-      deps.logger.warn({ err, reference: row.reference }, 'late checkout payment not settled; will retry');
-      await deps.checkoutPayments.touch(row.reference, deps.clock.now());
-    }
-  }
-  return settled;
 }

@@ -1,20 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { DomainError } from '@billing/platform';
 import { checkoutChargeAmount } from '@billing/payments';
-import { isValidEmail } from '../domain/checkout-session';
-import type { CheckoutSessionModel } from '../db/models/checkout-session.model';
-import { CheckoutPageError } from './apply-checkout-payment';
-import type { CatalogDeps } from './catalog-deps';
-import { expireIfDue } from './expire-checkout-session.usecase';
-import { moveOutOfPending } from './move-checkout-session';
-
-export async function findOpenSession(deps: CatalogDeps, code: string): Promise<CheckoutSessionModel | null> {
-  const session = await deps.checkoutSessions.findByCode(code);
-  // Expired but not swept yet: show it as expired now rather than take a payment (unless a
-  // payment is in flight, which the expiry waits for).
-  if (session?.status === 'PENDING') await expireIfDue(deps, session);
-  return session;
-}
+import { isValidEmail } from '../../domain/checkout-session';
+import { CheckoutPageError } from '../../checkout/checkout-page-error';
+import { findOpenSession } from '../../checkout/find-open-session';
+import type { CatalogDeps } from '../../catalog-deps';
 
 /**
  * "Pay" on the hosted page: starts a provider transaction for the first charge, discounted by
@@ -62,13 +52,4 @@ export async function startCheckoutPayment(
   const emailTypedByPayer = session.customerEmail === null || session.customerEmailTypedByPayer;
   await deps.checkoutSessions.recordPaymentStart(session.id, { reference, email, name, emailTypedByPayer });
   return transaction.authorizationUrl;
-}
-
-/** "Cancel" on the hosted page. */
-export async function cancelCheckout(deps: CatalogDeps, code: string): Promise<CheckoutSessionModel> {
-  const session = await findOpenSession(deps, code);
-  if (!session) throw new DomainError('not_found', 'Checkout session not found');
-  await deps.sequelize.transaction((transaction) => moveOutOfPending(deps, session.id, 'CANCELLED', {}, transaction));
-  await deps.checkoutSessions.refresh(session);
-  return session;
 }

@@ -1,11 +1,12 @@
 import { DomainError } from '@billing/platform';
-import { checkoutRedemptionKey } from '../domain/checkout-session';
-import { normalizeCouponCode } from '../domain/coupon-rules';
-import type { CheckoutSessionModel } from '../db/models/checkout-session.model';
-import { CheckoutPageError } from './apply-checkout-payment';
-import type { CatalogDeps } from './catalog-deps';
-import { findOpenSession } from './pay-checkout-session.usecase';
-import { redeemCoupon, releaseCouponRedemption } from './redeem-coupon.usecase';
+import { checkoutRedemptionKey } from '../../domain/checkout-session';
+import { normalizeCouponCode } from '../../domain/coupon-rules';
+import type { CheckoutSessionModel } from '../../db/models/checkout-session.model';
+import { CheckoutPageError } from '../../checkout/checkout-page-error';
+import { findOpenSession } from '../../checkout/find-open-session';
+import type { CatalogDeps } from '../../catalog-deps';
+import { giveBackRedemption } from '../../coupon-redemptions/give-back-redemption';
+import { redeemCode } from '../../coupon-redemptions/redeem-code';
 
 const PRICE_FIXED =
   'A payment of this checkout has already started, so its price can no longer change. Finish that payment, or ask the merchant for a new link.';
@@ -46,9 +47,9 @@ export async function applyPromotionCode(
       if ((await deps.checkoutPayments.listStarted(session.id, transaction)).length > 0)
         throw new CheckoutPageError(PRICE_FIXED, session);
       const key = checkoutRedemptionKey(session.id);
-      await releaseCouponRedemption(deps, scope, key, transaction);
+      await giveBackRedemption(deps, scope, key, transaction);
       const redeemed = wanted
-        ? await redeemCoupon(
+        ? await redeemCode(
             deps,
             scope,
             { code: wanted, redemptionKey: key, planId: plan.id, currency: plan.currency },

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { ProjectScope } from '@billing/platform';
-import { validateNewCoupon, type CouponDraft } from '../domain/coupon-rules';
-import type { CouponModel } from '../db/models/coupon.model';
-import type { CatalogDeps } from './catalog-deps';
+import { validateNewCoupon, type CouponDraft } from '../../domain/coupon-rules';
+import type { CouponModel } from '../../db/models/coupon.model';
+import type { CatalogDeps } from '../../catalog-deps';
 
 /**
  * `POST /coupons` (docs/api-behaviour.md §19): every rule at once (422), then each plan of
@@ -21,11 +21,4 @@ export async function createCoupon(deps: CatalogDeps, scope: ProjectScope, draft
     createdAt: now,
     updatedAt: now,
   });
-}
-
-/** `DELETE /coupons/{id}`: no new redemptions; the discounts already given keep running. */
-export async function deactivateCoupon(deps: CatalogDeps, scope: ProjectScope, couponId: string): Promise<CouponModel> {
-  const coupon = await deps.coupons.get(scope, couponId);
-  if (!coupon.isActive) return coupon;
-  return deps.coupons.deactivate(coupon, await deps.clocks.now(scope));
 }

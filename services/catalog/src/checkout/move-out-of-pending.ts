@@ -2,13 +2,14 @@ import type { Transaction } from 'sequelize';
 import { recordEvent } from '@billing/platform';
 import { checkoutRedemptionKey, type CheckoutStatus } from '../domain/checkout-session';
 import type { CheckoutSessionModel } from '../db/models/checkout-session.model';
-import type { CatalogDeps } from './catalog-deps';
-import { checkoutSessionResource } from './checkout-session-resource';
-import { releaseCouponRedemption } from './redeem-coupon.usecase';
+import type { CatalogDeps } from '../catalog-deps';
+import { checkoutSessionEvents } from '../events/checkout-session.events';
+import { giveBackRedemption } from '../coupon-redemptions/give-back-redemption';
 
-const EVENT_OF: Partial<Record<CheckoutStatus, string>> = {
-  COMPLETED: 'checkout.session.completed',
-  EXPIRED: 'checkout.session.expired',
+/** The statuses the event catalogue has an event for (a cancelled session has none). */
+const EVENT_OF: Partial<Record<CheckoutStatus, typeof checkoutSessionEvents.completed>> = {
+  COMPLETED: checkoutSessionEvents.completed,
+  EXPIRED: checkoutSessionEvents.expired,
 };
 
 /**
@@ -28,18 +29,13 @@ export async function moveOutOfPending(
   if (!moved) return null;
   const scope = { projectId: moved.projectId, merchantId: moved.merchantId, livemode: moved.livemode };
   if (status !== 'COMPLETED' && moved.coupon) {
-    await releaseCouponRedemption(deps, scope, checkoutRedemptionKey(moved.id), transaction);
+    await giveBackRedemption(deps, scope, checkoutRedemptionKey(moved.id), transaction);
   }
   const event = EVENT_OF[status];
   if (event) {
     const plan = await deps.plans.ofSession(moved.planId, transaction);
-    await recordEvent(deps.sequelize, transaction, {
-      type: event,
-      data: checkoutSessionResource(moved, plan, deps.publicUrl),
-      projectId: moved.projectId,
-      livemode: moved.livemode,
-      occurredAt: await deps.clocks.now(scope, transaction),
-    });
+    const occurredAt = await deps.clocks.now(scope, transaction);
+    await recordEvent(deps.sequelize, transaction, event(moved, plan, deps.publicUrl, occurredAt));
   }
   return moved;
 }

@@ -1,7 +1,7 @@
 import { DomainError, type FieldViolation, type ProjectScope } from '@billing/platform';
-import { checkMetadata, refuseImmutableChanges } from '../domain/plan-rules';
-import type { PlanModel } from '../db/models/plan.model';
-import type { CatalogDeps } from './catalog-deps';
+import { checkMetadata, refuseImmutableChanges } from '../../domain/plan-rules';
+import type { PlanModel } from '../../db/models/plan.model';
+import type { CatalogDeps } from '../../catalog-deps';
 
 export interface PlanChanges {
   name?: string;
@@ -41,14 +41,4 @@ export async function updatePlan(
   // After the commit, before the answer: the gateways' cached reads of it go (docs/decisions.md).
   await deps.planChanges.announce(scope, planId);
   return updated;
-}
-
-/** DELETE keeps the plan (subscriptions on it keep billing) and stops new sales. */
-export async function deactivatePlan(deps: CatalogDeps, scope: ProjectScope, planId: string): Promise<PlanModel> {
-  const plan = await deps.plans.get(scope, planId);
-  const deactivated = plan.isActive ? await deps.plans.deactivate(plan, await deps.clocks.now(scope)) : plan;
-  // Announced even when it was inactive already: this may be the retry of a deactivation whose
-  // announcement failed (PlanChangePublisher).
-  await deps.planChanges.announce(scope, planId);
-  return deactivated;
 }

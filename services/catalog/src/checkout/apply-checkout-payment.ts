@@ -2,19 +2,10 @@ import { isGrpcServiceError, readRemoteError } from '@billing/platform';
 import type { billingV1 } from '@billing/proto';
 import type { CheckoutPaymentState } from '../domain/checkout-session';
 import type { CheckoutSessionModel } from '../db/models/checkout-session.model';
-import type { CatalogDeps } from './catalog-deps';
-import { couponSnapshotMessage } from './coupon-messages';
-import { moveOutOfPending } from './move-checkout-session';
-
-/** A hosted-page action on a session that is not PENDING any more, or a page-level input error. */
-export class CheckoutPageError extends Error {
-  constructor(
-    message: string,
-    readonly session: CheckoutSessionModel | null,
-  ) {
-    super(message);
-  }
-}
+import type { CatalogDeps } from '../catalog-deps';
+import { couponSnapshotMessage } from '../coupon-redemptions/coupon-snapshot-message';
+import { CheckoutPageError } from './checkout-page-error';
+import { moveOutOfPending } from './move-out-of-pending';
 
 /** Billing's word on a payment; PENDING (not final at the provider) leaves it STARTED. */
 const stateOf = (outcome: string): CheckoutPaymentState =>
@@ -78,21 +69,23 @@ async function completeInBilling(
   session: CheckoutSessionModel,
   reference: string,
 ): Promise<billingV1.CompleteCheckoutResponse> {
-  const plan = await deps.plans.ofSession(session.planId);
+  const { id, name, amount, currency, interval, intervalCount, trialPeriodDays, usageUnitAmount } =
+    await deps.plans.ofSession(session.planId);
   try {
     return await deps.billing.completeCheckout({
       scope: { projectId: session.projectId, merchantId: session.merchantId, livemode: session.livemode },
       checkoutSessionId: session.id,
       transactionReference: reference,
+      // The plan as billing keeps it on the subscription it makes (billing.v1.PlanSnapshot).
       plan: {
-        planId: plan.id,
-        name: plan.name,
-        amount: plan.amount,
-        currency: plan.currency,
-        interval: plan.interval,
-        intervalCount: plan.intervalCount,
-        trialPeriodDays: plan.trialPeriodDays,
-        usageUnitAmount: plan.usageUnitAmount ?? undefined,
+        planId: id,
+        name,
+        amount,
+        currency,
+        interval,
+        intervalCount,
+        trialPeriodDays,
+        usageUnitAmount: usageUnitAmount ?? undefined,
       },
       customerEmail: session.customerEmail ?? '',
       customerEmailTypedByPayer: session.customerEmailTypedByPayer,

@@ -2,11 +2,11 @@ import type { Sequelize } from 'sequelize-typescript';
 import type { Clock, Logger, ProjectClocks, PromiseClient } from '@billing/platform';
 import type { PaymentProvider } from '@billing/payments';
 import type { billingV1 } from '@billing/proto';
-import type { CheckoutPaymentRepository } from '../db/repositories/checkout-payment.repository';
-import type { CheckoutSessionRepository } from '../db/repositories/checkout-session.repository';
-import type { CouponRepository } from '../db/repositories/coupon.repository';
-import type { PlanRepository } from '../db/repositories/plan.repository';
-import type { PlanChangePublisher } from '../events/plan-change.publisher';
+import type { CheckoutPaymentRepository } from './db/repositories/checkout-payment.repository';
+import type { CheckoutSessionRepository } from './db/repositories/checkout-session.repository';
+import type { CouponRepository } from './db/repositories/coupon.repository';
+import type { PlanRepository } from './db/repositories/plan.repository';
+import type { PlanChangePublisher } from './events/plan-change.publisher';
 
 /** What catalog's use cases depend on; built once in server.ts. */
 export interface CatalogDeps {

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { ProjectScope } from '@billing/platform';
-import { validateNewPlan, type PlanDraft } from '../domain/plan-rules';
-import type { PlanModel } from '../db/models/plan.model';
-import type { CatalogDeps } from './catalog-deps';
+import { validateNewPlan, type PlanDraft } from '../../domain/plan-rules';
+import type { PlanModel } from '../../db/models/plan.model';
+import type { CatalogDeps } from '../../catalog-deps';
 
 export async function createPlan(deps: CatalogDeps, scope: ProjectScope, draft: PlanDraft): Promise<PlanModel> {
   const plan = validateNewPlan(draft);

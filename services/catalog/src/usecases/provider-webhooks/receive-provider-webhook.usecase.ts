@@ -1,7 +1,8 @@
 import { DomainError, type Logger } from '@billing/platform';
 import { verifyPaystackWebhook } from '@billing/payments';
-import type { CatalogDeps } from './catalog-deps';
-import { applyCheckoutPayment, CheckoutPageError } from './apply-checkout-payment';
+import type { CatalogDeps } from '../../catalog-deps';
+import { applyCheckoutPayment } from '../../checkout/apply-checkout-payment';
+import { CheckoutPageError } from '../../checkout/checkout-page-error';
 
 interface ChargeSuccess {
   event: string;

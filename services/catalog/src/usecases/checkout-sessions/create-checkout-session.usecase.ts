@@ -5,10 +5,10 @@ import {
   generateCheckoutCode,
   validateCheckoutDraft,
   type CheckoutDraft,
-} from '../domain/checkout-session';
-import type { CheckoutSessionModel } from '../db/models/checkout-session.model';
-import type { CatalogDeps } from './catalog-deps';
-import { redeemCoupon } from './redeem-coupon.usecase';
+} from '../../domain/checkout-session';
+import type { CheckoutSessionModel } from '../../db/models/checkout-session.model';
+import type { CatalogDeps } from '../../catalog-deps';
+import { redeemCode } from '../../coupon-redemptions/redeem-code';
 
 /**
  * A new PENDING session. With `couponCode` the coupon is redeemed for it in the same
@@ -29,7 +29,7 @@ export async function createCheckoutSession(
   const id = randomUUID();
   return deps.sequelize.transaction(async (transaction) => {
     const redeemed = draft.couponCode
-      ? await redeemCoupon(
+      ? await redeemCode(
           deps,
           scope,
           {
