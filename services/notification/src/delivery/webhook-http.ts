@@ -1,4 +1,5 @@
 import { lookup } from 'node:dns';
+import { setMaxListeners } from 'node:events';
 import { isIP } from 'node:net';
 import { Agent, request } from 'undici';
 import { isForbiddenAddress } from '../domain/webhook-url';
@@ -32,6 +33,9 @@ export class WebhookHttp {
   private readonly stopping = new AbortController();
 
   constructor(private readonly options: WebhookHttpOptions) {
+    // Every attempt in flight listens for the stop (one listener each, removed when it ends), so
+    // more than Node's default of 10 at once is the normal case, not a leak.
+    setMaxListeners(0, this.stopping.signal);
     this.agent = new Agent({
       keepAliveTimeout: 10_000,
       connect: {
