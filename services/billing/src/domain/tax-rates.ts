@@ -27,6 +27,16 @@ export interface TaxRateFields {
   description?: string;
 }
 
+/** A new rate's fields as they are stored: trimmed, canonical, absent ones null. */
+export interface ValidTaxRate {
+  displayName: string;
+  percentage: string;
+  inclusive: boolean;
+  country: string | null;
+  jurisdiction: string | null;
+  description: string | null;
+}
+
 export interface TaxRateEdit {
   displayName?: string;
   description?: string;
@@ -59,10 +69,10 @@ function displayNameViolations(name: string | undefined, required: boolean): Fie
 }
 
 /** A new rate's fields, trimmed (text) and canonical (the percentage: "7.50" -> "7.5"); else a 422. */
-export function validateNewTaxRate(fields: TaxRateFields): TaxRateFields {
+export function validateNewTaxRate(fields: TaxRateFields): ValidTaxRate {
   const displayName = fields.displayName.trim();
-  const jurisdiction = fields.jurisdiction?.trim() || undefined;
-  const description = fields.description?.trim() || undefined;
+  const jurisdiction = fields.jurisdiction?.trim() || null;
+  const description = fields.description?.trim() || null;
   const violations = displayNameViolations(displayName, true);
   const percentage = fields.percentage.trim();
   if (!PERCENTAGE.test(percentage)) {
@@ -73,7 +83,8 @@ export function validateNewTaxRate(fields: TaxRateFields): TaxRateFields {
       input: fields.percentage,
     });
   }
-  if (fields.country !== undefined && !COUNTRY.test(fields.country)) {
+  const country = fields.country ?? null;
+  if (country !== null && !COUNTRY.test(country)) {
     violations.push({
       loc: ['body', 'country'],
       msg: 'Input should be an ISO 3166-1 alpha-2 country code in upper case',
@@ -92,7 +103,7 @@ export function validateNewTaxRate(fields: TaxRateFields): TaxRateFields {
     displayName,
     percentage: new ExactDecimal(percentage).toString(),
     inclusive: fields.inclusive,
-    country: fields.country,
+    country,
     jurisdiction,
     description,
   };

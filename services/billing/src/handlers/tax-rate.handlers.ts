@@ -9,16 +9,9 @@ import { toTaxRate, type BillingHandlers } from './billing-messages';
 /** Tax rates (docs/api-behaviour.md §21). Thin: proto request -> use case -> proto response. */
 export function taxRateHandlers(deps: BillingDeps): Partial<BillingHandlers> {
   return {
+    // The request's fields are the rate's, by name (TaxRateFields).
     async createTaxRate(req) {
-      const rate = await createTaxRate(deps, requireScope(req.scope), {
-        displayName: req.displayName,
-        percentage: req.percentage,
-        inclusive: req.inclusive,
-        country: req.country,
-        jurisdiction: req.jurisdiction,
-        description: req.description,
-      });
-      return { taxRate: toTaxRate(rate) };
+      return { taxRate: toTaxRate(await createTaxRate(deps, requireScope(req.scope), req)) };
     },
     async listTaxRates(req) {
       const rates = await listTaxRates(deps, requireScope(req.scope), {
@@ -30,13 +23,9 @@ export function taxRateHandlers(deps: BillingDeps): Partial<BillingHandlers> {
     async getTaxRate(req) {
       return { taxRate: toTaxRate(await getTaxRate(deps, requireScope(req.scope), req.taxRateId)) };
     },
+    // The request's optional fields are the edit's, by name (TaxRateEdit).
     async updateTaxRate(req) {
-      const rate = await updateTaxRate(deps, requireScope(req.scope), req.taxRateId, {
-        displayName: req.displayName,
-        description: req.description,
-        isActive: req.isActive,
-      });
-      return { taxRate: toTaxRate(rate) };
+      return { taxRate: toTaxRate(await updateTaxRate(deps, requireScope(req.scope), req.taxRateId, req)) };
     },
   };
 }

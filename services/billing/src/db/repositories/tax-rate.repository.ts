@@ -8,17 +8,12 @@ import {
   type ProjectScope,
   type RowScope,
 } from '@billing/platform';
+import type { ValidTaxRate } from '../../domain/tax-rates';
 import { TaxRateModel } from '../models';
 
-export interface NewTaxRate {
+/** A new rate: its checked fields (validateNewTaxRate), its id and when it was made. */
+export interface NewTaxRate extends ValidTaxRate {
   id: string;
-  displayName: string;
-  /** Exact decimal text. */
-  percentage: string;
-  inclusive: boolean;
-  country: string | null;
-  jurisdiction: string | null;
-  description: string | null;
   createdAt: Date;
 }
 

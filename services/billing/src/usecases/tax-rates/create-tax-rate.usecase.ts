@@ -14,14 +14,5 @@ export async function createTaxRate(
   fields: TaxRateFields,
 ): Promise<TaxRateModel> {
   const rate = validateNewTaxRate(fields);
-  return deps.taxRates.create(scope, {
-    id: randomUUID(),
-    displayName: rate.displayName,
-    percentage: rate.percentage,
-    inclusive: rate.inclusive,
-    country: rate.country ?? null,
-    jurisdiction: rate.jurisdiction ?? null,
-    description: rate.description ?? null,
-    createdAt: await deps.clocks.now(scope),
-  });
+  return deps.taxRates.create(scope, { id: randomUUID(), ...rate, createdAt: await deps.clocks.now(scope) });
 }
