@@ -6,6 +6,7 @@ import { subscriptionStart, subscriptionTerms, type PlanSnapshot } from '../../d
 import { InsufficientBalanceError, usableBalance } from '../../domain/customer-balance';
 import { TAX_EXEMPTIONS, totalInvoice, type InvoiceTax, type InvoiceTotals } from '../../domain/invoice-totals';
 import { discountColumns, nextInvoiceDiscount, type SubscriptionDiscount } from '../../domain/subscription-discount';
+import { checkTaxRateIds } from '../../domain/tax-rates';
 import type { CustomerModel, PaymentAuthorizationModel } from '../../db/models';
 import { invoiceEvents } from '../../events/invoice.events';
 import { subscriptionEvents } from '../../events/subscription.events';
@@ -78,6 +79,8 @@ export async function createSubscription(
   command: CreateSubscriptionCommand,
 ): Promise<SubscriptionView> {
   assertCommand(command);
+  // At most 5, each once (422), before anything is looked up; each rate is looked up below.
+  if (command.taxRateIds) checkTaxRateIds(command.taxRateIds, ['body', 'tax_rate_ids']);
   const customer = await deps.customers.get(scope, command.customerId);
   let ids: CreationIds = { subscriptionId: randomUUID(), invoiceId: randomUUID() };
   if (command.idempotencyKey) {
