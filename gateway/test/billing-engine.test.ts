@@ -110,6 +110,7 @@ describe('billing engine on test clocks (gateway -> billing -> sandbox provider)
         amount: 50,
         period_start: addMonths(anchor, 12),
         period_end: addMonths(anchor, 13),
+        tax_rates: [],
       },
     ]);
     expect(new Set(invoices.map((i) => i.number)).size).toBe(13);

@@ -31,6 +31,7 @@ describe('customers (gateway -> billing over gRPC -> sandbox provider + PostgreS
       metadata: { crm_id: 7 },
       balance: 0,
       balance_currency: null,
+      tax_exempt: 'NONE',
       livemode: false,
       created_at: expect.stringMatching(ISO_UTC),
     });

@@ -239,6 +239,7 @@ describe('the webhook events of the document', () => {
       gatewayCustomerId: 'CUS_1',
       metadata: {},
       balance: 0,
+      taxExempt: 'NONE',
       livemode: false,
       createdAt: at,
     };
@@ -261,10 +262,23 @@ describe('the webhook events of the document', () => {
     };
     const invoice = {
       id: 'ff700b66-b6ab-402c-8a7f-115a7ebf7ff1',
-      amount: 1_500_000,
+      amount: 1_612_500,
       discount: 0,
+      tax: 112_500,
+      totalExcludingTax: 1_500_000,
+      totalTaxAmounts: [
+        {
+          taxRateId: '3d1f0b6e-8c2a-4e57-9b1d-5f7a2c9e4b10',
+          displayName: 'VAT',
+          percentage: '7.5',
+          inclusive: false,
+          taxableAmount: 1_500_000,
+          amount: 112_500,
+        },
+      ],
+      taxNote: null,
       creditApplied: 300_000,
-      amountDue: 1_200_000,
+      amountDue: 1_312_500,
       currency: 'NGN',
       status: 'PAID',
       paidAt: at,

@@ -134,9 +134,18 @@ describe('plan changes with proration (gateway -> catalog + billing -> sandbox p
       return;
     }
     expect(preview.lines).toEqual(invoice.lines);
-    expect([preview.subtotal, preview.discount, preview.credit_applied, preview.amount_due]).toEqual([
+    expect([
+      preview.subtotal,
+      preview.discount,
+      preview.tax,
+      preview.amount,
+      preview.credit_applied,
+      preview.amount_due,
+    ]).toEqual([
       invoice.subtotal,
       invoice.discount,
+      invoice.tax,
+      invoice.amount,
       invoice.credit_applied,
       invoice.amount_due,
     ]);
@@ -155,6 +164,7 @@ describe('plan changes with proration (gateway -> catalog + billing -> sandbox p
     amount,
     period_start: from,
     period_end: to,
+    tax_rates: [],
   });
 
   it('upgrade NGN 10,000 -> 20,000 at exactly half the period charges 5,000 now (two PRORATION lines), then renews at 20,000', async () => {
@@ -349,6 +359,7 @@ describe('plan changes with proration (gateway -> catalog + billing -> sandbox p
         amount: 100_000,
         period_start: at,
         period_end: addMonths(at, 12),
+        tax_rates: [],
       },
     ]);
     expectPreviewIs(preview, invoice);

@@ -38,6 +38,7 @@ const DETAIL_FIELDS = [
   'pending_plan_change_at',
   'pending_plan_id',
   'plan_id',
+  'tax_rate_ids',
   'trial_end',
 ].sort();
 
@@ -400,9 +401,10 @@ describe('subscriptions API (gateway -> catalog + billing -> sandbox provider)',
       await queryDatabase(
         billingDb(),
         `INSERT INTO invoices (id, project_id, livemode, number, subscription_id, customer_id, status, currency,
-                               subtotal, amount, amount_due, amount_paid, period_start, period_end, due_date,
-                               paid_at, attempt_count, created_at, updated_at)
-         VALUES ($1, $2, false, $3, $4, $5, $6, 'NGN', 500050, 500050, 500050, $7, $8, $9, $8, $10, $11, now(), now())`,
+                               subtotal, amount, total_excluding_tax, amount_due, amount_paid, period_start,
+                               period_end, due_date, paid_at, attempt_count, created_at, updated_at)
+         VALUES ($1, $2, false, $3, $4, $5, $6, 'NGN', 500050, 500050, 500050, 500050, $7, $8, $9, $8, $10, $11,
+                 now(), now())`,
         [
           randomUUID(),
           acme.projectId,
@@ -600,7 +602,7 @@ describe('subscriptions API (gateway -> catalog + billing -> sandbox provider)',
   it('documents the subscription routes in /openapi.json', async () => {
     const doc = (await api('GET', '/openapi.json')).body;
     expect(Object.keys(doc.paths['/api/v1/subscriptions']).sort()).toEqual(['get', 'post']);
-    expect(Object.keys(doc.paths['/api/v1/subscriptions/{subscription_id}'])).toEqual(['get']);
+    expect(Object.keys(doc.paths['/api/v1/subscriptions/{subscription_id}'])).toEqual(['get', 'patch']);
     for (const action of ['pause', 'resume', 'cancel']) {
       expect(Object.keys(doc.paths[`/api/v1/subscriptions/{subscription_id}/${action}`])).toEqual(['post']);
     }

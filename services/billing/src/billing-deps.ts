@@ -12,6 +12,7 @@ import type { PaymentRepository } from './db/repositories/payment.repository';
 import type { RefundRepository } from './db/repositories/refund.repository';
 import type { SubscriptionPlanRepository } from './db/repositories/subscription-plan.repository';
 import type { SubscriptionRepository } from './db/repositories/subscription.repository';
+import type { TaxRateRepository } from './db/repositories/tax-rate.repository';
 import type { UsageRecordRepository } from './db/repositories/usage-record.repository';
 
 /** What billing's use cases depend on; built once in server.ts. */
@@ -25,6 +26,8 @@ export interface BillingDeps {
   /** The plans each subscription has had (what prices its usage, docs/api-behaviour.md §18). */
   subscriptionPlans: SubscriptionPlanRepository;
   invoices: InvoiceRepository;
+  /** Tax rates (docs/api-behaviour.md §21). */
+  taxRates: TaxRateRepository;
   /** The scheduler's due work: counted, and claimed FOR UPDATE SKIP LOCKED. */
   dueWork: DueWorkRepository;
   payments: PaymentRepository;

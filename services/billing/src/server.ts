@@ -24,6 +24,7 @@ import { PaymentRepository } from './db/repositories/payment.repository';
 import { RefundRepository } from './db/repositories/refund.repository';
 import { SubscriptionPlanRepository } from './db/repositories/subscription-plan.repository';
 import { SubscriptionRepository } from './db/repositories/subscription.repository';
+import { TaxRateRepository } from './db/repositories/tax-rate.repository';
 import { UsageRecordRepository } from './db/repositories/usage-record.repository';
 import { billingHandlers } from './handlers/billing.handlers';
 import type { BillingDeps } from './billing-deps';
@@ -68,6 +69,7 @@ export async function startBilling(config: BillingConfig, logger: Logger): Promi
     subscriptions: new SubscriptionRepository(),
     subscriptionPlans: new SubscriptionPlanRepository(),
     invoices: new InvoiceRepository(),
+    taxRates: new TaxRateRepository(),
     dueWork: new DueWorkRepository(storage.sequelize),
     payments: new PaymentRepository(),
     refunds: new RefundRepository(),

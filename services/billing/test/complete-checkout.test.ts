@@ -164,10 +164,15 @@ describe('billing CompleteCheckout (gRPC + sandbox provider + PostgreSQL)', () =
       'subscription.created',
     ]);
     const byType = Object.fromEntries(events.map((e) => [e.event_type, e.payload.data]));
+    // Untaxed: checkout sessions carry no tax rates yet (docs/api-behaviour.md §21).
     expect(byType['invoice.paid']).toEqual({
       id: done.invoiceId,
       amount: 5000.5,
       discount: 0,
+      tax: 0,
+      total_excluding_tax: 5000.5,
+      total_tax_amounts: [],
+      tax_note: null,
       credit_applied: 0,
       amount_due: 5000.5,
       currency: 'NGN',

@@ -58,8 +58,9 @@ describe('claimDueSubscriptions', () => {
     await subscription('charging', 'ACTIVE', ago(6 * HOUR_MS));
     await sequelize.query(
       `INSERT INTO invoices (id, project_id, livemode, number, subscription_id, customer_id, status, currency, subtotal,
-         amount, amount_due, amount_paid, period_start, period_end, due_date, attempt_count, created_at, updated_at)
-       VALUES ($1, $2, false, 'INV-1', $3, $4, 'OPEN', 'NGN', 5000, 5000, 5000, 0, $5, $5, $5, 0, $5, $5)`,
+         amount, total_excluding_tax, amount_due, amount_paid, period_start, period_end, due_date, attempt_count,
+         created_at, updated_at)
+       VALUES ($1, $2, false, 'INV-1', $3, $4, 'OPEN', 'NGN', 5000, 5000, 5000, 5000, 0, $5, $5, $5, 0, $5, $5)`,
       { bind: [randomUUID(), projectId, ids.charging, customerId, ago(6 * HOUR_MS)] },
     );
   });

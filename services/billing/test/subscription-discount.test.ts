@@ -1,5 +1,5 @@
 import { DomainError } from '@billing/platform';
-import { totalInvoice } from '../src/domain/invoice-totals';
+import { NO_TAX, totalInvoice } from '../src/domain/invoice-totals';
 import {
   discountAfterInvoice,
   discountFromCoupon,
@@ -26,7 +26,7 @@ function bill(start: SubscriptionDiscount | null, bases: number[]) {
   let discount = start;
   return bases.map((base) => {
     const terms = nextInvoiceDiscount(discount);
-    const totals = totalInvoice([{ type: 'SUBSCRIPTION', amount: base }], terms, 0);
+    const totals = totalInvoice([{ type: 'SUBSCRIPTION', amount: base }], terms, NO_TAX, 0);
     discount = discountAfterInvoice(discount, totals.discount > 0);
     return { amount: totals.amount, remaining: discount === null ? 'none' : discount.periodsRemaining };
   });

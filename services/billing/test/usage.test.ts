@@ -7,6 +7,7 @@ import { CustomerModel, InvoiceLineModel, UsageRecordModel, type SubscriptionMod
 import { CustomerBalanceRepository } from '../src/db/repositories/customer-balance.repository';
 import { CustomerRepository } from '../src/db/repositories/customer.repository';
 import { InvoiceRepository } from '../src/db/repositories/invoice.repository';
+import { TaxRateRepository } from '../src/db/repositories/tax-rate.repository';
 import { SubscriptionRepository } from '../src/db/repositories/subscription.repository';
 import { UsageRecordRepository } from '../src/db/repositories/usage-record.repository';
 import { canonicalQuantity, parseUsageQuantity, usageAmount } from '../src/domain/usage-quantity';
@@ -96,6 +97,7 @@ describe('usage in PostgreSQL: exact sums and the usage line of a renewal (billU
       clocks: new ProjectClocks(sequelize, systemClock),
       clock: systemClock,
       invoices: new InvoiceRepository(),
+      taxRates: new TaxRateRepository(),
       customers: new CustomerRepository(),
       balances: new CustomerBalanceRepository(),
     } as unknown as BillingDeps;

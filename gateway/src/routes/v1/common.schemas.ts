@@ -81,6 +81,7 @@ export const EXAMPLE = {
   refundId: 'f7800ccc-7924-4953-897d-02131490cf8b',
   policyId: '4a44ad8d-b628-48c2-998f-2ef3061b400d',
   couponId: '057c4cc7-b6cc-4f51-becc-faaee307bc8d',
+  taxRateId: '3d1f0b6e-8c2a-4e57-9b1d-5f7a2c9e4b10',
   usageRecordId: '09da5b58-ca2d-44b1-9c3a-c923c4d3edcc',
   webhookId: 'b768852b-41a6-40ab-ae50-9cd0c823e416',
   deliveryId: '54340c9b-d660-4f5f-858e-c6fcffaa698c',

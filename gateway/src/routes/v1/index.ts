@@ -13,6 +13,7 @@ import { plansResource } from './plans/plans.routes';
 import { projectsResource } from './projects/projects.routes';
 import { subscriptionUsageResource, usageBatchResource } from './usage/usage.routes';
 import { subscriptionsResource } from './subscriptions/subscriptions.routes';
+import { taxRatesResource } from './tax-rates/tax-rates.routes';
 import { webhooksResource } from './webhooks/webhooks.routes';
 
 /** Every resource under /api/v1; a new resource folder adds one line here. */
@@ -26,6 +27,7 @@ export const v1Resources: Resource[] = [
   couponsResource,
   customersResource,
   invoicesResource,
+  taxRatesResource,
   cancellationPoliciesResource,
   testClockResource,
   testHelpersResource,

@@ -585,7 +585,7 @@ export interface paths {
         put?: never;
         /**
          * Create a customer
-         * @description Also creates the customer at the payment provider (`gateway_customer_id`). E-mails are unique per project and mode, whatever their case: a duplicate is a 409. A provider that cannot be reached is a 503 and nothing is created; one that refuses the customer is a 400 with its words.
+         * @description Also creates the customer at the payment provider (`gateway_customer_id`). E-mails are unique per project and mode, whatever their case: a duplicate is a 409. A provider that cannot be reached is a 503 and nothing is created; one that refuses the customer is a 400 with its words. `tax_exempt` (NONE by default, EXEMPT or REVERSE) says whether its invoices are taxed.
          *
          *     **Credentials:** a project's API key in `X-Api-Key`. It acts in the key’s project and mode: a test key (`svc_test_...`) reads and writes test-mode data only, a live key (`svc_live_...`) live-mode data only. An id of the other mode is a 404, one of another project a 403.
          */
@@ -616,8 +616,8 @@ export interface paths {
         options?: never;
         head?: never;
         /**
-         * Update a customer's name or metadata
-         * @description Send only the fields to change; `metadata` replaces the stored metadata as a whole. The e-mail cannot change: it identifies the customer at the payment provider.
+         * Update a customer's name, metadata or tax exemption
+         * @description Send only the fields to change; `metadata` replaces the stored metadata as a whole. A new `tax_exempt` applies to the invoices made from then on; issued invoices keep their tax. The e-mail cannot change: it identifies the customer at the payment provider.
          *
          *     **Credentials:** a project's API key in `X-Api-Key`. It acts in the key’s project and mode: a test key (`svc_test_...`) reads and writes test-mode data only, a live key (`svc_live_...`) live-mode data only. An id of the other mode is a 404, one of another project a 403.
          */
@@ -738,6 +738,62 @@ export interface paths {
         options?: never;
         head?: never;
         patch?: never;
+        trace?: never;
+    };
+    "/api/v1/tax-rates": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List tax rates, newest first
+         * @description Active and inactive rates. Pages of `limit` (default 20, at most 100); the next page starts after the last id of this one (`starting_after`).
+         *
+         *     **Credentials:** a project's API key in `X-Api-Key`. It acts in the key’s project and mode: a test key (`svc_test_...`) reads and writes test-mode data only, a live key (`svc_live_...`) live-mode data only. An id of the other mode is a 404, one of another project a 403.
+         */
+        get: operations["listTaxRates"];
+        put?: never;
+        /**
+         * Create a tax rate
+         * @description `display_name` (1..50), `percentage` (0 <= p < 100, at most 4 decimals) and `inclusive` are required; `country` (ISO 3166-1 alpha-2), `jurisdiction` (<= 50) and `description` (<= 200) are optional. The rate is active. Its `percentage` and `inclusive` never change afterwards. Breaking a rule is a 422. Send an `Idempotency-Key` to make a retry return the first rate instead of creating another.
+         *
+         *     **Credentials:** a project's API key in `X-Api-Key`. It acts in the key’s project and mode: a test key (`svc_test_...`) reads and writes test-mode data only, a live key (`svc_live_...`) live-mode data only. An id of the other mode is a 404, one of another project a 403.
+         */
+        post: operations["createTaxRate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/tax-rates/{tax_rate_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a tax rate
+         * @description Inactive rates too.
+         *
+         *     **Credentials:** a project's API key in `X-Api-Key`. It acts in the key’s project and mode: a test key (`svc_test_...`) reads and writes test-mode data only, a live key (`svc_live_...`) live-mode data only. An id of the other mode is a 404, one of another project a 403.
+         */
+        get: operations["getTaxRate"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Update a tax rate's name, description or activity
+         * @description Send only the fields to change. `is_active: false` deactivates the rate: it can no longer be newly attached (400), but keeps applying where it is attached; `true` makes it attachable again. A new `display_name` shows on invoices made afterwards; issued invoices keep theirs. `percentage` and `inclusive` never change: sending either is a 422 (create a new rate instead).
+         *
+         *     **Credentials:** a project's API key in `X-Api-Key`. It acts in the key’s project and mode: a test key (`svc_test_...`) reads and writes test-mode data only, a live key (`svc_live_...`) live-mode data only. An id of the other mode is a 404, one of another project a 403.
+         */
+        patch: operations["updateTaxRate"];
         trace?: never;
     };
     "/api/v1/cancellation-policies": {
@@ -973,7 +1029,7 @@ export interface paths {
         put?: never;
         /**
          * Subscribe a customer with a saved card to a plan
-         * @description For a customer whose card was saved by a paid checkout (none: 400). With a trial (the plan's, or `trial_period_days`) it starts TRIALING and charges nothing until the trial ends; otherwise the first period is charged now: a declined charge is a 402 and nothing is created. Send an `Idempotency-Key`: a retry after a lost answer returns the first subscription instead of charging twice (503 while the first charge is still in progress). An inactive plan is a 400. With `coupon_code` the coupon is redeemed and its discount starts with the first invoice (the one charged now, or the first after the trial); a code that cannot be redeemed (unknown, inactive, expired, exhausted, not for this plan, another currency) is a 400 saying which, and a declined first charge gives the redemption back.
+         * @description For a customer whose card was saved by a paid checkout (none: 400). With a trial (the plan's, or `trial_period_days`) it starts TRIALING and charges nothing until the trial ends; otherwise the first period is charged now: a declined charge is a 402 and nothing is created. Send an `Idempotency-Key`: a retry after a lost answer returns the first subscription instead of charging twice (503 while the first charge is still in progress). An inactive plan is a 400. With `coupon_code` the coupon is redeemed and its discount starts with the first invoice (the one charged now, or the first after the trial); a code that cannot be redeemed (unknown, inactive, expired, exhausted, not for this plan, another currency) is a 400 saying which, and a declined first charge gives the redemption back. `tax_rate_ids` (at most 5, else 422) taxes its invoices, the first one included: an unknown rate is a 404, another project's a 403, an inactive one a 400.
          *
          *     **Credentials:** a project's API key in `X-Api-Key`. It acts in the key’s project and mode: a test key (`svc_test_...`) reads and writes test-mode data only, a live key (`svc_live_...`) live-mode data only. An id of the other mode is a 404, one of another project a 403.
          */
@@ -1003,7 +1059,13 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
-        patch?: never;
+        /**
+         * Change a subscription's tax rates
+         * @description `tax_rate_ids` replaces the rates its invoices get (at most 5, else 422): `[]` = no tax, `null` = its plan's again (plans carry no rates yet, so: no tax). It applies to the invoices made from now on; issued invoices never change. An unknown rate is a 404, another project’s a 403, and an inactive one a 400 (a rate deactivated after it was attached may stay: it keeps applying). A cancelled or expired subscription is a 400.
+         *
+         *     **Credentials:** a project's API key in `X-Api-Key`. It acts in the key’s project and mode: a test key (`svc_test_...`) reads and writes test-mode data only, a live key (`svc_live_...`) live-mode data only. An id of the other mode is a 404, one of another project a 403.
+         */
+        patch: operations["updateSubscription"];
         trace?: never;
     };
     "/api/v1/subscriptions/{subscription_id}/pause": {
@@ -1155,7 +1217,7 @@ export interface paths {
         put?: never;
         /**
          * Preview a plan change
-         * @description What `POST /subscriptions/{id}/change-plan` with the same body would do right now, changing nothing: the lines of the invoice it would make and its money (`subtotal`, the subscription's `discount`, the `credit_applied` from the customer's balance, the `amount_due` the card would be charged, and the `credit_to_balance` a downgrade would give), with the invoice's period. No lines and zeros when the change makes no invoice (at period end, `NONE` with the same interval, during a trial); the period is then the current one. Proration is counted in whole seconds, so a change made within the same second as its preview gives the same lines and amounts. Errors as the change.
+         * @description What `POST /subscriptions/{id}/change-plan` with the same body would do right now, changing nothing: the lines of the invoice it would make and its money (`subtotal`, the subscription's `discount`, the `credit_applied` from the customer's balance, the `amount_due` the card would be charged, and the `credit_to_balance` a downgrade would give), its tax (`tax`, `total_excluding_tax`, `total_tax_amounts`, `tax_note`) and total (`amount`), with the invoice's period. No lines and zeros when the change makes no invoice (at period end, `NONE` with the same interval, during a trial); the period is then the current one. Proration is counted in whole seconds, so a change made within the same second as its preview gives the same lines and amounts. Errors as the change.
          *
          *     **Credentials:** a project's API key in `X-Api-Key`. It acts in the key’s project and mode: a test key (`svc_test_...`) reads and writes test-mode data only, a live key (`svc_live_...`) live-mode data only. An id of the other mode is a 404, one of another project a 403.
          */
@@ -1840,6 +1902,11 @@ export interface components {
              * @enum {string|null}
              */
             balance_currency: "NGN" | "USD" | "GHS" | "ZAR" | "KES" | null;
+            /**
+             * @description NONE: taxed at its subscriptions' rates; EXEMPT: no tax; REVERSE: no tax, the invoices say "Reverse charge" (the customer accounts for it). Applies to invoices made from then on
+             * @enum {string}
+             */
+            tax_exempt: "NONE" | "EXEMPT" | "REVERSE";
             livemode: boolean;
             /** Format: date-time */
             created_at: string;
@@ -2191,10 +2258,18 @@ export interface components {
         InvoiceEventData: {
             /** Format: uuid */
             id: string;
-            /** @description Major currency unit: subtotal - discount */
+            /** @description Major currency unit: the invoice total, subtotal - discount + the exclusive taxes */
             amount: number;
             /** @description The DISCOUNT line's amount as a positive number (0 when none) */
             discount: number;
+            /** @description The sum of the per-rate tax amounts, each rounded once */
+            tax: number;
+            /** @description subtotal - discount - the inclusive taxes */
+            total_excluding_tax: number;
+            /** @description One entry per tax rate, in order */
+            total_tax_amounts: components["schemas"]["InvoiceTaxAmount"][];
+            /** @description "Reverse charge" for a reverse-charge customer, else null */
+            tax_note: string | null;
             /** @description The customer's balance this invoice used */
             credit_applied: number;
             /** @description amount - credit_applied: what the card is charged */
@@ -2215,6 +2290,17 @@ export interface components {
              * @enum {boolean}
              */
             test?: true;
+        };
+        InvoiceTaxAmount: {
+            /** Format: uuid */
+            tax_rate_id: string;
+            display_name: string;
+            percentage: number;
+            inclusive: boolean;
+            /** @description Major currency unit: the net the rate is computed on (after the discount, less inclusive taxes) */
+            taxable_amount: number;
+            /** @description Major currency unit; 0 for an exempt or reverse-charge customer */
+            amount: number;
         };
         InvoicePaidEvent: {
             /**
@@ -2249,10 +2335,18 @@ export interface components {
         PaymentFailedEventData: {
             /** Format: uuid */
             id: string;
-            /** @description Major currency unit: subtotal - discount */
+            /** @description Major currency unit: the invoice total, subtotal - discount + the exclusive taxes */
             amount: number;
             /** @description The DISCOUNT line's amount as a positive number (0 when none) */
             discount: number;
+            /** @description The sum of the per-rate tax amounts, each rounded once */
+            tax: number;
+            /** @description subtotal - discount - the inclusive taxes */
+            total_excluding_tax: number;
+            /** @description One entry per tax rate, in order */
+            total_tax_amounts: components["schemas"]["InvoiceTaxAmount"][];
+            /** @description "Reverse charge" for a reverse-charge customer, else null */
+            tax_note: string | null;
             /** @description The customer's balance this invoice used */
             credit_applied: number;
             /** @description amount - credit_applied: what the card is charged */
@@ -2626,6 +2720,8 @@ export interface components {
             metadata?: {
                 [key: string]: unknown;
             };
+            /** @description Default NONE */
+            tax_exempt?: string;
         };
         CustomerDetail: {
             customer: components["schemas"]["Customer"];
@@ -2674,6 +2770,8 @@ export interface components {
             metadata?: {
                 [key: string]: unknown;
             };
+            /** @description NONE: taxed at its subscriptions' rates; EXEMPT: no tax; REVERSE: no tax, the invoices say "Reverse charge" (the customer accounts for it). Applies to invoices made from then on */
+            tax_exempt?: string;
         };
         BalanceTransaction: {
             /** Format: uuid */
@@ -2732,7 +2830,15 @@ export interface components {
             subtotal: number;
             /** @description The DISCOUNT line's amount as a positive number (0 when none) */
             discount: number;
-            /** @description subtotal - discount */
+            /** @description The sum of the per-rate tax amounts, each rounded once */
+            tax: number;
+            /** @description subtotal - discount - the inclusive taxes */
+            total_excluding_tax: number;
+            /** @description One entry per tax rate, in order */
+            total_tax_amounts: components["schemas"]["InvoiceTaxAmount"][];
+            /** @description "Reverse charge" for a reverse-charge customer, else null */
+            tax_note: string | null;
+            /** @description The invoice total: subtotal - discount + the exclusive taxes (= total_excluding_tax + tax) */
             amount: number;
             /** @description The customer's balance this invoice used */
             credit_applied: number;
@@ -2774,6 +2880,51 @@ export interface components {
             period_start: string;
             /** Format: date-time */
             period_end: string;
+            /** @description The tax rates that applied to the line: its invoice's */
+            tax_rates: string[];
+        };
+        TaxRate: {
+            /** Format: uuid */
+            id: string;
+            /** @description What invoices call the tax, e.g. VAT */
+            display_name: string;
+            /** @description Percent (7.5 = 7.5%); never changes */
+            percentage: number;
+            /** @description True: prices already hold the tax; false: it is added on top. Never changes */
+            inclusive: boolean;
+            /** @description ISO 3166-1 alpha-2, upper case */
+            country: string | null;
+            jurisdiction: string | null;
+            description: string | null;
+            /** @description An inactive rate can not be newly attached; where it is attached it keeps applying */
+            is_active: boolean;
+            livemode: boolean;
+            /** Format: date-time */
+            created_at: string;
+        };
+        CreateTaxRateRequest: {
+            /** @description 1..50 characters */
+            display_name: string;
+            /** @description Percent, 0 <= p < 100, at most 4 decimals (7.5 = 7.5%) */
+            percentage: number;
+            /** @description Required: whether prices already hold the tax */
+            inclusive: boolean;
+            /** @description ISO 3166-1 alpha-2 (e.g. NG), stored upper case */
+            country?: string;
+            /** @description At most 50 characters, e.g. Lagos */
+            jurisdiction?: string;
+            /** @description At most 200 characters */
+            description?: string;
+        };
+        UpdateTaxRateRequest: {
+            /** @description 1..50 characters */
+            display_name?: string;
+            /** @description At most 200 characters; "" clears it */
+            description?: string;
+            /** @description false: no longer attachable (it keeps applying where it is attached); true: attachable again */
+            is_active?: boolean;
+        } & {
+            [key: string]: unknown;
         };
         CancellationPolicy: {
             /** Format: uuid */
@@ -2991,6 +3142,8 @@ export interface components {
                 /** @description How many more period invoices it discounts (1 for ONCE until used); null = FOREVER. The subscription shows no discount once it has run out */
                 ends_after_periods_remaining: number | null;
             } | null;
+            /** @description The tax rates its invoices get, in order, replacing its plan's; [] = no tax; null = its plan's (plans carry no rates yet: no tax) */
+            tax_rate_ids: string[] | null;
         };
         CreateSubscriptionRequest: {
             /** Format: uuid */
@@ -3007,6 +3160,8 @@ export interface components {
             };
             /** @description A coupon to redeem: its discount starts with the first invoice (refused: 400 saying why) */
             coupon_code?: string;
+            /** @description Tax rates for its invoices, replacing its plan's: at most 5, active, of this project and mode; [] = no tax; absent or null = its plan's (plans carry no rates yet: no tax) */
+            tax_rate_ids?: string[] | null;
         };
         SubscriptionListItem: {
             /** Format: uuid */
@@ -3034,6 +3189,10 @@ export interface components {
             cancelled_by: "MERCHANT" | "CUSTOMER" | "SYSTEM" | null;
             /** Format: date-time */
             created_at: string;
+        };
+        UpdateSubscriptionRequest: {
+            /** @description The tax rates of the invoices made from now on, replacing the current ones: at most 5, of this project and mode, active unless already attached; [] = no tax; null = its plan's again (plans carry no rates yet: no tax); absent = unchanged */
+            tax_rate_ids?: string[] | null;
         };
         ApplySubscriptionDiscountRequest: {
             /** @description 3..40 characters of A-Z, 0-9, _ and -; case-insensitive (stored upper case) */
@@ -3098,6 +3257,8 @@ export interface components {
                 /** @description How many more period invoices it discounts (1 for ONCE until used); null = FOREVER. The subscription shows no discount once it has run out */
                 ends_after_periods_remaining: number | null;
             } | null;
+            /** @description The tax rates its invoices get, in order, replacing its plan's; [] = no tax; null = its plan's (plans carry no rates yet: no tax) */
+            tax_rate_ids: string[] | null;
             refund: components["schemas"]["Refund"];
         };
         Refund: {
@@ -3208,6 +3369,8 @@ export interface components {
                 /** @description How many more period invoices it discounts (1 for ONCE until used); null = FOREVER. The subscription shows no discount once it has run out */
                 ends_after_periods_remaining: number | null;
             } | null;
+            /** @description The tax rates its invoices get, in order, replacing its plan's; [] = no tax; null = its plan's (plans carry no rates yet: no tax) */
+            tax_rate_ids: string[] | null;
             /** @description The invoice the change made (proration, or a new period for another interval); null when none */
             latest_invoice: {
                 /** Format: uuid */
@@ -3227,7 +3390,15 @@ export interface components {
                 subtotal: number;
                 /** @description The DISCOUNT line's amount as a positive number (0 when none) */
                 discount: number;
-                /** @description subtotal - discount */
+                /** @description The sum of the per-rate tax amounts, each rounded once */
+                tax: number;
+                /** @description subtotal - discount - the inclusive taxes */
+                total_excluding_tax: number;
+                /** @description One entry per tax rate, in order */
+                total_tax_amounts: components["schemas"]["InvoiceTaxAmount"][];
+                /** @description "Reverse charge" for a reverse-charge customer, else null */
+                tax_note: string | null;
+                /** @description The invoice total: subtotal - discount + the exclusive taxes (= total_excluding_tax + tax) */
                 amount: number;
                 /** @description The customer's balance this invoice used */
                 credit_applied: number;
@@ -3278,6 +3449,16 @@ export interface components {
             subtotal: number;
             /** @description The subscription's discount on the invoice */
             discount: number;
+            /** @description The sum of the per-rate tax amounts, each rounded once */
+            tax: number;
+            /** @description subtotal - discount - the inclusive taxes */
+            total_excluding_tax: number;
+            /** @description One entry per tax rate, in order */
+            total_tax_amounts: components["schemas"]["InvoiceTaxAmount"][];
+            /** @description "Reverse charge" for a reverse-charge customer, else null */
+            tax_note: string | null;
+            /** @description The invoice total: subtotal - discount + the exclusive taxes */
+            amount: number;
             /** @description The customer's balance the invoice would use */
             credit_applied: number;
             /** @description What the saved card would be charged now */
@@ -8304,6 +8485,7 @@ export interface operations {
                      *         },
                      *         "balance": 0,
                      *         "balance_currency": null,
+                     *         "tax_exempt": "NONE",
                      *         "livemode": false,
                      *         "created_at": "2026-03-02T09:15:00.000Z"
                      *       }
@@ -8478,6 +8660,7 @@ export interface operations {
                      *       },
                      *       "balance": 0,
                      *       "balance_currency": null,
+                     *       "tax_exempt": "NONE",
                      *       "livemode": false,
                      *       "created_at": "2026-03-02T09:15:00.000Z"
                      *     }
@@ -8663,6 +8846,7 @@ export interface operations {
                      *         },
                      *         "balance": 0,
                      *         "balance_currency": null,
+                     *         "tax_exempt": "NONE",
                      *         "livemode": false,
                      *         "created_at": "2026-03-02T09:15:00.000Z"
                      *       },
@@ -8838,6 +9022,7 @@ export interface operations {
                      *       },
                      *       "balance": 0,
                      *       "balance_currency": null,
+                     *       "tax_exempt": "NONE",
                      *       "livemode": false,
                      *       "created_at": "2026-03-02T09:15:00.000Z"
                      *     }
@@ -9416,9 +9601,22 @@ export interface operations {
                      *         "currency": "NGN",
                      *         "subtotal": 15000,
                      *         "discount": 0,
-                     *         "amount": 15000,
+                     *         "tax": 1125,
+                     *         "total_excluding_tax": 15000,
+                     *         "total_tax_amounts": [
+                     *           {
+                     *             "tax_rate_id": "3d1f0b6e-8c2a-4e57-9b1d-5f7a2c9e4b10",
+                     *             "display_name": "VAT",
+                     *             "percentage": 7.5,
+                     *             "inclusive": false,
+                     *             "taxable_amount": 15000,
+                     *             "amount": 1125
+                     *           }
+                     *         ],
+                     *         "tax_note": null,
+                     *         "amount": 16125,
                      *         "credit_applied": 0,
-                     *         "amount_due": 15000,
+                     *         "amount_due": 16125,
                      *         "amount_paid": 0,
                      *         "amount_refunded": 0,
                      *         "lines": [
@@ -9429,7 +9627,10 @@ export interface operations {
                      *             "unit_amount": 15000,
                      *             "amount": 15000,
                      *             "period_start": "2026-04-02T09:15:00.000Z",
-                     *             "period_end": "2026-05-02T09:15:00.000Z"
+                     *             "period_end": "2026-05-02T09:15:00.000Z",
+                     *             "tax_rates": [
+                     *               "3d1f0b6e-8c2a-4e57-9b1d-5f7a2c9e4b10"
+                     *             ]
                      *           }
                      *         ],
                      *         "period_start": "2026-04-02T09:15:00.000Z",
@@ -9451,6 +9652,10 @@ export interface operations {
                      *         "currency": "NGN",
                      *         "subtotal": 15000,
                      *         "discount": 0,
+                     *         "tax": 0,
+                     *         "total_excluding_tax": 15000,
+                     *         "total_tax_amounts": [],
+                     *         "tax_note": null,
                      *         "amount": 15000,
                      *         "credit_applied": 0,
                      *         "amount_due": 15000,
@@ -9464,7 +9669,8 @@ export interface operations {
                      *             "unit_amount": 15000,
                      *             "amount": 15000,
                      *             "period_start": "2026-03-02T09:15:00.000Z",
-                     *             "period_end": "2026-04-02T09:15:00.000Z"
+                     *             "period_end": "2026-04-02T09:15:00.000Z",
+                     *             "tax_rates": []
                      *           }
                      *         ],
                      *         "period_start": "2026-03-02T09:15:00.000Z",
@@ -9635,6 +9841,10 @@ export interface operations {
                      *       "currency": "NGN",
                      *       "subtotal": 15000,
                      *       "discount": 0,
+                     *       "tax": 0,
+                     *       "total_excluding_tax": 15000,
+                     *       "total_tax_amounts": [],
+                     *       "tax_note": null,
                      *       "amount": 15000,
                      *       "credit_applied": 0,
                      *       "amount_due": 15000,
@@ -9648,7 +9858,8 @@ export interface operations {
                      *           "unit_amount": 15000,
                      *           "amount": 15000,
                      *           "period_start": "2026-03-02T09:15:00.000Z",
-                     *           "period_end": "2026-04-02T09:15:00.000Z"
+                     *           "period_end": "2026-04-02T09:15:00.000Z",
+                     *           "tax_rates": []
                      *         }
                      *       ],
                      *       "period_start": "2026-03-02T09:15:00.000Z",
@@ -9796,10 +10007,23 @@ export interface operations {
                      *       "currency": "NGN",
                      *       "subtotal": 15000,
                      *       "discount": 0,
-                     *       "amount": 15000,
+                     *       "tax": 1125,
+                     *       "total_excluding_tax": 15000,
+                     *       "total_tax_amounts": [
+                     *         {
+                     *           "tax_rate_id": "3d1f0b6e-8c2a-4e57-9b1d-5f7a2c9e4b10",
+                     *           "display_name": "VAT",
+                     *           "percentage": 7.5,
+                     *           "inclusive": false,
+                     *           "taxable_amount": 15000,
+                     *           "amount": 1125
+                     *         }
+                     *       ],
+                     *       "tax_note": null,
+                     *       "amount": 16125,
                      *       "credit_applied": 0,
-                     *       "amount_due": 15000,
-                     *       "amount_paid": 15000,
+                     *       "amount_due": 16125,
+                     *       "amount_paid": 16125,
                      *       "amount_refunded": 0,
                      *       "lines": [
                      *         {
@@ -9809,7 +10033,10 @@ export interface operations {
                      *           "unit_amount": 15000,
                      *           "amount": 15000,
                      *           "period_start": "2026-04-02T09:15:00.000Z",
-                     *           "period_end": "2026-05-02T09:15:00.000Z"
+                     *           "period_end": "2026-05-02T09:15:00.000Z",
+                     *           "tax_rates": [
+                     *             "3d1f0b6e-8c2a-4e57-9b1d-5f7a2c9e4b10"
+                     *           ]
                      *         }
                      *       ],
                      *       "period_start": "2026-04-02T09:15:00.000Z",
@@ -10023,9 +10250,22 @@ export interface operations {
                      *       "currency": "NGN",
                      *       "subtotal": 15000,
                      *       "discount": 0,
-                     *       "amount": 15000,
+                     *       "tax": 1125,
+                     *       "total_excluding_tax": 15000,
+                     *       "total_tax_amounts": [
+                     *         {
+                     *           "tax_rate_id": "3d1f0b6e-8c2a-4e57-9b1d-5f7a2c9e4b10",
+                     *           "display_name": "VAT",
+                     *           "percentage": 7.5,
+                     *           "inclusive": false,
+                     *           "taxable_amount": 15000,
+                     *           "amount": 1125
+                     *         }
+                     *       ],
+                     *       "tax_note": null,
+                     *       "amount": 16125,
                      *       "credit_applied": 0,
-                     *       "amount_due": 15000,
+                     *       "amount_due": 16125,
                      *       "amount_paid": 0,
                      *       "amount_refunded": 0,
                      *       "lines": [
@@ -10036,7 +10276,10 @@ export interface operations {
                      *           "unit_amount": 15000,
                      *           "amount": 15000,
                      *           "period_start": "2026-04-02T09:15:00.000Z",
-                     *           "period_end": "2026-05-02T09:15:00.000Z"
+                     *           "period_end": "2026-05-02T09:15:00.000Z",
+                     *           "tax_rates": [
+                     *             "3d1f0b6e-8c2a-4e57-9b1d-5f7a2c9e4b10"
+                     *           ]
                      *         }
                      *       ],
                      *       "period_start": "2026-04-02T09:15:00.000Z",
@@ -10181,6 +10424,663 @@ export interface operations {
                 };
             };
             /** @description A backing service is unavailable or too slow; retry after `Retry-After`. Sent without an Idempotency-Key, the request may have taken effect (no Retry-After then): check before retrying it, or send a key so that a retry is safe */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "A backing service is temporarily unavailable; please retry"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listTaxRates: {
+        parameters: {
+            query?: {
+                /** @description 1..100, default 20 */
+                limit?: number;
+                /** @description The id of the last item of the previous page */
+                starting_after?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of tax rates */
+            200: {
+                headers: {
+                    /** @description Requests per second the key's mode allows, sustained */
+                    "X-RateLimit-Limit": string;
+                    /** @description What is left of the current 2 s window */
+                    "X-RateLimit-Remaining": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "id": "3d1f0b6e-8c2a-4e57-9b1d-5f7a2c9e4b10",
+                     *         "display_name": "VAT",
+                     *         "percentage": 7.5,
+                     *         "inclusive": false,
+                     *         "country": "NG",
+                     *         "jurisdiction": null,
+                     *         "description": "Value added tax, Nigeria",
+                     *         "is_active": true,
+                     *         "livemode": false,
+                     *         "created_at": "2026-03-02T09:15:00.000Z"
+                     *       }
+                     *     ]
+                     */
+                    "application/json": components["schemas"]["TaxRate"][];
+                };
+            };
+            /** @description starting_after does not name an item of this list */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "starting_after does not name an item of this list"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The X-Api-Key header is missing, or names an unknown or revoked key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Not authenticated: send the X-Api-Key header"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The API key is disabled, or its merchant deactivated */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "API key is disabled"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Invalid query, header or body: `detail` has one item per problem, `loc` says where */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": [
+                     *         {
+                     *           "loc": [
+                     *             "query",
+                     *             "limit"
+                     *           ],
+                     *           "msg": "Input should be a valid number",
+                     *           "type": "float_type",
+                     *           "input": "%"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description A rate limit is spent (docs/rate-limits.md); come back after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": string;
+                    /** @description Requests per second the key's mode allows, sustained */
+                    "X-RateLimit-Limit": string;
+                    /** @description What is left of the current 2 s window */
+                    "X-RateLimit-Remaining": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Rate limit exceeded: 25 requests per second for this API key"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An internal error; quote the error id to support */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Internal server error (error id 0b7c9a61-5d2e-4f3a-8c1b-6e9d2a4f7b30)"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A backing service is unavailable or too slow; retry after `Retry-After` */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "A backing service is temporarily unavailable; please retry"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createTaxRate: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: for 24 h a repeat with the same key, method, path and body (per API key, or per merchant for token-only calls) replays the first answer with `Idempotent-Replayed: true`; another body, or the first still running, is a 409. 1 to 255 printable ASCII characters. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "display_name": "VAT",
+                 *       "percentage": 7.5,
+                 *       "inclusive": false,
+                 *       "country": "NG",
+                 *       "description": "Value added tax, Nigeria"
+                 *     }
+                 */
+                "application/json": components["schemas"]["CreateTaxRateRequest"];
+            };
+        };
+        responses: {
+            /** @description The tax rate */
+            201: {
+                headers: {
+                    /** @description Present when this is the stored answer of an earlier request with the same key */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description Requests per second the key's mode allows, sustained */
+                    "X-RateLimit-Limit": string;
+                    /** @description What is left of the current 2 s window */
+                    "X-RateLimit-Remaining": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "3d1f0b6e-8c2a-4e57-9b1d-5f7a2c9e4b10",
+                     *       "display_name": "VAT",
+                     *       "percentage": 7.5,
+                     *       "inclusive": false,
+                     *       "country": "NG",
+                     *       "jurisdiction": null,
+                     *       "description": "Value added tax, Nigeria",
+                     *       "is_active": true,
+                     *       "livemode": false,
+                     *       "created_at": "2026-03-02T09:15:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["TaxRate"];
+                };
+            };
+            /** @description The X-Api-Key header is missing, or names an unknown or revoked key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Not authenticated: send the X-Api-Key header"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The API key is disabled, or its merchant deactivated */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "API key is disabled"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Idempotency-Key was used with another body, or its first request is still running */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "This Idempotency-Key was already used with a different request body"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is larger than 1 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Request body is larger than 1 MiB"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Invalid query, header or body: `detail` has one item per problem, `loc` says where */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": [
+                     *         {
+                     *           "loc": [
+                     *             "body"
+                     *           ],
+                     *           "msg": "Field required",
+                     *           "type": "missing"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description A rate limit is spent (docs/rate-limits.md); come back after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": string;
+                    /** @description Requests per second the key's mode allows, sustained */
+                    "X-RateLimit-Limit": string;
+                    /** @description What is left of the current 2 s window */
+                    "X-RateLimit-Remaining": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Rate limit exceeded: 25 requests per second for this API key"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An internal error; quote the error id to support */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Internal server error (error id 0b7c9a61-5d2e-4f3a-8c1b-6e9d2a4f7b30)"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A backing service is unavailable or too slow; retry after `Retry-After`. Sent without an Idempotency-Key, the request may have taken effect (no Retry-After then): check before retrying it, or send a key so that a retry is safe */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "A backing service is temporarily unavailable; please retry"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getTaxRate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Tax rate id */
+                tax_rate_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The tax rate */
+            200: {
+                headers: {
+                    /** @description Requests per second the key's mode allows, sustained */
+                    "X-RateLimit-Limit": string;
+                    /** @description What is left of the current 2 s window */
+                    "X-RateLimit-Remaining": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "3d1f0b6e-8c2a-4e57-9b1d-5f7a2c9e4b10",
+                     *       "display_name": "VAT",
+                     *       "percentage": 7.5,
+                     *       "inclusive": false,
+                     *       "country": "NG",
+                     *       "jurisdiction": null,
+                     *       "description": "Value added tax, Nigeria",
+                     *       "is_active": true,
+                     *       "livemode": false,
+                     *       "created_at": "2026-03-02T09:15:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["TaxRate"];
+                };
+            };
+            /** @description The X-Api-Key header is missing, or names an unknown or revoked key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Not authenticated: send the X-Api-Key header"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Tax rate belongs to another project; or: The API key is disabled, or its merchant deactivated */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Tax rate belongs to another project"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Tax rate not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Tax rate not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A rate limit is spent (docs/rate-limits.md); come back after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": string;
+                    /** @description Requests per second the key's mode allows, sustained */
+                    "X-RateLimit-Limit": string;
+                    /** @description What is left of the current 2 s window */
+                    "X-RateLimit-Remaining": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Rate limit exceeded: 25 requests per second for this API key"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An internal error; quote the error id to support */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Internal server error (error id 0b7c9a61-5d2e-4f3a-8c1b-6e9d2a4f7b30)"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A backing service is unavailable or too slow; retry after `Retry-After` */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "A backing service is temporarily unavailable; please retry"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    updateTaxRate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Tax rate id */
+                tax_rate_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "display_name": "VAT (Nigeria)",
+                 *       "is_active": false
+                 *     }
+                 */
+                "application/json": components["schemas"]["UpdateTaxRateRequest"];
+            };
+        };
+        responses: {
+            /** @description The updated tax rate */
+            200: {
+                headers: {
+                    /** @description Requests per second the key's mode allows, sustained */
+                    "X-RateLimit-Limit": string;
+                    /** @description What is left of the current 2 s window */
+                    "X-RateLimit-Remaining": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "3d1f0b6e-8c2a-4e57-9b1d-5f7a2c9e4b10",
+                     *       "display_name": "VAT (Nigeria)",
+                     *       "percentage": 7.5,
+                     *       "inclusive": false,
+                     *       "country": "NG",
+                     *       "jurisdiction": null,
+                     *       "description": "Value added tax, Nigeria",
+                     *       "is_active": false,
+                     *       "livemode": false,
+                     *       "created_at": "2026-03-02T09:15:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["TaxRate"];
+                };
+            };
+            /** @description The X-Api-Key header is missing, or names an unknown or revoked key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Not authenticated: send the X-Api-Key header"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Tax rate belongs to another project; or: The API key is disabled, or its merchant deactivated */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Tax rate belongs to another project"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Tax rate not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Tax rate not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is larger than 1 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Request body is larger than 1 MiB"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Invalid query, header or body: `detail` has one item per problem, `loc` says where */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": [
+                     *         {
+                     *           "loc": [
+                     *             "body"
+                     *           ],
+                     *           "msg": "Field required",
+                     *           "type": "missing"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description A rate limit is spent (docs/rate-limits.md); come back after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": string;
+                    /** @description Requests per second the key's mode allows, sustained */
+                    "X-RateLimit-Limit": string;
+                    /** @description What is left of the current 2 s window */
+                    "X-RateLimit-Remaining": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Rate limit exceeded: 25 requests per second for this API key"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An internal error; quote the error id to support */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Internal server error (error id 0b7c9a61-5d2e-4f3a-8c1b-6e9d2a4f7b30)"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A backing service is unavailable or too slow; retry after `Retry-After` */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying */
@@ -12390,7 +13290,10 @@ export interface operations {
                  *       "metadata": {
                  *         "signup_source": "upgrade-banner"
                  *       },
-                 *       "coupon_code": "WELCOME25"
+                 *       "coupon_code": "WELCOME25",
+                 *       "tax_rate_ids": [
+                 *         "3d1f0b6e-8c2a-4e57-9b1d-5f7a2c9e4b10"
+                 *       ]
                  *     }
                  */
                 "application/json": components["schemas"]["CreateSubscriptionRequest"];
@@ -12440,7 +13343,10 @@ export interface operations {
                      *         "percent_off": 25,
                      *         "amount_off": null,
                      *         "ends_after_periods_remaining": 3
-                     *       }
+                     *       },
+                     *       "tax_rate_ids": [
+                     *         "3d1f0b6e-8c2a-4e57-9b1d-5f7a2c9e4b10"
+                     *       ]
                      *     }
                      */
                     "application/json": components["schemas"]["Subscription"];
@@ -12665,7 +13571,8 @@ export interface operations {
                      *       "livemode": false,
                      *       "pending_plan_id": null,
                      *       "pending_plan_change_at": null,
-                     *       "discount": null
+                     *       "discount": null,
+                     *       "tax_rate_ids": null
                      *     }
                      */
                     "application/json": components["schemas"]["Subscription"];
@@ -12711,6 +13618,217 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A rate limit is spent (docs/rate-limits.md); come back after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": string;
+                    /** @description Requests per second the key's mode allows, sustained */
+                    "X-RateLimit-Limit": string;
+                    /** @description What is left of the current 2 s window */
+                    "X-RateLimit-Remaining": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Rate limit exceeded: 25 requests per second for this API key"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An internal error; quote the error id to support */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Internal server error (error id 0b7c9a61-5d2e-4f3a-8c1b-6e9d2a4f7b30)"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A backing service is unavailable or too slow; retry after `Retry-After` */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "A backing service is temporarily unavailable; please retry"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    updateSubscription: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Subscription id */
+                subscription_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "tax_rate_ids": [
+                 *         "3d1f0b6e-8c2a-4e57-9b1d-5f7a2c9e4b10"
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["UpdateSubscriptionRequest"];
+            };
+        };
+        responses: {
+            /** @description The subscription with its tax rates */
+            200: {
+                headers: {
+                    /** @description Requests per second the key's mode allows, sustained */
+                    "X-RateLimit-Limit": string;
+                    /** @description What is left of the current 2 s window */
+                    "X-RateLimit-Remaining": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "b641a59e-66cd-426c-868f-d6983e96217c",
+                     *       "customer_email": "ada@example.com",
+                     *       "plan_name": "Pro",
+                     *       "status": "ACTIVE",
+                     *       "amount": 15000,
+                     *       "currency": "NGN",
+                     *       "interval": "monthly",
+                     *       "current_period_start": "2026-03-02T09:15:00.000Z",
+                     *       "current_period_end": "2026-04-02T09:15:00.000Z",
+                     *       "cancelled_at": null,
+                     *       "cancel_at_period_end": false,
+                     *       "cancelled_by": null,
+                     *       "created_at": "2026-03-02T09:15:00.000Z",
+                     *       "customer_id": "ac3c3ddb-4eec-4de9-840a-1b77d36a38ea",
+                     *       "plan_id": "baea837a-06ab-4cfb-9510-cd42026464cc",
+                     *       "trial_end": null,
+                     *       "billing_cycles": null,
+                     *       "metadata": {
+                     *         "signup_source": "pricing-page"
+                     *       },
+                     *       "livemode": false,
+                     *       "pending_plan_id": null,
+                     *       "pending_plan_change_at": null,
+                     *       "discount": null,
+                     *       "tax_rate_ids": [
+                     *         "3d1f0b6e-8c2a-4e57-9b1d-5f7a2c9e4b10"
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Subscription"];
+                };
+            };
+            /** @description The tax rate VAT (3d1f0b6e-8c2a-4e57-9b1d-5f7a2c9e4b10) is not active; an inactive rate can't be newly attached */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "The tax rate VAT (3d1f0b6e-8c2a-4e57-9b1d-5f7a2c9e4b10) is not active; an inactive rate can't be newly attached"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The X-Api-Key header is missing, or names an unknown or revoked key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Not authenticated: send the X-Api-Key header"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Subscription belongs to another project; or: The API key is disabled, or its merchant deactivated */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Subscription belongs to another project"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Subscription not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Subscription not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is larger than 1 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Request body is larger than 1 MiB"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Invalid query, header or body: `detail` has one item per problem, `loc` says where */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": [
+                     *         {
+                     *           "loc": [
+                     *             "body"
+                     *           ],
+                     *           "msg": "Field required",
+                     *           "type": "missing"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["HTTPValidationError"];
                 };
             };
             /** @description A rate limit is spent (docs/rate-limits.md); come back after `Retry-After` seconds */
@@ -12817,7 +13935,8 @@ export interface operations {
                      *       "livemode": false,
                      *       "pending_plan_id": null,
                      *       "pending_plan_change_at": null,
-                     *       "discount": null
+                     *       "discount": null,
+                     *       "tax_rate_ids": null
                      *     }
                      */
                     "application/json": components["schemas"]["Subscription"];
@@ -13021,7 +14140,8 @@ export interface operations {
                      *       "livemode": false,
                      *       "pending_plan_id": null,
                      *       "pending_plan_change_at": null,
-                     *       "discount": null
+                     *       "discount": null,
+                     *       "tax_rate_ids": null
                      *     }
                      */
                     "application/json": components["schemas"]["Subscription"];
@@ -13240,7 +14360,8 @@ export interface operations {
                      *         "percent_off": 25,
                      *         "amount_off": null,
                      *         "ends_after_periods_remaining": 3
-                     *       }
+                     *       },
+                     *       "tax_rate_ids": null
                      *     }
                      */
                     "application/json": components["schemas"]["Subscription"];
@@ -13451,7 +14572,8 @@ export interface operations {
                      *       "livemode": false,
                      *       "pending_plan_id": null,
                      *       "pending_plan_change_at": null,
-                     *       "discount": null
+                     *       "discount": null,
+                     *       "tax_rate_ids": null
                      *     }
                      */
                     "application/json": components["schemas"]["Subscription"];
@@ -13615,6 +14737,7 @@ export interface operations {
                      *       "pending_plan_id": null,
                      *       "pending_plan_change_at": null,
                      *       "discount": null,
+                     *       "tax_rate_ids": null,
                      *       "refund": {
                      *         "id": "f7800ccc-7924-4953-897d-02131490cf8b",
                      *         "amount": 7000,
@@ -14062,6 +15185,7 @@ export interface operations {
                      *       "pending_plan_id": null,
                      *       "pending_plan_change_at": null,
                      *       "discount": null,
+                     *       "tax_rate_ids": null,
                      *       "latest_invoice": {
                      *         "id": "ff700b66-b6ab-402c-8a7f-115a7ebf7ff1",
                      *         "number": "INV-000002",
@@ -14072,6 +15196,10 @@ export interface operations {
                      *         "currency": "NGN",
                      *         "subtotal": 7500,
                      *         "discount": 0,
+                     *         "tax": 0,
+                     *         "total_excluding_tax": 7500,
+                     *         "total_tax_amounts": [],
+                     *         "tax_note": null,
                      *         "amount": 7500,
                      *         "credit_applied": 0,
                      *         "amount_due": 7500,
@@ -14085,7 +15213,8 @@ export interface operations {
                      *             "unit_amount": -7500,
                      *             "amount": -7500,
                      *             "period_start": "2026-03-17T21:15:00.000Z",
-                     *             "period_end": "2026-04-02T09:15:00.000Z"
+                     *             "period_end": "2026-04-02T09:15:00.000Z",
+                     *             "tax_rates": []
                      *           },
                      *           {
                      *             "type": "PRORATION",
@@ -14094,7 +15223,8 @@ export interface operations {
                      *             "unit_amount": 15000,
                      *             "amount": 15000,
                      *             "period_start": "2026-03-17T21:15:00.000Z",
-                     *             "period_end": "2026-04-02T09:15:00.000Z"
+                     *             "period_end": "2026-04-02T09:15:00.000Z",
+                     *             "tax_rates": []
                      *           }
                      *         ],
                      *         "period_start": "2026-03-17T21:15:00.000Z",
@@ -14331,7 +15461,8 @@ export interface operations {
                      *           "unit_amount": -7500,
                      *           "amount": -7500,
                      *           "period_start": "2026-03-17T21:15:00.000Z",
-                     *           "period_end": "2026-04-02T09:15:00.000Z"
+                     *           "period_end": "2026-04-02T09:15:00.000Z",
+                     *           "tax_rates": []
                      *         },
                      *         {
                      *           "type": "PRORATION",
@@ -14340,11 +15471,17 @@ export interface operations {
                      *           "unit_amount": 15000,
                      *           "amount": 15000,
                      *           "period_start": "2026-03-17T21:15:00.000Z",
-                     *           "period_end": "2026-04-02T09:15:00.000Z"
+                     *           "period_end": "2026-04-02T09:15:00.000Z",
+                     *           "tax_rates": []
                      *         }
                      *       ],
                      *       "subtotal": 7500,
                      *       "discount": 0,
+                     *       "tax": 0,
+                     *       "total_excluding_tax": 7500,
+                     *       "total_tax_amounts": [],
+                     *       "tax_note": null,
+                     *       "amount": 7500,
                      *       "credit_applied": 0,
                      *       "amount_due": 7500,
                      *       "credit_to_balance": 0,
@@ -15522,6 +16659,10 @@ export interface operations {
                      *           "id": "ff700b66-b6ab-402c-8a7f-115a7ebf7ff1",
                      *           "amount": 15000,
                      *           "discount": 0,
+                     *           "tax": 0,
+                     *           "total_excluding_tax": 15000,
+                     *           "total_tax_amounts": [],
+                     *           "tax_note": null,
                      *           "credit_applied": 0,
                      *           "amount_due": 15000,
                      *           "currency": "NGN",
@@ -16200,6 +17341,7 @@ export interface operations {
                  *         },
                  *         "balance": 0,
                  *         "balance_currency": null,
+                 *         "tax_exempt": "NONE",
                  *         "livemode": false,
                  *         "created_at": "2026-03-02T09:15:00.000Z"
                  *       },
@@ -16863,6 +18005,10 @@ export interface operations {
                  *         "id": "ff700b66-b6ab-402c-8a7f-115a7ebf7ff1",
                  *         "amount": 15000,
                  *         "discount": 0,
+                 *         "tax": 0,
+                 *         "total_excluding_tax": 15000,
+                 *         "total_tax_amounts": [],
+                 *         "tax_note": null,
                  *         "credit_applied": 0,
                  *         "amount_due": 15000,
                  *         "currency": "NGN",
@@ -16925,6 +18071,10 @@ export interface operations {
                  *         "id": "ff700b66-b6ab-402c-8a7f-115a7ebf7ff1",
                  *         "amount": 15000,
                  *         "discount": 0,
+                 *         "tax": 0,
+                 *         "total_excluding_tax": 15000,
+                 *         "total_tax_amounts": [],
+                 *         "tax_note": null,
                  *         "credit_applied": 0,
                  *         "amount_due": 15000,
                  *         "currency": "NGN",
@@ -16987,6 +18137,10 @@ export interface operations {
                  *         "id": "ff700b66-b6ab-402c-8a7f-115a7ebf7ff1",
                  *         "amount": 15000,
                  *         "discount": 0,
+                 *         "tax": 0,
+                 *         "total_excluding_tax": 15000,
+                 *         "total_tax_amounts": [],
+                 *         "tax_note": null,
                  *         "credit_applied": 0,
                  *         "amount_due": 15000,
                  *         "currency": "NGN",
@@ -17050,6 +18204,10 @@ export interface operations {
                  *         "id": "ff700b66-b6ab-402c-8a7f-115a7ebf7ff1",
                  *         "amount": 15000,
                  *         "discount": 0,
+                 *         "tax": 0,
+                 *         "total_excluding_tax": 15000,
+                 *         "total_tax_amounts": [],
+                 *         "tax_note": null,
                  *         "credit_applied": 0,
                  *         "amount_due": 15000,
                  *         "currency": "NGN",

@@ -35,7 +35,10 @@ export interface ChangingSubscription {
   plan: PlanTerms;
   currentPeriodStart: Date;
   currentPeriodEnd: Date;
-  /** P of the current period (period-payment.ts): what its unused time credits back. */
+  /**
+   * P of the current period before its exclusive tax (heldBeforeTaxForPeriod, period-payment.ts):
+   * what its unused time credits back; the change's invoice adds back the tax of that credit (§21).
+   */
   paidForPeriod: number;
 }
 

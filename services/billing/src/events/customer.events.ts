@@ -18,6 +18,7 @@ export const customerEventData = (customer: CustomerModel) => ({
   metadata: customer.metadata,
   balance: toMajorUnits(customer.balance),
   balance_currency: customer.balanceCurrency ?? null,
+  tax_exempt: customer.taxExempt,
   livemode: customer.livemode,
   created_at: customer.createdAt.toISOString(),
 });

@@ -12,13 +12,25 @@ import type { InvoiceModel } from '../db/models';
 const iso = (date: Date | null) => (date ? date.toISOString() : null);
 
 /**
- * invoice.*: the invoice.paid shape of docs/api-behaviour.md §0 + subscription_id, customer_id, and
- * the money of §20 (discount, credit_applied, amount_due).
+ * invoice.*: the invoice.paid shape of docs/api-behaviour.md §0 + subscription_id, customer_id,
+ * the money of §20 (discount, credit_applied, amount_due) and the tax of §21 (tax,
+ * total_excluding_tax, total_tax_amounts, tax_note), as the invoice resource shows them.
  */
 export const invoiceEventData = (invoice: InvoiceModel, customerEmail: string) => ({
   id: invoice.id,
   amount: toMajorUnits(invoice.amount),
   discount: toMajorUnits(invoice.discount),
+  tax: toMajorUnits(invoice.tax),
+  total_excluding_tax: toMajorUnits(invoice.totalExcludingTax),
+  total_tax_amounts: invoice.totalTaxAmounts.map((t) => ({
+    tax_rate_id: t.taxRateId,
+    display_name: t.displayName,
+    percentage: Number(t.percentage),
+    inclusive: t.inclusive,
+    taxable_amount: toMajorUnits(t.taxableAmount),
+    amount: toMajorUnits(t.amount),
+  })),
+  tax_note: invoice.taxNote,
   credit_applied: toMajorUnits(invoice.creditApplied),
   amount_due: toMajorUnits(invoice.amountDue),
   currency: invoice.currency,

@@ -1,6 +1,13 @@
 import { billingV1 } from '@billing/proto';
 import type { UnaryHandlers } from '@billing/platform';
-import type { CustomerBalanceTransactionModel, CustomerModel, InvoiceModel, SubscriptionModel } from '../db/models';
+import type {
+  CustomerBalanceTransactionModel,
+  CustomerModel,
+  InvoiceModel,
+  SubscriptionModel,
+  TaxRateModel,
+} from '../db/models';
+import type { TaxAmount } from '../domain/invoice-totals';
 import type { RefundView } from '../domain/cancellation-refund';
 import {
   discountFromCoupon,
@@ -29,7 +36,41 @@ export const toCustomer = (c: CustomerModel): billingV1.Customer => ({
   createdAt: c.createdAt,
   balance: c.balance,
   balanceCurrency: c.balanceCurrency ?? undefined,
+  taxExempt: c.taxExempt,
 });
+
+export const toTaxRate = (r: TaxRateModel): billingV1.TaxRate => ({
+  id: r.id,
+  displayName: r.displayName,
+  percentage: r.percentage,
+  inclusive: r.inclusive,
+  country: r.country ?? undefined,
+  jurisdiction: r.jurisdiction ?? undefined,
+  description: r.description ?? undefined,
+  isActive: r.isActive,
+  livemode: r.livemode,
+  createdAt: r.createdAt,
+});
+
+/** One entry of an invoice's (or a preview's) total_tax_amounts. */
+export const toInvoiceTaxAmount = (t: TaxAmount): billingV1.InvoiceTaxAmount => ({
+  taxRateId: t.taxRateId,
+  displayName: t.displayName,
+  percentage: t.percentage,
+  inclusive: t.inclusive,
+  taxableAmount: t.taxableAmount,
+  amount: t.amount,
+});
+
+/** A subscription's tax rates (docs/api-behaviour.md §21): its own, or (null) its plan's. */
+export const toSubscriptionTaxRates = (taxRateIds: string[] | null): billingV1.SubscriptionTaxRates => ({
+  fromPlan: taxRateIds === null,
+  ids: taxRateIds ?? [],
+});
+
+/** A request's tax rates: unset -> undefined, from the plan -> null, else the ids. */
+export const requestedTaxRateIds = (r: billingV1.SubscriptionTaxRates | undefined): string[] | null | undefined =>
+  r === undefined ? undefined : r.fromPlan ? null : r.ids;
 
 export const toBalanceTransaction = (t: CustomerBalanceTransactionModel): billingV1.BalanceTransaction => ({
   id: t.id,
@@ -81,7 +122,11 @@ export const toInvoice = ({ invoice: i, lines, customerEmail }: InvoiceView): bi
   currency: i.currency,
   subtotal: i.subtotal,
   discount: i.discount,
+  tax: i.tax,
+  totalExcludingTax: i.totalExcludingTax,
   amount: i.amount,
+  totalTaxAmounts: i.totalTaxAmounts.map(toInvoiceTaxAmount),
+  taxNote: i.taxNote ?? undefined,
   creditApplied: i.creditApplied,
   amountDue: i.amountDue,
   amountPaid: i.amountPaid,
@@ -94,6 +139,7 @@ export const toInvoice = ({ invoice: i, lines, customerEmail }: InvoiceView): bi
     amount: l.amount,
     periodStart: l.periodStart,
     periodEnd: l.periodEnd,
+    taxRateIds: l.taxRateIds,
   })),
   periodStart: i.periodStart,
   periodEnd: i.periodEnd,
@@ -129,6 +175,7 @@ export const toSubscription = ({ subscription: s, customerEmail }: SubscriptionV
   pendingPlanId: s.pendingPlanId ?? undefined,
   pendingPlanChangeAt: s.pendingPlanChangeAt ?? undefined,
   discount: toDiscount(discountOf(s)),
+  taxRates: toSubscriptionTaxRates(s.taxRateIds),
 });
 
 export const toDiscount = (d: SubscriptionDiscount | null): billingV1.SubscriptionDiscount | undefined =>

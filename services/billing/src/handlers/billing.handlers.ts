@@ -6,6 +6,7 @@ import { checkoutHandlers } from './checkout.handlers';
 import { customerHandlers } from './customer.handlers';
 import { invoiceHandlers } from './invoice.handlers';
 import { subscriptionHandlers } from './subscription.handlers';
+import { taxRateHandlers } from './tax-rate.handlers';
 import { testClockHandlers } from './test-clock.handlers';
 import { usageHandlers } from './usage.handlers';
 
@@ -19,6 +20,7 @@ export function billingHandlers(deps: BillingDeps, logger: Logger): billingV1.Bi
     ...customerHandlers(deps),
     ...invoiceHandlers(deps),
     ...subscriptionHandlers(deps),
+    ...taxRateHandlers(deps),
     ...testClockHandlers(deps),
     ...usageHandlers(deps),
   };

@@ -26,6 +26,7 @@ export function customerHandlers(deps: BillingDeps): Partial<BillingHandlers> {
         email: req.email,
         name: req.name,
         metadata: req.metadata,
+        taxExempt: req.taxExempt,
       });
       return { customer: toCustomer(customer) };
     },
@@ -50,6 +51,7 @@ export function customerHandlers(deps: BillingDeps): Partial<BillingHandlers> {
       const customer = await updateCustomer(deps, requireScope(req.scope), req.customerId, {
         name: req.name,
         metadata: req.metadata,
+        taxExempt: req.taxExempt,
       });
       return { customer: toCustomer(customer) };
     },

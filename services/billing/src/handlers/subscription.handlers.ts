@@ -15,10 +15,13 @@ import { previewPlanChange } from '../usecases/subscriptions/preview-plan-change
 import { resumeSubscription } from '../usecases/subscriptions/resume-subscription.usecase';
 import { applySubscriptionDiscount } from '../usecases/subscriptions/apply-subscription-discount.usecase';
 import { removeSubscriptionDiscount } from '../usecases/subscriptions/remove-subscription-discount.usecase';
+import { updateSubscription } from '../usecases/subscriptions/update-subscription.usecase';
 import {
   couponTerms,
   requestedDiscount,
+  requestedTaxRateIds,
   toInvoice,
+  toInvoiceTaxAmount,
   toRefund,
   toSubscription,
   type BillingHandlers,
@@ -67,6 +70,14 @@ export function subscriptionHandlers(deps: BillingDeps): Partial<BillingHandlers
         billingCycles: req.billingCycles,
         metadata: req.metadata ?? {},
         idempotencyKey: req.idempotencyKey || undefined,
+        // Unset: the plan's rates, as null says.
+        taxRateIds: requestedTaxRateIds(req.taxRates) ?? null,
+      });
+      return { subscription: toSubscription(view) };
+    },
+    async updateSubscription(req) {
+      const view = await updateSubscription(deps, requireScope(req.scope), req.subscriptionId, {
+        taxRateIds: requestedTaxRateIds(req.taxRates),
       });
       return { subscription: toSubscription(view) };
     },
@@ -129,9 +140,14 @@ export function subscriptionHandlers(deps: BillingDeps): Partial<BillingHandlers
     async previewPlanChange(req) {
       const preview = await previewPlanChange(deps, requireScope(req.scope), planChangeOf(req));
       return {
-        lines: preview.lines.map((line) => ({ ...line })),
+        lines: preview.lines.map((line) => ({ ...line, taxRateIds: line.taxRateIds ?? [] })),
         subtotal: preview.totals.subtotal,
         discount: preview.totals.discount,
+        tax: preview.totals.tax,
+        totalExcludingTax: preview.totals.totalExcludingTax,
+        amount: preview.totals.amount,
+        totalTaxAmounts: preview.totals.taxAmounts.map(toInvoiceTaxAmount),
+        taxNote: preview.totals.taxNote ?? undefined,
         creditApplied: preview.totals.creditApplied,
         amountDue: preview.totals.amountDue,
         creditToBalance: preview.totals.creditToBalance,

@@ -1,6 +1,12 @@
 import type { Transaction } from 'sequelize';
 import type { RowScope } from '@billing/platform';
-import { totalInvoice, type ChargeLineType, type InvoiceDiscount, type InvoiceTotals } from '../domain/invoice-totals';
+import {
+  totalInvoice,
+  type ChargeLineType,
+  type InvoiceDiscount,
+  type InvoiceTax,
+  type InvoiceTotals,
+} from '../domain/invoice-totals';
 import { usableBalance } from '../domain/customer-balance';
 import { discountAfterInvoice, discountOf, nextInvoiceDiscount } from '../domain/subscription-discount';
 import type { InvoiceModel, SubscriptionModel } from '../db/models';
@@ -15,8 +21,8 @@ export interface ChargeInvoiceLine extends NewInvoiceLine {
 
 /**
  * A new invoice before its money: what it bills, not what it totals. createInvoices computes
- * subtotal, discount, amount, credit_applied and amount_due from `lines`, `discount` and the
- * customer's balance.
+ * subtotal, discount, tax, amount, credit_applied and amount_due from `lines`, `discount`, `tax`
+ * and the customer's balance.
  */
 export interface InvoiceDraft extends RowScope {
   id: string;
@@ -40,6 +46,11 @@ export interface InvoiceDraft extends RowScope {
    * very instance, so the caller's view of the subscription shows what is left.
    */
   discountFrom?: SubscriptionModel;
+  /**
+   * The invoice's tax (docs/api-behaviour.md §21): its subscription's rates as they are now and its
+   * customer's exemption, from invoiceTaxesOf (invoice-taxes.ts); kept on the invoice as they are.
+   */
+  tax: InvoiceTax;
   /**
    * OPEN: charged afterwards by claimInvoiceCharges (an amount_due of 0 is then PAID without a
    * provider call); `chargeAt` puts it on the scheduler's list. PAID: the caller already took its
@@ -94,8 +105,9 @@ export function planLineOf(subscription: SubscriptionModel, period: { start: Dat
  *     balance only in the balance's own currency, and only for a subscription that may spend it
  *     (not one a payer created by typing an existing customer's e-mail, §20);
  *  2. per draft, in order (two invoices of one customer share its balance), totalInvoice: the
- *     discount on the SUBSCRIPTION and USAGE lines, then the balance, then what is due; a
- *     DISCOUNT line (negative) when the discount is above 0;
+ *     discount on the SUBSCRIPTION, USAGE and positive PRORATION lines, then the tax of its rates
+ *     (§21), then the balance, then what is due; a DISCOUNT line (negative) when the discount is
+ *     above 0; every line names the rates that applied to it;
  *  3. the invoices with their lines, numbered (InvoiceRepository.createMany);
  *  4. the balance changes through the ledger (CustomerBalanceRepository.change), only for
  *     invoices that move it: APPLIED_TO_INVOICE (-credit_applied), and PRORATION_CREDIT
@@ -123,7 +135,7 @@ export async function createInvoices(
     const usable = draft.credit
       ? draft.credit.exactly
       : usableBalance(balance, { currency: draft.currency, usesCustomerBalance: spenders.has(draft.subscriptionId) });
-    const totals = totalInvoice(draft.lines, draft.discount, usable);
+    const totals = totalInvoice(draft.lines, draft.discount, draft.tax, usable);
     balances.set(draft.customerId, { ...balance, amount: balance.amount - totals.creditApplied });
     return { draft, totals, invoice: storedInvoice(draft, totals) };
   });
@@ -168,14 +180,18 @@ export async function createInvoices(
 
 /** The row createMany stores for a draft and its totals. */
 function storedInvoice(draft: InvoiceDraft, totals: InvoiceTotals): NewInvoice & RowScope {
-  const { collection, discount, credit: _credit, discountFrom: _from, lines, ...fields } = draft;
+  const { collection, discount, tax, credit: _credit, discountFrom: _from, lines, ...fields } = draft;
   const paid = collection.status === 'PAID';
   return {
     ...fields,
     status: collection.status,
     subtotal: totals.subtotal,
     discount: totals.discount,
+    tax: totals.tax,
+    totalExcludingTax: totals.totalExcludingTax,
     amount: totals.amount,
+    totalTaxAmounts: totals.taxAmounts,
+    taxNote: totals.taxNote,
     creditApplied: totals.creditApplied,
     amountDue: totals.amountDue,
     // What the card paid: the credit is not part of it (nor refunded on cancellation, §10).
@@ -185,8 +201,20 @@ function storedInvoice(draft: InvoiceDraft, totals: InvoiceTotals): NewInvoice &
     attemptCount: paid ? 1 : 0,
     nextPaymentAttempt: collection.status === 'OPEN' ? collection.chargeAt : null,
     transactionReference: paid ? collection.transactionReference : null,
-    lines: [...lines, ...discountLines(discount, totals, { start: draft.periodStart, end: draft.periodEnd })],
+    lines: taxedLines(
+      [...lines, ...discountLines(discount, totals, { start: draft.periodStart, end: draft.periodEnd })],
+      tax,
+    ),
   };
+}
+
+/**
+ * The lines of an invoice, each naming the rates that applied to it (docs/api-behaviour.md §21):
+ * the invoice's, on every line, the DISCOUNT line too (the tax is on what is left after it).
+ */
+export function taxedLines(lines: NewInvoiceLine[], tax: InvoiceTax): NewInvoiceLine[] {
+  const taxRateIds = tax.rates.map((rate) => rate.taxRateId);
+  return lines.map((line) => ({ ...line, taxRateIds }));
 }
 
 /**

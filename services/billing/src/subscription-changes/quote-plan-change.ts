@@ -1,7 +1,7 @@
 import { DomainError } from '@billing/platform';
 import type { SubscriptionModel } from '../db/models';
-import { totalInvoice, type InvoiceTotals } from '../domain/invoice-totals';
-import { heldForPeriod } from '../domain/period-payment';
+import { NO_TAX, totalInvoice, type InvoiceTotals } from '../domain/invoice-totals';
+import { heldBeforeTaxForPeriod } from '../domain/period-payment';
 import type { BillingPeriod } from '../domain/periods';
 import { decidePlanChange, planTermsOf, type PlanChange, type PlanChangeRequest } from '../domain/plan-change';
 import type { BillingDeps } from '../billing-deps';
@@ -40,7 +40,9 @@ export async function quotePlanChange(
       plan: planTermsOf(subscription),
       currentPeriodStart: subscription.currentPeriodStart,
       currentPeriodEnd: subscription.currentPeriodEnd,
-      paidForPeriod: heldForPeriod(await deps.invoices.moneyOfPeriod(subscription.id, current, use.transaction)),
+      paidForPeriod: heldBeforeTaxForPeriod(
+        await deps.invoices.moneyOfPeriod(subscription.id, current, use.transaction),
+      ),
     },
     request,
     now,
@@ -64,4 +66,4 @@ export async function quotePlanChange(
 }
 
 /** The totals of a quote with no invoice: all zero. */
-export const NO_INVOICE_TOTALS: InvoiceTotals = totalInvoice([], null, 0);
+export const NO_INVOICE_TOTALS: InvoiceTotals = totalInvoice([], null, NO_TAX, 0);

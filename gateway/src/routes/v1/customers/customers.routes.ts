@@ -38,7 +38,8 @@ export const customersResource: Resource = {
       description:
         'Also creates the customer at the payment provider (`gateway_customer_id`). E-mails are unique per ' +
         'project and mode, whatever their case: a duplicate is a 409. A provider that cannot be reached is a 503 ' +
-        'and nothing is created; one that refuses the customer is a 400 with its words.',
+        'and nothing is created; one that refuses the customer is a 400 with its words. `tax_exempt` (NONE by ' +
+        'default, EXEMPT or REVERSE) says whether its invoices are taxed.',
       auth: 'apiKey',
       body: CreateCustomerBody,
       bodyExample: { email: EXAMPLE.customerEmail, name: 'Ada Obi', metadata: { crm_id: '4711' } },
@@ -54,6 +55,7 @@ export const customersResource: Resource = {
           email: body.email,
           name: body.name,
           metadata: body.metadata,
+          taxExempt: body.tax_exempt,
         });
         return toCustomer(required(customer, 'customer'));
       },
@@ -103,9 +105,10 @@ export const customersResource: Resource = {
       method: 'patch',
       path: '/:customer_id',
       operationId: 'updateCustomer',
-      summary: "Update a customer's name or metadata",
+      summary: "Update a customer's name, metadata or tax exemption",
       description:
-        'Send only the fields to change; `metadata` replaces the stored metadata as a whole. The e-mail cannot ' +
+        'Send only the fields to change; `metadata` replaces the stored metadata as a whole. A new `tax_exempt` ' +
+        'applies to the invoices made from then on; issued invoices keep their tax. The e-mail cannot ' +
         'change: it identifies the customer at the payment provider.',
       auth: 'apiKey',
       params: CustomerIdParams,
@@ -120,6 +123,7 @@ export const customersResource: Resource = {
           customerId: params.customer_id,
           name: body.name,
           metadata: body.metadata,
+          taxExempt: body.tax_exempt,
         });
         return toCustomer(required(customer, 'customer'));
       },

@@ -5,6 +5,19 @@ import { EXAMPLE, idParam, iso, metadata, nonZeroSignedMoney, pageQuery, require
 import { invoiceExample } from '../invoices/invoices.schemas';
 import { subscriptionListItemExample } from '../subscriptions/subscriptions.schemas';
 
+/** How a customer is taxed (docs/api-behaviour.md §21). */
+export const TAX_EXEMPTIONS = ['NONE', 'EXEMPT', 'REVERSE'] as const;
+
+const TAX_EXEMPT_DESCRIPTION =
+  'NONE: taxed at its subscriptions\' rates; EXEMPT: no tax; REVERSE: no tax, the invoices say "Reverse ' +
+  'charge" (the customer accounts for it). Applies to invoices made from then on';
+
+const taxExempt = z
+  .string()
+  .transform((value) => value.toUpperCase())
+  .pipe(z.enum(TAX_EXEMPTIONS))
+  .meta({ description: TAX_EXEMPT_DESCRIPTION });
+
 export const CustomerSchema = z
   .object({
     id: z.uuid(),
@@ -21,6 +34,7 @@ export const CustomerSchema = z
       description:
         "The balance's currency: null until its first change; only invoices in this currency use the balance",
     }),
+    tax_exempt: z.enum(TAX_EXEMPTIONS).meta({ description: TAX_EXEMPT_DESCRIPTION }),
     livemode: z.boolean(),
     created_at: timestamp,
   })
@@ -71,6 +85,7 @@ export const CreateCustomerBody = z
     email: z.email(),
     name: z.string().trim().min(1).max(200).optional(),
     metadata: metadata.optional(),
+    tax_exempt: taxExempt.optional().meta({ description: 'Default NONE' }),
   })
   .meta({ id: 'CreateCustomerRequest' });
 
@@ -79,6 +94,7 @@ export const UpdateCustomerBody = z
   .object({
     name: z.string().trim().min(1).max(200).optional(),
     metadata: metadata.optional(),
+    tax_exempt: taxExempt.optional(),
   })
   .meta({ id: 'UpdateCustomerRequest' });
 
@@ -152,6 +168,7 @@ export const toCustomer = (customer: billingV1.Customer): z.input<typeof Custome
   metadata: customer.metadata ?? {},
   balance: toMajorUnits(customer.balance),
   balance_currency: (customer.balanceCurrency ?? null) as Currency | null,
+  tax_exempt: customer.taxExempt as (typeof TAX_EXEMPTIONS)[number],
   livemode: customer.livemode,
   created_at: iso(customer.createdAt),
 });
@@ -192,6 +209,7 @@ export const customerExample = {
   metadata: { crm_id: '4711' },
   balance: 0,
   balance_currency: null,
+  tax_exempt: 'NONE',
   livemode: false,
   created_at: EXAMPLE.createdAt,
 } satisfies z.input<typeof CustomerSchema>;

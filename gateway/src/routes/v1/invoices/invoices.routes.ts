@@ -86,7 +86,7 @@ export const invoicesResource: Resource = {
       responseExample: {
         ...openInvoiceExample,
         status: 'PAID',
-        amount_paid: 15000,
+        amount_paid: 16125,
         paid_at: '2026-04-03T11:02:00.000Z',
         attempt_count: 2,
         next_payment_attempt: null,

@@ -18,8 +18,40 @@ export const InvoiceLineSchema = z
     amount: z.number().meta({ description: 'Major currency unit' }),
     period_start: timestamp,
     period_end: timestamp,
+    tax_rates: z.array(z.uuid()).meta({ description: "The tax rates that applied to the line: its invoice's" }),
   })
   .meta({ id: 'InvoiceLine' });
+
+/** One rate's tax on an invoice, the rate as it was when the invoice was made (docs/api-behaviour.md §21). */
+export const TaxAmountSchema = z
+  .object({
+    tax_rate_id: z.uuid(),
+    display_name: z.string(),
+    percentage: z.number(),
+    inclusive: z.boolean(),
+    taxable_amount: z.number().meta({
+      description: 'Major currency unit: the net the rate is computed on (after the discount, less inclusive taxes)',
+    }),
+    amount: z.number().meta({ description: 'Major currency unit; 0 for an exempt or reverse-charge customer' }),
+  })
+  .meta({ id: 'InvoiceTaxAmount' });
+
+/** The tax fields every invoice (and a plan change's preview of one) carries (docs/api-behaviour.md §21). */
+export const invoiceTaxFields = {
+  tax: z.number().meta({ description: 'The sum of the per-rate tax amounts, each rounded once' }),
+  total_excluding_tax: z.number().meta({ description: 'subtotal - discount - the inclusive taxes' }),
+  total_tax_amounts: z.array(TaxAmountSchema).meta({ description: 'One entry per tax rate, in order' }),
+  tax_note: z.string().nullable().meta({ description: '"Reverse charge" for a reverse-charge customer, else null' }),
+};
+
+export const toTaxAmount = (t: billingV1.InvoiceTaxAmount): z.input<typeof TaxAmountSchema> => ({
+  tax_rate_id: t.taxRateId,
+  display_name: t.displayName,
+  percentage: Number(t.percentage),
+  inclusive: t.inclusive,
+  taxable_amount: toMajorUnits(t.taxableAmount),
+  amount: toMajorUnits(t.amount),
+});
 
 /** An invoice with its lines; money in major units. */
 export const InvoiceSchema = z
@@ -33,7 +65,10 @@ export const InvoiceSchema = z
     currency: z.enum(CURRENCIES),
     subtotal: z.number().meta({ description: 'The sum of the lines before the discount' }),
     discount: z.number().meta({ description: "The DISCOUNT line's amount as a positive number (0 when none)" }),
-    amount: z.number().meta({ description: 'subtotal - discount' }),
+    ...invoiceTaxFields,
+    amount: z.number().meta({
+      description: 'The invoice total: subtotal - discount + the exclusive taxes (= total_excluding_tax + tax)',
+    }),
     credit_applied: z.number().meta({ description: "The customer's balance this invoice used" }),
     amount_due: z.number().meta({
       description: 'amount - credit_applied: what the card is charged; 0 means PAID without a charge',
@@ -69,6 +104,7 @@ export const toInvoiceLine = (l: billingV1.InvoiceLine): z.input<typeof InvoiceL
   amount: toMajorUnits(l.amount),
   period_start: iso(l.periodStart, 'period_start'),
   period_end: iso(l.periodEnd, 'period_end'),
+  tax_rates: l.taxRateIds,
 });
 
 export const toInvoice = (i: billingV1.Invoice): z.input<typeof InvoiceSchema> => ({
@@ -81,6 +117,10 @@ export const toInvoice = (i: billingV1.Invoice): z.input<typeof InvoiceSchema> =
   currency: i.currency as Currency,
   subtotal: toMajorUnits(i.subtotal),
   discount: toMajorUnits(i.discount),
+  tax: toMajorUnits(i.tax),
+  total_excluding_tax: toMajorUnits(i.totalExcludingTax),
+  total_tax_amounts: i.totalTaxAmounts.map(toTaxAmount),
+  tax_note: i.taxNote ?? null,
   amount: toMajorUnits(i.amount),
   credit_applied: toMajorUnits(i.creditApplied),
   amount_due: toMajorUnits(i.amountDue),
@@ -108,6 +148,10 @@ export const invoiceExample = {
   currency: 'NGN',
   subtotal: 15000,
   discount: 0,
+  tax: 0,
+  total_excluding_tax: 15000,
+  total_tax_amounts: [],
+  tax_note: null,
   amount: 15000,
   credit_applied: 0,
   amount_due: 15000,
@@ -122,6 +166,7 @@ export const invoiceExample = {
       amount: 15000,
       period_start: EXAMPLE.createdAt,
       period_end: EXAMPLE.periodEnd,
+      tax_rates: [],
     },
   ],
   period_start: EXAMPLE.createdAt,
@@ -134,13 +179,36 @@ export const invoiceExample = {
   created_at: EXAMPLE.createdAt,
 } satisfies z.input<typeof InvoiceSchema>;
 
-/** A renewal invoice whose charge failed: dunning retries it at next_payment_attempt. */
+/**
+ * A renewal invoice whose charge failed: dunning retries it at next_payment_attempt. The
+ * subscription was given the example VAT rate (7.5%, exclusive) after its checkout.
+ */
 export const openInvoiceExample = {
   ...invoiceExample,
   number: 'INV-000002',
   status: 'OPEN',
+  tax: 1125,
+  total_tax_amounts: [
+    {
+      tax_rate_id: EXAMPLE.taxRateId,
+      display_name: 'VAT',
+      percentage: 7.5,
+      inclusive: false,
+      taxable_amount: 15000,
+      amount: 1125,
+    },
+  ],
+  amount: 16125,
+  amount_due: 16125,
   amount_paid: 0,
-  lines: [{ ...invoiceExample.lines[0], period_start: EXAMPLE.periodEnd, period_end: '2026-05-02T09:15:00.000Z' }],
+  lines: [
+    {
+      ...invoiceExample.lines[0],
+      period_start: EXAMPLE.periodEnd,
+      period_end: '2026-05-02T09:15:00.000Z',
+      tax_rates: [EXAMPLE.taxRateId],
+    },
+  ],
   period_start: EXAMPLE.periodEnd,
   period_end: '2026-05-02T09:15:00.000Z',
   due_date: EXAMPLE.periodEnd,

@@ -28,6 +28,7 @@ import {
   toRefund,
   toSubscription,
   toSubscriptionListItem,
+  UpdateSubscriptionBody,
 } from './subscriptions.schemas';
 import { toInvoice } from '../invoices/invoices.schemas';
 
@@ -98,7 +99,9 @@ export const subscriptionsResource: Resource = {
         'charge is still in progress). An inactive plan is a 400. With `coupon_code` the coupon is redeemed ' +
         'and its discount starts with the first invoice (the one charged now, or the first after the trial); ' +
         'a code that cannot be redeemed (unknown, inactive, expired, exhausted, not for this plan, another ' +
-        'currency) is a 400 saying which, and a declined first charge gives the redemption back.',
+        'currency) is a 400 saying which, and a declined first charge gives the redemption back. `tax_rate_ids` ' +
+        '(at most 5, else 422) taxes its invoices, the first one included: an unknown rate is a 404, another ' +
+        "project's a 403, an inactive one a 400.",
       auth: 'apiKey',
       body: CreateSubscriptionBody,
       bodyExample: {
@@ -107,6 +110,7 @@ export const subscriptionsResource: Resource = {
         trial_period_days: 0,
         metadata: { signup_source: 'upgrade-banner' },
         coupon_code: 'WELCOME25',
+        tax_rate_ids: [EXAMPLE.taxRateId],
       },
       errors: {
         400: 'The customer has no saved card; it is saved when the customer pays a checkout',
@@ -115,7 +119,11 @@ export const subscriptionsResource: Resource = {
         404: 'Plan not found',
       },
       response: { status: 201, description: 'The subscription', schema: SubscriptionSchema },
-      responseExample: { ...discountedSubscriptionExample, metadata: { signup_source: 'upgrade-banner' } },
+      responseExample: {
+        ...discountedSubscriptionExample,
+        metadata: { signup_source: 'upgrade-banner' },
+        tax_rate_ids: [EXAMPLE.taxRateId],
+      },
       async handle({ auth: { apiKey }, body, req }) {
         const scope = scopeOf(apiKey);
         const subscription = {
@@ -126,6 +134,8 @@ export const subscriptionsResource: Resource = {
           billingCycles: body.billing_cycles,
           idempotencyKey: req.idempotencyKey,
           metadata: body.metadata ?? {},
+          // Absent or null: the plan's rates (the request's tax_rates left unset).
+          taxRates: body.tax_rate_ids ? { fromPlan: false, ids: body.tax_rate_ids } : undefined,
         };
         // With a coupon, catalog runs the workflow: redeem, create in billing, give the redemption
         // back when nothing was created (docs/api-behaviour.md §19).
@@ -184,6 +194,39 @@ export const subscriptionsResource: Resource = {
         const { subscription } = await billing.getSubscription({
           scope: scopeOf(apiKey),
           subscriptionId: params.subscription_id,
+        });
+        return toSubscription(required(subscription, 'subscription'));
+      },
+    }),
+    defineRoute({
+      method: 'patch',
+      path: '/:subscription_id',
+      operationId: 'updateSubscription',
+      summary: "Change a subscription's tax rates",
+      description:
+        '`tax_rate_ids` replaces the rates its invoices get (at most 5, else 422): `[]` = no tax, `null` = its ' +
+        "plan's again (plans carry no rates yet, so: no tax). It applies to the invoices made from now on; issued " +
+        'invoices never change. An unknown rate is a 404, another project\u2019s a 403, and an inactive one a 400 ' +
+        '(a rate deactivated after it was attached may stay: it keeps applying). A cancelled or expired ' +
+        'subscription is a 400.',
+      auth: 'apiKey',
+      params: SubscriptionIdParams,
+      body: UpdateSubscriptionBody,
+      bodyExample: { tax_rate_ids: [EXAMPLE.taxRateId] },
+      errors: {
+        400: "The tax rate VAT (3d1f0b6e-8c2a-4e57-9b1d-5f7a2c9e4b10) is not active; an inactive rate can't be newly attached",
+        ...NOT_FOUND,
+      },
+      response: { status: 200, description: 'The subscription with its tax rates', schema: SubscriptionSchema },
+      responseExample: { ...subscriptionExample, tax_rate_ids: [EXAMPLE.taxRateId] },
+      async handle({ auth: { apiKey }, params, body }) {
+        const { subscription } = await billing.updateSubscription({
+          scope: scopeOf(apiKey),
+          subscriptionId: params.subscription_id,
+          taxRates:
+            body.tax_rate_ids === undefined
+              ? undefined
+              : { fromPlan: body.tax_rate_ids === null, ids: body.tax_rate_ids ?? [] },
         });
         return toSubscription(required(subscription, 'subscription'));
       },
@@ -400,7 +443,8 @@ export const subscriptionsResource: Resource = {
         'What `POST /subscriptions/{id}/change-plan` with the same body would do right now, changing nothing: the ' +
         "lines of the invoice it would make and its money (`subtotal`, the subscription's `discount`, the " +
         "`credit_applied` from the customer's balance, the `amount_due` the card would be charged, and the " +
-        "`credit_to_balance` a downgrade would give), with the invoice's period. No lines and zeros when the change " +
+        '`credit_to_balance` a downgrade would give), its tax (`tax`, `total_excluding_tax`, `total_tax_amounts`, ' +
+        "`tax_note`) and total (`amount`), with the invoice's period. No lines and zeros when the change " +
         'makes no invoice (at period end, `NONE` with the same interval, during a trial); the period is then the ' +
         'current one. Proration is counted in whole seconds, so a change made within the same second as its ' +
         'preview gives the same lines and amounts. Errors as the change.',

@@ -2,8 +2,16 @@ import { z } from 'zod';
 import { CURRENCIES, toMajorUnits } from '@billing/platform';
 import type { billingV1 } from '@billing/proto';
 import { EXAMPLE, idParam, iso, metadata, pageQuery, timestamp } from '../common.schemas';
-import { invoiceExample, InvoiceLineSchema, InvoiceSchema, toInvoiceLine } from '../invoices/invoices.schemas';
+import {
+  invoiceExample,
+  InvoiceLineSchema,
+  InvoiceSchema,
+  invoiceTaxFields,
+  toInvoiceLine,
+  toTaxAmount,
+} from '../invoices/invoices.schemas';
 import { couponCode } from '../coupons/coupons.schemas';
+import { taxRateIds } from '../tax-rates/tax-rates.schemas';
 
 export const SUBSCRIPTION_STATUSES = ['ACTIVE', 'PAST_DUE', 'CANCELLED', 'PAUSED', 'TRIALING', 'EXPIRED'] as const;
 const status = z.enum(SUBSCRIPTION_STATUSES);
@@ -66,6 +74,14 @@ export const SubscriptionSchema = z
       description: 'When the pending plan takes over: the end of the current period; null when none',
     }),
     discount: DiscountSchema.nullable().meta({ description: 'Null when the subscription has no discount' }),
+    tax_rate_ids: z
+      .array(z.uuid())
+      .nullable()
+      .meta({
+        description:
+          "The tax rates its invoices get, in order, replacing its plan's; [] = no tax; null = its plan's (plans " +
+          'carry no rates yet: no tax)',
+      }),
   })
   .meta({ id: 'Subscription' });
 
@@ -104,8 +120,30 @@ export const CreateSubscriptionBody = z
     coupon_code: couponCode.optional().meta({
       description: 'A coupon to redeem: its discount starts with the first invoice (refused: 400 saying why)',
     }),
+    tax_rate_ids: taxRateIds
+      .nullable()
+      .optional()
+      .meta({
+        description:
+          "Tax rates for its invoices, replacing its plan's: at most 5, active, of this project and mode; [] = no " +
+          "tax; absent or null = its plan's (plans carry no rates yet: no tax)",
+      }),
   })
   .meta({ id: 'CreateSubscriptionRequest' });
+
+export const UpdateSubscriptionBody = z
+  .object({
+    tax_rate_ids: taxRateIds
+      .nullable()
+      .optional()
+      .meta({
+        description:
+          'The tax rates of the invoices made from now on, replacing the current ones: at most 5, of this project and ' +
+          "mode, active unless already attached; [] = no tax; null = its plan's again (plans carry no rates yet: no " +
+          'tax); absent = unchanged',
+      }),
+  })
+  .meta({ id: 'UpdateSubscriptionRequest' });
 
 export const ApplyDiscountBody = z.object({ coupon_code: couponCode }).meta({ id: 'ApplySubscriptionDiscountRequest' });
 
@@ -154,6 +192,8 @@ export const PlanChangePreviewSchema = z
     lines: z.array(InvoiceLineSchema).meta({ description: 'The invoice lines the change would make; [] when none' }),
     subtotal: z.number().meta({ description: 'Sum of the lines before the discount (negative for a downgrade)' }),
     discount: z.number().meta({ description: "The subscription's discount on the invoice" }),
+    ...invoiceTaxFields,
+    amount: z.number().meta({ description: 'The invoice total: subtotal - discount + the exclusive taxes' }),
     credit_applied: z.number().meta({ description: "The customer's balance the invoice would use" }),
     amount_due: z.number().meta({ description: 'What the saved card would be charged now' }),
     credit_to_balance: z.number().meta({ description: "What a negative total would add to the customer's balance" }),
@@ -210,6 +250,7 @@ export const toSubscription = (s: billingV1.Subscription): z.input<typeof Subscr
         ends_after_periods_remaining: s.discount.periodsRemaining ?? null,
       }
     : null,
+  tax_rate_ids: !s.taxRates || s.taxRates.fromPlan ? null : s.taxRates.ids,
 });
 
 export const toPlanChangePreview = (
@@ -218,6 +259,11 @@ export const toPlanChangePreview = (
   lines: p.lines.map(toInvoiceLine),
   subtotal: toMajorUnits(p.subtotal),
   discount: toMajorUnits(p.discount),
+  tax: toMajorUnits(p.tax),
+  total_excluding_tax: toMajorUnits(p.totalExcludingTax),
+  total_tax_amounts: p.totalTaxAmounts.map(toTaxAmount),
+  tax_note: p.taxNote ?? null,
+  amount: toMajorUnits(p.amount),
   credit_applied: toMajorUnits(p.creditApplied),
   amount_due: toMajorUnits(p.amountDue),
   credit_to_balance: toMajorUnits(p.creditToBalance),
@@ -266,6 +312,7 @@ export const subscriptionExample = {
   pending_plan_id: null,
   pending_plan_change_at: null,
   discount: null,
+  tax_rate_ids: null,
 } satisfies z.input<typeof SubscriptionSchema>;
 
 /** The example subscription with the example coupon (25% off its next 3 invoices). */
@@ -313,6 +360,7 @@ export const planChangePreviewExample = {
       amount: -7500,
       period_start: HALFWAY,
       period_end: EXAMPLE.periodEnd,
+      tax_rates: [],
     },
     {
       type: 'PRORATION',
@@ -322,10 +370,16 @@ export const planChangePreviewExample = {
       amount: 15000,
       period_start: HALFWAY,
       period_end: EXAMPLE.periodEnd,
+      tax_rates: [],
     },
   ],
   subtotal: 7500,
   discount: 0,
+  tax: 0,
+  total_excluding_tax: 7500,
+  total_tax_amounts: [],
+  tax_note: null,
+  amount: 7500,
   credit_applied: 0,
   amount_due: 7500,
   credit_to_balance: 0,
@@ -345,6 +399,7 @@ export const planChangedSubscriptionExample = {
     number: 'INV-000002',
     subtotal: 7500,
     discount: 0,
+    total_excluding_tax: 7500,
     amount: 7500,
     credit_applied: 0,
     amount_due: 7500,

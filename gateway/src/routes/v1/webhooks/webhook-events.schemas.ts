@@ -3,7 +3,7 @@ import { CURRENCIES } from '@billing/platform';
 import { CheckoutSessionSchema, completedCheckoutSessionExample } from '../checkout/checkout.schemas';
 import { EXAMPLE, timestamp } from '../common.schemas';
 import { customerExample, CustomerSchema } from '../customers/customers.schemas';
-import { INVOICE_STATUSES } from '../invoices/invoices.schemas';
+import { INVOICE_STATUSES, invoiceTaxFields } from '../invoices/invoices.schemas';
 import {
   refundExample,
   RefundSchema,
@@ -50,8 +50,11 @@ const SubscriptionUpdatedEventData = SubscriptionEventData.extend({
 const InvoiceEventData = z
   .object({
     id: z.uuid(),
-    amount: z.number().meta({ description: 'Major currency unit: subtotal - discount' }),
+    amount: z.number().meta({
+      description: 'Major currency unit: the invoice total, subtotal - discount + the exclusive taxes',
+    }),
     discount: z.number().meta({ description: "The DISCOUNT line's amount as a positive number (0 when none)" }),
+    ...invoiceTaxFields,
     credit_applied: z.number().meta({ description: "The customer's balance this invoice used" }),
     amount_due: z.number().meta({ description: 'amount - credit_applied: what the card is charged' }),
     currency: z.enum(CURRENCIES),
@@ -99,6 +102,10 @@ const invoiceExample = {
   id: EXAMPLE.invoiceId,
   amount: 15000,
   discount: 0,
+  tax: 0,
+  total_excluding_tax: 15000,
+  total_tax_amounts: [],
+  tax_note: null,
   credit_applied: 0,
   amount_due: 15000,
   currency: 'NGN',

@@ -1,5 +1,6 @@
 import { Column, DataType, Table } from 'sequelize-typescript';
 import { bigintColumn, ProjectScopedModel } from '@billing/platform';
+import type { TaxExempt } from '../../domain/invoice-totals';
 
 @Table({ tableName: 'customers' })
 export class CustomerModel extends ProjectScopedModel {
@@ -26,6 +27,10 @@ export class CustomerModel extends ProjectScopedModel {
   /** The balance's currency: null until its first change; only invoices in it use it (§20). */
   @Column(DataType.CHAR(3))
   balanceCurrency!: string | null;
+
+  /** NONE (taxed), EXEMPT or REVERSE (reverse charge): docs/api-behaviour.md §21. */
+  @Column(DataType.TEXT)
+  taxExempt!: TaxExempt;
 
   @Column(DataType.DATE)
   override createdAt!: Date;

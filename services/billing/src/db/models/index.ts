@@ -7,6 +7,7 @@ import { PaymentModel } from './payment.model';
 import { RefundModel } from './refund.model';
 import { SubscriptionPlanModel } from './subscription-plan.model';
 import { SubscriptionModel } from './subscription.model';
+import { TaxRateModel } from './tax-rate.model';
 import { UsageRecordModel } from './usage-record.model';
 
 export {
@@ -19,6 +20,7 @@ export {
   RefundModel,
   SubscriptionModel,
   SubscriptionPlanModel,
+  TaxRateModel,
   UsageRecordModel,
 };
 
@@ -34,4 +36,5 @@ export const billingModels = [
   UsageRecordModel,
   CustomerBalanceTransactionModel,
   SubscriptionPlanModel,
+  TaxRateModel,
 ];

@@ -39,4 +39,8 @@ export class InvoiceLineModel extends Model {
 
   @Column(DataType.DATE)
   periodEnd!: Date;
+
+  /** The tax rates that applied to the line: its invoice's (docs/api-behaviour.md §21). */
+  @Column(DataType.ARRAY(DataType.UUID))
+  taxRateIds!: string[];
 }

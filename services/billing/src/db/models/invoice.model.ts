@@ -1,5 +1,6 @@
 import { Column, DataType, Table } from 'sequelize-typescript';
 import { bigintColumn, ProjectScopedModel } from '@billing/platform';
+import type { TaxAmount } from '../../domain/invoice-totals';
 import type { StoredPlanChange } from '../../domain/plan-change';
 
 export type InvoiceStatus = 'DRAFT' | 'OPEN' | 'PAID' | 'VOID' | 'UNCOLLECTIBLE';
@@ -25,13 +26,32 @@ export class InvoiceModel extends ProjectScopedModel {
   @Column(bigintColumn('subtotal'))
   subtotal!: number;
 
-  /** The DISCOUNT line's amount as a positive number (0 when none); amount = subtotal - discount. */
+  /** The DISCOUNT line's amount as a positive number (0 when none). */
   @Column(bigintColumn('discount'))
   discount!: number;
 
-  /** subtotal - discount; below 0 only for a downgrade's proration (its credit went to the balance). */
+  /** The sum of the per-rate tax amounts (docs/api-behaviour.md §21). */
+  @Column(bigintColumn('tax'))
+  tax!: number;
+
+  /** subtotal - discount - the inclusive taxes. */
+  @Column(bigintColumn('totalExcludingTax'))
+  totalExcludingTax!: number;
+
+  /**
+   * The invoice total: subtotal - discount + the exclusive taxes (= total_excluding_tax + tax);
+   * below 0 only for a downgrade's proration (its credit went to the balance).
+   */
   @Column(bigintColumn('amount'))
   amount!: number;
+
+  /** One entry per rate, the rate as it was when the invoice was made (§21). */
+  @Column(DataType.JSONB)
+  totalTaxAmounts!: TaxAmount[];
+
+  /** "Reverse charge" for a reverse-charge customer's invoice, else null. */
+  @Column(DataType.TEXT)
+  taxNote!: string | null;
 
   /** The customer's balance used on this invoice (docs/api-behaviour.md §20). */
   @Column(bigintColumn('creditApplied'))

@@ -112,6 +112,13 @@ export class SubscriptionModel extends ProjectScopedModel {
   @Column(DataType.UUID)
   checkoutSessionId!: string | null;
 
+  /**
+   * The subscription's own tax rates, in the order its invoices show them (docs/api-behaviour.md
+   * §21, migration 0021); [] = no tax; null = its plan's.
+   */
+  @Column(DataType.ARRAY(DataType.UUID))
+  taxRateIds!: string[] | null;
+
   @Column(DataType.DATE)
   override createdAt!: Date;
 

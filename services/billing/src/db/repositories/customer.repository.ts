@@ -1,6 +1,7 @@
 import { col, fn, Op, QueryTypes, where, type Transaction, type WhereOptions } from 'sequelize';
 import { findInScope, findPage, scopeWhere, type PageRequest, type ProjectScope } from '@billing/platform';
 import { normalizeEmail } from '../../domain/customer-rules';
+import type { TaxExempt } from '../../domain/invoice-totals';
 import { CustomerModel } from '../models';
 
 export interface NewCustomer {
@@ -10,6 +11,8 @@ export interface NewCustomer {
   gatewayCustomerId: string | null;
   metadata: Record<string, unknown>;
   createdAt: Date;
+  /** Default NONE (docs/api-behaviour.md §21). */
+  taxExempt?: TaxExempt;
 }
 
 /** Matches the unique index customers_scope_email: e-mails compare case-insensitively. */
@@ -35,7 +38,14 @@ export class CustomerRepository {
 
   create(scope: ProjectScope, customer: NewCustomer, transaction: Transaction): Promise<CustomerModel> {
     return CustomerModel.create(
-      { ...customer, projectId: scope.projectId, livemode: scope.livemode, balance: 0, updatedAt: customer.createdAt },
+      {
+        ...customer,
+        projectId: scope.projectId,
+        livemode: scope.livemode,
+        balance: 0,
+        taxExempt: customer.taxExempt ?? 'NONE',
+        updatedAt: customer.createdAt,
+      },
       { transaction },
     );
   }
@@ -94,10 +104,23 @@ export class CustomerRepository {
     );
   }
 
-  /** The merchant's edit of a customer's name or metadata (the e-mail never changes). */
+  /**
+   * How each of these customers is taxed (docs/api-behaviour.md §21), by id, in one query: what
+   * a batch of invoices needs of them.
+   */
+  async taxExemptionsOf(customerIds: string[], transaction?: Transaction): Promise<Map<string, TaxExempt>> {
+    if (customerIds.length === 0) return new Map();
+    const rows = await CustomerModel.sequelize!.query<{ id: string; tax_exempt: TaxExempt }>(
+      'SELECT id, tax_exempt FROM customers WHERE id = ANY($1::uuid[])',
+      { bind: [customerIds], transaction, type: QueryTypes.SELECT },
+    );
+    return new Map(rows.map((r) => [r.id, r.tax_exempt]));
+  }
+
+  /** The merchant's edit of a customer's name, metadata or tax exemption (the e-mail never changes). */
   save(
     customer: CustomerModel,
-    changes: Partial<Pick<CustomerModel, 'name' | 'metadata'>> & { updatedAt: Date },
+    changes: Partial<Pick<CustomerModel, 'name' | 'metadata' | 'taxExempt'>> & { updatedAt: Date },
   ): Promise<CustomerModel> {
     return customer.update(changes);
   }

@@ -9,6 +9,7 @@ import {
   type RowScope,
 } from '@billing/platform';
 import { formatInvoiceNumber } from '../../domain/invoice-number';
+import type { TaxAmount } from '../../domain/invoice-totals';
 import { InvoiceLineModel, InvoiceModel } from '../models';
 import type { StoredPlanChange } from '../../domain/plan-change';
 import type { PeriodInvoiceMoney } from '../../domain/period-payment';
@@ -24,6 +25,8 @@ export interface NewInvoiceLine {
   amount: number;
   periodStart: Date;
   periodEnd: Date;
+  /** The tax rates that apply to the line (docs/api-behaviour.md §21); none when absent. */
+  taxRateIds?: string[];
 }
 
 export interface NewInvoice {
@@ -34,7 +37,11 @@ export interface NewInvoice {
   currency: string;
   subtotal: number;
   discount: number;
+  tax: number;
+  totalExcludingTax: number;
   amount: number;
+  totalTaxAmounts: TaxAmount[];
+  taxNote: string | null;
   creditApplied: number;
   amountDue: number;
   amountPaid: number;
@@ -98,7 +105,13 @@ export class InvoiceRepository {
     );
     await InvoiceLineModel.bulkCreate(
       invoices.flatMap((invoice) =>
-        invoice.lines.map((line, position) => ({ ...line, id: randomUUID(), invoiceId: invoice.id, position })),
+        invoice.lines.map((line, position) => ({
+          ...line,
+          taxRateIds: line.taxRateIds ?? [],
+          id: randomUUID(),
+          invoiceId: invoice.id,
+          position,
+        })),
       ),
       { transaction },
     );
@@ -296,7 +309,7 @@ export class InvoiceRepository {
         periodStart: { [Op.gte]: period.start },
         periodEnd: { [Op.lte]: period.end },
       },
-      attributes: ['id', 'status', 'amountRefunded'],
+      attributes: ['id', 'status', 'amount', 'amountRefunded'],
       transaction,
     });
     const lines = await this.linesOfMany(
@@ -306,6 +319,7 @@ export class InvoiceRepository {
     return invoices.map((invoice) => ({
       id: invoice.id,
       status: invoice.status,
+      amount: invoice.amount,
       amountRefunded: invoice.amountRefunded,
       lines: lines
         .filter((line) => line.invoiceId === invoice.id)

@@ -29,6 +29,8 @@ export interface NewSubscription extends Partial<DiscountColumns> {
   createdAt: Date;
   /** Default true; false for a checkout whose payer only typed an existing customer's e-mail (§20). */
   usesCustomerBalance?: boolean;
+  /** Its own tax rates (§21); null or absent: its plan's. */
+  taxRateIds?: string[] | null;
 }
 
 /** The columns of a plan change pending at the period's end (docs/api-behaviour.md §18). */
@@ -63,6 +65,7 @@ export class SubscriptionRepository {
         cancelledAt: null,
         cancelledBy: null,
         usesCustomerBalance: subscription.usesCustomerBalance ?? true,
+        taxRateIds: subscription.taxRateIds ?? null,
         updatedAt: subscription.createdAt,
       },
       { transaction },
@@ -329,6 +332,19 @@ export class SubscriptionRepository {
     transaction: Transaction,
   ): Promise<void> {
     await subscription.update({ ...discountColumns(discount), updatedAt: at }, { transaction });
+  }
+
+  /**
+   * The tax rates the subscription's next invoices use (docs/api-behaviour.md §21): its own
+   * (replacing its plan's; [] = no tax), or null: its plan's again. Issued invoices keep theirs.
+   */
+  async setTaxRates(
+    subscription: SubscriptionModel,
+    taxRateIds: string[] | null,
+    at: Date,
+    transaction: Transaction,
+  ): Promise<void> {
+    await subscription.update({ taxRateIds, updatedAt: at }, { transaction });
   }
 
   /** Writes a change whose columns vary with the case (a plan switch, with or without a new period). */

@@ -5,6 +5,8 @@ import type { InvoiceModel, SubscriptionModel } from '../../db/models';
 import type { BillingDeps } from '../../billing-deps';
 import { billUsageForPeriod } from '../usage-billing';
 import { createInvoices, invoiceDiscountOf, planLineOf, type InvoiceDraft } from '../invoice-money';
+import { invoiceTaxesOf } from '../invoice-taxes';
+import type { InvoiceTax } from '../../domain/invoice-totals';
 import { invoiceEvents } from '../../events/invoice.events';
 
 /** A subscription's new period to open an invoice for. */
@@ -21,14 +23,15 @@ export interface PeriodOpening {
 }
 
 /**
- * A period's invoice before its money: OPEN, with the plan's SUBSCRIPTION line and the
- * subscription's discount; createInvoices totals it.
+ * A period's invoice before its money: OPEN, with the plan's SUBSCRIPTION line, the
+ * subscription's discount and its tax; createInvoices totals it.
  */
 export function periodInvoiceDraft(
   subscription: SubscriptionModel,
   period: { start: Date; end: Date },
   now: Date,
   chargeAt: Date | null,
+  tax: InvoiceTax,
 ): InvoiceDraft {
   return {
     id: randomUUID(),
@@ -43,6 +46,7 @@ export function periodInvoiceDraft(
     collection: { status: 'OPEN', chargeAt },
     discount: invoiceDiscountOf(subscription),
     discountFrom: subscription,
+    tax,
     lines: [planLineOf(subscription, period)],
   };
 }
@@ -55,11 +59,13 @@ export function periodInvoiceDraft(
  *  - for a metered plan (or one that changed plan), the USAGE lines of the period that just
  *    ended, one per plan in force (billed in arrears; usage records marked billed in this same
  *    transaction by billUsageForPeriod, which reads nothing for a plan without usage);
- *  - its money from createInvoices: discount, the customer's balance, amount_due (§19, §20).
+ *  - its money from createInvoices: discount, tax at the subscription's rates as they are now
+ *    and its customer's exemption (§21), the customer's balance, amount_due (§19, §20).
  * The subscriptions' current periods are still the ended ones when this runs. UNIQUE
  * (subscription_id, period_start) makes a second invoice for the same period impossible.
  * Records invoice.created for each. Does not charge. However many: one statement per table for
- * the invoices, one for the e-mails, one for the events (plus the usage of metered ones).
+ * the invoices, one for the e-mails, one for the events, two for the taxes (plus the usage of
+ * metered ones).
  */
 export async function openPeriodInvoices(
   deps: BillingDeps,
@@ -68,8 +74,13 @@ export async function openPeriodInvoices(
 ): Promise<InvoiceModel[]> {
   if (openings.length === 0) return [];
   const drafts: InvoiceDraft[] = [];
+  const taxes = await invoiceTaxesOf(
+    deps,
+    openings.map((o) => o.subscription),
+    transaction,
+  );
   for (const { subscription, period, at, chargeAt } of openings) {
-    const draft = periodInvoiceDraft(subscription, period, at, chargeAt);
+    const draft = periodInvoiceDraft(subscription, period, at, chargeAt, taxes.get(subscription.id)!);
     const ended = { start: subscription.currentPeriodStart, end: subscription.currentPeriodEnd };
     draft.lines.push(...(await billUsageForPeriod(deps, subscription, ended, draft.id, transaction)));
     drafts.push(draft);

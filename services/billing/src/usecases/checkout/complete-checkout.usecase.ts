@@ -21,6 +21,7 @@ import { countCharge } from '../../billing-metrics';
 import { issuePendingRefunds } from '../../invoicing/refund-issuing';
 import { callProvider } from '../../provider-call';
 import { createFirstInvoice } from '../../invoicing/first-invoice';
+import { invoiceTax } from '../../invoicing/invoice-taxes';
 import {
   lockCheckoutSession,
   refundUnusedCheckoutPayment,
@@ -232,6 +233,10 @@ async function recordCompletion(
           transaction,
           // The hosted page charged the (discounted) price: no balance is used on this invoice (§20).
           credit: 0,
+          // Nor any tax: checkout sessions carry no tax rates yet and the page charged the price
+          // it showed (docs/api-behaviour.md §21); the customer's exemption still gives a
+          // reverse-charge customer its note.
+          tax: invoiceTax([], customer.taxExempt),
         });
   const payment = await deps.payments.record(
     scope,

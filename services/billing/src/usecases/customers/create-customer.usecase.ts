@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { DomainError, recordEvent, type ProjectScope } from '@billing/platform';
 import { validateCustomerFields } from '../../domain/customer-rules';
+import { parseTaxExempt } from '../../domain/tax-rates';
 import type { CustomerModel } from '../../db/models';
 import { customerEvents } from '../../events/customer.events';
 import type { BillingDeps } from '../../billing-deps';
@@ -10,6 +11,8 @@ export interface NewCustomerInput {
   email: string;
   name?: string;
   metadata?: Record<string, unknown>;
+  /** NONE (the default), EXEMPT or REVERSE (docs/api-behaviour.md §21). */
+  taxExempt?: string;
 }
 
 const duplicateEmail = () =>
@@ -25,6 +28,7 @@ export async function createCustomer(
   input: NewCustomerInput,
 ): Promise<CustomerModel> {
   const fields = validateCustomerFields(input, { emailRequired: true });
+  const taxExempt = input.taxExempt ? parseTaxExempt(input.taxExempt) : 'NONE';
   const email = fields.email!;
   // Checked before the provider call, so a duplicate does not even reach the provider.
   if (await deps.customers.findByEmail(scope, email)) throw duplicateEmail();
@@ -42,6 +46,7 @@ export async function createCustomer(
           name: fields.name ?? null,
           gatewayCustomerId: atProvider.customerCode,
           metadata: fields.metadata ?? {},
+          taxExempt,
           createdAt: now,
         },
         transaction,

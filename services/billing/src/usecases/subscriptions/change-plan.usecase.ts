@@ -16,6 +16,7 @@ import {
   type ChargeResult,
 } from '../../invoicing/invoice-payment';
 import { createInvoices, invoiceDiscountOf } from '../../invoicing/invoice-money';
+import { invoiceTaxOf } from '../../invoicing/invoice-taxes';
 import { invoiceView, type InvoiceView } from '../../read-models/invoice.read-model';
 import { quotePlanChange, type PlanChangeQuote } from '../../subscription-changes/quote-plan-change';
 import { viewOf, type SubscriptionView } from '../../read-models/subscription.read-model';
@@ -47,7 +48,8 @@ interface Decided {
  *    plan; the renewal at that moment applies it;
  *  - a trial, or NONE on the same interval: the plan changes now, no invoice;
  *  - otherwise an invoice (the proration, or a new period's) with its money from createInvoices
- *    (discount, balance, amount_due; a negative total to the balance), its usage billed on it,
+ *    (discount, tax, balance, amount_due; a negative total, with the exclusive tax its credit
+ *    carries back, to the balance), its usage billed on it,
  *    and its charge claimed (a PENDING payment under the reference inv-<id>-1) in the same
  *    transaction. The plan changes only when that invoice is paid (applyPlanChangeOutcome): at
  *    once when nothing is due, else after commit when the provider says the charge succeeded.
@@ -173,6 +175,7 @@ async function invoiceChange(
         createdAt: now,
         lines: quote.lines,
         discount: invoiceDiscountOf(subscription),
+        tax: await invoiceTaxOf(deps, subscription, transaction),
         collection: { status: 'OPEN', chargeAt: null },
         planChange,
       },

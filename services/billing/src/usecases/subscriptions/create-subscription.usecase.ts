@@ -4,8 +4,9 @@ import { DomainError, recordEvent, type FieldViolation, type ProjectScope, recor
 import { PaymentProviderError, type VerifiedTransaction } from '@billing/payments';
 import { subscriptionStart, subscriptionTerms, type PlanSnapshot } from '../../domain/checkout-completion';
 import { InsufficientBalanceError, usableBalance } from '../../domain/customer-balance';
-import { totalInvoice, type InvoiceTotals } from '../../domain/invoice-totals';
+import { TAX_EXEMPTIONS, totalInvoice, type InvoiceTax, type InvoiceTotals } from '../../domain/invoice-totals';
 import { discountColumns, nextInvoiceDiscount, type SubscriptionDiscount } from '../../domain/subscription-discount';
+import { checkTaxRateIds } from '../../domain/tax-rates';
 import type { CustomerModel, PaymentAuthorizationModel } from '../../db/models';
 import { invoiceEvents } from '../../events/invoice.events';
 import { subscriptionEvents } from '../../events/subscription.events';
@@ -13,6 +14,7 @@ import type { BillingDeps } from '../../billing-deps';
 import { countFirstCharge } from '../../billing-metrics';
 import { NEVER_CHARGED } from '../../invoicing/invoice-payment';
 import { createFirstInvoice, FIRST_CHARGE_PREFIX } from '../../invoicing/first-invoice';
+import { attachableTaxRates, invoiceTax } from '../../invoicing/invoice-taxes';
 import { viewOf, type SubscriptionView } from '../../read-models/subscription.read-model';
 
 const MAX_TRIAL_DAYS = 730;
@@ -34,6 +36,11 @@ export interface CreateSubscriptionCommand {
    * §19): it starts with the first invoice (the one charged now, or the first after the trial).
    */
   discount: SubscriptionDiscount | null;
+  /**
+   * The subscription's own tax rates (docs/api-behaviour.md §21), replacing its plan's: at most
+   * 5, active, of this project and mode; [] = no tax. null: its plan's (plans carry none yet).
+   */
+  taxRateIds: string[] | null;
 }
 
 /** The ids a subscription request uses; with an Idempotency-Key they are stored with the key. */
@@ -56,8 +63,8 @@ const BALANCE_CHANGED =
  *     under a reference derived from the invoice id, so a charge the provider made is never
  *     unknown to billing, even if this process dies right after;
  *  2. the provider charges the saved authorization, idempotently by that reference, the first
- *     invoice's amount_due: the customer's balance pays the rest (docs/api-behaviour.md §20), and
- *     a balance that covers it all means no charge at all;
+ *     invoice's amount_due, tax included (§21): the customer's balance pays the rest
+ *     (docs/api-behaviour.md §20), and a balance that covers it all means no charge at all;
  *  3. only on success, one transaction creates the ACTIVE subscription, its PAID invoice (taking
  *     exactly the credit the charge left out from the balance; a balance spent meanwhile by
  *     another invoice refuses it, 503, and settlement refunds the charge), settles the ledger
@@ -72,6 +79,8 @@ export async function createSubscription(
   command: CreateSubscriptionCommand,
 ): Promise<SubscriptionView> {
   assertCommand(command);
+  // At most 5, each once (422), before anything is looked up; each rate is looked up below.
+  if (command.taxRateIds) checkTaxRateIds(command.taxRateIds, ['body', 'tax_rate_ids']);
   const customer = await deps.customers.get(scope, command.customerId);
   let ids: CreationIds = { subscriptionId: randomUUID(), invoiceId: randomUUID() };
   if (command.idempotencyKey) {
@@ -113,6 +122,12 @@ export async function createSubscription(
     ...command.plan,
     trialPeriodDays: command.trialPeriodDays ?? command.plan.trialPeriodDays,
   };
+  // A plan's own rates would apply with null; plans carry none yet (docs/api-behaviour.md §21).
+  const rates =
+    command.taxRateIds === null
+      ? []
+      : await attachableTaxRates(deps, scope, command.taxRateIds, ['body', 'tax_rate_ids']);
+  const tax = invoiceTax(rates, customer.taxExempt);
   const now = await deps.clocks.now(scope);
   const start = subscriptionStart(plan, now);
   // The subscription this request creates may spend the balance: it is the merchant's own call.
@@ -120,14 +135,14 @@ export async function createSubscription(
     { amount: customer.balance, currency: customer.balanceCurrency },
     { currency: plan.currency, usesCustomerBalance: true },
   );
-  const money = firstInvoiceMoney(plan, command.discount, balance);
+  const money = firstInvoiceMoney(plan, command.discount, tax, balance);
 
   // A trial charges nothing now; a free plan, or one the discount or the balance pays in full, has nothing to charge.
   if (start.status === 'TRIALING' || money.amountDue === 0) {
     const credit = start.status === 'TRIALING' ? 0 : money.creditApplied;
     try {
       return await deps.sequelize.transaction((transaction) =>
-        record(deps, scope, { command, plan, customer, now, ids, charged: null, credit }, transaction),
+        record(deps, scope, { command, plan, customer, now, ids, charged: null, credit, tax }, transaction),
       );
     } catch (err) {
       // A concurrent request with the same Idempotency-Key created it first.
@@ -152,11 +167,13 @@ export async function createSubscription(
           currency: plan.currency,
           status: 'PENDING',
           gatewayResponse: null,
-          // The credit the charge leaves out: a retry with the Idempotency-Key records the same.
+          // The credit the charge leaves out and the exemption it was taxed by: a retry with the
+          // Idempotency-Key records the same.
           providerResponse: {
             subscription_id: ids.subscriptionId,
             invoice_id: ids.invoiceId,
             credit_applied: money.creditApplied,
+            tax_exempt: tax.exempt,
           },
           createdAt: now,
         },
@@ -191,18 +208,42 @@ export async function createSubscription(
     throw new DomainError('payment_required', charged.gatewayResponse || `Payment ${charged.status}`);
   }
   return deps.sequelize.transaction((transaction) =>
-    record(deps, scope, { command, plan, customer, now, ids, charged, credit: money.creditApplied }, transaction),
+    record(deps, scope, { command, plan, customer, now, ids, charged, credit: money.creditApplied, tax }, transaction),
   );
 }
 
 /**
  * What the first invoice will come to (createFirstInvoice computes it again, through
- * createInvoices, when it writes the invoice): the card is charged its amount_due before the
- * invoice exists, so the credit is decided here, from the balance as read now.
+ * createInvoices, when it writes the invoice, with the same tax): the card is charged its
+ * amount_due before the invoice exists, so the credit is decided here, from the balance as read now.
  */
-function firstInvoiceMoney(plan: PlanSnapshot, discount: SubscriptionDiscount | null, balance: number): InvoiceTotals {
+function firstInvoiceMoney(
+  plan: PlanSnapshot,
+  discount: SubscriptionDiscount | null,
+  tax: InvoiceTax,
+  balance: number,
+): InvoiceTotals {
   // The discount is what invoiceDiscountOf gives the subscription record() creates with it.
-  return totalInvoice([{ type: 'SUBSCRIPTION', amount: plan.amount }], nextInvoiceDiscount(discount), balance);
+  return totalInvoice([{ type: 'SUBSCRIPTION', amount: plan.amount }], nextInvoiceDiscount(discount), tax, balance);
+}
+
+/**
+ * The tax the first charge of an earlier request with the same Idempotency-Key was computed
+ * with: the rates it named (checked then; a rate deactivated since still applies where attached)
+ * and the exemption its ledger row recorded.
+ */
+async function earlierChargeTax(
+  deps: BillingDeps,
+  scope: ProjectScope,
+  command: CreateSubscriptionCommand,
+  recorded: unknown,
+  customer: CustomerModel,
+): Promise<InvoiceTax> {
+  const ids = (command.taxRateIds ?? []).map((id) => id.toLowerCase());
+  const found = await deps.taxRates.findInScopes([{ ...scope, ids }]);
+  const rates = ids.flatMap((id) => found.filter((rate) => rate.id === id));
+  const exempt = TAX_EXEMPTIONS.find((e) => e === recorded) ?? customer.taxExempt;
+  return invoiceTax(rates, exempt);
 }
 
 const firstChargeReference = (invoiceId: string) => `${FIRST_CHARGE_PREFIX}${invoiceId}`;
@@ -256,11 +297,21 @@ async function findEarlierCreation(
   if (known?.status !== 'success') throw new DomainError('unavailable', IN_PROGRESS);
   const plan = { ...input.command.plan, trialPeriodDays: 0 };
   const credit = Number(payment.providerResponse.credit_applied ?? 0);
+  const tax = await earlierChargeTax(deps, scope, input.command, payment.providerResponse.tax_exempt, input.customer);
   return deps.sequelize.transaction((transaction) =>
     record(
       deps,
       scope,
-      { command: input.command, plan, customer: input.customer, now: payment.createdAt, ids, charged: known, credit },
+      {
+        command: input.command,
+        plan,
+        customer: input.customer,
+        now: payment.createdAt,
+        ids,
+        charged: known,
+        credit,
+        tax,
+      },
       transaction,
     ),
   );
@@ -381,6 +432,8 @@ async function record(
     charged: ChargeAnswer | null;
     /** The customer's balance the first invoice takes (what the charge left out). */
     credit: number;
+    /** The tax the first charge was computed with (§21). */
+    tax: InvoiceTax;
   },
   transaction: Transaction,
 ): Promise<SubscriptionView> {
@@ -407,6 +460,8 @@ async function record(
       metadata: input.command.metadata,
       checkoutSessionId: null,
       createdAt: now,
+      // The rates as looked up (in order, ids in their stored form); null: the plan's.
+      taxRateIds: input.command.taxRateIds && input.tax.rates.map((rate) => rate.taxRateId),
       ...discountColumns(input.command.discount),
     },
     transaction,
@@ -421,6 +476,7 @@ async function record(
     transaction,
     invoiceId: input.ids.invoiceId,
     credit: input.credit,
+    tax: input.tax,
   }).catch((err: unknown) => {
     // Another invoice (or an adjustment) spent the credit since it was counted: the first
     // invoice would not be paid in full. Nothing is created; a charge made is refunded by

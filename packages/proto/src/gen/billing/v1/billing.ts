@@ -59,7 +59,25 @@ export interface Subscription {
     | Date
     | undefined;
   /** The discount the coming invoices get; unset when none (docs/api-behaviour.md §19). */
-  discount?: SubscriptionDiscount | undefined;
+  discount?:
+    | SubscriptionDiscount
+    | undefined;
+  /** The tax rates its coming invoices get (docs/api-behaviour.md §21); always set. */
+  taxRates?: SubscriptionTaxRates | undefined;
+}
+
+/** Which tax rates a subscription's invoices get (docs/api-behaviour.md §21). */
+export interface SubscriptionTaxRates {
+  /**
+   * True: its plan's rates (`tax_rate_ids: null` in the API); `ids` is then empty. Plans carry
+   * no default rates yet, so that is no tax.
+   */
+  fromPlan: boolean;
+  /**
+   * Its own rates in the order its invoices show them, replacing the plan's: at most 5; empty
+   * (with from_plan false) = no tax.
+   */
+  ids: string[];
 }
 
 export interface InvoiceLine {
@@ -71,7 +89,24 @@ export interface InvoiceLine {
   unitAmount: number;
   amount: number;
   periodStart?: Date | undefined;
-  periodEnd?: Date | undefined;
+  periodEnd?:
+    | Date
+    | undefined;
+  /** The tax rates that applied to the line: its invoice's (docs/api-behaviour.md §21). */
+  taxRateIds: string[];
+}
+
+/** One rate's tax on an invoice, the rate as it was when the invoice was made (docs/api-behaviour.md §21). */
+export interface InvoiceTaxAmount {
+  taxRateId: string;
+  displayName: string;
+  /** Exact decimal text. */
+  percentage: string;
+  inclusive: boolean;
+  /** The net the rate is computed on (the taxable amount less its inclusive taxes), minor units. */
+  taxableAmount: number;
+  /** This rate's tax, minor units; 0 for an exempt or reverse-charge customer. */
+  amount: number;
 }
 
 export interface Invoice {
@@ -103,6 +138,17 @@ export interface Invoice {
   creditApplied: number;
   /** amount - credit_applied: what the card is charged; 0 is PAID without a charge. */
   amountDue: number;
+  /**
+   * The sum of the per-rate tax amounts (docs/api-behaviour.md §21); `amount` is the invoice
+   * total, subtotal - discount + the exclusive taxes = total_excluding_tax + tax.
+   */
+  tax: number;
+  /** subtotal - discount - the inclusive taxes. */
+  totalExcludingTax: number;
+  /** One entry per rate, in the subscription's order. */
+  totalTaxAmounts: InvoiceTaxAmount[];
+  /** "Reverse charge" for a reverse-charge customer; unset otherwise. */
+  taxNote?: string | undefined;
 }
 
 export interface UsageRecord {
@@ -141,7 +187,11 @@ export interface CreateSubscriptionRequest {
    * The coupon catalog redeemed for this subscription (its SubscribeWithCoupon workflow); its
    * discount starts with the first invoice (the one charged now, or the first after the trial).
    */
-  coupon?: CouponSnapshot | undefined;
+  coupon?:
+    | CouponSnapshot
+    | undefined;
+  /** Its own tax rates (at most 5, active, of this project and mode); unset: its plan's. */
+  taxRates?: SubscriptionTaxRates | undefined;
 }
 
 export interface CreateSubscriptionResponse {
@@ -448,7 +498,11 @@ export interface Customer {
   /** Credit the merchant owes the customer (minor units, never below 0), used by its next invoices. */
   balance: number;
   /** The balance's currency: unset until its first change; only invoices in it use the balance. */
-  balanceCurrency?: string | undefined;
+  balanceCurrency?:
+    | string
+    | undefined;
+  /** NONE, EXEMPT or REVERSE (docs/api-behaviour.md §21). */
+  taxExempt: string;
 }
 
 export interface SubscriptionSummary {
@@ -488,7 +542,11 @@ export interface CreateCustomerRequest {
   scope?: ProjectScope | undefined;
   email: string;
   name?: string | undefined;
-  metadata?: { [key: string]: any } | undefined;
+  metadata?:
+    | { [key: string]: any }
+    | undefined;
+  /** NONE (the default), EXEMPT or REVERSE; anything else INVALID_ARGUMENT. */
+  taxExempt?: string | undefined;
 }
 
 export interface CreateCustomerResponse {
@@ -523,7 +581,11 @@ export interface UpdateCustomerRequest {
   scope?: ProjectScope | undefined;
   customerId: string;
   name?: string | undefined;
-  metadata?: { [key: string]: any } | undefined;
+  metadata?:
+    | { [key: string]: any }
+    | undefined;
+  /** NONE, EXEMPT or REVERSE: how invoices made from now on are taxed; unset: as it is. */
+  taxExempt?: string | undefined;
 }
 
 export interface UpdateCustomerResponse {
@@ -630,6 +692,13 @@ export interface PreviewPlanChangeResponse {
   periodStart?: Date | undefined;
   periodEnd?: Date | undefined;
   currency: string;
+  /** The invoice's tax as the change would write it (docs/api-behaviour.md §21): as on Invoice. */
+  tax: number;
+  totalExcludingTax: number;
+  /** The invoice total: subtotal - discount + the exclusive taxes. */
+  amount: number;
+  totalTaxAmounts: InvoiceTaxAmount[];
+  taxNote?: string | undefined;
 }
 
 /**
@@ -685,6 +754,91 @@ export interface RemoveSubscriptionDiscountResponse {
   subscription?: Subscription | undefined;
 }
 
+export interface UpdateSubscriptionRequest {
+  scope?: ProjectScope | undefined;
+  subscriptionId: string;
+  /** Unset: the rates stay as they are. */
+  taxRates?: SubscriptionTaxRates | undefined;
+}
+
+export interface UpdateSubscriptionResponse {
+  subscription?: Subscription | undefined;
+}
+
+/** A tax rate of a project and mode (docs/api-behaviour.md §21). */
+export interface TaxRate {
+  id: string;
+  displayName: string;
+  /** Exact decimal text, 0 <= p < 100, at most 4 decimals. */
+  percentage: string;
+  /** True: prices already hold the tax. */
+  inclusive: boolean;
+  /** ISO 3166-1 alpha-2, upper case. */
+  country?: string | undefined;
+  jurisdiction?: string | undefined;
+  description?: string | undefined;
+  isActive: boolean;
+  livemode: boolean;
+  createdAt?: Date | undefined;
+}
+
+export interface CreateTaxRateRequest {
+  scope?:
+    | ProjectScope
+    | undefined;
+  /** 1..50 characters. */
+  displayName: string;
+  /** Exact decimal text, 0 <= p < 100, at most 4 decimals. */
+  percentage: string;
+  inclusive: boolean;
+  country?:
+    | string
+    | undefined;
+  /** At most 50 characters. */
+  jurisdiction?:
+    | string
+    | undefined;
+  /** At most 200 characters. */
+  description?: string | undefined;
+}
+
+export interface CreateTaxRateResponse {
+  taxRate?: TaxRate | undefined;
+}
+
+export interface ListTaxRatesRequest {
+  scope?: ProjectScope | undefined;
+  page?: PageRequest | undefined;
+}
+
+export interface ListTaxRatesResponse {
+  taxRates: TaxRate[];
+}
+
+export interface GetTaxRateRequest {
+  scope?: ProjectScope | undefined;
+  taxRateId: string;
+}
+
+export interface GetTaxRateResponse {
+  taxRate?: TaxRate | undefined;
+}
+
+export interface UpdateTaxRateRequest {
+  scope?: ProjectScope | undefined;
+  taxRateId: string;
+  displayName?:
+    | string
+    | undefined;
+  /** An empty description clears it. */
+  description?: string | undefined;
+  isActive?: boolean | undefined;
+}
+
+export interface UpdateTaxRateResponse {
+  taxRate?: TaxRate | undefined;
+}
+
 function createBaseSubscription(): Subscription {
   return {
     id: "",
@@ -710,6 +864,7 @@ function createBaseSubscription(): Subscription {
     pendingPlanId: undefined,
     pendingPlanChangeAt: undefined,
     discount: undefined,
+    taxRates: undefined,
   };
 }
 
@@ -783,6 +938,9 @@ export const Subscription: MessageFns<Subscription> = {
     }
     if (message.discount !== undefined) {
       SubscriptionDiscount.encode(message.discount, writer.uint32(242).fork()).join();
+    }
+    if (message.taxRates !== undefined) {
+      SubscriptionTaxRates.encode(message.taxRates, writer.uint32(250).fork()).join();
     }
     return writer;
   },
@@ -984,6 +1142,14 @@ export const Subscription: MessageFns<Subscription> = {
             message.discount = SubscriptionDiscount.decode(reader, reader.uint32());
             continue;
           }
+          case 31: {
+            if (tag !== 250) {
+              break;
+            }
+
+            message.taxRates = SubscriptionTaxRates.decode(reader, reader.uint32());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1081,6 +1247,11 @@ export const Subscription: MessageFns<Subscription> = {
         ? fromJsonTimestamp(object.pending_plan_change_at)
         : undefined,
       discount: isSet(object.discount) ? SubscriptionDiscount.fromJSON(object.discount) : undefined,
+      taxRates: isSet(object.taxRates)
+        ? SubscriptionTaxRates.fromJSON(object.taxRates)
+        : isSet(object.tax_rates)
+        ? SubscriptionTaxRates.fromJSON(object.tax_rates)
+        : undefined,
     };
   },
 
@@ -1155,6 +1326,9 @@ export const Subscription: MessageFns<Subscription> = {
     if (message.discount !== undefined) {
       obj.discount = SubscriptionDiscount.toJSON(message.discount);
     }
+    if (message.taxRates !== undefined) {
+      obj.taxRates = SubscriptionTaxRates.toJSON(message.taxRates);
+    }
     return obj;
   },
 
@@ -1188,6 +1362,98 @@ export const Subscription: MessageFns<Subscription> = {
     message.discount = (object.discount !== undefined && object.discount !== null)
       ? SubscriptionDiscount.fromPartial(object.discount)
       : undefined;
+    message.taxRates = (object.taxRates !== undefined && object.taxRates !== null)
+      ? SubscriptionTaxRates.fromPartial(object.taxRates)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseSubscriptionTaxRates(): SubscriptionTaxRates {
+  return { fromPlan: false, ids: [] };
+}
+
+export const SubscriptionTaxRates: MessageFns<SubscriptionTaxRates> = {
+  encode(message: SubscriptionTaxRates, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.fromPlan !== false) {
+      writer.uint32(8).bool(message.fromPlan);
+    }
+    for (const v of message.ids) {
+      writer.uint32(18).string(v!);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): SubscriptionTaxRates {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseSubscriptionTaxRates();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.fromPlan = reader.bool();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.ids.push(reader.string());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): SubscriptionTaxRates {
+    return {
+      fromPlan: isSet(object.fromPlan)
+        ? globalThis.Boolean(object.fromPlan)
+        : isSet(object.from_plan)
+        ? globalThis.Boolean(object.from_plan)
+        : false,
+      ids: globalThis.Array.isArray(object?.ids) ? object.ids.map((e: any) => globalThis.String(e)) : [],
+    };
+  },
+
+  toJSON(message: SubscriptionTaxRates): unknown {
+    const obj: any = {};
+    if (message.fromPlan !== false) {
+      obj.fromPlan = message.fromPlan;
+    }
+    if (message.ids?.length) {
+      obj.ids = message.ids;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<SubscriptionTaxRates>, I>>(base?: I): SubscriptionTaxRates {
+    return SubscriptionTaxRates.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<SubscriptionTaxRates>, I>>(object: I): SubscriptionTaxRates {
+    const message = createBaseSubscriptionTaxRates();
+    message.fromPlan = object.fromPlan ?? false;
+    message.ids = object.ids?.map((e) => e) || [];
     return message;
   },
 };
@@ -1201,6 +1467,7 @@ function createBaseInvoiceLine(): InvoiceLine {
     amount: 0,
     periodStart: undefined,
     periodEnd: undefined,
+    taxRateIds: [],
   };
 }
 
@@ -1226,6 +1493,9 @@ export const InvoiceLine: MessageFns<InvoiceLine> = {
     }
     if (message.periodEnd !== undefined) {
       Timestamp.encode(toTimestamp(message.periodEnd), writer.uint32(58).fork()).join();
+    }
+    for (const v of message.taxRateIds) {
+      writer.uint32(66).string(v!);
     }
     return writer;
   },
@@ -1299,6 +1569,14 @@ export const InvoiceLine: MessageFns<InvoiceLine> = {
             message.periodEnd = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
             continue;
           }
+          case 8: {
+            if (tag !== 66) {
+              break;
+            }
+
+            message.taxRateIds.push(reader.string());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1332,6 +1610,11 @@ export const InvoiceLine: MessageFns<InvoiceLine> = {
         : isSet(object.period_end)
         ? fromJsonTimestamp(object.period_end)
         : undefined,
+      taxRateIds: globalThis.Array.isArray(object?.taxRateIds)
+        ? object.taxRateIds.map((e: any) => globalThis.String(e))
+        : globalThis.Array.isArray(object?.tax_rate_ids)
+        ? object.tax_rate_ids.map((e: any) => globalThis.String(e))
+        : [],
     };
   },
 
@@ -1358,6 +1641,9 @@ export const InvoiceLine: MessageFns<InvoiceLine> = {
     if (message.periodEnd !== undefined) {
       obj.periodEnd = message.periodEnd.toISOString();
     }
+    if (message.taxRateIds?.length) {
+      obj.taxRateIds = message.taxRateIds;
+    }
     return obj;
   },
 
@@ -1373,6 +1659,168 @@ export const InvoiceLine: MessageFns<InvoiceLine> = {
     message.amount = object.amount ?? 0;
     message.periodStart = object.periodStart ?? undefined;
     message.periodEnd = object.periodEnd ?? undefined;
+    message.taxRateIds = object.taxRateIds?.map((e) => e) || [];
+    return message;
+  },
+};
+
+function createBaseInvoiceTaxAmount(): InvoiceTaxAmount {
+  return { taxRateId: "", displayName: "", percentage: "", inclusive: false, taxableAmount: 0, amount: 0 };
+}
+
+export const InvoiceTaxAmount: MessageFns<InvoiceTaxAmount> = {
+  encode(message: InvoiceTaxAmount, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.taxRateId !== "") {
+      writer.uint32(10).string(message.taxRateId);
+    }
+    if (message.displayName !== "") {
+      writer.uint32(18).string(message.displayName);
+    }
+    if (message.percentage !== "") {
+      writer.uint32(26).string(message.percentage);
+    }
+    if (message.inclusive !== false) {
+      writer.uint32(32).bool(message.inclusive);
+    }
+    if (message.taxableAmount !== 0) {
+      writer.uint32(40).int64(message.taxableAmount);
+    }
+    if (message.amount !== 0) {
+      writer.uint32(48).int64(message.amount);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): InvoiceTaxAmount {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseInvoiceTaxAmount();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.taxRateId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.displayName = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.percentage = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.inclusive = reader.bool();
+            continue;
+          }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.taxableAmount = longToNumber(reader.int64());
+            continue;
+          }
+          case 6: {
+            if (tag !== 48) {
+              break;
+            }
+
+            message.amount = longToNumber(reader.int64());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): InvoiceTaxAmount {
+    return {
+      taxRateId: isSet(object.taxRateId)
+        ? globalThis.String(object.taxRateId)
+        : isSet(object.tax_rate_id)
+        ? globalThis.String(object.tax_rate_id)
+        : "",
+      displayName: isSet(object.displayName)
+        ? globalThis.String(object.displayName)
+        : isSet(object.display_name)
+        ? globalThis.String(object.display_name)
+        : "",
+      percentage: isSet(object.percentage) ? globalThis.String(object.percentage) : "",
+      inclusive: isSet(object.inclusive) ? globalThis.Boolean(object.inclusive) : false,
+      taxableAmount: isSet(object.taxableAmount)
+        ? globalThis.Number(object.taxableAmount)
+        : isSet(object.taxable_amount)
+        ? globalThis.Number(object.taxable_amount)
+        : 0,
+      amount: isSet(object.amount) ? globalThis.Number(object.amount) : 0,
+    };
+  },
+
+  toJSON(message: InvoiceTaxAmount): unknown {
+    const obj: any = {};
+    if (message.taxRateId !== "") {
+      obj.taxRateId = message.taxRateId;
+    }
+    if (message.displayName !== "") {
+      obj.displayName = message.displayName;
+    }
+    if (message.percentage !== "") {
+      obj.percentage = message.percentage;
+    }
+    if (message.inclusive !== false) {
+      obj.inclusive = message.inclusive;
+    }
+    if (message.taxableAmount !== 0) {
+      obj.taxableAmount = Math.round(message.taxableAmount);
+    }
+    if (message.amount !== 0) {
+      obj.amount = Math.round(message.amount);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<InvoiceTaxAmount>, I>>(base?: I): InvoiceTaxAmount {
+    return InvoiceTaxAmount.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<InvoiceTaxAmount>, I>>(object: I): InvoiceTaxAmount {
+    const message = createBaseInvoiceTaxAmount();
+    message.taxRateId = object.taxRateId ?? "";
+    message.displayName = object.displayName ?? "";
+    message.percentage = object.percentage ?? "";
+    message.inclusive = object.inclusive ?? false;
+    message.taxableAmount = object.taxableAmount ?? 0;
+    message.amount = object.amount ?? 0;
     return message;
   },
 };
@@ -1402,6 +1850,10 @@ function createBaseInvoice(): Invoice {
     discount: 0,
     creditApplied: 0,
     amountDue: 0,
+    tax: 0,
+    totalExcludingTax: 0,
+    totalTaxAmounts: [],
+    taxNote: undefined,
   };
 }
 
@@ -1475,6 +1927,18 @@ export const Invoice: MessageFns<Invoice> = {
     }
     if (message.amountDue !== 0) {
       writer.uint32(184).int64(message.amountDue);
+    }
+    if (message.tax !== 0) {
+      writer.uint32(192).int64(message.tax);
+    }
+    if (message.totalExcludingTax !== 0) {
+      writer.uint32(200).int64(message.totalExcludingTax);
+    }
+    for (const v of message.totalTaxAmounts) {
+      InvoiceTaxAmount.encode(v!, writer.uint32(210).fork()).join();
+    }
+    if (message.taxNote !== undefined) {
+      writer.uint32(218).string(message.taxNote);
     }
     return writer;
   },
@@ -1676,6 +2140,38 @@ export const Invoice: MessageFns<Invoice> = {
             message.amountDue = longToNumber(reader.int64());
             continue;
           }
+          case 24: {
+            if (tag !== 192) {
+              break;
+            }
+
+            message.tax = longToNumber(reader.int64());
+            continue;
+          }
+          case 25: {
+            if (tag !== 200) {
+              break;
+            }
+
+            message.totalExcludingTax = longToNumber(reader.int64());
+            continue;
+          }
+          case 26: {
+            if (tag !== 210) {
+              break;
+            }
+
+            message.totalTaxAmounts.push(InvoiceTaxAmount.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 27: {
+            if (tag !== 218) {
+              break;
+            }
+
+            message.taxNote = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1771,6 +2267,22 @@ export const Invoice: MessageFns<Invoice> = {
         : isSet(object.amount_due)
         ? globalThis.Number(object.amount_due)
         : 0,
+      tax: isSet(object.tax) ? globalThis.Number(object.tax) : 0,
+      totalExcludingTax: isSet(object.totalExcludingTax)
+        ? globalThis.Number(object.totalExcludingTax)
+        : isSet(object.total_excluding_tax)
+        ? globalThis.Number(object.total_excluding_tax)
+        : 0,
+      totalTaxAmounts: globalThis.Array.isArray(object?.totalTaxAmounts)
+        ? object.totalTaxAmounts.map((e: any) => InvoiceTaxAmount.fromJSON(e))
+        : globalThis.Array.isArray(object?.total_tax_amounts)
+        ? object.total_tax_amounts.map((e: any) => InvoiceTaxAmount.fromJSON(e))
+        : [],
+      taxNote: isSet(object.taxNote)
+        ? globalThis.String(object.taxNote)
+        : isSet(object.tax_note)
+        ? globalThis.String(object.tax_note)
+        : undefined,
     };
   },
 
@@ -1845,6 +2357,18 @@ export const Invoice: MessageFns<Invoice> = {
     if (message.amountDue !== 0) {
       obj.amountDue = Math.round(message.amountDue);
     }
+    if (message.tax !== 0) {
+      obj.tax = Math.round(message.tax);
+    }
+    if (message.totalExcludingTax !== 0) {
+      obj.totalExcludingTax = Math.round(message.totalExcludingTax);
+    }
+    if (message.totalTaxAmounts?.length) {
+      obj.totalTaxAmounts = message.totalTaxAmounts.map((e) => InvoiceTaxAmount.toJSON(e));
+    }
+    if (message.taxNote !== undefined) {
+      obj.taxNote = message.taxNote;
+    }
     return obj;
   },
 
@@ -1876,6 +2400,10 @@ export const Invoice: MessageFns<Invoice> = {
     message.discount = object.discount ?? 0;
     message.creditApplied = object.creditApplied ?? 0;
     message.amountDue = object.amountDue ?? 0;
+    message.tax = object.tax ?? 0;
+    message.totalExcludingTax = object.totalExcludingTax ?? 0;
+    message.totalTaxAmounts = object.totalTaxAmounts?.map((e) => InvoiceTaxAmount.fromPartial(e)) || [];
+    message.taxNote = object.taxNote ?? undefined;
     return message;
   },
 };
@@ -2151,6 +2679,7 @@ function createBaseCreateSubscriptionRequest(): CreateSubscriptionRequest {
     metadata: undefined,
     idempotencyKey: undefined,
     coupon: undefined,
+    taxRates: undefined,
   };
 }
 
@@ -2179,6 +2708,9 @@ export const CreateSubscriptionRequest: MessageFns<CreateSubscriptionRequest> = 
     }
     if (message.coupon !== undefined) {
       CouponSnapshot.encode(message.coupon, writer.uint32(66).fork()).join();
+    }
+    if (message.taxRates !== undefined) {
+      SubscriptionTaxRates.encode(message.taxRates, writer.uint32(74).fork()).join();
     }
     return writer;
   },
@@ -2260,6 +2792,14 @@ export const CreateSubscriptionRequest: MessageFns<CreateSubscriptionRequest> = 
             message.coupon = CouponSnapshot.decode(reader, reader.uint32());
             continue;
           }
+          case 9: {
+            if (tag !== 74) {
+              break;
+            }
+
+            message.taxRates = SubscriptionTaxRates.decode(reader, reader.uint32());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -2298,6 +2838,11 @@ export const CreateSubscriptionRequest: MessageFns<CreateSubscriptionRequest> = 
         ? globalThis.String(object.idempotency_key)
         : undefined,
       coupon: isSet(object.coupon) ? CouponSnapshot.fromJSON(object.coupon) : undefined,
+      taxRates: isSet(object.taxRates)
+        ? SubscriptionTaxRates.fromJSON(object.taxRates)
+        : isSet(object.tax_rates)
+        ? SubscriptionTaxRates.fromJSON(object.tax_rates)
+        : undefined,
     };
   },
 
@@ -2327,6 +2872,9 @@ export const CreateSubscriptionRequest: MessageFns<CreateSubscriptionRequest> = 
     if (message.coupon !== undefined) {
       obj.coupon = CouponSnapshot.toJSON(message.coupon);
     }
+    if (message.taxRates !== undefined) {
+      obj.taxRates = SubscriptionTaxRates.toJSON(message.taxRates);
+    }
     return obj;
   },
 
@@ -2348,6 +2896,9 @@ export const CreateSubscriptionRequest: MessageFns<CreateSubscriptionRequest> = 
     message.idempotencyKey = object.idempotencyKey ?? undefined;
     message.coupon = (object.coupon !== undefined && object.coupon !== null)
       ? CouponSnapshot.fromPartial(object.coupon)
+      : undefined;
+    message.taxRates = (object.taxRates !== undefined && object.taxRates !== null)
+      ? SubscriptionTaxRates.fromPartial(object.taxRates)
       : undefined;
     return message;
   },
@@ -6905,6 +7456,7 @@ function createBaseCustomer(): Customer {
     createdAt: undefined,
     balance: 0,
     balanceCurrency: undefined,
+    taxExempt: "",
   };
 }
 
@@ -6936,6 +7488,9 @@ export const Customer: MessageFns<Customer> = {
     }
     if (message.balanceCurrency !== undefined) {
       writer.uint32(74).string(message.balanceCurrency);
+    }
+    if (message.taxExempt !== "") {
+      writer.uint32(82).string(message.taxExempt);
     }
     return writer;
   },
@@ -7025,6 +7580,14 @@ export const Customer: MessageFns<Customer> = {
             message.balanceCurrency = reader.string();
             continue;
           }
+          case 10: {
+            if (tag !== 82) {
+              break;
+            }
+
+            message.taxExempt = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -7060,6 +7623,11 @@ export const Customer: MessageFns<Customer> = {
         : isSet(object.balance_currency)
         ? globalThis.String(object.balance_currency)
         : undefined,
+      taxExempt: isSet(object.taxExempt)
+        ? globalThis.String(object.taxExempt)
+        : isSet(object.tax_exempt)
+        ? globalThis.String(object.tax_exempt)
+        : "",
     };
   },
 
@@ -7092,6 +7660,9 @@ export const Customer: MessageFns<Customer> = {
     if (message.balanceCurrency !== undefined) {
       obj.balanceCurrency = message.balanceCurrency;
     }
+    if (message.taxExempt !== "") {
+      obj.taxExempt = message.taxExempt;
+    }
     return obj;
   },
 
@@ -7109,6 +7680,7 @@ export const Customer: MessageFns<Customer> = {
     message.createdAt = object.createdAt ?? undefined;
     message.balance = object.balance ?? 0;
     message.balanceCurrency = object.balanceCurrency ?? undefined;
+    message.taxExempt = object.taxExempt ?? "";
     return message;
   },
 };
@@ -7623,7 +8195,7 @@ export const InvoiceSummary: MessageFns<InvoiceSummary> = {
 };
 
 function createBaseCreateCustomerRequest(): CreateCustomerRequest {
-  return { scope: undefined, email: "", name: undefined, metadata: undefined };
+  return { scope: undefined, email: "", name: undefined, metadata: undefined, taxExempt: undefined };
 }
 
 export const CreateCustomerRequest: MessageFns<CreateCustomerRequest> = {
@@ -7639,6 +8211,9 @@ export const CreateCustomerRequest: MessageFns<CreateCustomerRequest> = {
     }
     if (message.metadata !== undefined) {
       Struct.encode(Struct.wrap(message.metadata), writer.uint32(34).fork()).join();
+    }
+    if (message.taxExempt !== undefined) {
+      writer.uint32(42).string(message.taxExempt);
     }
     return writer;
   },
@@ -7688,6 +8263,14 @@ export const CreateCustomerRequest: MessageFns<CreateCustomerRequest> = {
             message.metadata = Struct.unwrap(Struct.decode(reader, reader.uint32()));
             continue;
           }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.taxExempt = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -7706,6 +8289,11 @@ export const CreateCustomerRequest: MessageFns<CreateCustomerRequest> = {
       email: isSet(object.email) ? globalThis.String(object.email) : "",
       name: isSet(object.name) ? globalThis.String(object.name) : undefined,
       metadata: isObject(object.metadata) ? object.metadata : undefined,
+      taxExempt: isSet(object.taxExempt)
+        ? globalThis.String(object.taxExempt)
+        : isSet(object.tax_exempt)
+        ? globalThis.String(object.tax_exempt)
+        : undefined,
     };
   },
 
@@ -7723,6 +8311,9 @@ export const CreateCustomerRequest: MessageFns<CreateCustomerRequest> = {
     if (message.metadata !== undefined) {
       obj.metadata = message.metadata;
     }
+    if (message.taxExempt !== undefined) {
+      obj.taxExempt = message.taxExempt;
+    }
     return obj;
   },
 
@@ -7737,6 +8328,7 @@ export const CreateCustomerRequest: MessageFns<CreateCustomerRequest> = {
     message.email = object.email ?? "";
     message.name = object.name ?? undefined;
     message.metadata = object.metadata ?? undefined;
+    message.taxExempt = object.taxExempt ?? undefined;
     return message;
   },
 };
@@ -8185,7 +8777,7 @@ export const GetCustomerResponse: MessageFns<GetCustomerResponse> = {
 };
 
 function createBaseUpdateCustomerRequest(): UpdateCustomerRequest {
-  return { scope: undefined, customerId: "", name: undefined, metadata: undefined };
+  return { scope: undefined, customerId: "", name: undefined, metadata: undefined, taxExempt: undefined };
 }
 
 export const UpdateCustomerRequest: MessageFns<UpdateCustomerRequest> = {
@@ -8201,6 +8793,9 @@ export const UpdateCustomerRequest: MessageFns<UpdateCustomerRequest> = {
     }
     if (message.metadata !== undefined) {
       Struct.encode(Struct.wrap(message.metadata), writer.uint32(34).fork()).join();
+    }
+    if (message.taxExempt !== undefined) {
+      writer.uint32(42).string(message.taxExempt);
     }
     return writer;
   },
@@ -8250,6 +8845,14 @@ export const UpdateCustomerRequest: MessageFns<UpdateCustomerRequest> = {
             message.metadata = Struct.unwrap(Struct.decode(reader, reader.uint32()));
             continue;
           }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.taxExempt = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -8272,6 +8875,11 @@ export const UpdateCustomerRequest: MessageFns<UpdateCustomerRequest> = {
         : "",
       name: isSet(object.name) ? globalThis.String(object.name) : undefined,
       metadata: isObject(object.metadata) ? object.metadata : undefined,
+      taxExempt: isSet(object.taxExempt)
+        ? globalThis.String(object.taxExempt)
+        : isSet(object.tax_exempt)
+        ? globalThis.String(object.tax_exempt)
+        : undefined,
     };
   },
 
@@ -8289,6 +8897,9 @@ export const UpdateCustomerRequest: MessageFns<UpdateCustomerRequest> = {
     if (message.metadata !== undefined) {
       obj.metadata = message.metadata;
     }
+    if (message.taxExempt !== undefined) {
+      obj.taxExempt = message.taxExempt;
+    }
     return obj;
   },
 
@@ -8303,6 +8914,7 @@ export const UpdateCustomerRequest: MessageFns<UpdateCustomerRequest> = {
     message.customerId = object.customerId ?? "";
     message.name = object.name ?? undefined;
     message.metadata = object.metadata ?? undefined;
+    message.taxExempt = object.taxExempt ?? undefined;
     return message;
   },
 };
@@ -9460,6 +10072,11 @@ function createBasePreviewPlanChangeResponse(): PreviewPlanChangeResponse {
     periodStart: undefined,
     periodEnd: undefined,
     currency: "",
+    tax: 0,
+    totalExcludingTax: 0,
+    amount: 0,
+    totalTaxAmounts: [],
+    taxNote: undefined,
   };
 }
 
@@ -9491,6 +10108,21 @@ export const PreviewPlanChangeResponse: MessageFns<PreviewPlanChangeResponse> = 
     }
     if (message.currency !== "") {
       writer.uint32(74).string(message.currency);
+    }
+    if (message.tax !== 0) {
+      writer.uint32(80).int64(message.tax);
+    }
+    if (message.totalExcludingTax !== 0) {
+      writer.uint32(88).int64(message.totalExcludingTax);
+    }
+    if (message.amount !== 0) {
+      writer.uint32(96).int64(message.amount);
+    }
+    for (const v of message.totalTaxAmounts) {
+      InvoiceTaxAmount.encode(v!, writer.uint32(106).fork()).join();
+    }
+    if (message.taxNote !== undefined) {
+      writer.uint32(114).string(message.taxNote);
     }
     return writer;
   },
@@ -9580,6 +10212,46 @@ export const PreviewPlanChangeResponse: MessageFns<PreviewPlanChangeResponse> = 
             message.currency = reader.string();
             continue;
           }
+          case 10: {
+            if (tag !== 80) {
+              break;
+            }
+
+            message.tax = longToNumber(reader.int64());
+            continue;
+          }
+          case 11: {
+            if (tag !== 88) {
+              break;
+            }
+
+            message.totalExcludingTax = longToNumber(reader.int64());
+            continue;
+          }
+          case 12: {
+            if (tag !== 96) {
+              break;
+            }
+
+            message.amount = longToNumber(reader.int64());
+            continue;
+          }
+          case 13: {
+            if (tag !== 106) {
+              break;
+            }
+
+            message.totalTaxAmounts.push(InvoiceTaxAmount.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 14: {
+            if (tag !== 114) {
+              break;
+            }
+
+            message.taxNote = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -9623,6 +10295,23 @@ export const PreviewPlanChangeResponse: MessageFns<PreviewPlanChangeResponse> = 
         ? fromJsonTimestamp(object.period_end)
         : undefined,
       currency: isSet(object.currency) ? globalThis.String(object.currency) : "",
+      tax: isSet(object.tax) ? globalThis.Number(object.tax) : 0,
+      totalExcludingTax: isSet(object.totalExcludingTax)
+        ? globalThis.Number(object.totalExcludingTax)
+        : isSet(object.total_excluding_tax)
+        ? globalThis.Number(object.total_excluding_tax)
+        : 0,
+      amount: isSet(object.amount) ? globalThis.Number(object.amount) : 0,
+      totalTaxAmounts: globalThis.Array.isArray(object?.totalTaxAmounts)
+        ? object.totalTaxAmounts.map((e: any) => InvoiceTaxAmount.fromJSON(e))
+        : globalThis.Array.isArray(object?.total_tax_amounts)
+        ? object.total_tax_amounts.map((e: any) => InvoiceTaxAmount.fromJSON(e))
+        : [],
+      taxNote: isSet(object.taxNote)
+        ? globalThis.String(object.taxNote)
+        : isSet(object.tax_note)
+        ? globalThis.String(object.tax_note)
+        : undefined,
     };
   },
 
@@ -9655,6 +10344,21 @@ export const PreviewPlanChangeResponse: MessageFns<PreviewPlanChangeResponse> = 
     if (message.currency !== "") {
       obj.currency = message.currency;
     }
+    if (message.tax !== 0) {
+      obj.tax = Math.round(message.tax);
+    }
+    if (message.totalExcludingTax !== 0) {
+      obj.totalExcludingTax = Math.round(message.totalExcludingTax);
+    }
+    if (message.amount !== 0) {
+      obj.amount = Math.round(message.amount);
+    }
+    if (message.totalTaxAmounts?.length) {
+      obj.totalTaxAmounts = message.totalTaxAmounts.map((e) => InvoiceTaxAmount.toJSON(e));
+    }
+    if (message.taxNote !== undefined) {
+      obj.taxNote = message.taxNote;
+    }
     return obj;
   },
 
@@ -9672,6 +10376,11 @@ export const PreviewPlanChangeResponse: MessageFns<PreviewPlanChangeResponse> = 
     message.periodStart = object.periodStart ?? undefined;
     message.periodEnd = object.periodEnd ?? undefined;
     message.currency = object.currency ?? "";
+    message.tax = object.tax ?? 0;
+    message.totalExcludingTax = object.totalExcludingTax ?? 0;
+    message.amount = object.amount ?? 0;
+    message.totalTaxAmounts = object.totalTaxAmounts?.map((e) => InvoiceTaxAmount.fromPartial(e)) || [];
+    message.taxNote = object.taxNote ?? undefined;
     return message;
   },
 };
@@ -10408,8 +11117,1230 @@ export const RemoveSubscriptionDiscountResponse: MessageFns<RemoveSubscriptionDi
   },
 };
 
+function createBaseUpdateSubscriptionRequest(): UpdateSubscriptionRequest {
+  return { scope: undefined, subscriptionId: "", taxRates: undefined };
+}
+
+export const UpdateSubscriptionRequest: MessageFns<UpdateSubscriptionRequest> = {
+  encode(message: UpdateSubscriptionRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.scope !== undefined) {
+      ProjectScope.encode(message.scope, writer.uint32(10).fork()).join();
+    }
+    if (message.subscriptionId !== "") {
+      writer.uint32(18).string(message.subscriptionId);
+    }
+    if (message.taxRates !== undefined) {
+      SubscriptionTaxRates.encode(message.taxRates, writer.uint32(26).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): UpdateSubscriptionRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseUpdateSubscriptionRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.scope = ProjectScope.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.subscriptionId = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.taxRates = SubscriptionTaxRates.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): UpdateSubscriptionRequest {
+    return {
+      scope: isSet(object.scope) ? ProjectScope.fromJSON(object.scope) : undefined,
+      subscriptionId: isSet(object.subscriptionId)
+        ? globalThis.String(object.subscriptionId)
+        : isSet(object.subscription_id)
+        ? globalThis.String(object.subscription_id)
+        : "",
+      taxRates: isSet(object.taxRates)
+        ? SubscriptionTaxRates.fromJSON(object.taxRates)
+        : isSet(object.tax_rates)
+        ? SubscriptionTaxRates.fromJSON(object.tax_rates)
+        : undefined,
+    };
+  },
+
+  toJSON(message: UpdateSubscriptionRequest): unknown {
+    const obj: any = {};
+    if (message.scope !== undefined) {
+      obj.scope = ProjectScope.toJSON(message.scope);
+    }
+    if (message.subscriptionId !== "") {
+      obj.subscriptionId = message.subscriptionId;
+    }
+    if (message.taxRates !== undefined) {
+      obj.taxRates = SubscriptionTaxRates.toJSON(message.taxRates);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<UpdateSubscriptionRequest>, I>>(base?: I): UpdateSubscriptionRequest {
+    return UpdateSubscriptionRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<UpdateSubscriptionRequest>, I>>(object: I): UpdateSubscriptionRequest {
+    const message = createBaseUpdateSubscriptionRequest();
+    message.scope = (object.scope !== undefined && object.scope !== null)
+      ? ProjectScope.fromPartial(object.scope)
+      : undefined;
+    message.subscriptionId = object.subscriptionId ?? "";
+    message.taxRates = (object.taxRates !== undefined && object.taxRates !== null)
+      ? SubscriptionTaxRates.fromPartial(object.taxRates)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseUpdateSubscriptionResponse(): UpdateSubscriptionResponse {
+  return { subscription: undefined };
+}
+
+export const UpdateSubscriptionResponse: MessageFns<UpdateSubscriptionResponse> = {
+  encode(message: UpdateSubscriptionResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.subscription !== undefined) {
+      Subscription.encode(message.subscription, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): UpdateSubscriptionResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseUpdateSubscriptionResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.subscription = Subscription.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): UpdateSubscriptionResponse {
+    return { subscription: isSet(object.subscription) ? Subscription.fromJSON(object.subscription) : undefined };
+  },
+
+  toJSON(message: UpdateSubscriptionResponse): unknown {
+    const obj: any = {};
+    if (message.subscription !== undefined) {
+      obj.subscription = Subscription.toJSON(message.subscription);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<UpdateSubscriptionResponse>, I>>(base?: I): UpdateSubscriptionResponse {
+    return UpdateSubscriptionResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<UpdateSubscriptionResponse>, I>>(object: I): UpdateSubscriptionResponse {
+    const message = createBaseUpdateSubscriptionResponse();
+    message.subscription = (object.subscription !== undefined && object.subscription !== null)
+      ? Subscription.fromPartial(object.subscription)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseTaxRate(): TaxRate {
+  return {
+    id: "",
+    displayName: "",
+    percentage: "",
+    inclusive: false,
+    country: undefined,
+    jurisdiction: undefined,
+    description: undefined,
+    isActive: false,
+    livemode: false,
+    createdAt: undefined,
+  };
+}
+
+export const TaxRate: MessageFns<TaxRate> = {
+  encode(message: TaxRate, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.id !== "") {
+      writer.uint32(10).string(message.id);
+    }
+    if (message.displayName !== "") {
+      writer.uint32(18).string(message.displayName);
+    }
+    if (message.percentage !== "") {
+      writer.uint32(26).string(message.percentage);
+    }
+    if (message.inclusive !== false) {
+      writer.uint32(32).bool(message.inclusive);
+    }
+    if (message.country !== undefined) {
+      writer.uint32(42).string(message.country);
+    }
+    if (message.jurisdiction !== undefined) {
+      writer.uint32(50).string(message.jurisdiction);
+    }
+    if (message.description !== undefined) {
+      writer.uint32(58).string(message.description);
+    }
+    if (message.isActive !== false) {
+      writer.uint32(64).bool(message.isActive);
+    }
+    if (message.livemode !== false) {
+      writer.uint32(72).bool(message.livemode);
+    }
+    if (message.createdAt !== undefined) {
+      Timestamp.encode(toTimestamp(message.createdAt), writer.uint32(82).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): TaxRate {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseTaxRate();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.id = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.displayName = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.percentage = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.inclusive = reader.bool();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.country = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.jurisdiction = reader.string();
+            continue;
+          }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.description = reader.string();
+            continue;
+          }
+          case 8: {
+            if (tag !== 64) {
+              break;
+            }
+
+            message.isActive = reader.bool();
+            continue;
+          }
+          case 9: {
+            if (tag !== 72) {
+              break;
+            }
+
+            message.livemode = reader.bool();
+            continue;
+          }
+          case 10: {
+            if (tag !== 82) {
+              break;
+            }
+
+            message.createdAt = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): TaxRate {
+    return {
+      id: isSet(object.id) ? globalThis.String(object.id) : "",
+      displayName: isSet(object.displayName)
+        ? globalThis.String(object.displayName)
+        : isSet(object.display_name)
+        ? globalThis.String(object.display_name)
+        : "",
+      percentage: isSet(object.percentage) ? globalThis.String(object.percentage) : "",
+      inclusive: isSet(object.inclusive) ? globalThis.Boolean(object.inclusive) : false,
+      country: isSet(object.country) ? globalThis.String(object.country) : undefined,
+      jurisdiction: isSet(object.jurisdiction) ? globalThis.String(object.jurisdiction) : undefined,
+      description: isSet(object.description) ? globalThis.String(object.description) : undefined,
+      isActive: isSet(object.isActive)
+        ? globalThis.Boolean(object.isActive)
+        : isSet(object.is_active)
+        ? globalThis.Boolean(object.is_active)
+        : false,
+      livemode: isSet(object.livemode) ? globalThis.Boolean(object.livemode) : false,
+      createdAt: isSet(object.createdAt)
+        ? fromJsonTimestamp(object.createdAt)
+        : isSet(object.created_at)
+        ? fromJsonTimestamp(object.created_at)
+        : undefined,
+    };
+  },
+
+  toJSON(message: TaxRate): unknown {
+    const obj: any = {};
+    if (message.id !== "") {
+      obj.id = message.id;
+    }
+    if (message.displayName !== "") {
+      obj.displayName = message.displayName;
+    }
+    if (message.percentage !== "") {
+      obj.percentage = message.percentage;
+    }
+    if (message.inclusive !== false) {
+      obj.inclusive = message.inclusive;
+    }
+    if (message.country !== undefined) {
+      obj.country = message.country;
+    }
+    if (message.jurisdiction !== undefined) {
+      obj.jurisdiction = message.jurisdiction;
+    }
+    if (message.description !== undefined) {
+      obj.description = message.description;
+    }
+    if (message.isActive !== false) {
+      obj.isActive = message.isActive;
+    }
+    if (message.livemode !== false) {
+      obj.livemode = message.livemode;
+    }
+    if (message.createdAt !== undefined) {
+      obj.createdAt = message.createdAt.toISOString();
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<TaxRate>, I>>(base?: I): TaxRate {
+    return TaxRate.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<TaxRate>, I>>(object: I): TaxRate {
+    const message = createBaseTaxRate();
+    message.id = object.id ?? "";
+    message.displayName = object.displayName ?? "";
+    message.percentage = object.percentage ?? "";
+    message.inclusive = object.inclusive ?? false;
+    message.country = object.country ?? undefined;
+    message.jurisdiction = object.jurisdiction ?? undefined;
+    message.description = object.description ?? undefined;
+    message.isActive = object.isActive ?? false;
+    message.livemode = object.livemode ?? false;
+    message.createdAt = object.createdAt ?? undefined;
+    return message;
+  },
+};
+
+function createBaseCreateTaxRateRequest(): CreateTaxRateRequest {
+  return {
+    scope: undefined,
+    displayName: "",
+    percentage: "",
+    inclusive: false,
+    country: undefined,
+    jurisdiction: undefined,
+    description: undefined,
+  };
+}
+
+export const CreateTaxRateRequest: MessageFns<CreateTaxRateRequest> = {
+  encode(message: CreateTaxRateRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.scope !== undefined) {
+      ProjectScope.encode(message.scope, writer.uint32(10).fork()).join();
+    }
+    if (message.displayName !== "") {
+      writer.uint32(18).string(message.displayName);
+    }
+    if (message.percentage !== "") {
+      writer.uint32(26).string(message.percentage);
+    }
+    if (message.inclusive !== false) {
+      writer.uint32(32).bool(message.inclusive);
+    }
+    if (message.country !== undefined) {
+      writer.uint32(42).string(message.country);
+    }
+    if (message.jurisdiction !== undefined) {
+      writer.uint32(50).string(message.jurisdiction);
+    }
+    if (message.description !== undefined) {
+      writer.uint32(58).string(message.description);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CreateTaxRateRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCreateTaxRateRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.scope = ProjectScope.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.displayName = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.percentage = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.inclusive = reader.bool();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.country = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.jurisdiction = reader.string();
+            continue;
+          }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.description = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): CreateTaxRateRequest {
+    return {
+      scope: isSet(object.scope) ? ProjectScope.fromJSON(object.scope) : undefined,
+      displayName: isSet(object.displayName)
+        ? globalThis.String(object.displayName)
+        : isSet(object.display_name)
+        ? globalThis.String(object.display_name)
+        : "",
+      percentage: isSet(object.percentage) ? globalThis.String(object.percentage) : "",
+      inclusive: isSet(object.inclusive) ? globalThis.Boolean(object.inclusive) : false,
+      country: isSet(object.country) ? globalThis.String(object.country) : undefined,
+      jurisdiction: isSet(object.jurisdiction) ? globalThis.String(object.jurisdiction) : undefined,
+      description: isSet(object.description) ? globalThis.String(object.description) : undefined,
+    };
+  },
+
+  toJSON(message: CreateTaxRateRequest): unknown {
+    const obj: any = {};
+    if (message.scope !== undefined) {
+      obj.scope = ProjectScope.toJSON(message.scope);
+    }
+    if (message.displayName !== "") {
+      obj.displayName = message.displayName;
+    }
+    if (message.percentage !== "") {
+      obj.percentage = message.percentage;
+    }
+    if (message.inclusive !== false) {
+      obj.inclusive = message.inclusive;
+    }
+    if (message.country !== undefined) {
+      obj.country = message.country;
+    }
+    if (message.jurisdiction !== undefined) {
+      obj.jurisdiction = message.jurisdiction;
+    }
+    if (message.description !== undefined) {
+      obj.description = message.description;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<CreateTaxRateRequest>, I>>(base?: I): CreateTaxRateRequest {
+    return CreateTaxRateRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<CreateTaxRateRequest>, I>>(object: I): CreateTaxRateRequest {
+    const message = createBaseCreateTaxRateRequest();
+    message.scope = (object.scope !== undefined && object.scope !== null)
+      ? ProjectScope.fromPartial(object.scope)
+      : undefined;
+    message.displayName = object.displayName ?? "";
+    message.percentage = object.percentage ?? "";
+    message.inclusive = object.inclusive ?? false;
+    message.country = object.country ?? undefined;
+    message.jurisdiction = object.jurisdiction ?? undefined;
+    message.description = object.description ?? undefined;
+    return message;
+  },
+};
+
+function createBaseCreateTaxRateResponse(): CreateTaxRateResponse {
+  return { taxRate: undefined };
+}
+
+export const CreateTaxRateResponse: MessageFns<CreateTaxRateResponse> = {
+  encode(message: CreateTaxRateResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.taxRate !== undefined) {
+      TaxRate.encode(message.taxRate, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CreateTaxRateResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCreateTaxRateResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.taxRate = TaxRate.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): CreateTaxRateResponse {
+    return {
+      taxRate: isSet(object.taxRate)
+        ? TaxRate.fromJSON(object.taxRate)
+        : isSet(object.tax_rate)
+        ? TaxRate.fromJSON(object.tax_rate)
+        : undefined,
+    };
+  },
+
+  toJSON(message: CreateTaxRateResponse): unknown {
+    const obj: any = {};
+    if (message.taxRate !== undefined) {
+      obj.taxRate = TaxRate.toJSON(message.taxRate);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<CreateTaxRateResponse>, I>>(base?: I): CreateTaxRateResponse {
+    return CreateTaxRateResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<CreateTaxRateResponse>, I>>(object: I): CreateTaxRateResponse {
+    const message = createBaseCreateTaxRateResponse();
+    message.taxRate = (object.taxRate !== undefined && object.taxRate !== null)
+      ? TaxRate.fromPartial(object.taxRate)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseListTaxRatesRequest(): ListTaxRatesRequest {
+  return { scope: undefined, page: undefined };
+}
+
+export const ListTaxRatesRequest: MessageFns<ListTaxRatesRequest> = {
+  encode(message: ListTaxRatesRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.scope !== undefined) {
+      ProjectScope.encode(message.scope, writer.uint32(10).fork()).join();
+    }
+    if (message.page !== undefined) {
+      PageRequest.encode(message.page, writer.uint32(18).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListTaxRatesRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListTaxRatesRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.scope = ProjectScope.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.page = PageRequest.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListTaxRatesRequest {
+    return {
+      scope: isSet(object.scope) ? ProjectScope.fromJSON(object.scope) : undefined,
+      page: isSet(object.page) ? PageRequest.fromJSON(object.page) : undefined,
+    };
+  },
+
+  toJSON(message: ListTaxRatesRequest): unknown {
+    const obj: any = {};
+    if (message.scope !== undefined) {
+      obj.scope = ProjectScope.toJSON(message.scope);
+    }
+    if (message.page !== undefined) {
+      obj.page = PageRequest.toJSON(message.page);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ListTaxRatesRequest>, I>>(base?: I): ListTaxRatesRequest {
+    return ListTaxRatesRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ListTaxRatesRequest>, I>>(object: I): ListTaxRatesRequest {
+    const message = createBaseListTaxRatesRequest();
+    message.scope = (object.scope !== undefined && object.scope !== null)
+      ? ProjectScope.fromPartial(object.scope)
+      : undefined;
+    message.page = (object.page !== undefined && object.page !== null)
+      ? PageRequest.fromPartial(object.page)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseListTaxRatesResponse(): ListTaxRatesResponse {
+  return { taxRates: [] };
+}
+
+export const ListTaxRatesResponse: MessageFns<ListTaxRatesResponse> = {
+  encode(message: ListTaxRatesResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.taxRates) {
+      TaxRate.encode(v!, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListTaxRatesResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListTaxRatesResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.taxRates.push(TaxRate.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListTaxRatesResponse {
+    return {
+      taxRates: globalThis.Array.isArray(object?.taxRates)
+        ? object.taxRates.map((e: any) => TaxRate.fromJSON(e))
+        : globalThis.Array.isArray(object?.tax_rates)
+        ? object.tax_rates.map((e: any) => TaxRate.fromJSON(e))
+        : [],
+    };
+  },
+
+  toJSON(message: ListTaxRatesResponse): unknown {
+    const obj: any = {};
+    if (message.taxRates?.length) {
+      obj.taxRates = message.taxRates.map((e) => TaxRate.toJSON(e));
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ListTaxRatesResponse>, I>>(base?: I): ListTaxRatesResponse {
+    return ListTaxRatesResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ListTaxRatesResponse>, I>>(object: I): ListTaxRatesResponse {
+    const message = createBaseListTaxRatesResponse();
+    message.taxRates = object.taxRates?.map((e) => TaxRate.fromPartial(e)) || [];
+    return message;
+  },
+};
+
+function createBaseGetTaxRateRequest(): GetTaxRateRequest {
+  return { scope: undefined, taxRateId: "" };
+}
+
+export const GetTaxRateRequest: MessageFns<GetTaxRateRequest> = {
+  encode(message: GetTaxRateRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.scope !== undefined) {
+      ProjectScope.encode(message.scope, writer.uint32(10).fork()).join();
+    }
+    if (message.taxRateId !== "") {
+      writer.uint32(18).string(message.taxRateId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetTaxRateRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetTaxRateRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.scope = ProjectScope.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.taxRateId = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetTaxRateRequest {
+    return {
+      scope: isSet(object.scope) ? ProjectScope.fromJSON(object.scope) : undefined,
+      taxRateId: isSet(object.taxRateId)
+        ? globalThis.String(object.taxRateId)
+        : isSet(object.tax_rate_id)
+        ? globalThis.String(object.tax_rate_id)
+        : "",
+    };
+  },
+
+  toJSON(message: GetTaxRateRequest): unknown {
+    const obj: any = {};
+    if (message.scope !== undefined) {
+      obj.scope = ProjectScope.toJSON(message.scope);
+    }
+    if (message.taxRateId !== "") {
+      obj.taxRateId = message.taxRateId;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetTaxRateRequest>, I>>(base?: I): GetTaxRateRequest {
+    return GetTaxRateRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetTaxRateRequest>, I>>(object: I): GetTaxRateRequest {
+    const message = createBaseGetTaxRateRequest();
+    message.scope = (object.scope !== undefined && object.scope !== null)
+      ? ProjectScope.fromPartial(object.scope)
+      : undefined;
+    message.taxRateId = object.taxRateId ?? "";
+    return message;
+  },
+};
+
+function createBaseGetTaxRateResponse(): GetTaxRateResponse {
+  return { taxRate: undefined };
+}
+
+export const GetTaxRateResponse: MessageFns<GetTaxRateResponse> = {
+  encode(message: GetTaxRateResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.taxRate !== undefined) {
+      TaxRate.encode(message.taxRate, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetTaxRateResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetTaxRateResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.taxRate = TaxRate.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetTaxRateResponse {
+    return {
+      taxRate: isSet(object.taxRate)
+        ? TaxRate.fromJSON(object.taxRate)
+        : isSet(object.tax_rate)
+        ? TaxRate.fromJSON(object.tax_rate)
+        : undefined,
+    };
+  },
+
+  toJSON(message: GetTaxRateResponse): unknown {
+    const obj: any = {};
+    if (message.taxRate !== undefined) {
+      obj.taxRate = TaxRate.toJSON(message.taxRate);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetTaxRateResponse>, I>>(base?: I): GetTaxRateResponse {
+    return GetTaxRateResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetTaxRateResponse>, I>>(object: I): GetTaxRateResponse {
+    const message = createBaseGetTaxRateResponse();
+    message.taxRate = (object.taxRate !== undefined && object.taxRate !== null)
+      ? TaxRate.fromPartial(object.taxRate)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseUpdateTaxRateRequest(): UpdateTaxRateRequest {
+  return { scope: undefined, taxRateId: "", displayName: undefined, description: undefined, isActive: undefined };
+}
+
+export const UpdateTaxRateRequest: MessageFns<UpdateTaxRateRequest> = {
+  encode(message: UpdateTaxRateRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.scope !== undefined) {
+      ProjectScope.encode(message.scope, writer.uint32(10).fork()).join();
+    }
+    if (message.taxRateId !== "") {
+      writer.uint32(18).string(message.taxRateId);
+    }
+    if (message.displayName !== undefined) {
+      writer.uint32(26).string(message.displayName);
+    }
+    if (message.description !== undefined) {
+      writer.uint32(34).string(message.description);
+    }
+    if (message.isActive !== undefined) {
+      writer.uint32(40).bool(message.isActive);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): UpdateTaxRateRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseUpdateTaxRateRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.scope = ProjectScope.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.taxRateId = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.displayName = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.description = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.isActive = reader.bool();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): UpdateTaxRateRequest {
+    return {
+      scope: isSet(object.scope) ? ProjectScope.fromJSON(object.scope) : undefined,
+      taxRateId: isSet(object.taxRateId)
+        ? globalThis.String(object.taxRateId)
+        : isSet(object.tax_rate_id)
+        ? globalThis.String(object.tax_rate_id)
+        : "",
+      displayName: isSet(object.displayName)
+        ? globalThis.String(object.displayName)
+        : isSet(object.display_name)
+        ? globalThis.String(object.display_name)
+        : undefined,
+      description: isSet(object.description) ? globalThis.String(object.description) : undefined,
+      isActive: isSet(object.isActive)
+        ? globalThis.Boolean(object.isActive)
+        : isSet(object.is_active)
+        ? globalThis.Boolean(object.is_active)
+        : undefined,
+    };
+  },
+
+  toJSON(message: UpdateTaxRateRequest): unknown {
+    const obj: any = {};
+    if (message.scope !== undefined) {
+      obj.scope = ProjectScope.toJSON(message.scope);
+    }
+    if (message.taxRateId !== "") {
+      obj.taxRateId = message.taxRateId;
+    }
+    if (message.displayName !== undefined) {
+      obj.displayName = message.displayName;
+    }
+    if (message.description !== undefined) {
+      obj.description = message.description;
+    }
+    if (message.isActive !== undefined) {
+      obj.isActive = message.isActive;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<UpdateTaxRateRequest>, I>>(base?: I): UpdateTaxRateRequest {
+    return UpdateTaxRateRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<UpdateTaxRateRequest>, I>>(object: I): UpdateTaxRateRequest {
+    const message = createBaseUpdateTaxRateRequest();
+    message.scope = (object.scope !== undefined && object.scope !== null)
+      ? ProjectScope.fromPartial(object.scope)
+      : undefined;
+    message.taxRateId = object.taxRateId ?? "";
+    message.displayName = object.displayName ?? undefined;
+    message.description = object.description ?? undefined;
+    message.isActive = object.isActive ?? undefined;
+    return message;
+  },
+};
+
+function createBaseUpdateTaxRateResponse(): UpdateTaxRateResponse {
+  return { taxRate: undefined };
+}
+
+export const UpdateTaxRateResponse: MessageFns<UpdateTaxRateResponse> = {
+  encode(message: UpdateTaxRateResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.taxRate !== undefined) {
+      TaxRate.encode(message.taxRate, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): UpdateTaxRateResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseUpdateTaxRateResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.taxRate = TaxRate.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): UpdateTaxRateResponse {
+    return {
+      taxRate: isSet(object.taxRate)
+        ? TaxRate.fromJSON(object.taxRate)
+        : isSet(object.tax_rate)
+        ? TaxRate.fromJSON(object.tax_rate)
+        : undefined,
+    };
+  },
+
+  toJSON(message: UpdateTaxRateResponse): unknown {
+    const obj: any = {};
+    if (message.taxRate !== undefined) {
+      obj.taxRate = TaxRate.toJSON(message.taxRate);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<UpdateTaxRateResponse>, I>>(base?: I): UpdateTaxRateResponse {
+    return UpdateTaxRateResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<UpdateTaxRateResponse>, I>>(object: I): UpdateTaxRateResponse {
+    const message = createBaseUpdateTaxRateResponse();
+    message.taxRate = (object.taxRate !== undefined && object.taxRate !== null)
+      ? TaxRate.fromPartial(object.taxRate)
+      : undefined;
+    return message;
+  },
+};
+
 /**
- * BillingService owns customers, subscriptions, invoices, usage, refunds and test clocks. Money
+ * BillingService owns customers, subscriptions, invoices, tax rates, usage, refunds and test clocks. Money
  * is in minor units (int64). Errors: INVALID_ARGUMENT (field violations), NOT_FOUND (no such id
  * in this project and mode, or a malformed id), PERMISSION_DENIED (the id belongs to another
  * project), ALREADY_EXISTS (duplicate customer email in the project+mode), FAILED_PRECONDITION
@@ -10822,6 +12753,82 @@ export const BillingServiceService = {
     responseDeserialize: (value: Buffer): RemoveSubscriptionDiscountResponse =>
       RemoveSubscriptionDiscountResponse.decode(value),
   },
+  /**
+   * Sets the subscription's tax rates for the invoices made from now on (docs/api-behaviour.md
+   * §21); issued invoices never change. Idempotent: the same rates again leave the same
+   * subscription. INVALID_ARGUMENT for more than 5 rates or one given twice; NOT_FOUND or
+   * PERMISSION_DENIED for a rate as for any id; FAILED_PRECONDITION for an inactive rate not
+   * attached already, and for a CANCELLED or EXPIRED subscription.
+   */
+  updateSubscription: {
+    path: "/billing.v1.BillingService/UpdateSubscription" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: UpdateSubscriptionRequest): Buffer =>
+      Buffer.from(UpdateSubscriptionRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): UpdateSubscriptionRequest => UpdateSubscriptionRequest.decode(value),
+    responseSerialize: (value: UpdateSubscriptionResponse): Buffer =>
+      Buffer.from(UpdateSubscriptionResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): UpdateSubscriptionResponse => UpdateSubscriptionResponse.decode(value),
+  },
+  /**
+   * Creates an active tax rate (docs/api-behaviour.md §21); its percentage and inclusive never
+   * change afterwards. Not idempotent by itself: every call creates a rate (the gateway's
+   * Idempotency-Key answers a retry). INVALID_ARGUMENT for a field out of its range.
+   */
+  createTaxRate: {
+    path: "/billing.v1.BillingService/CreateTaxRate" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: CreateTaxRateRequest): Buffer => Buffer.from(CreateTaxRateRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): CreateTaxRateRequest => CreateTaxRateRequest.decode(value),
+    responseSerialize: (value: CreateTaxRateResponse): Buffer =>
+      Buffer.from(CreateTaxRateResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): CreateTaxRateResponse => CreateTaxRateResponse.decode(value),
+  },
+  /**
+   * Active and inactive rates, newest first. Read-only. FAILED_PRECONDITION when starting_after
+   * names no rate of this list.
+   */
+  listTaxRates: {
+    path: "/billing.v1.BillingService/ListTaxRates" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ListTaxRatesRequest): Buffer => Buffer.from(ListTaxRatesRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ListTaxRatesRequest => ListTaxRatesRequest.decode(value),
+    responseSerialize: (value: ListTaxRatesResponse): Buffer =>
+      Buffer.from(ListTaxRatesResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ListTaxRatesResponse => ListTaxRatesResponse.decode(value),
+  },
+  /**
+   * Read-only. NOT_FOUND (unknown, malformed or of the other mode), PERMISSION_DENIED (another
+   * project's).
+   */
+  getTaxRate: {
+    path: "/billing.v1.BillingService/GetTaxRate" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: GetTaxRateRequest): Buffer => Buffer.from(GetTaxRateRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): GetTaxRateRequest => GetTaxRateRequest.decode(value),
+    responseSerialize: (value: GetTaxRateResponse): Buffer => Buffer.from(GetTaxRateResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): GetTaxRateResponse => GetTaxRateResponse.decode(value),
+  },
+  /**
+   * Changes a rate's display name, description or activity; percentage and inclusive are not
+   * changeable. Idempotent: the same changes again leave the same rate. A deactivated rate keeps
+   * applying where it is attached. Errors as GetTaxRate, and INVALID_ARGUMENT for a field out of
+   * its range.
+   */
+  updateTaxRate: {
+    path: "/billing.v1.BillingService/UpdateTaxRate" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: UpdateTaxRateRequest): Buffer => Buffer.from(UpdateTaxRateRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): UpdateTaxRateRequest => UpdateTaxRateRequest.decode(value),
+    responseSerialize: (value: UpdateTaxRateResponse): Buffer =>
+      Buffer.from(UpdateTaxRateResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): UpdateTaxRateResponse => UpdateTaxRateResponse.decode(value),
+  },
 } as const;
 
 export interface BillingServiceServer extends UntypedServiceImplementation {
@@ -10938,6 +12945,37 @@ export interface BillingServiceServer extends UntypedServiceImplementation {
   applySubscriptionDiscount: handleUnaryCall<ApplySubscriptionDiscountRequest, ApplySubscriptionDiscountResponse>;
   /** Removes the subscription's discount (nothing already invoiced changes). Idempotent. */
   removeSubscriptionDiscount: handleUnaryCall<RemoveSubscriptionDiscountRequest, RemoveSubscriptionDiscountResponse>;
+  /**
+   * Sets the subscription's tax rates for the invoices made from now on (docs/api-behaviour.md
+   * §21); issued invoices never change. Idempotent: the same rates again leave the same
+   * subscription. INVALID_ARGUMENT for more than 5 rates or one given twice; NOT_FOUND or
+   * PERMISSION_DENIED for a rate as for any id; FAILED_PRECONDITION for an inactive rate not
+   * attached already, and for a CANCELLED or EXPIRED subscription.
+   */
+  updateSubscription: handleUnaryCall<UpdateSubscriptionRequest, UpdateSubscriptionResponse>;
+  /**
+   * Creates an active tax rate (docs/api-behaviour.md §21); its percentage and inclusive never
+   * change afterwards. Not idempotent by itself: every call creates a rate (the gateway's
+   * Idempotency-Key answers a retry). INVALID_ARGUMENT for a field out of its range.
+   */
+  createTaxRate: handleUnaryCall<CreateTaxRateRequest, CreateTaxRateResponse>;
+  /**
+   * Active and inactive rates, newest first. Read-only. FAILED_PRECONDITION when starting_after
+   * names no rate of this list.
+   */
+  listTaxRates: handleUnaryCall<ListTaxRatesRequest, ListTaxRatesResponse>;
+  /**
+   * Read-only. NOT_FOUND (unknown, malformed or of the other mode), PERMISSION_DENIED (another
+   * project's).
+   */
+  getTaxRate: handleUnaryCall<GetTaxRateRequest, GetTaxRateResponse>;
+  /**
+   * Changes a rate's display name, description or activity; percentage and inclusive are not
+   * changeable. Idempotent: the same changes again leave the same rate. A deactivated rate keeps
+   * applying where it is attached. Errors as GetTaxRate, and INVALID_ARGUMENT for a field out of
+   * its range.
+   */
+  updateTaxRate: handleUnaryCall<UpdateTaxRateRequest, UpdateTaxRateResponse>;
 }
 
 export interface BillingServiceClient extends Client {
@@ -11473,6 +13511,107 @@ export interface BillingServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: RemoveSubscriptionDiscountResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * Sets the subscription's tax rates for the invoices made from now on (docs/api-behaviour.md
+   * §21); issued invoices never change. Idempotent: the same rates again leave the same
+   * subscription. INVALID_ARGUMENT for more than 5 rates or one given twice; NOT_FOUND or
+   * PERMISSION_DENIED for a rate as for any id; FAILED_PRECONDITION for an inactive rate not
+   * attached already, and for a CANCELLED or EXPIRED subscription.
+   */
+  updateSubscription(
+    request: UpdateSubscriptionRequest,
+    callback: (error: ServiceError | null, response: UpdateSubscriptionResponse) => void,
+  ): ClientUnaryCall;
+  updateSubscription(
+    request: UpdateSubscriptionRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: UpdateSubscriptionResponse) => void,
+  ): ClientUnaryCall;
+  updateSubscription(
+    request: UpdateSubscriptionRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: UpdateSubscriptionResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * Creates an active tax rate (docs/api-behaviour.md §21); its percentage and inclusive never
+   * change afterwards. Not idempotent by itself: every call creates a rate (the gateway's
+   * Idempotency-Key answers a retry). INVALID_ARGUMENT for a field out of its range.
+   */
+  createTaxRate(
+    request: CreateTaxRateRequest,
+    callback: (error: ServiceError | null, response: CreateTaxRateResponse) => void,
+  ): ClientUnaryCall;
+  createTaxRate(
+    request: CreateTaxRateRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: CreateTaxRateResponse) => void,
+  ): ClientUnaryCall;
+  createTaxRate(
+    request: CreateTaxRateRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: CreateTaxRateResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * Active and inactive rates, newest first. Read-only. FAILED_PRECONDITION when starting_after
+   * names no rate of this list.
+   */
+  listTaxRates(
+    request: ListTaxRatesRequest,
+    callback: (error: ServiceError | null, response: ListTaxRatesResponse) => void,
+  ): ClientUnaryCall;
+  listTaxRates(
+    request: ListTaxRatesRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ListTaxRatesResponse) => void,
+  ): ClientUnaryCall;
+  listTaxRates(
+    request: ListTaxRatesRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ListTaxRatesResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * Read-only. NOT_FOUND (unknown, malformed or of the other mode), PERMISSION_DENIED (another
+   * project's).
+   */
+  getTaxRate(
+    request: GetTaxRateRequest,
+    callback: (error: ServiceError | null, response: GetTaxRateResponse) => void,
+  ): ClientUnaryCall;
+  getTaxRate(
+    request: GetTaxRateRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: GetTaxRateResponse) => void,
+  ): ClientUnaryCall;
+  getTaxRate(
+    request: GetTaxRateRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: GetTaxRateResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * Changes a rate's display name, description or activity; percentage and inclusive are not
+   * changeable. Idempotent: the same changes again leave the same rate. A deactivated rate keeps
+   * applying where it is attached. Errors as GetTaxRate, and INVALID_ARGUMENT for a field out of
+   * its range.
+   */
+  updateTaxRate(
+    request: UpdateTaxRateRequest,
+    callback: (error: ServiceError | null, response: UpdateTaxRateResponse) => void,
+  ): ClientUnaryCall;
+  updateTaxRate(
+    request: UpdateTaxRateRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: UpdateTaxRateResponse) => void,
+  ): ClientUnaryCall;
+  updateTaxRate(
+    request: UpdateTaxRateRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: UpdateTaxRateResponse) => void,
   ): ClientUnaryCall;
 }
 

@@ -1,0 +1,85 @@
+import type { Transaction } from 'sequelize';
+import type { ProjectScope } from '@billing/platform';
+import type { SubscriptionModel, TaxRateModel } from '../db/models';
+import type { InvoiceTax, InvoiceTaxRate, TaxExempt } from '../domain/invoice-totals';
+import { checkTaxRateIds, inactiveTaxRate, taxRateIdsOfSubscription } from '../domain/tax-rates';
+import type { BillingDeps } from '../billing-deps';
+
+/**
+ * Which taxes an invoice gets (docs/api-behaviour.md §21): the rates of its subscription, as they
+ * are when the invoice is made, and its customer's exemption. Every invoice and every preview of
+ * one learns its tax here, so what is previewed, charged and stored agree.
+ */
+
+/** A rate as an invoice keeps it. */
+export const invoiceTaxRate = (rate: TaxRateModel): InvoiceTaxRate => ({
+  taxRateId: rate.id,
+  displayName: rate.displayName,
+  percentage: rate.percentage,
+  inclusive: rate.inclusive,
+});
+
+/** The tax of an invoice with these rates (in this order) for a customer taxed so. */
+export const invoiceTax = (rates: TaxRateModel[], exempt: TaxExempt): InvoiceTax => ({
+  rates: rates.map(invoiceTaxRate),
+  exempt,
+});
+
+/**
+ * The tax of each subscription's next invoice, by subscription id: two queries however many (a
+ * batch of renewals). A rate applies wherever it is attached, active or not; each is looked up
+ * only in its subscription's project and mode.
+ */
+export async function invoiceTaxesOf(
+  deps: BillingDeps,
+  subscriptions: SubscriptionModel[],
+  transaction?: Transaction,
+): Promise<Map<string, InvoiceTax>> {
+  const wanted = subscriptions.map((s) => ({
+    projectId: s.projectId,
+    livemode: s.livemode,
+    ids: taxRateIdsOfSubscription(s.taxRateIds),
+  }));
+  const [rates, exemptions] = await Promise.all([
+    deps.taxRates.findInScopes(wanted, transaction),
+    deps.customers.taxExemptionsOf([...new Set(subscriptions.map((s) => s.customerId))], transaction),
+  ]);
+  return new Map(
+    subscriptions.map((s, k) => {
+      const own = wanted[k].ids.flatMap((id) => {
+        const rate = rates.find((r) => r.id === id && r.projectId === s.projectId && r.livemode === s.livemode);
+        return rate ? [rate] : [];
+      });
+      return [s.id, invoiceTax(own, exemptions.get(s.customerId) ?? 'NONE')];
+    }),
+  );
+}
+
+/** The tax of one subscription's next invoice (invoiceTaxesOf, a batch of one). */
+export async function invoiceTaxOf(
+  deps: BillingDeps,
+  subscription: SubscriptionModel,
+  transaction?: Transaction,
+): Promise<InvoiceTax> {
+  return (await invoiceTaxesOf(deps, [subscription], transaction)).get(subscription.id)!;
+}
+
+/**
+ * The rates `ids` name, to be attached to a subscription (`loc`: where they were sent), in their
+ * order: at most 5, each once (422); each a rate of this project and mode (unknown or of the
+ * other mode: 404, another project's: 403); and active (400), unless `attachedAlready` says the
+ * subscription carries it already (a rate deactivated since keeps applying where it is).
+ */
+export async function attachableTaxRates(
+  deps: BillingDeps,
+  scope: ProjectScope,
+  ids: string[],
+  loc: (string | number)[],
+  attachedAlready: (id: string) => boolean = () => false,
+): Promise<TaxRateModel[]> {
+  const rates: TaxRateModel[] = [];
+  for (const id of checkTaxRateIds(ids, loc)) rates.push(await deps.taxRates.get(scope, id));
+  const inactive = rates.find((rate) => !rate.isActive && !attachedAlready(rate.id));
+  if (inactive) throw inactiveTaxRate(inactive);
+  return rates;
+}
