@@ -27,10 +27,10 @@ const usageLines = Array.from({ length: 19 }, (_, index) => ({
 }));
 
 /**
- * A paid NGN invoice of 20 lines with the contract's coupon (§19, 25% off 10,000) and two taxes
- * (§21): 7.5% VAT exclusive and a 0.5% stamp duty inclusive, with the figures billing computes
- * for them. taxable 7,500; stamp duty 7,500 x 0.5 / 100.5 = 37.31; net 7,462.69; VAT 559.70;
- * total 8,059.70. One credit note of 1,000 (`sampleCreditNote`).
+ * A paid NGN invoice of 20 lines with a coupon of 25% off 10,000 (docs/api-behaviour.md §19) and
+ * two taxes (§22): 7.5% VAT exclusive and a 0.5% stamp duty inclusive, with the figures billing
+ * computes for them. taxable 7,500; stamp duty 7,500 x 0.5 / 100.5 = 37.31; net 7,462.69; VAT
+ * 559.70; total 8,059.70. One credit note of 1,000 (`sampleCreditNote`).
  */
 export function sampleInvoice(): InvoiceDocument {
   return {
@@ -71,7 +71,10 @@ export function sampleInvoice(): InvoiceDocument {
   };
 }
 
-/** A note crediting 1,000 of that invoice to the card: each rate's share of its tax (§23). */
+/**
+ * A note crediting 1,000 of that invoice to the card: each rate's share of its tax
+ * (docs/api-behaviour.md §22).
+ */
 export function sampleCreditNote(): CreditNoteDocument {
   return {
     number: 'INV-000042-CN1',

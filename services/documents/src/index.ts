@@ -1,7 +1,7 @@
 /**
- * The documents service's rendering core (contract §22, §23): what an invoice or credit note
- * shows, its PDF, and the PDFs kept per document state. Reading invoices from billing and serving
- * the pages and PDFs build on this.
+ * The documents service's rendering core (docs/api-behaviour.md §22): what an invoice or credit
+ * note shows, its PDF, and the PDFs kept per document state. Reading invoices from billing and
+ * serving the pages and PDFs build on this.
  */
 export * from './domain/invoice-document';
 export * from './domain/money-format';

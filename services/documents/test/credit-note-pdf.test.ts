@@ -2,7 +2,7 @@ import { renderCreditNotePdf } from '@billing/documents';
 import { sampleCreditNote } from '@billing/testing';
 import { labelledValues, missingFrom, pdfStrings } from './support/pdf-text';
 
-describe('a credit note PDF (contract §23)', () => {
+describe('a credit note PDF (docs/api-behaviour.md §22)', () => {
   it('holds its number, the invoice number, the amount, each rate’s tax and the reason', async () => {
     const strings = await pdfStrings(await renderCreditNotePdf(sampleCreditNote()));
     expect(

@@ -7,7 +7,7 @@ async function stringsOf(invoice: InvoiceDocument): Promise<string[]> {
   return pdfStrings(await renderInvoicePdf(invoice));
 }
 
-describe('an invoice PDF (contract §22)', () => {
+describe('an invoice PDF (docs/api-behaviour.md §22)', () => {
   let invoice: InvoiceDocument;
   let pdf: Buffer;
   let strings: string[];

@@ -12,7 +12,7 @@ import {
 const NBSP = '\u00a0';
 const NNBSP = '\u202f';
 
-describe('formatMoney: minor units in the currency, the customer locale way (contract §22)', () => {
+describe('formatMoney: minor units in the currency, the customer locale way (docs/api-behaviour.md §22)', () => {
   it.each([
     ['NGN', 'en', '₦8,062.50'],
     ['NGN', 'fr', `8${NNBSP}062,50${NBSP}₦`],
@@ -24,7 +24,7 @@ describe('formatMoney: minor units in the currency, the customer locale way (con
     ['ZAR', 'fr', `8${NNBSP}062,50${NBSP}R`],
     ['USD', 'en', '$8,062.50'],
     ['USD', 'fr', `8${NNBSP}062,50${NBSP}$US`],
-  ] as const)('%s in %s: the contract example 8,062.50 is %s', (currency, locale, expected) => {
+  ] as const)('%s in %s: 8,062.50 (docs/api-behaviour.md §22) is %s', (currency, locale, expected) => {
     expect(formatMoney(806_250, currency, locale)).toBe(expected);
   });
 
@@ -45,7 +45,7 @@ describe('formatMoney: minor units in the currency, the customer locale way (con
 });
 
 describe('the other figures of a document', () => {
-  it('writes tax percentages as given, up to their 4 decimals (contract §21)', () => {
+  it('writes tax percentages as given, up to their 4 decimals (docs/api-behaviour.md §22)', () => {
     expect(formatPercentage('7.5', 'en')).toBe('7.5%');
     expect(formatPercentage('7.5', 'fr')).toBe(`7,5${NBSP}%`);
     expect(formatPercentage('0.1234', 'en')).toBe('0.1234%');

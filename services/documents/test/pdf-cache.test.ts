@@ -1,7 +1,7 @@
 import { documentStateKey, PdfCache, renderInvoicePdf } from '@billing/documents';
 import { sampleCreditNote, sampleInvoice } from '@billing/testing';
 
-describe('PdfCache: a PDF per document state (contract §22)', () => {
+describe('PdfCache: a PDF per document state (docs/api-behaviour.md §22)', () => {
   it('answers the same state from the cache with the bytes a fresh render gives', async () => {
     const cache = new PdfCache({ maxBytes: 10_000_000 });
     const first = await cache.invoicePdf(sampleInvoice());

@@ -15,7 +15,7 @@ function decimalText(value: string): Intl.StringNumericLiteral {
   return value as Intl.StringNumericLiteral;
 }
 
-/** A tax percentage has at most 4 decimals (contract §21). */
+/** A tax percentage has at most 4 decimals (docs/api-behaviour.md §22). */
 const PERCENTAGE_DIGITS = 4;
 
 const percentFormats = new Map<DocumentLocale, Intl.NumberFormat>();
@@ -42,7 +42,10 @@ export function formatPercentage(percentage: string, locale: DocumentLocale): st
   return format.format(decimalText(percentage));
 }
 
-/** A quantity (at most 6 decimals, `MAX_FRACTION_DIGITS`): "1500.25" -> `1,500.25` (en), `1 500,25` (fr). */
+/**
+ * A quantity (at most 6 decimals, `MAX_FRACTION_DIGITS`): "1500.25" -> `1,500.25` (en), `1 500,25`
+ * (fr).
+ */
 export function formatQuantity(quantity: string, locale: DocumentLocale): string {
   const format = cached(
     quantityFormats,
@@ -62,7 +65,10 @@ function dateOf(timestamp: string): Date {
   return date;
 }
 
-/** A timestamp's day in UTC, where the platform keeps its times (contract §1): `November 21, 2026`. */
+/**
+ * A timestamp's day in UTC, where the platform keeps its times (docs/api-behaviour.md §1):
+ * `November 21, 2026`.
+ */
 export function formatDate(timestamp: string, locale: DocumentLocale): string {
   return dateFormat(locale).format(dateOf(timestamp));
 }
@@ -72,7 +78,9 @@ export function formatPeriod(start: string, end: string, locale: DocumentLocale)
   return dateFormat(locale).formatRange(dateOf(start), dateOf(end));
 }
 
-/** An ISO 3166-1 alpha-2 code as the country's name in the locale (`NG` -> `Nigeria`, `Nigéria`). */
+/**
+ * An ISO 3166-1 alpha-2 code as the country's name in the locale (`NG` -> `Nigeria`, `Nigéria`).
+ */
 export function formatCountry(code: string, locale: DocumentLocale): string {
   const names = cached(regionNames, locale, () => new Intl.DisplayNames(locale, { type: 'region', fallback: 'code' }));
   return names.of(code) ?? code;

@@ -1,27 +1,27 @@
 import type { Currency } from '@billing/platform';
 
 /**
- * What an invoice or credit-note document shows (contract §22, §23), as plain data: every figure
- * is the invoice's own, as billing computed it (§21, §20), so a document formats and never
- * computes money again (style.md, "Pages"). Amounts are integer minor units; quantities and
- * percentages exact decimal text. Dates are ISO 8601 timestamps (contract §1).
+ * What an invoice or credit-note document shows (docs/api-behaviour.md §22), as plain data:
+ * every figure is the invoice's own, as billing computed it (§19, §20), so a document formats
+ * money and never computes it again, and shows the figures the API shows. Amounts are integer
+ * minor units; quantities and percentages exact decimal text. Dates are ISO 8601 timestamps (§1).
  */
 
-/** The languages a customer's documents come in (`preferred_locale`, contract §22). */
+/** The languages a customer's documents come in (`preferred_locale`, docs/api-behaviour.md §22). */
 export const DOCUMENT_LOCALES = ['en', 'fr'] as const;
 export type DocumentLocale = (typeof DOCUMENT_LOCALES)[number];
 
-/** Invoice statuses (contract §11). */
+/** Invoice statuses (docs/api-behaviour.md §11). */
 export const INVOICE_STATUSES = ['DRAFT', 'OPEN', 'PAID', 'VOID', 'UNCOLLECTIBLE'] as const;
 export type InvoiceStatus = (typeof INVOICE_STATUSES)[number];
 
-/** Why a credit note was issued, and where its money went (contract §23). */
+/** Why a credit note was issued, and where its money went (docs/api-behaviour.md §22). */
 export const CREDIT_NOTE_REASONS = ['DUPLICATE', 'FRAUDULENT', 'ORDER_CHANGE', 'PRODUCT_UNSATISFACTORY'] as const;
 export type CreditNoteReason = (typeof CREDIT_NOTE_REASONS)[number];
 export const CREDIT_NOTE_REFUND_TARGETS = ['CARD', 'BALANCE'] as const;
 export type CreditNoteRefundTarget = (typeof CREDIT_NOTE_REFUND_TARGETS)[number];
 
-/** A merchant's or customer's address (contract §22). */
+/** A merchant's or customer's address (docs/api-behaviour.md §22). */
 export interface PostalAddress {
   line1: string;
   line2: string | null;
@@ -32,7 +32,7 @@ export interface PostalAddress {
   country: string;
 }
 
-/** The seller as the invoice kept it when it was created (contract §22). */
+/** The seller as the invoice kept it when it was created (docs/api-behaviour.md §22). */
 export interface DocumentSeller {
   /** `legal_name`, else `business_name`. */
   name: string;
@@ -40,7 +40,7 @@ export interface DocumentSeller {
   tax_id: string | null;
 }
 
-/** The buyer as the invoice kept it when it was created (contract §22). */
+/** The buyer as the invoice kept it when it was created (docs/api-behaviour.md §22). */
 export interface DocumentBuyer {
   name: string | null;
   email: string;
@@ -56,7 +56,7 @@ export interface InvoiceDocumentLine {
   amount: number;
 }
 
-/** One entry of the invoice's `total_tax_amounts` (contract §21). */
+/** One entry of the invoice's `total_tax_amounts` (docs/api-behaviour.md §22). */
 export interface DocumentTax {
   display_name: string;
   /** Exact decimal text, at most 4 decimals ("7.5"). */
@@ -65,7 +65,10 @@ export interface DocumentTax {
   amount: number;
 }
 
-/** A credit note of the invoice; every refund has one (contract §23), so this lists refunds too. */
+/**
+ * A credit note of the invoice; every refund has one (docs/api-behaviour.md §22), so this lists
+ * refunds too.
+ */
 export interface DocumentCreditNoteEntry {
   number: string;
   amount: number;
@@ -81,25 +84,28 @@ export interface InvoiceDocument {
   period: { start: string; end: string } | null;
   seller: DocumentSeller;
   buyer: DocumentBuyer;
-  /** The invoice's lines as billing lists them (a DISCOUNT line is negative, contract §19). */
+  /**
+   * The invoice's lines as billing lists them (a DISCOUNT line is negative, docs/api-behaviour.md
+   * §19).
+   */
   lines: InvoiceDocumentLine[];
   subtotal: number;
   discount: number;
   taxes: DocumentTax[];
-  /** The invoice's `amount` (contract §21). */
+  /** The invoice's `amount` (docs/api-behaviour.md §22). */
   total: number;
   credit_applied: number;
   amount_paid: number;
   amount_due: number;
   credit_notes: DocumentCreditNoteEntry[];
-  /** "Reverse charge" on a reverse-charge invoice, else null (contract §21). */
+  /** "Reverse charge" on a reverse-charge invoice, else null (docs/api-behaviour.md §22). */
   tax_note: string | null;
-  /** The merchant's `invoice_footer` (contract §22). */
+  /** The merchant's `invoice_footer` (docs/api-behaviour.md §22). */
   footer: string | null;
 }
 
 export interface CreditNoteDocument {
-  /** `<invoice number>-CN<n>` (contract §23). */
+  /** `<invoice number>-CN<n>` (docs/api-behaviour.md §22). */
   number: string;
   invoice_number: string;
   locale: DocumentLocale;

@@ -13,7 +13,7 @@ import { labelsFor, type DocumentLabels } from './labels';
 
 /**
  * Everything a document shows, as the strings it shows, in the order it shows them: one template
- * (contract §22, "at least what the page shows") that a layout places on a page. The PDF lays it
+ * (docs/api-behaviour.md §22) that a layout places on a page. The PDF lays it
  * out (render-invoice-pdf.ts), and the hosted invoice page will show the same strings, so the two
  * never disagree on a figure or a word.
  */
@@ -123,7 +123,8 @@ export function creditNoteText(note: CreditNoteDocument): DocumentText {
       rows: [[`${labels.creditAgainst} ${note.invoice_number}`, money(note.amount)]],
     },
     totals: [
-      // A credit note's tax is the share of the invoice's tax inside its amount (contract §23).
+      // A credit note's tax is the share of the invoice's tax inside its amount
+      // (docs/api-behaviour.md §22).
       ...note.taxes.map((tax) => ({
         label: `${labels.ofWhich} ${taxLabel(tax, labels, note.locale)}`,
         value: money(tax.amount),
@@ -171,7 +172,10 @@ function frame(
   };
 }
 
-/** `VAT (7.5%)`, `VAT (7.5%, incl.)`: the name, the percentage and "incl." when inclusive (contract §21). */
+/**
+ * `VAT (7.5%)`, `VAT (7.5%, incl.)`: the name, the percentage and "incl." when inclusive
+ * (docs/api-behaviour.md §22).
+ */
 function taxLabel(tax: DocumentTax, labels: DocumentLabels, locale: DocumentLocale): string {
   const percentage = formatPercentage(tax.percentage, locale);
   return `${tax.display_name} (${tax.inclusive ? `${percentage}, ${labels.inclusive}` : percentage})`;

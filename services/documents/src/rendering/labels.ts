@@ -5,7 +5,10 @@ import type {
   InvoiceStatus,
 } from '../domain/invoice-document';
 
-/** The words around a document's figures, in each language a customer may prefer (contract §22). */
+/**
+ * The words around a document's figures, in each language a customer may prefer
+ * (docs/api-behaviour.md §22).
+ */
 export interface DocumentLabels {
   invoice: string;
   creditNote: string;

@@ -10,8 +10,7 @@ export type DocumentKind = 'invoice' | 'credit-note';
 /**
  * The key of a document's state: a SHA-256 of its kind and its canonical JSON. Everything a
  * document shows is in it, so a change the reader could see (paid, a credit note, another
- * locale) is another key, and one they could not is the same key (contract §22: "a state change
- * renders anew").
+ * locale) is another key, and one they could not is the same key (docs/api-behaviour.md §22).
  */
 export function documentStateKey(kind: DocumentKind, document: InvoiceDocument | CreditNoteDocument): string {
   return createHash('sha256')
@@ -25,13 +24,13 @@ export interface PdfCacheOptions {
 }
 
 /**
- * PDFs kept per document state, so a download does not render again (contract §22). For now an
- * LRU in this process's memory: each replica keeps its own, and a restart starts empty, which
- * costs a render and never a wrong answer, since a render of the same state gives the same bytes.
- * A store shared by replicas would also need the renderer's version in the key, so that a new
- * layout is not hidden behind PDFs of the old one; in memory, a deploy starts empty anyway.
- * Two requests for a state not yet kept share one render. The Buffers handed out are the kept
- * ones: callers send them and never write to them.
+ * PDFs kept per document state, so a download does not render again (docs/api-behaviour.md §22).
+ * For now an LRU in this process's memory: each replica keeps its own, and a restart starts empty,
+ * which costs a render and never a wrong answer, since a render of the same state gives the same
+ * bytes. A store shared by replicas would also need the renderer's version in the key, so that a
+ * new layout is not hidden behind PDFs of the old one; in memory, a deploy starts empty anyway. Two
+ * requests for a state not yet kept share one render. The Buffers handed out are the kept ones:
+ * callers send them and never write to them.
  */
 export class PdfCache {
   private readonly entries: LRUCache<string, Buffer, () => Promise<Buffer>>;

@@ -23,9 +23,9 @@ const TOTALS = { labelWidth: 210, valueWidth: 100 } as const;
 /**
  * Lays a document's text out on A4 pages with PDFKit (docs/decisions.md, "Invoice PDFs with
  * PDFKit"), every string as real text in the embedded font, so the text layer holds all that the
- * page shows (contract §22). The same text and metadata give the same bytes: the creation date is
- * the document's, and PDFKit derives the file identifier from the metadata (no clock, no random
- * id), which is what lets a cached PDF stand for a fresh render.
+ * page shows (docs/api-behaviour.md §22). The same text and metadata give the same bytes: the
+ * creation date is the document's, and PDFKit derives the file identifier from the metadata (no
+ * clock, no random id), which is what lets a cached PDF stand for a fresh render.
  */
 export function renderPdf(text: DocumentText, metadata: PdfMetadata): Promise<Buffer> {
   const doc = new PDFDocument({
@@ -122,7 +122,9 @@ class Layout {
     doc.y = bottom + GAP;
   }
 
-  /** The lines: a header row, then one row a line; PDFKit moves rows that do not fit to a new page. */
+  /**
+   * The lines: a header row, then one row a line; PDFKit moves rows that do not fit to a new page.
+   */
   table(table: DocumentText['table']): void {
     const { doc } = this;
     if (table.rows.length === 0) return;

@@ -3,8 +3,8 @@ import { pathToFileURL } from 'node:url';
 
 /**
  * The text layer of a PDF, as pdfjs-dist reads it: what a reader's search or copy finds
- * (contract §22). pdfjs-dist is published as ES modules only, which jest's CommonJS module
- * system cannot load, so a child `node` process extracts the text and prints it as JSON.
+ * (docs/api-behaviour.md §22). pdfjs-dist is published as ES modules only, which jest's CommonJS
+ * module system cannot load, so a child `node` process extracts the text and prints it as JSON.
  */
 const PDFJS = pathToFileURL(require.resolve('pdfjs-dist/legacy/build/pdf.mjs')).href;
 
