@@ -17,6 +17,7 @@ import {
   measure,
   registerBenchMerchant,
   round,
+  runBenchmark,
   startBaseline,
   startSameWorkBaseline,
   table,
@@ -178,10 +179,4 @@ async function main(): Promise<number> {
   }
 }
 
-main().then(
-  (code) => process.exit(code),
-  (err: unknown) => {
-    process.stderr.write(`auth benchmark failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
-    process.exit(1);
-  },
-);
+runBenchmark('auth', main);

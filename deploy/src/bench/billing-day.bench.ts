@@ -16,7 +16,7 @@
  * BENCH_CUSTOMERS [20], BENCH_BILLING_REPLICAS [1].
  */
 import { callsInFlightFor } from '@billing/payments';
-import { round, table } from './measure';
+import { round, runBenchmark, table } from './measure';
 import {
   connectDatabase,
   renewalBenchSettings,
@@ -218,12 +218,4 @@ async function exactlyOnce(
   }
 }
 
-main().then(
-  (code) => process.exit(code),
-  (err: unknown) => {
-    process.stderr.write(
-      `billing-day benchmark failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`,
-    );
-    process.exit(1);
-  },
-);
+runBenchmark('billing-day', main);

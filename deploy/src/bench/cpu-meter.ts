@@ -31,6 +31,31 @@ function pidsNamed(comm: string): number[] {
   return pids;
 }
 
+/**
+ * CPU seconds (user + system) so far of a process and every process below it (a browser it
+ * launched, with that browser's renderers): what work done through child processes costs, apart
+ * from whatever else the machine runs. A descendant that exited is no longer counted.
+ */
+export function processTreeSeconds(root: number): number {
+  const parentOf = new Map<number, number>();
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      parentOf.set(Number(entry), Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]));
+    } catch {
+      // Gone between the listing and the read.
+    }
+  }
+  const below = (pid: number): boolean => {
+    for (let at: number | undefined = pid; at !== undefined && at > 1; at = parentOf.get(at)) {
+      if (at === root) return true;
+    }
+    return false;
+  };
+  return [...parentOf.keys()].filter(below).reduce((total, pid) => total + processSeconds(pid), 0);
+}
+
 /** Busy CPU seconds of the whole machine so far (every core, from /proc/stat; idle and iowait left out). */
 function machineBusySeconds(): number {
   const [cpu] = readFileSync('/proc/stat', 'utf8').split('\n');

@@ -127,3 +127,19 @@ export async function registerBenchMerchant(gatewayUrl: string, runId: string, l
   if (!testKey) throw new Error(`registration returned no test key: ${text}`);
   return { testKey: testKey.key, accessToken: body.access_token };
 }
+
+/**
+ * Runs a benchmark's `main` as the process's whole work: its exit code is the process's, and a
+ * failure is printed with the benchmark's name before the process exits 1.
+ */
+export function runBenchmark(name: string, main: () => Promise<number>): void {
+  main().then(
+    (code) => process.exit(code),
+    (err: unknown) => {
+      process.stderr.write(
+        `${name} benchmark failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`,
+      );
+      process.exit(1);
+    },
+  );
+}

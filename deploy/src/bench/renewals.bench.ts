@@ -22,7 +22,7 @@ import type { Client } from 'pg';
 import { callsInFlightFor } from '@billing/payments';
 import type { PlatformUnderTest } from '@billing/testing';
 import { CpuMeter, cpuMsPerUnit, cpuPerUnitRows } from './cpu-meter';
-import { round, table } from './measure';
+import { round, runBenchmark, table } from './measure';
 import { createFloorTables, leastRenewalWork, renewalEventBodies } from './renewal-floor';
 import {
   activityPer,
@@ -261,12 +261,4 @@ async function main(): Promise<number> {
   }
 }
 
-main().then(
-  (code) => process.exit(code),
-  (err: unknown) => {
-    process.stderr.write(
-      `renewals benchmark failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`,
-    );
-    process.exit(1);
-  },
-);
+runBenchmark('renewals', main);

@@ -13,7 +13,7 @@
 import { randomUUID } from 'node:crypto';
 import { Client } from 'pg';
 import { startPlatform, TEST_DATABASE_URL, type PlatformUnderTest } from '@billing/testing';
-import { registerBenchMerchant, round, table } from './measure';
+import { registerBenchMerchant, round, runBenchmark, table } from './measure';
 
 /**
  * The per-key limit (25 requests/s for a test key, docs/rate-limits.md) lifted far above the
@@ -280,12 +280,4 @@ async function main(): Promise<number> {
   }
 }
 
-main().then(
-  (code) => process.exit(code),
-  (err: unknown) => {
-    process.stderr.write(
-      `usage benchmark failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`,
-    );
-    process.exit(1);
-  },
-);
+runBenchmark('usage', main);

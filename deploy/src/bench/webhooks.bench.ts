@@ -22,7 +22,7 @@ import {
 } from '@billing/platform';
 import { freePort, startPlatform, TEST_DATABASE_URL } from '@billing/testing';
 import { CpuMeter, cpuMsPerUnit, cpuPerUnitRows } from './cpu-meter';
-import { registerBenchMerchant, round, table } from './measure';
+import { registerBenchMerchant, round, runBenchmark, table } from './measure';
 
 const EVENTS = Number(process.env.BENCH_WEBHOOK_EVENTS || 10_000);
 const RATE = Number(process.env.BENCH_WEBHOOK_RATE || 3_000);
@@ -289,12 +289,4 @@ async function projectOf(base: string, apiKey: string): Promise<string> {
   return body.id;
 }
 
-main().then(
-  (code) => process.exit(code),
-  (err: unknown) => {
-    process.stderr.write(
-      `webhooks benchmark failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`,
-    );
-    process.exit(1);
-  },
-);
+runBenchmark('webhooks', main);

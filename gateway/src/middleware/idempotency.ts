@@ -1,6 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type { Request, RequestHandler, Response } from 'express';
-import type { Clock, Logger } from '@billing/platform';
+import { canonicalJson, type Clock, type Logger } from '@billing/platform';
 import type { IdempotencyIdentity, IdempotencyRepository } from '../db/idempotency.repository';
 import { HttpError, RequestValidationError } from '../http/http-error';
 import { matchedRoutePath } from './http-metrics';
@@ -45,18 +45,6 @@ export function readIdempotencyKey(req: Request): string | undefined {
     ]);
   }
   return raw;
-}
-
-/** JSON with object keys sorted at every level: bodies that differ only in key order are the same body. */
-export function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-  if (value !== null && typeof value === 'object') {
-    const entries = Object.keys(value as Record<string, unknown>)
-      .sort()
-      .map((k) => `${JSON.stringify(k)}:${canonicalJson((value as Record<string, unknown>)[k])}`);
-    return `{${entries.join(',')}}`;
-  }
-  return JSON.stringify(value) ?? 'null';
 }
 
 /** Each API key is its own scope; a request with a token only is scoped to its merchant. */
