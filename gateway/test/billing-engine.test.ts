@@ -1,7 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import type { SandboxControlsClient } from '@billing/payments';
 import { queryDatabase, type SharedPlatform, sharedPlatform } from '@billing/testing';
-import { gatewayApi, registerMerchant, type Api, type Json, type RegisteredMerchant } from './support/api';
+import {
+  gatewayApi,
+  registerMerchant,
+  type Api,
+  type Json,
+  type RegisteredMerchant,
+  merchantCalls,
+} from './support/api';
 import { payHostedCheckout } from './support/hosted-checkout';
 import { addMonths, plus, sandboxControlsOf } from './support/test-clock';
 
@@ -27,9 +34,7 @@ describe('billing engine on test clocks (gateway -> billing -> sandbox provider)
     await platform?.stop();
   });
 
-  const post = (m: RegisteredMerchant, path: string, body: unknown = {}) =>
-    api('POST', `/api/v1${path}`, { apiKey: m.testKey, body });
-  const get = (m: RegisteredMerchant, path: string) => api('GET', `/api/v1${path}`, { apiKey: m.testKey });
+  const { post, get } = merchantCalls(() => api);
 
   async function advance(m: RegisteredMerchant, to: string): Promise<void> {
     const res = await post(m, '/test-clock/advance', { to });

@@ -1,7 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import { SandboxControlsClient, type SandboxLedger } from '@billing/payments';
 import { queryDatabase, sharedPlatform, type SharedPlatform } from '@billing/testing';
-import { gatewayApi, registerMerchant, UUID, type Api, type Json, type RegisteredMerchant } from './support/api';
+import {
+  gatewayApi,
+  registerMerchant,
+  UUID,
+  type Api,
+  type Json,
+  type RegisteredMerchant,
+  merchantCalls,
+} from './support/api';
 import { payHostedCheckout, type PaidCheckout } from './support/hosted-checkout';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -29,9 +37,7 @@ describe('refunds on cancellation (gateway -> billing -> policy + sandbox provid
   });
   afterAll(() => platform?.stop());
 
-  const post = (m: RegisteredMerchant, path: string, body: unknown = {}) =>
-    api('POST', `/api/v1${path}`, { apiKey: m.testKey, body });
-  const get = (m: RegisteredMerchant, path: string) => api('GET', `/api/v1${path}`, { apiKey: m.testKey });
+  const { post, get } = merchantCalls(() => api);
 
   /** A cancellation policy (dual auth: the project's key and its merchant's JWT). */
   async function policy(m: RegisteredMerchant, body: Json): Promise<string> {

@@ -1,7 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import type { SandboxControlsClient } from '@billing/payments';
 import { payCheckoutPageInSandbox, queryDatabase, sharedPlatform, type SharedPlatform } from '@billing/testing';
-import { gatewayApi, registerMerchant, UUID, type Api, type Json, type RegisteredMerchant } from './support/api';
+import {
+  gatewayApi,
+  registerMerchant,
+  UUID,
+  type Api,
+  type Json,
+  type RegisteredMerchant,
+  merchantCalls,
+} from './support/api';
 import { payHostedCheckout } from './support/hosted-checkout';
 import { sandboxControlsOf } from './support/test-clock';
 
@@ -45,10 +53,7 @@ describe('coupons and discounts (gateway -> catalog + billing -> sandbox provide
     await platform?.stop();
   });
 
-  const post = (m: RegisteredMerchant, path: string, body: unknown = {}, headers?: Record<string, string>) =>
-    api('POST', `/api/v1${path}`, { apiKey: m.testKey, body, headers });
-  const get = (m: RegisteredMerchant, path: string) => api('GET', `/api/v1${path}`, { apiKey: m.testKey });
-  const del = (m: RegisteredMerchant, path: string) => api('DELETE', `/api/v1${path}`, { apiKey: m.testKey });
+  const { post, get, del } = merchantCalls(() => api);
 
   async function plan(m: RegisteredMerchant, body: Json): Promise<string> {
     const res = await post(m, '/plans', body);

@@ -12,7 +12,15 @@ import {
   waitForLoopPasses,
   type PlatformUnderTest,
 } from '@billing/testing';
-import { gatewayApi, registerMerchant, UUID, type Api, type Json, type RegisteredMerchant } from './support/api';
+import {
+  gatewayApi,
+  registerMerchant,
+  UUID,
+  type Api,
+  type Json,
+  type RegisteredMerchant,
+  merchantCalls,
+} from './support/api';
 import { waitFor } from './support/wait';
 import { payHostedCheckout } from './support/hosted-checkout';
 
@@ -55,9 +63,7 @@ describe('money across crashes and outages: refunds, cancels and coupon redempti
     await platform?.stop();
   });
 
-  const post = (m: RegisteredMerchant, path: string, body: unknown = {}, headers?: Record<string, string>) =>
-    api('POST', `/api/v1${path}`, { apiKey: m.testKey, body, headers });
-  const get = (m: RegisteredMerchant, path: string) => api('GET', `/api/v1${path}`, { apiKey: m.testKey });
+  const { post, get } = merchantCalls(() => api);
 
   async function created(m: RegisteredMerchant, path: string, body: Json): Promise<string> {
     const res = await api('POST', `/api/v1${path}`, { apiKey: m.testKey, token: m.token, body });

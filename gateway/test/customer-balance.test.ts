@@ -1,7 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import type { SandboxControlsClient } from '@billing/payments';
 import { queryDatabase, type SharedPlatform, sharedPlatform } from '@billing/testing';
-import { gatewayApi, registerMerchant, type Api, type Json, type RegisteredMerchant } from './support/api';
+import {
+  gatewayApi,
+  registerMerchant,
+  type Api,
+  type Json,
+  type RegisteredMerchant,
+  merchantCalls,
+} from './support/api';
 import { payHostedCheckout, type PaidCheckout } from './support/hosted-checkout';
 import { plus, sandboxControlsOf } from './support/test-clock';
 
@@ -25,9 +32,7 @@ describe('customer balance: adjustments and credit applied to invoices (gateway 
     await platform?.stop();
   });
 
-  const post = (m: RegisteredMerchant, path: string, body: unknown = {}, headers?: Record<string, string>) =>
-    api('POST', `/api/v1${path}`, { apiKey: m.testKey, body, headers });
-  const get = (m: RegisteredMerchant, path: string) => api('GET', `/api/v1${path}`, { apiKey: m.testKey });
+  const { post, get } = merchantCalls(() => api);
 
   async function advance(m: RegisteredMerchant, to: string): Promise<void> {
     const res = await post(m, '/test-clock/advance', { to });

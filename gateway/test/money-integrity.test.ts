@@ -7,7 +7,15 @@ import {
   waitForLoopPasses,
   type SharedPlatform,
 } from '@billing/testing';
-import { gatewayApi, registerMerchant, type Api, type Json, type RegisteredMerchant } from './support/api';
+import {
+  gatewayApi,
+  registerMerchant,
+  type Api,
+  type Json,
+  type RegisteredMerchant,
+  merchantCalls,
+  createdBody,
+} from './support/api';
 import { payHostedCheckout } from './support/hosted-checkout';
 import { plus, sandboxControlsOf } from './support/test-clock';
 
@@ -32,14 +40,8 @@ describe('credit and refunds never exceed what the customer paid (gateway -> bil
   });
   afterAll(() => platform?.stop());
 
-  const post = (m: RegisteredMerchant, path: string, body: unknown = {}) =>
-    api('POST', `/api/v1${path}`, { apiKey: m.testKey, body });
-  const get = (m: RegisteredMerchant, path: string) => api('GET', `/api/v1${path}`, { apiKey: m.testKey });
-  const created = async (m: RegisteredMerchant, path: string, body: Json): Promise<Json> => {
-    const res = await post(m, path, body);
-    expect([res.status, res.text]).toEqual([201, expect.any(String)]);
-    return res.body;
-  };
+  const { post, get } = merchantCalls(() => api);
+  const created = (m: RegisteredMerchant, path: string, body: Json) => createdBody(post(m, path, body));
   const advance = async (m: RegisteredMerchant, to: string) =>
     expect((await post(m, '/test-clock/advance', { to })).status).toBe(200);
   const balanceOf = async (m: RegisteredMerchant, customerId: string): Promise<number> =>

@@ -7,7 +7,14 @@ import {
   sharedPlatform,
   type SharedPlatform,
 } from '@billing/testing';
-import { gatewayApi, registerMerchant, type Api, type Json, type RegisteredMerchant } from './support/api';
+import {
+  gatewayApi,
+  registerMerchant,
+  type Api,
+  type Json,
+  type RegisteredMerchant,
+  merchantCalls,
+} from './support/api';
 import { payHostedCheckout } from './support/hosted-checkout';
 import { addMonths, plus, sandboxControlsOf } from './support/test-clock';
 
@@ -56,9 +63,7 @@ describe('plan changes with proration (gateway -> catalog + billing -> sandbox p
     await platform?.stop();
   });
 
-  const post = (m: RegisteredMerchant, path: string, body: unknown = {}, headers?: Record<string, string>) =>
-    api('POST', `/api/v1${path}`, { apiKey: m.testKey, body, headers });
-  const get = (m: RegisteredMerchant, path: string) => api('GET', `/api/v1${path}`, { apiKey: m.testKey });
+  const { post, get } = merchantCalls(() => api);
 
   async function advance(m: RegisteredMerchant, to: string): Promise<void> {
     const res = await post(m, '/test-clock/advance', { to });

@@ -1,7 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import type { SandboxControlsClient } from '@billing/payments';
 import { queryDatabase, sharedPlatform, type SharedPlatform } from '@billing/testing';
-import { gatewayApi, registerMerchant, UUID, type Api, type Json, type RegisteredMerchant } from './support/api';
+import {
+  gatewayApi,
+  registerMerchant,
+  UUID,
+  type Api,
+  type Json,
+  type RegisteredMerchant,
+  merchantCalls,
+  createdBody,
+} from './support/api';
 import { payHostedCheckout } from './support/hosted-checkout';
 import { sandboxControlsOf } from './support/test-clock';
 
@@ -48,17 +57,9 @@ describe('taxes (gateway -> billing -> sandbox provider)', () => {
     await platform?.stop();
   });
 
-  const post = (m: RegisteredMerchant, path: string, body: unknown = {}, headers?: Record<string, string>) =>
-    api('POST', `/api/v1${path}`, { apiKey: m.testKey, body, headers });
-  const patch = (m: RegisteredMerchant, path: string, body: unknown) =>
-    api('PATCH', `/api/v1${path}`, { apiKey: m.testKey, body });
-  const get = (m: RegisteredMerchant, path: string) => api('GET', `/api/v1${path}`, { apiKey: m.testKey });
+  const { post, patch, get } = merchantCalls(() => api);
 
-  async function created(m: RegisteredMerchant, path: string, body: Json): Promise<Json> {
-    const res = await post(m, path, body);
-    expect([res.status, res.text]).toEqual([201, expect.any(String)]);
-    return res.body;
-  }
+  const created = (m: RegisteredMerchant, path: string, body: Json) => createdBody(post(m, path, body));
 
   const plan = async (m: RegisteredMerchant, name: string, amount: number): Promise<string> =>
     (await created(m, '/plans', { name, amount })).id;

@@ -115,3 +115,25 @@ export function tamperSignature(token: string): string {
 
 export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 export const ISO_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/;
+
+/** The answer of a POST that must create: 201, and its body. */
+export async function createdBody(response: Promise<ApiResponse>): Promise<Json> {
+  const res = await response;
+  expect([res.status, res.text]).toEqual([201, expect.any(String)]);
+  return res.body;
+}
+
+/**
+ * The calls a merchant's server makes with its test key, on `/api/v1` paths. `api` is read at
+ * each call, so a suite may make these before its platform has started.
+ */
+export function merchantCalls(api: () => Api) {
+  const as = (m: RegisteredMerchant, headers?: Record<string, string>) => ({ apiKey: m.testKey, headers });
+  return {
+    post: (m: RegisteredMerchant, path: string, body: unknown = {}, headers?: Record<string, string>) =>
+      api()('POST', `/api/v1${path}`, { ...as(m, headers), body }),
+    patch: (m: RegisteredMerchant, path: string, body: unknown) => api()('PATCH', `/api/v1${path}`, { ...as(m), body }),
+    get: (m: RegisteredMerchant, path: string) => api()('GET', `/api/v1${path}`, as(m)),
+    del: (m: RegisteredMerchant, path: string) => api()('DELETE', `/api/v1${path}`, as(m)),
+  };
+}
