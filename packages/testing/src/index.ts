@@ -9,3 +9,4 @@ export * from './hosted-checkout';
 export * from './metrics';
 export * from './shared-platform';
 export * from './chromium-ready';
+export * from './platform-events';
