@@ -74,9 +74,13 @@ const databaseSyntax = [
  * written anywhere else in a service that produces events is a hand-built envelope. Notification
  * only consumes them (its catalogue lists what merchants may subscribe to).
  */
-const EVENT_PRODUCERS = ['services/billing/src/**/*.ts', 'services/catalog/src/**/*.ts'];
+const EVENT_PRODUCERS = [
+  'services/billing/src/**/*.ts',
+  'services/catalog/src/**/*.ts',
+  'services/identity/src/**/*.ts',
+];
 const handBuiltEventType = {
-  selector: String.raw`Literal[value=/^(customer|subscription|invoice|refund|checkout\.session|plan|coupon)\.[a-z_]+$/]`,
+  selector: String.raw`Literal[value=/^(customer|subscription|invoice|refund|checkout\.session|plan|coupon|merchant)\.[a-z_]+$/]`,
   message: "Event types are built in the resource's events/<resource>.events.ts builder, nowhere else.",
 };
 

@@ -147,6 +147,10 @@ describe('one event builder per resource', () => {
       "export const emit = (f: (t: string) => void) => f('subscription.past_due');\n",
     ],
     ['services/catalog/src/usecases/x.usecase.ts', "export const t = 'checkout.session.completed';\n"],
+    [
+      'services/identity/src/usecases/merchants/x.usecase.ts',
+      "export const e = { type: 'merchant.seller_details_updated' };\n",
+    ],
   ])('%s: refuses an event type written by hand', async (filePath, code) => {
     expect(await layerFindings(filePath, code)).toEqual([HAND_BUILT]);
   });
@@ -154,6 +158,12 @@ describe('one event builder per resource', () => {
   it('allows event types in the resource builders of events/', async () => {
     expect(
       await layerFindings('services/billing/src/events/invoice.events.ts', "export const t = 'invoice.paid';\n"),
+    ).toEqual([]);
+    expect(
+      await layerFindings(
+        'services/identity/src/events/merchant.events.ts',
+        "export const t = 'merchant.deactivated';\n",
+      ),
     ).toEqual([]);
   });
 });

@@ -19,6 +19,7 @@ export * from './tracing';
 export * from './spans';
 export * from './money';
 export * from './canonical-json';
+export * from './postal-address';
 export * from './discounts';
 export * from './quantity';
 export * from './paging';

@@ -1,6 +1,6 @@
 export * as identityV1 from './gen/identity/v1/identity';
 export * as catalogV1 from './gen/catalog/v1/catalog';
-export * as commonV1 from './gen/common/v1/scope';
+export * as commonV1 from './common-v1';
 export * as billingV1 from './gen/billing/v1/billing';
 export * as policyV1 from './gen/policy/v1/policy';
 export * as notificationV1 from './gen/notification/v1/notification';

@@ -10,3 +10,4 @@ export * from './metrics';
 export * from './shared-platform';
 export * from './chromium-ready';
 export * from './document-samples';
+export * from './platform-events';

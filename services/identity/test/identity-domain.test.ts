@@ -2,6 +2,13 @@ import { generateApiKey, hashApiKey, looksLikeApiKey } from '../src/domain/api-k
 import { signAccessToken, verifyAccessToken } from '../src/domain/access-token';
 import { identityEnvSchema } from '../src/config';
 import { hashPassword, PasswordHasher, scryptParams, verifyPassword } from '../src/domain/password';
+import {
+  sameSeller,
+  sellerDetailsPatch,
+  sellerName,
+  withSellerPatch,
+  type SellerDetails,
+} from '../src/domain/seller-details';
 
 describe('API keys', () => {
   it('are the mode prefix plus 40 base62 characters, hashed with SHA-256', () => {
@@ -82,5 +89,74 @@ describe('access tokens', () => {
     expect(verifyAccessToken(`${h}.${forgedPayload}.${s}`, secret, now)).toBeNull();
     expect(verifyAccessToken(signAccessToken('merchant-1', 'y'.repeat(40), 60, now), secret, now)).toBeNull();
     expect(verifyAccessToken('not-a-token', secret, now)).toBeNull();
+  });
+});
+
+describe('seller details (docs/api-behaviour.md §22)', () => {
+  const none: SellerDetails = { legalName: null, address: null, taxId: null, supportEmail: null, invoiceFooter: null };
+  const lagos = { line1: '1 Marina', line2: null, city: 'Lagos', state: null, postal_code: null, country: 'NG' };
+
+  it('a change keeps what it leaves out, sets what it gives (trimmed) and clears what it names', () => {
+    const current: SellerDetails = { ...none, legalName: 'Old Limited', taxId: 'TIN-1', invoiceFooter: 'Thanks' };
+
+    const patch = sellerDetailsPatch({
+      legalName: '  New Limited ',
+      address: { line1: ' 1 Marina ', city: 'Lagos', country: 'NG' },
+      clearedFields: ['tax_id'],
+    });
+
+    expect(withSellerPatch(current, patch)).toEqual({
+      legalName: 'New Limited',
+      address: lagos,
+      taxId: null,
+      supportEmail: null,
+      invoiceFooter: 'Thanks',
+    });
+  });
+
+  it.each([
+    ['legal_name of 101 characters', { legalName: 'x'.repeat(101) }, ['body', 'legal_name'], 'string_too_long'],
+    ['legal_name of 100 characters is fine', { legalName: 'x'.repeat(100) }, null, null],
+    ['tax_id of 41 characters', { taxId: '1'.repeat(41) }, ['body', 'tax_id'], 'string_too_long'],
+    [
+      'invoice_footer of 501 characters',
+      { invoiceFooter: 'f'.repeat(501) },
+      ['body', 'invoice_footer'],
+      'string_too_long',
+    ],
+    ['invoice_footer of 500 characters is fine', { invoiceFooter: 'f'.repeat(500) }, null, null],
+    ['an empty tax_id', { taxId: '  ' }, ['body', 'tax_id'], 'string_too_short'],
+    ['a support_email without a domain', { supportEmail: 'billing@' }, ['body', 'support_email'], 'value_error'],
+    [
+      'a country in lower case',
+      { address: { ...lagos, country: 'ng' } },
+      ['body', 'address', 'country'],
+      'value_error',
+    ],
+    [
+      'a country no longer assigned (YU)',
+      { address: { ...lagos, country: 'YU' } },
+      ['body', 'address', 'country'],
+      'value_error',
+    ],
+    ['an empty city', { address: { ...lagos, city: '' } }, ['body', 'address', 'city'], 'string_too_short'],
+    ['a field both set and cleared', { taxId: 'TIN', clearedFields: ['tax_id'] }, ['body', 'tax_id'], 'value_error'],
+    ['clearing a field that is no seller detail', { clearedFields: ['email'] }, ['body', 'email'], 'value_error'],
+  ])('%s', (_case, input, loc, type) => {
+    const check = () => sellerDetailsPatch({ clearedFields: [], ...input });
+    if (loc === null) return void expect(check).not.toThrow();
+    expect(check).toThrow(
+      expect.objectContaining({ kind: 'invalid_argument', violations: [expect.objectContaining({ loc, type })] }),
+    );
+  });
+
+  it("names the seller by its legal name, else its business name; the same seller whatever the address's key order", () => {
+    expect(sellerName('Acme Limited', 'Acme')).toBe('Acme Limited');
+    expect(sellerName(null, 'Acme')).toBe('Acme');
+    const stored = { country: 'NG', city: 'Lagos', line1: '1 Marina', line2: null, state: null, postal_code: null };
+    expect(
+      sameSeller({ ...none, businessName: 'Acme', address: stored }, { ...none, businessName: 'Acme', address: lagos }),
+    ).toBe(true);
+    expect(sameSeller({ ...none, businessName: 'Acme' }, { ...none, businessName: 'Acme Two' })).toBe(false);
   });
 });

@@ -82,4 +82,39 @@ describe('identity gRPC service', () => {
     const err = await identity.verifyApiKey({ key: key.key }).catch((e) => e);
     expect(readRemoteError(err).code).toBe(status.UNAUTHENTICATED);
   });
+
+  it('refuses seller details that bypass the gateway: INVALID_ARGUMENT with every violation, nothing saved', async () => {
+    const reg = await identity.registerMerchant({
+      email: `seller-rules-${Date.now()}@example.com`,
+      businessName: 'Seller Rules Ltd',
+      password: 'password123',
+    });
+    const merchantId = reg.merchant!.id;
+
+    const err = await identity
+      .updateMerchant({
+        merchantId,
+        legalName: 'x'.repeat(101),
+        address: { line1: ' ', city: 'Lagos', country: 'XX' },
+        supportEmail: 'billing at example',
+        invoiceFooter: 'Thanks',
+        clearedFields: ['invoice_footer', 'business_name'],
+      })
+      .catch((e) => e);
+
+    const remote = readRemoteError(err);
+    expect(remote.code).toBe(status.INVALID_ARGUMENT);
+    expect(remote.violations.map((v) => [v.loc, v.type])).toEqual([
+      [['body', 'legal_name'], 'string_too_long'],
+      [['body', 'address', 'line1'], 'string_too_short'],
+      [['body', 'address', 'country'], 'value_error'],
+      [['body', 'support_email'], 'value_error'],
+      [['body', 'invoice_footer'], 'value_error'],
+      [['body', 'business_name'], 'value_error'],
+    ]);
+    const { merchant } = await identity.getMerchant({ merchantId });
+    expect(merchant).toMatchObject({ businessName: 'Seller Rules Ltd' });
+    expect(merchant?.legalName).toBeUndefined();
+    expect(merchant?.invoiceFooter).toBeUndefined();
+  });
 });

@@ -79,6 +79,12 @@ describe('event names', () => {
     expect(subscribesTo(['invoice.paid'], 'invoice.paid')).toBe(true);
     expect(subscribesTo(['invoice.paid'], 'invoice.created')).toBe(false);
   });
+
+  it('"*" receives no event outside the catalogue: internal events never reach merchants', () => {
+    expect(subscribesTo(['*'], 'merchant.seller_details_updated')).toBe(false);
+    expect(subscribesTo(['*'], 'merchant.deactivated')).toBe(false);
+    expect(subscribesTo(['merchant.seller_details_updated'], 'merchant.seller_details_updated')).toBe(false);
+  });
 });
 
 describe('webhook secrets', () => {

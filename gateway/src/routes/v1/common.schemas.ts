@@ -1,5 +1,10 @@
 import { z } from 'zod';
-import { hasAtMostMinorDigits } from '@billing/platform';
+import {
+  COUNTRY_CODE_MESSAGE,
+  hasAtMostMinorDigits,
+  isCountryCode,
+  POSTAL_ADDRESS_LIMITS as ADDRESS,
+} from '@billing/platform';
 
 /** ISO 8601, UTC. */
 export const timestamp = z.iso.datetime();
@@ -7,8 +12,38 @@ export const timestamp = z.iso.datetime();
 /** A path id; anything that is not an id cannot name a record, so it answers 404 with this detail. */
 export const idParam = (what: string) => z.guid({ error: `${what} not found` }).meta({ description: `${what} id` });
 
+/** Text of at most `max` characters once trimmed, not empty: what a request sets. */
+export const boundedText = (max: number) => z.string().trim().min(1).max(max);
+
 /** Names of projects and keys, as identity accepts them. */
-export const displayName = z.string().trim().min(1).max(200);
+export const displayName = boundedText(200);
+
+/** A postal address as the API shows it (docs/api-behaviour.md §22); an optional part not given is null. */
+export const PostalAddressSchema = z
+  .object({
+    line1: z.string(),
+    line2: z.string().nullable(),
+    city: z.string(),
+    state: z.string().nullable(),
+    postal_code: z.string().nullable(),
+    country: z.string().meta({ description: 'ISO 3166-1 alpha-2, upper case' }),
+  })
+  .meta({ id: 'PostalAddress' });
+
+/** A postal address as a request gives it; the service that keeps it checks the same rules again. */
+export const PostalAddressBody = z
+  .object({
+    line1: boundedText(ADDRESS.line1).meta({ description: `1..${ADDRESS.line1} characters` }),
+    line2: boundedText(ADDRESS.line2).nullable().optional(),
+    city: boundedText(ADDRESS.city),
+    state: boundedText(ADDRESS.state).nullable().optional().meta({ description: 'State, province or region' }),
+    postal_code: boundedText(ADDRESS.postal_code).nullable().optional(),
+    country: z
+      .string()
+      .refine(isCountryCode, { message: COUNTRY_CODE_MESSAGE })
+      .meta({ description: 'ISO 3166-1 alpha-2 in upper case (`NG`, `GH`, `US`)' }),
+  })
+  .meta({ id: 'PostalAddressRequest' });
 
 /** Services always set these; a reply without one is a service bug, answered as a 500. */
 export function required<T>(value: T | undefined, what: string): T {

@@ -78,8 +78,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * The current merchant, with its creation time
-         * @description The merchant of the access token, as `GET /api/v1/auth/me` gives it plus `created_at`.
+         * The current merchant, with its creation time and seller details
+         * @description The merchant of the access token, as `GET /api/v1/auth/me` gives it plus `created_at` and the seller details of its invoice documents (`legal_name`, `address`, `tax_id`, `support_email`, `invoice_footer`; each null until given).
          *
          *     **Credentials:** the merchant's access token in `Authorization: Bearer`. Merchant-wide: no project or mode.
          */
@@ -96,8 +96,8 @@ export interface paths {
         options?: never;
         head?: never;
         /**
-         * Change the business name or the password
-         * @description Send only the fields to change. A new `password` needs the `current_password` (missing: 422, wrong: 400). Access tokens already issued stay valid until they expire.
+         * Change the business name, the password or the seller details
+         * @description Send only the fields to change. A new `password` needs the `current_password` (missing: 422, wrong: 400). Access tokens already issued stay valid until they expire. The seller details describe the merchant as the seller on its invoice documents: `legal_name` (the seller’s name when set, else `business_name`), `address` (replaced as a whole; `country` is ISO 3166-1 alpha-2 in upper case), `tax_id`, `support_email` and `invoice_footer`; `null` clears one.
          *
          *     **Credentials:** the merchant's access token in `Authorization: Bearer`. Merchant-wide: no project or mode.
          */
@@ -2512,12 +2512,52 @@ export interface components {
             is_verified: boolean;
             /** Format: date-time */
             created_at: string;
+            /** @description The seller’s name on invoice documents; `business_name` when null */
+            legal_name: string | null;
+            address: components["schemas"]["PostalAddress"];
+            tax_id: string | null;
+            /** @description Where customers write about their invoices */
+            support_email: string | null;
+            /** @description Shown at the foot of invoice documents */
+            invoice_footer: string | null;
         };
+        PostalAddress: {
+            line1: string;
+            line2: string | null;
+            city: string;
+            state: string | null;
+            postal_code: string | null;
+            /** @description ISO 3166-1 alpha-2, upper case */
+            country: string;
+        } | null;
         UpdateMerchantRequest: {
             business_name?: string;
             password?: string;
             /** @description Required together with `password` */
             current_password?: string;
+            /** @description 1..100 characters; null clears it */
+            legal_name?: string | null;
+            /** @description Replaced as a whole; null clears it */
+            address?: {
+                /** @description 1..200 characters */
+                line1: string;
+                line2?: string | null;
+                city: string;
+                /** @description State, province or region */
+                state?: string | null;
+                postal_code?: string | null;
+                /** @description ISO 3166-1 alpha-2 in upper case (`NG`, `GH`, `US`) */
+                country: string;
+            } | null;
+            /** @description 1..40 characters (a VAT or tax number); null clears it */
+            tax_id?: string | null;
+            /**
+             * Format: email
+             * @description An e-mail address; null clears it
+             */
+            support_email?: string | null;
+            /** @description 1..500 characters; null clears it */
+            invoice_footer?: string | null;
         };
         CreatedProject: {
             /** Format: uuid */
@@ -4029,7 +4069,19 @@ export interface operations {
                      *       "business_name": "Acme Fitness",
                      *       "is_active": true,
                      *       "is_verified": false,
-                     *       "created_at": "2026-03-02T09:15:00.000Z"
+                     *       "created_at": "2026-03-02T09:15:00.000Z",
+                     *       "legal_name": "Acme Fitness Studios Limited",
+                     *       "address": {
+                     *         "line1": "12 Admiralty Way",
+                     *         "line2": "Lekki Phase 1",
+                     *         "city": "Lagos",
+                     *         "state": "Lagos",
+                     *         "postal_code": "106104",
+                     *         "country": "NG"
+                     *       },
+                     *       "tax_id": "12345678-0001",
+                     *       "support_email": "billing@acme.example",
+                     *       "invoice_footer": "Thank you for training with us. Questions: billing@acme.example"
                      *     }
                      */
                     "application/json": components["schemas"]["MerchantProfile"];
@@ -4182,7 +4234,19 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "business_name": "Acme Fitness Studios"
+                 *       "business_name": "Acme Fitness Studios",
+                 *       "legal_name": "Acme Fitness Studios Limited",
+                 *       "address": {
+                 *         "line1": "12 Admiralty Way",
+                 *         "line2": "Lekki Phase 1",
+                 *         "city": "Lagos",
+                 *         "state": "Lagos",
+                 *         "postal_code": "106104",
+                 *         "country": "NG"
+                 *       },
+                 *       "tax_id": null,
+                 *       "support_email": "billing@acme.example",
+                 *       "invoice_footer": "Thank you for training with us. Questions: billing@acme.example"
                  *     }
                  */
                 "application/json": components["schemas"]["UpdateMerchantRequest"];
@@ -4202,7 +4266,19 @@ export interface operations {
                      *       "business_name": "Acme Fitness Studios",
                      *       "is_active": true,
                      *       "is_verified": false,
-                     *       "created_at": "2026-03-02T09:15:00.000Z"
+                     *       "created_at": "2026-03-02T09:15:00.000Z",
+                     *       "legal_name": "Acme Fitness Studios Limited",
+                     *       "address": {
+                     *         "line1": "12 Admiralty Way",
+                     *         "line2": "Lekki Phase 1",
+                     *         "city": "Lagos",
+                     *         "state": "Lagos",
+                     *         "postal_code": "106104",
+                     *         "country": "NG"
+                     *       },
+                     *       "tax_id": null,
+                     *       "support_email": "billing@acme.example",
+                     *       "invoice_footer": "Thank you for training with us. Questions: billing@acme.example"
                      *     }
                      */
                     "application/json": components["schemas"]["MerchantProfile"];

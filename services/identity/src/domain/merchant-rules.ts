@@ -5,6 +5,9 @@ const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 export { isUuid } from '@billing/platform';
 
+/** An e-mail address's form (one @, a dot in the domain, no spaces): the mail server says the rest. */
+export const isEmailAddress = (value: string): boolean => EMAIL.test(value.trim());
+
 /** Emails compare case-insensitively (docs/api-behaviour.md §3). */
 export const normalizeEmail = (email: string) => email.trim().toLowerCase();
 
@@ -20,7 +23,7 @@ export function passwordViolation(password: string, field = 'password'): FieldVi
 
 export function assertRegistration(input: { email: string; businessName: string; password: string }): void {
   const violations: FieldViolation[] = [];
-  if (!EMAIL.test(input.email.trim())) {
+  if (!isEmailAddress(input.email)) {
     violations.push({
       loc: ['body', 'email'],
       msg: 'value is not a valid email address',

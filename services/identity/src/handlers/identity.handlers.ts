@@ -1,4 +1,4 @@
-import { unaryService, type Logger, type UnaryHandlers } from '@billing/platform';
+import { postalAddressMessage, unaryService, type Logger, type UnaryHandlers } from '@billing/platform';
 import { identityV1 } from '@billing/proto';
 import type { ApiKeyModel, MerchantModel, ProjectModel } from '../db/models';
 import type { IdentityDeps } from '../identity-deps';
@@ -25,6 +25,11 @@ const toMerchant = (m: MerchantModel): identityV1.Merchant => ({
   isActive: m.isActive,
   isVerified: m.isVerified,
   createdAt: m.createdAt,
+  legalName: m.legalName ?? undefined,
+  address: m.address ? postalAddressMessage(m.address) : undefined,
+  taxId: m.taxId ?? undefined,
+  supportEmail: m.supportEmail ?? undefined,
+  invoiceFooter: m.invoiceFooter ?? undefined,
 });
 
 const toProject = (p: ProjectModel): identityV1.Project => ({
@@ -84,6 +89,14 @@ export function identityHandlers(deps: IdentityDeps, logger: Logger): identityV1
         businessName: req.businessName,
         password: req.password,
         currentPassword: req.currentPassword,
+        seller: {
+          legalName: req.legalName,
+          address: req.address && { ...req.address, postal_code: req.address.postalCode },
+          taxId: req.taxId,
+          supportEmail: req.supportEmail,
+          invoiceFooter: req.invoiceFooter,
+          clearedFields: req.clearedFields,
+        },
       });
       return { merchant: toMerchant(merchant) };
     },

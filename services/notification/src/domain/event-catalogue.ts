@@ -52,6 +52,12 @@ export function normalizedEvents(events: string[]): string[] {
   return events.includes(ALL_EVENTS) ? [ALL_EVENTS] : [...new Set(events)];
 }
 
-/** Whether a webhook with these events receives `event`. */
+const CATALOGUE = new Set<string>(EVENT_CATALOGUE);
+
+/**
+ * Whether a webhook with these events receives `event`. Only events of the catalogue reach
+ * merchants: "*" is every event of it, and the platform's internal events (identity's
+ * merchant.*, docs/events-and-test-mode.md) on the same stream are never delivered.
+ */
 export const subscribesTo = (events: string[], event: string): boolean =>
-  events.includes(ALL_EVENTS) || events.includes(event);
+  CATALOGUE.has(event) && (events.includes(ALL_EVENTS) || events.includes(event));

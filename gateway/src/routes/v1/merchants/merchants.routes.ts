@@ -3,16 +3,19 @@ import { required } from '../common.schemas';
 import {
   merchantProfileExample,
   MerchantProfileSchema,
+  sellerDetailsExample,
   toMerchantProfile,
   UpdateMerchantBody,
+  updateMerchantRequest,
 } from './merchants.schemas';
 
 export const merchantsResource: Resource = {
   tag: {
     name: 'Merchants',
     description:
-      'The merchant account behind the access token: its business name, password and deactivation. A merchant ' +
-      'owns projects, each with its own API keys, test data and live data.',
+      'The merchant account behind the access token: its business name, password, the seller details of its ' +
+      'invoice documents, and deactivation. A merchant owns projects, each with its own API keys, test data and ' +
+      'live data.',
   },
   prefixes: ['/merchants'],
   routes: ({ identity, apiKeyCache }) => [
@@ -20,8 +23,11 @@ export const merchantsResource: Resource = {
       method: 'get',
       path: '/me',
       operationId: 'getMerchantProfile',
-      summary: 'The current merchant, with its creation time',
-      description: 'The merchant of the access token, as `GET /api/v1/auth/me` gives it plus `created_at`.',
+      summary: 'The current merchant, with its creation time and seller details',
+      description:
+        'The merchant of the access token, as `GET /api/v1/auth/me` gives it plus `created_at` and the seller ' +
+        'details of its invoice documents (`legal_name`, `address`, `tax_id`, `support_email`, ' +
+        '`invoice_footer`; each null until given).',
       auth: 'jwt',
       response: { status: 200, description: 'The current merchant', schema: MerchantProfileSchema },
       responseExample: merchantProfileExample,
@@ -31,26 +37,24 @@ export const merchantsResource: Resource = {
       method: 'patch',
       path: '/me',
       operationId: 'updateMerchantProfile',
-      summary: 'Change the business name or the password',
+      summary: 'Change the business name, the password or the seller details',
       description:
         'Send only the fields to change. A new `password` needs the `current_password` (missing: 422, wrong: ' +
-        '400). Access tokens already issued stay valid until they expire.',
+        '400). Access tokens already issued stay valid until they expire. The seller details describe the ' +
+        'merchant as the seller on its invoice documents: `legal_name` (the seller\u2019s name when set, else ' +
+        '`business_name`), `address` (replaced as a whole; `country` is ISO 3166-1 alpha-2 in upper case), ' +
+        '`tax_id`, `support_email` and `invoice_footer`; `null` clears one.',
       auth: 'jwt',
       body: UpdateMerchantBody,
-      bodyExample: { business_name: 'Acme Fitness Studios' },
+      bodyExample: { business_name: 'Acme Fitness Studios', ...sellerDetailsExample, tax_id: null },
       errors: {
         400: 'Current password is incorrect',
         429: 'Too many password checks in progress; retry in a moment',
       },
       response: { status: 200, description: 'The updated merchant', schema: MerchantProfileSchema },
-      responseExample: { ...merchantProfileExample, business_name: 'Acme Fitness Studios' },
+      responseExample: { ...merchantProfileExample, business_name: 'Acme Fitness Studios', tax_id: null },
       async handle({ auth, body }) {
-        const { merchant } = await identity.updateMerchant({
-          merchantId: auth.merchant.id,
-          businessName: body.business_name,
-          password: body.password,
-          currentPassword: body.current_password,
-        });
+        const { merchant } = await identity.updateMerchant(updateMerchantRequest(auth.merchant.id, body));
         return toMerchantProfile(required(merchant, 'merchant'));
       },
     }),

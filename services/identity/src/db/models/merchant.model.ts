@@ -1,3 +1,4 @@
+import type { PostalAddress } from '@billing/platform';
 import { Column, DataType, Model, PrimaryKey, Table } from 'sequelize-typescript';
 
 @Table({ tableName: 'merchants' })
@@ -20,6 +21,22 @@ export class MerchantModel extends Model {
 
   @Column(DataType.BOOLEAN)
   isVerified!: boolean;
+
+  /** Seller details (docs/api-behaviour.md §22), null until given. */
+  @Column(DataType.TEXT)
+  legalName!: string | null;
+
+  @Column(DataType.JSONB)
+  address!: PostalAddress | null;
+
+  @Column(DataType.TEXT)
+  taxId!: string | null;
+
+  @Column(DataType.TEXT)
+  supportEmail!: string | null;
+
+  @Column(DataType.TEXT)
+  invoiceFooter!: string | null;
 
   @Column(DataType.DATE)
   override createdAt!: Date;

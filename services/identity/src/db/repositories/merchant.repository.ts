@@ -1,4 +1,5 @@
 import { fn, col, where, type Transaction } from 'sequelize';
+import type { SellerDetails } from '../../domain/seller-details';
 import { MerchantModel } from '../models';
 
 export interface NewMerchant {
@@ -21,6 +22,19 @@ export class MerchantRepository {
     return MerchantModel.findByPk(id);
   }
 
+  /**
+   * The merchant as committed, its row locked for a change until the transaction ends: a
+   * project being created meanwhile (lockForShare) waits, so it announces the changed seller.
+   */
+  lockForUpdate(id: string, transaction: Transaction): Promise<MerchantModel | null> {
+    return MerchantModel.findByPk(id, { transaction, lock: transaction.LOCK.NO_KEY_UPDATE });
+  }
+
+  /** The merchant as committed, its row kept from changing until the transaction ends (see lockForUpdate). */
+  lockForShare(id: string, transaction: Transaction): Promise<MerchantModel | null> {
+    return MerchantModel.findByPk(id, { transaction, lock: transaction.LOCK.SHARE });
+  }
+
   /** `email` must already be normalized (lower case). */
   findByEmail(email: string): Promise<MerchantModel | null> {
     return MerchantModel.findOne({ where: where(fn('lower', col('email')), email) });
@@ -33,9 +47,10 @@ export class MerchantRepository {
 
   async update(
     merchant: MerchantModel,
-    changes: Partial<Pick<MerchantModel, 'businessName' | 'passwordHash' | 'isActive'>>,
+    changes: Partial<Pick<MerchantModel, 'businessName' | 'passwordHash' | 'isActive' | keyof SellerDetails>>,
     now: Date,
+    transaction: Transaction,
   ): Promise<MerchantModel> {
-    return merchant.update({ ...changes, updatedAt: now });
+    return merchant.update({ ...changes, updatedAt: now }, { transaction });
   }
 }

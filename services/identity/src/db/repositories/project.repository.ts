@@ -10,6 +10,20 @@ export class ProjectRepository {
     return ProjectModel.findByPk(id);
   }
 
+  /** The ids of every project of the merchant, oldest first, as the transaction sees them. */
+  async idsOfMerchant(merchantId: string, transaction: Transaction): Promise<string[]> {
+    const projects = await ProjectModel.findAll({
+      attributes: ['id'],
+      where: { merchantId },
+      order: [
+        ['createdAt', 'ASC'],
+        ['id', 'ASC'],
+      ],
+      transaction,
+    });
+    return projects.map((project) => project.id);
+  }
+
   listForMerchant(merchantId: string): Promise<ProjectModel[]> {
     return ProjectModel.findAll({
       where: { merchantId },

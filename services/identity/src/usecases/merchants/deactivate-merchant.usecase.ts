@@ -1,4 +1,5 @@
 import { recordEvent } from '@billing/platform';
+import { merchantEvents } from '../../events/merchant.events';
 import type { IdentityDeps } from '../../identity-deps';
 
 /**
@@ -11,10 +12,6 @@ export async function deactivateMerchant(deps: IdentityDeps, merchantId: string)
   const now = deps.clock.now();
   await deps.sequelize.transaction(async (transaction) => {
     await deps.merchants.deactivate(merchant, now, transaction);
-    await recordEvent(deps.sequelize, transaction, {
-      type: 'merchant.deactivated',
-      data: { merchant_id: merchantId },
-      occurredAt: now,
-    });
+    await recordEvent(deps.sequelize, transaction, merchantEvents.deactivated(merchantId, now));
   });
 }

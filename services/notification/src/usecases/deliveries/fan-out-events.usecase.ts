@@ -7,7 +7,8 @@ import type { NotificationDeps } from '../../notification-deps';
 
 /**
  * Turns events into deliveries: one per matching active webhook of the event's project and
- * mode. Events of no project (none so far) go nowhere. Idempotent: an event seen before adds
+ * mode. Events of no project (identity's) and events outside the catalogue go nowhere, and are
+ * handled (acked) all the same, never failed or parked. Idempotent: an event seen before adds
  * nothing, so the consumer may ack only after this returns and a redelivery is harmless.
  * `traces[i]` is the trace context of `envelopes[i]`.
  *

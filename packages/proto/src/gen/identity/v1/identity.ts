@@ -18,6 +18,7 @@ import {
   type ServiceError,
   type UntypedServiceImplementation,
 } from "@grpc/grpc-js";
+import { PostalAddress } from "../../common/v1/address";
 import { Timestamp } from "../../google/protobuf/timestamp";
 
 export const protobufPackage = "identity.v1";
@@ -30,7 +31,15 @@ export interface Merchant {
   businessName: string;
   isActive: boolean;
   isVerified: boolean;
-  createdAt?: Date | undefined;
+  createdAt?:
+    | Date
+    | undefined;
+  /** The seller details invoices print (docs/api-behaviour.md §22); unset when not given. */
+  legalName?: string | undefined;
+  address?: PostalAddress | undefined;
+  taxId?: string | undefined;
+  supportEmail?: string | undefined;
+  invoiceFooter?: string | undefined;
 }
 
 export interface Project {
@@ -108,7 +117,25 @@ export interface UpdateMerchantRequest {
   merchantId: string;
   businessName?: string | undefined;
   password?: string | undefined;
-  currentPassword?: string | undefined;
+  currentPassword?:
+    | string
+    | undefined;
+  /**
+   * Seller details to set (docs/api-behaviour.md §22); unset leaves a field as it is. The
+   * address is replaced as a whole.
+   */
+  legalName?: string | undefined;
+  address?: PostalAddress | undefined;
+  taxId?: string | undefined;
+  supportEmail?: string | undefined;
+  invoiceFooter?:
+    | string
+    | undefined;
+  /**
+   * Seller details to clear (sent as null): legal_name, address, tax_id, support_email or
+   * invoice_footer. INVALID_ARGUMENT for any other name, or for a field also set above.
+   */
+  clearedFields: string[];
 }
 
 export interface UpdateMerchantResponse {
@@ -190,7 +217,19 @@ export interface SetApiKeyActiveResponse {
 }
 
 function createBaseMerchant(): Merchant {
-  return { id: "", email: "", businessName: "", isActive: false, isVerified: false, createdAt: undefined };
+  return {
+    id: "",
+    email: "",
+    businessName: "",
+    isActive: false,
+    isVerified: false,
+    createdAt: undefined,
+    legalName: undefined,
+    address: undefined,
+    taxId: undefined,
+    supportEmail: undefined,
+    invoiceFooter: undefined,
+  };
 }
 
 export const Merchant: MessageFns<Merchant> = {
@@ -212,6 +251,21 @@ export const Merchant: MessageFns<Merchant> = {
     }
     if (message.createdAt !== undefined) {
       Timestamp.encode(toTimestamp(message.createdAt), writer.uint32(50).fork()).join();
+    }
+    if (message.legalName !== undefined) {
+      writer.uint32(58).string(message.legalName);
+    }
+    if (message.address !== undefined) {
+      PostalAddress.encode(message.address, writer.uint32(66).fork()).join();
+    }
+    if (message.taxId !== undefined) {
+      writer.uint32(74).string(message.taxId);
+    }
+    if (message.supportEmail !== undefined) {
+      writer.uint32(82).string(message.supportEmail);
+    }
+    if (message.invoiceFooter !== undefined) {
+      writer.uint32(90).string(message.invoiceFooter);
     }
     return writer;
   },
@@ -277,6 +331,46 @@ export const Merchant: MessageFns<Merchant> = {
             message.createdAt = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
             continue;
           }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.legalName = reader.string();
+            continue;
+          }
+          case 8: {
+            if (tag !== 66) {
+              break;
+            }
+
+            message.address = PostalAddress.decode(reader, reader.uint32());
+            continue;
+          }
+          case 9: {
+            if (tag !== 74) {
+              break;
+            }
+
+            message.taxId = reader.string();
+            continue;
+          }
+          case 10: {
+            if (tag !== 82) {
+              break;
+            }
+
+            message.supportEmail = reader.string();
+            continue;
+          }
+          case 11: {
+            if (tag !== 90) {
+              break;
+            }
+
+            message.invoiceFooter = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -313,6 +407,27 @@ export const Merchant: MessageFns<Merchant> = {
         : isSet(object.created_at)
         ? fromJsonTimestamp(object.created_at)
         : undefined,
+      legalName: isSet(object.legalName)
+        ? globalThis.String(object.legalName)
+        : isSet(object.legal_name)
+        ? globalThis.String(object.legal_name)
+        : undefined,
+      address: isSet(object.address) ? PostalAddress.fromJSON(object.address) : undefined,
+      taxId: isSet(object.taxId)
+        ? globalThis.String(object.taxId)
+        : isSet(object.tax_id)
+        ? globalThis.String(object.tax_id)
+        : undefined,
+      supportEmail: isSet(object.supportEmail)
+        ? globalThis.String(object.supportEmail)
+        : isSet(object.support_email)
+        ? globalThis.String(object.support_email)
+        : undefined,
+      invoiceFooter: isSet(object.invoiceFooter)
+        ? globalThis.String(object.invoiceFooter)
+        : isSet(object.invoice_footer)
+        ? globalThis.String(object.invoice_footer)
+        : undefined,
     };
   },
 
@@ -336,6 +451,21 @@ export const Merchant: MessageFns<Merchant> = {
     if (message.createdAt !== undefined) {
       obj.createdAt = message.createdAt.toISOString();
     }
+    if (message.legalName !== undefined) {
+      obj.legalName = message.legalName;
+    }
+    if (message.address !== undefined) {
+      obj.address = PostalAddress.toJSON(message.address);
+    }
+    if (message.taxId !== undefined) {
+      obj.taxId = message.taxId;
+    }
+    if (message.supportEmail !== undefined) {
+      obj.supportEmail = message.supportEmail;
+    }
+    if (message.invoiceFooter !== undefined) {
+      obj.invoiceFooter = message.invoiceFooter;
+    }
     return obj;
   },
 
@@ -350,6 +480,13 @@ export const Merchant: MessageFns<Merchant> = {
     message.isActive = object.isActive ?? false;
     message.isVerified = object.isVerified ?? false;
     message.createdAt = object.createdAt ?? undefined;
+    message.legalName = object.legalName ?? undefined;
+    message.address = (object.address !== undefined && object.address !== null)
+      ? PostalAddress.fromPartial(object.address)
+      : undefined;
+    message.taxId = object.taxId ?? undefined;
+    message.supportEmail = object.supportEmail ?? undefined;
+    message.invoiceFooter = object.invoiceFooter ?? undefined;
     return message;
   },
 };
@@ -1621,7 +1758,18 @@ export const GetMerchantResponse: MessageFns<GetMerchantResponse> = {
 };
 
 function createBaseUpdateMerchantRequest(): UpdateMerchantRequest {
-  return { merchantId: "", businessName: undefined, password: undefined, currentPassword: undefined };
+  return {
+    merchantId: "",
+    businessName: undefined,
+    password: undefined,
+    currentPassword: undefined,
+    legalName: undefined,
+    address: undefined,
+    taxId: undefined,
+    supportEmail: undefined,
+    invoiceFooter: undefined,
+    clearedFields: [],
+  };
 }
 
 export const UpdateMerchantRequest: MessageFns<UpdateMerchantRequest> = {
@@ -1637,6 +1785,24 @@ export const UpdateMerchantRequest: MessageFns<UpdateMerchantRequest> = {
     }
     if (message.currentPassword !== undefined) {
       writer.uint32(34).string(message.currentPassword);
+    }
+    if (message.legalName !== undefined) {
+      writer.uint32(42).string(message.legalName);
+    }
+    if (message.address !== undefined) {
+      PostalAddress.encode(message.address, writer.uint32(50).fork()).join();
+    }
+    if (message.taxId !== undefined) {
+      writer.uint32(58).string(message.taxId);
+    }
+    if (message.supportEmail !== undefined) {
+      writer.uint32(66).string(message.supportEmail);
+    }
+    if (message.invoiceFooter !== undefined) {
+      writer.uint32(74).string(message.invoiceFooter);
+    }
+    for (const v of message.clearedFields) {
+      writer.uint32(82).string(v!);
     }
     return writer;
   },
@@ -1686,6 +1852,54 @@ export const UpdateMerchantRequest: MessageFns<UpdateMerchantRequest> = {
             message.currentPassword = reader.string();
             continue;
           }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.legalName = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.address = PostalAddress.decode(reader, reader.uint32());
+            continue;
+          }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.taxId = reader.string();
+            continue;
+          }
+          case 8: {
+            if (tag !== 66) {
+              break;
+            }
+
+            message.supportEmail = reader.string();
+            continue;
+          }
+          case 9: {
+            if (tag !== 74) {
+              break;
+            }
+
+            message.invoiceFooter = reader.string();
+            continue;
+          }
+          case 10: {
+            if (tag !== 82) {
+              break;
+            }
+
+            message.clearedFields.push(reader.string());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1716,6 +1930,32 @@ export const UpdateMerchantRequest: MessageFns<UpdateMerchantRequest> = {
         : isSet(object.current_password)
         ? globalThis.String(object.current_password)
         : undefined,
+      legalName: isSet(object.legalName)
+        ? globalThis.String(object.legalName)
+        : isSet(object.legal_name)
+        ? globalThis.String(object.legal_name)
+        : undefined,
+      address: isSet(object.address) ? PostalAddress.fromJSON(object.address) : undefined,
+      taxId: isSet(object.taxId)
+        ? globalThis.String(object.taxId)
+        : isSet(object.tax_id)
+        ? globalThis.String(object.tax_id)
+        : undefined,
+      supportEmail: isSet(object.supportEmail)
+        ? globalThis.String(object.supportEmail)
+        : isSet(object.support_email)
+        ? globalThis.String(object.support_email)
+        : undefined,
+      invoiceFooter: isSet(object.invoiceFooter)
+        ? globalThis.String(object.invoiceFooter)
+        : isSet(object.invoice_footer)
+        ? globalThis.String(object.invoice_footer)
+        : undefined,
+      clearedFields: globalThis.Array.isArray(object?.clearedFields)
+        ? object.clearedFields.map((e: any) => globalThis.String(e))
+        : globalThis.Array.isArray(object?.cleared_fields)
+        ? object.cleared_fields.map((e: any) => globalThis.String(e))
+        : [],
     };
   },
 
@@ -1733,6 +1973,24 @@ export const UpdateMerchantRequest: MessageFns<UpdateMerchantRequest> = {
     if (message.currentPassword !== undefined) {
       obj.currentPassword = message.currentPassword;
     }
+    if (message.legalName !== undefined) {
+      obj.legalName = message.legalName;
+    }
+    if (message.address !== undefined) {
+      obj.address = PostalAddress.toJSON(message.address);
+    }
+    if (message.taxId !== undefined) {
+      obj.taxId = message.taxId;
+    }
+    if (message.supportEmail !== undefined) {
+      obj.supportEmail = message.supportEmail;
+    }
+    if (message.invoiceFooter !== undefined) {
+      obj.invoiceFooter = message.invoiceFooter;
+    }
+    if (message.clearedFields?.length) {
+      obj.clearedFields = message.clearedFields;
+    }
     return obj;
   },
 
@@ -1745,6 +2003,14 @@ export const UpdateMerchantRequest: MessageFns<UpdateMerchantRequest> = {
     message.businessName = object.businessName ?? undefined;
     message.password = object.password ?? undefined;
     message.currentPassword = object.currentPassword ?? undefined;
+    message.legalName = object.legalName ?? undefined;
+    message.address = (object.address !== undefined && object.address !== null)
+      ? PostalAddress.fromPartial(object.address)
+      : undefined;
+    message.taxId = object.taxId ?? undefined;
+    message.supportEmail = object.supportEmail ?? undefined;
+    message.invoiceFooter = object.invoiceFooter ?? undefined;
+    message.clearedFields = object.clearedFields?.map((e) => e) || [];
     return message;
   },
 };
@@ -3223,7 +3489,13 @@ export const IdentityServiceService = {
     responseSerialize: (value: GetMerchantResponse): Buffer => Buffer.from(GetMerchantResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): GetMerchantResponse => GetMerchantResponse.decode(value),
   },
-  /** FAILED_PRECONDITION when current_password is wrong. */
+  /**
+   * FAILED_PRECONDITION when current_password is wrong; INVALID_ARGUMENT (field violations at
+   * ["body", <field>]) for a name or seller detail the rules of docs/api-behaviour.md §22 refuse.
+   * A change of the seller (a seller detail or business_name) records
+   * merchant.seller_details_updated in the same transaction; a request that changes neither
+   * records nothing.
+   */
   updateMerchant: {
     path: "/identity.v1.IdentityService/UpdateMerchant" as const,
     requestStream: false as const,
@@ -3247,6 +3519,7 @@ export const IdentityServiceService = {
       Buffer.from(DeactivateMerchantResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): DeactivateMerchantResponse => DeactivateMerchantResponse.decode(value),
   },
+  /** Records merchant.seller_details_updated (the new project's seller) in the same transaction. */
   createProject: {
     path: "/identity.v1.IdentityService/CreateProject" as const,
     requestStream: false as const,
@@ -3339,10 +3612,17 @@ export interface IdentityServiceServer extends UntypedServiceImplementation {
    */
   verifyApiKey: handleUnaryCall<VerifyApiKeyRequest, VerifyApiKeyResponse>;
   getMerchant: handleUnaryCall<GetMerchantRequest, GetMerchantResponse>;
-  /** FAILED_PRECONDITION when current_password is wrong. */
+  /**
+   * FAILED_PRECONDITION when current_password is wrong; INVALID_ARGUMENT (field violations at
+   * ["body", <field>]) for a name or seller detail the rules of docs/api-behaviour.md §22 refuse.
+   * A change of the seller (a seller detail or business_name) records
+   * merchant.seller_details_updated in the same transaction; a request that changes neither
+   * records nothing.
+   */
   updateMerchant: handleUnaryCall<UpdateMerchantRequest, UpdateMerchantResponse>;
   /** Idempotent: deactivating twice leaves the merchant deactivated. */
   deactivateMerchant: handleUnaryCall<DeactivateMerchantRequest, DeactivateMerchantResponse>;
+  /** Records merchant.seller_details_updated (the new project's seller) in the same transaction. */
   createProject: handleUnaryCall<CreateProjectRequest, CreateProjectResponse>;
   listProjects: handleUnaryCall<ListProjectsRequest, ListProjectsResponse>;
   /** NOT_FOUND for an unknown id, PERMISSION_DENIED for another merchant's project. */
@@ -3443,7 +3723,13 @@ export interface IdentityServiceClient extends Client {
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: GetMerchantResponse) => void,
   ): ClientUnaryCall;
-  /** FAILED_PRECONDITION when current_password is wrong. */
+  /**
+   * FAILED_PRECONDITION when current_password is wrong; INVALID_ARGUMENT (field violations at
+   * ["body", <field>]) for a name or seller detail the rules of docs/api-behaviour.md §22 refuse.
+   * A change of the seller (a seller detail or business_name) records
+   * merchant.seller_details_updated in the same transaction; a request that changes neither
+   * records nothing.
+   */
   updateMerchant(
     request: UpdateMerchantRequest,
     callback: (error: ServiceError | null, response: UpdateMerchantResponse) => void,
@@ -3475,6 +3761,7 @@ export interface IdentityServiceClient extends Client {
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: DeactivateMerchantResponse) => void,
   ): ClientUnaryCall;
+  /** Records merchant.seller_details_updated (the new project's seller) in the same transaction. */
   createProject(
     request: CreateProjectRequest,
     callback: (error: ServiceError | null, response: CreateProjectResponse) => void,
