@@ -12,6 +12,7 @@ import {
   startPlatform,
   type PlatformUnderTest,
 } from '@billing/testing';
+import { formatInvoiceNumber } from '../../src/domain/invoice-number';
 
 const AMOUNT = 2500;
 
@@ -261,5 +262,19 @@ export function describeRenewalsExactlyOnce({
         expect(pendingAtKill.filter((reference) => charged.has(reference)).length).toBeGreaterThan(0);
       }
     }, 180_000);
+
+    it('invoice numbers run without a gap or a repeat through both replicas and the kill', async () => {
+      // The project's counter moves in the transaction that creates the invoice, so a batch a
+      // replica lost (or a process died in) gave its numbers back with its rows.
+      const numbers = (
+        await queryDatabase<{ number: string }>(
+          billingDb(),
+          `SELECT number FROM invoices WHERE project_id = $1 AND livemode = false ORDER BY number`,
+          [projectId],
+        )
+      ).map((row) => row.number);
+      expect(numbers.length).toBeGreaterThanOrEqual(2 * N);
+      expect(numbers).toEqual(numbers.map((_, k) => formatInvoiceNumber(k + 1)));
+    });
   });
 }
