@@ -76,7 +76,7 @@ const databaseSyntax = [
  */
 const EVENT_PRODUCERS = ['services/billing/src/**/*.ts', 'services/catalog/src/**/*.ts'];
 const handBuiltEventType = {
-  selector: String.raw`Literal[value=/^(customer|subscription|invoice|refund|checkout\.session|plan|coupon)\.[a-z_]+$/]`,
+  selector: String.raw`Literal[value=/^(customer|subscription|invoice|refund|credit_note|checkout\.session|plan|coupon)\.[a-z_]+$/]`,
   message: "Event types are built in the resource's events/<resource>.events.ts builder, nowhere else.",
 };
 

@@ -29,6 +29,14 @@ export const money = z
   .refine(hasAtMostMinorDigits, { message: 'Input should have at most 2 decimal places' })
   .meta({ description: 'Major currency unit (e.g. 5000.5 NGN), at most 2 decimals' });
 
+/** Money above 0 (a credit note's amount, docs/api-behaviour.md §23). */
+export const positiveMoney = z
+  .number()
+  .gt(0)
+  .max(MAX_MONEY)
+  .refine(hasAtMostMinorDigits, { message: 'Input should have at most 2 decimal places' })
+  .meta({ description: 'Major currency unit (e.g. 5000.5 NGN), above 0, at most 2 decimals' });
+
 /**
  * A signed change of money (a balance adjustment): major unit, at most two decimals, never 0
  * (docs/api-behaviour.md §20).

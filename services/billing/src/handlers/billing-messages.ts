@@ -1,7 +1,14 @@
 import { billingV1 } from '@billing/proto';
 import type { UnaryHandlers } from '@billing/platform';
-import type { CustomerBalanceTransactionModel, CustomerModel, InvoiceModel, SubscriptionModel } from '../db/models';
+import type {
+  CreditNoteModel,
+  CustomerBalanceTransactionModel,
+  CustomerModel,
+  InvoiceModel,
+  SubscriptionModel,
+} from '../db/models';
 import type { RefundView } from '../domain/cancellation-refund';
+import type { RateAmount } from '../domain/credit-notes';
 import {
   discountFromCoupon,
   discountOf,
@@ -71,7 +78,7 @@ export const toInvoiceSummary = (i: InvoiceModel): billingV1.InvoiceSummary => (
   amountDue: i.amountDue,
 });
 
-export const toInvoice = ({ invoice: i, lines, customerEmail }: InvoiceView): billingV1.Invoice => ({
+export const toInvoice = ({ invoice: i, lines, customerEmail, creditNotes }: InvoiceView): billingV1.Invoice => ({
   id: i.id,
   number: i.number,
   subscriptionId: i.subscriptionId,
@@ -103,6 +110,29 @@ export const toInvoice = ({ invoice: i, lines, customerEmail }: InvoiceView): bi
   nextPaymentAttempt: i.nextPaymentAttempt ?? undefined,
   livemode: i.livemode,
   createdAt: i.createdAt,
+  amountCredited: creditNotes.reduce((total, note) => total + note.amount, 0),
+  creditNotes,
+});
+
+export const toCreditNoteTax = (tax: RateAmount[]): billingV1.CreditNoteTax[] =>
+  tax.map((t) => ({ taxRateId: t.taxRateId, amount: t.amount }));
+
+export const toCreditNote = (n: CreditNoteModel): billingV1.CreditNote => ({
+  id: n.id,
+  number: n.number,
+  invoiceId: n.invoiceId,
+  customerId: n.customerId,
+  amount: n.amount,
+  currency: n.currency,
+  tax: n.tax.map((t) => ({ taxRateId: t.tax_rate_id, amount: Number(t.amount) })),
+  reason: n.reason,
+  refundTo: n.refundTo,
+  refundId: n.refundId ?? undefined,
+  balanceTransactionId: n.balanceTransactionId ?? undefined,
+  memo: n.memo ?? undefined,
+  status: n.status,
+  livemode: n.livemode,
+  createdAt: n.createdAt,
 });
 
 export const toSubscription = ({ subscription: s, customerEmail }: SubscriptionView): billingV1.Subscription => ({

@@ -18,6 +18,7 @@ import { addBalanceCurrency } from './0017-add-balance-currency';
 import { addBillingParking } from './0018-add-billing-parking';
 import { addSubscriptionCards } from './0019-add-subscription-cards';
 import { indexFailedFirstCharges } from './0020-index-failed-first-charges';
+import { createCreditNotes } from './0030-create-credit-notes';
 
 /** Every migration of the billing database, in order. Append; never edit a shipped one. */
 export const billingMigrations: Migration[] = [
@@ -42,4 +43,5 @@ export const billingMigrations: Migration[] = [
   addBillingParking,
   addSubscriptionCards,
   indexFailedFirstCharges,
+  createCreditNotes,
 ];

@@ -1,3 +1,4 @@
+import { CreditNoteModel } from './credit-note.model';
 import { CustomerModel } from './customer.model';
 import { CustomerBalanceTransactionModel } from './customer-balance-transaction.model';
 import { InvoiceLineModel } from './invoice-line.model';
@@ -10,6 +11,7 @@ import { SubscriptionModel } from './subscription.model';
 import { UsageRecordModel } from './usage-record.model';
 
 export {
+  CreditNoteModel,
   CustomerBalanceTransactionModel,
   CustomerModel,
   InvoiceLineModel,
@@ -34,4 +36,5 @@ export const billingModels = [
   UsageRecordModel,
   CustomerBalanceTransactionModel,
   SubscriptionPlanModel,
+  CreditNoteModel,
 ];
