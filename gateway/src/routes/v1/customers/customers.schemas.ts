@@ -129,12 +129,9 @@ export const BalanceTransactionSchema = z
     balance_after: z.number().meta({ description: 'The balance this change left (major currency unit)' }),
     currency: z.enum(CURRENCIES).meta({ description: "The balance's currency" }),
     description: z.string().nullable(),
-    invoice_id: z
-      .uuid()
-      .nullable()
-      .meta({
-        description: 'The invoice that used, returned or gave the credit (a credit note: the invoice credited)',
-      }),
+    invoice_id: z.uuid().nullable().meta({
+      description: 'The invoice that used, returned or gave the credit (a credit note: the invoice credited)',
+    }),
     livemode: z.boolean(),
     created_at: timestamp,
   })
