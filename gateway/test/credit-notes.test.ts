@@ -1,24 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import type { SandboxControlsClient } from '@billing/payments';
-import {
-  listenLocally,
-  queryDatabase,
-  sharedPlatform,
-  type LocalEndpoint,
-  type SharedPlatform,
-} from '@billing/testing';
-import {
-  gatewayApi,
-  ISO_UTC,
-  registerMerchant,
-  UUID,
-  type Api,
-  type Json,
-  type RegisteredMerchant,
-} from './support/api';
+import { queryDatabase, sharedPlatform, type SharedPlatform } from '@billing/testing';
+import type { Api, Json, RegisteredMerchant } from './support/api';
+import { gatewayApi, ISO_UTC, registerMerchant, UUID } from './support/api';
 import { payHostedCheckout, type PaidCheckout } from './support/hosted-checkout';
 import { plus, sandboxControlsOf } from './support/test-clock';
-import { waitFor } from './support/wait';
+import { startWebhookReceiver, type WebhookReceiver } from './support/webhook-receiver';
 
 /**
  * Credit notes (docs/api-behaviour.md §23) through the gateway: every process real, money checked
@@ -30,22 +17,15 @@ describe('credit notes (gateway -> billing -> sandbox provider)', () => {
   let platform: SharedPlatform;
   let api: Api;
   let sandbox: SandboxControlsClient;
-  let receiver: LocalEndpoint | undefined;
-  const deliveries: { event: string; data: Json }[] = [];
+  let receiver: WebhookReceiver | undefined;
 
   beforeAll(async () => {
     platform = await sharedPlatform();
     api = gatewayApi(platform.gatewayUrl);
     sandbox = sandboxControlsOf(platform);
-    receiver = await listenLocally((_req, body, res) => {
-      deliveries.push(JSON.parse(body.toString('utf8')) as { event: string; data: Json });
-      res.writeHead(204).end();
-    });
+    receiver = await startWebhookReceiver();
   });
-  afterAll(async () => {
-    await receiver?.close();
-    await platform?.stop();
-  });
+  afterAll(() => Promise.all([receiver?.close(), platform?.stop()]));
 
   const post = (m: RegisteredMerchant, path: string, body: unknown = {}, headers?: Record<string, string>) =>
     api('POST', `/api/v1${path}`, { apiKey: m.testKey, body, headers });
@@ -133,12 +113,7 @@ describe('credit notes (gateway -> billing -> sandbox provider)', () => {
 
     // Recorded with the note, and delivered to the merchant's webhook.
     expect(await outboxNotes(note.id)).toEqual([expect.objectContaining({ data: note })]);
-    const delivered = await waitFor(
-      'credit_note.created at the receiver',
-      async () => deliveries.find((d) => d.event === 'credit_note.created' && d.data.id === note.id),
-      (d) => d !== undefined,
-    );
-    expect(delivered!.data).toEqual(note);
+    expect((await receiver!.delivered('credit_note.created', note.id)).data).toEqual(note);
   });
 
   it("a note to the balance credits the customer's balance with a CREDIT_NOTE entry and refunds nothing", async () => {

@@ -55,6 +55,12 @@ export const pageQuery = {
   starting_after: z.string().optional().meta({ description: 'The id of the last item of the previous page' }),
 };
 
+/** A list's page as the services take it (0 and '' mean their defaults). */
+export const pageOf = (query: { limit?: number; starting_after?: string }) => ({
+  limit: query.limit ?? 0,
+  startingAfter: query.starting_after ?? '',
+});
+
 /** Query booleans arrive as text. */
 export const queryBoolean = z.enum(['true', 'false']).transform((v) => v === 'true');
 

@@ -95,8 +95,12 @@ export interface CreditNoteRequest {
   memo: string | null;
 }
 
-const isOneOf = <T extends string>(values: readonly T[], value: string): value is T =>
-  (values as readonly string[]).includes(value);
+/** The violation of a body field that must be one of `values`, or none. */
+function enumViolation(field: string, values: readonly string[], input: string): FieldViolation[] {
+  if (values.includes(input)) return [];
+  const msg = `Input should be ${values.map((v) => `'${v}'`).join(', ')}`;
+  return [{ loc: ['body', field], msg, type: 'enum', input }];
+}
 
 /**
  * A note's request as billing accepts it from any gRPC caller (the gateway checks the shape
@@ -109,40 +113,26 @@ export function validateCreditNoteRequest(input: {
   refundTo: string;
   memo?: string;
 }): CreditNoteRequest {
-  const violations: FieldViolation[] = [];
-  if (!Number.isSafeInteger(input.amount) || input.amount <= 0) {
-    violations.push({
-      loc: ['body', 'amount'],
-      msg: 'Input should be greater than 0',
-      type: 'greater_than',
-      input: input.amount,
-    });
-  }
-  if (!isOneOf(CREDIT_NOTE_REASONS, input.reason)) {
-    violations.push({
-      loc: ['body', 'reason'],
-      msg: `Input should be ${CREDIT_NOTE_REASONS.map((r) => `'${r}'`).join(', ')}`,
-      type: 'enum',
-      input: input.reason,
-    });
-  }
-  if (!isOneOf(CREDIT_NOTE_DESTINATIONS, input.refundTo)) {
-    violations.push({
-      loc: ['body', 'refund_to'],
-      msg: `Input should be ${CREDIT_NOTE_DESTINATIONS.map((d) => `'${d}'`).join(', ')}`,
-      type: 'enum',
-      input: input.refundTo,
-    });
-  }
   const memo = input.memo?.trim() || null;
-  if (memo && memo.length > MAX_CREDIT_NOTE_MEMO_LENGTH) {
-    violations.push({
-      loc: ['body', 'memo'],
-      msg: `String should have at most ${MAX_CREDIT_NOTE_MEMO_LENGTH} characters`,
-      type: 'string_too_long',
-      ctx: { max_length: MAX_CREDIT_NOTE_MEMO_LENGTH },
-    });
-  }
+  const violations: FieldViolation[] = [
+    ...(Number.isSafeInteger(input.amount) && input.amount > 0
+      ? []
+      : [
+          { loc: ['body', 'amount'], msg: 'Input should be greater than 0', type: 'greater_than', input: input.amount },
+        ]),
+    ...enumViolation('reason', CREDIT_NOTE_REASONS, input.reason),
+    ...enumViolation('refund_to', CREDIT_NOTE_DESTINATIONS, input.refundTo),
+    ...(memo && memo.length > MAX_CREDIT_NOTE_MEMO_LENGTH
+      ? [
+          {
+            loc: ['body', 'memo'],
+            msg: `String should have at most ${MAX_CREDIT_NOTE_MEMO_LENGTH} characters`,
+            type: 'string_too_long',
+            ctx: { max_length: MAX_CREDIT_NOTE_MEMO_LENGTH },
+          },
+        ]
+      : []),
+  ];
   if (violations.length) throw DomainError.invalid(violations);
   return {
     amount: input.amount,

@@ -118,21 +118,12 @@ export const toCreditNoteTax = (tax: RateAmount[]): billingV1.CreditNoteTax[] =>
   tax.map((t) => ({ taxRateId: t.taxRateId, amount: t.amount }));
 
 export const toCreditNote = (n: CreditNoteModel): billingV1.CreditNote => ({
-  id: n.id,
-  number: n.number,
-  invoiceId: n.invoiceId,
-  customerId: n.customerId,
-  amount: n.amount,
-  currency: n.currency,
+  ...n.get({ plain: true }),
   tax: n.tax.map((t) => ({ taxRateId: t.tax_rate_id, amount: Number(t.amount) })),
-  reason: n.reason,
-  refundTo: n.refundTo,
+  // Absent, not null, where a proto field is optional.
   refundId: n.refundId ?? undefined,
   balanceTransactionId: n.balanceTransactionId ?? undefined,
   memo: n.memo ?? undefined,
-  status: n.status,
-  livemode: n.livemode,
-  createdAt: n.createdAt,
 });
 
 export const toSubscription = ({ subscription: s, customerEmail }: SubscriptionView): billingV1.Subscription => ({

@@ -84,22 +84,19 @@ export async function recordCreditNote(
   note: { id: string; at: Date; refundId?: string; balanceTransactionId?: string },
   transaction: Transaction,
 ): Promise<CreditNoteModel> {
-  const { invoice, request } = draft;
+  const { invoice, request, number, tax } = draft;
   const created = await deps.creditNotes.create(
     invoice,
     {
+      ...request,
       id: note.id,
       invoiceId: invoice.id,
       customerId: invoice.customerId,
-      number: draft.number,
-      amount: request.amount,
       currency: invoice.currency,
-      tax: draft.tax,
-      reason: request.reason,
-      refundTo: request.refundTo,
+      number,
+      tax,
       refundId: note.refundId ?? null,
       balanceTransactionId: note.balanceTransactionId ?? null,
-      memo: request.memo,
       createdAt: note.at,
     },
     transaction,
@@ -124,18 +121,10 @@ export async function issueCreditNote(
 ): Promise<{ note: CreditNoteModel; refund: RefundModel | null }> {
   const { invoice, request } = draft;
   if (request.refundTo === 'BALANCE') {
-    const entry = await deps.balances.change(
-      {
-        customerId: invoice.customerId,
-        type: 'CREDIT_NOTE',
-        amount: request.amount,
-        currency: invoice.currency,
-        description: `Credit note ${draft.number}`,
-        invoiceId: invoice.id,
-        at: note.at,
-      },
-      transaction,
-    );
+    const { customerId, currency, id: invoiceId } = invoice;
+    const description = `Credit note ${draft.number}`;
+    const credit = { customerId, currency, invoiceId, description, amount: request.amount, at: note.at };
+    const entry = await deps.balances.change({ ...credit, type: 'CREDIT_NOTE' }, transaction);
     return {
       note: await recordCreditNote(deps, draft, { ...note, balanceTransactionId: entry.id }, transaction),
       refund: null,

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineRoute, type ApiTag, type Resource } from '../../../http/route';
 import { toMinorUnits } from '@billing/platform';
-import { required, scopeOf } from '../common.schemas';
+import { pageOf, required, scopeOf } from '../common.schemas';
 import { InvoiceIdParams } from '../invoices/invoices.schemas';
 import {
   balanceCreditNoteExample,
@@ -22,6 +22,27 @@ const creditNotesTag: ApiTag = {
     "the customer's balance. Refunds the platform makes itself (a cancellation policy's) have their note too. " +
     'An invoice shows its notes (`credit_notes`) and their sum (`amount_credited`). Amounts are in major currency units.',
 };
+
+/** The note a request asks for, as billing takes it (issue and preview alike). */
+const requestedNote = (
+  apiKey: Parameters<typeof scopeOf>[0],
+  invoiceId: string,
+  body: z.output<typeof CreateCreditNoteBody>,
+) => ({
+  scope: scopeOf(apiKey),
+  invoiceId,
+  amount: toMinorUnits(body.amount),
+  reason: body.reason,
+  refundTo: body.refund_to,
+  memo: body.memo,
+});
+
+const bodyExample = {
+  amount: 5000,
+  reason: 'ORDER_CHANGE',
+  refund_to: 'CARD',
+  memo: 'One seat fewer from March',
+} as const;
 
 const INVOICE_NOT_FOUND = { 403: 'Invoice belongs to another project', 404: 'Invoice not found' };
 
@@ -50,7 +71,7 @@ export const invoiceCreditNotesResource: Resource = {
       auth: 'apiKey',
       params: InvoiceIdParams,
       body: CreateCreditNoteBody,
-      bodyExample: { amount: 5000, reason: 'ORDER_CHANGE', refund_to: 'CARD', memo: 'One seat fewer from March' },
+      bodyExample,
       errors: {
         400: 'The credit notes of an invoice never sum above its amount: 10000.00 NGN remain to credit',
         ...INVOICE_NOT_FOUND,
@@ -59,12 +80,7 @@ export const invoiceCreditNotesResource: Resource = {
       responseExample: creditNoteExample,
       async handle({ auth: { apiKey }, params, body, req }) {
         const { creditNote } = await billing.issueCreditNote({
-          scope: scopeOf(apiKey),
-          invoiceId: params.invoice_id,
-          amount: toMinorUnits(body.amount),
-          reason: body.reason,
-          refundTo: body.refund_to,
-          memo: body.memo,
+          ...requestedNote(apiKey, params.invoice_id, body),
           idempotencyKey: req.idempotencyKey,
         });
         return toCreditNote(required(creditNote, 'credit_note'));
@@ -81,30 +97,15 @@ export const invoiceCreditNotesResource: Resource = {
       auth: 'apiKey',
       params: InvoiceIdParams,
       body: CreateCreditNoteBody,
-      bodyExample: { amount: 5000, reason: 'ORDER_CHANGE', refund_to: 'CARD', memo: 'One seat fewer from March' },
+      bodyExample,
       errors: {
         400: 'A credit note to the card never exceeds what was paid less what was refunded: 3000.00 NGN remain',
         ...INVOICE_NOT_FOUND,
       },
       response: { status: 200, description: 'The note as it would be issued', schema: CreditNotePreviewSchema },
-      responseExample: {
-        amount: 5000,
-        currency: 'NGN',
-        tax: [],
-        reason: 'ORDER_CHANGE',
-        refund_to: 'CARD',
-        memo: 'One seat fewer from March',
-      },
+      responseExample: { ...bodyExample, currency: 'NGN', tax: [] },
       async handle({ auth: { apiKey }, params, body }) {
-        const preview = await billing.previewCreditNote({
-          scope: scopeOf(apiKey),
-          invoiceId: params.invoice_id,
-          amount: toMinorUnits(body.amount),
-          reason: body.reason,
-          refundTo: body.refund_to,
-          memo: body.memo,
-        });
-        return toCreditNotePreview(preview);
+        return toCreditNotePreview(await billing.previewCreditNote(requestedNote(apiKey, params.invoice_id, body)));
       },
     }),
   ],
@@ -129,13 +130,14 @@ export const creditNotesResource: Resource = {
       response: { status: 200, description: 'One page of credit notes', schema: z.array(CreditNoteSchema) },
       responseExample: [balanceCreditNoteExample, creditNoteExample],
       async handle({ auth: { apiKey }, query }) {
-        const { creditNotes } = await billing.listCreditNotes({
+        const { invoice_id: invoiceId, customer_id: customerId } = query;
+        const answer = await billing.listCreditNotes({
           scope: scopeOf(apiKey),
-          page: { limit: query.limit ?? 0, startingAfter: query.starting_after ?? '' },
-          invoiceId: query.invoice_id,
-          customerId: query.customer_id,
+          page: pageOf(query),
+          invoiceId,
+          customerId,
         });
-        return creditNotes.map(toCreditNote);
+        return answer.creditNotes.map(toCreditNote);
       },
     }),
     defineRoute({

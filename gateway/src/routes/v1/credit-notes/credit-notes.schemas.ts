@@ -86,37 +86,30 @@ export const ListCreditNotesQuery = z.object({
 
 export const CreditNoteIdParams = z.object({ credit_note_id: idParam('Credit note') });
 
-const toTax = (tax: billingV1.CreditNoteTax[]) =>
-  tax.map((t) => ({ tax_rate_id: t.taxRateId, amount: toMajorUnits(t.amount) }));
+/** What a note and its preview both say: its money and terms. */
+export const toCreditNotePreview = (
+  n: Pick<billingV1.CreditNote, 'amount' | 'currency' | 'tax' | 'reason' | 'refundTo' | 'memo'>,
+): z.input<typeof CreditNotePreviewSchema> => ({
+  amount: toMajorUnits(n.amount),
+  currency: n.currency as Currency,
+  tax: n.tax.map((t) => ({ tax_rate_id: t.taxRateId, amount: toMajorUnits(t.amount) })),
+  reason: n.reason as (typeof CREDIT_NOTE_REASONS)[number],
+  refund_to: n.refundTo as (typeof CREDIT_NOTE_DESTINATIONS)[number],
+  memo: n.memo ?? null,
+});
 
 export const toCreditNote = (n: billingV1.CreditNote): z.input<typeof CreditNoteSchema> => ({
   id: n.id,
   number: n.number,
   invoice_id: n.invoiceId,
   customer_id: n.customerId,
-  amount: toMajorUnits(n.amount),
-  currency: n.currency as Currency,
-  tax: toTax(n.tax),
-  reason: n.reason as (typeof CREDIT_NOTE_REASONS)[number],
-  refund_to: n.refundTo as (typeof CREDIT_NOTE_DESTINATIONS)[number],
+  ...toCreditNotePreview(n),
   refund_id: n.refundId ?? null,
   balance_transaction_id: n.balanceTransactionId ?? null,
-  memo: n.memo ?? null,
   status: n.status as 'ISSUED',
   credit_note_pdf: null,
   livemode: n.livemode,
   created_at: iso(n.createdAt),
-});
-
-export const toCreditNotePreview = (
-  p: billingV1.PreviewCreditNoteResponse,
-): z.input<typeof CreditNotePreviewSchema> => ({
-  amount: toMajorUnits(p.amount),
-  currency: p.currency as Currency,
-  tax: toTax(p.tax),
-  reason: p.reason as (typeof CREDIT_NOTE_REASONS)[number],
-  refund_to: p.refundTo as (typeof CREDIT_NOTE_DESTINATIONS)[number],
-  memo: p.memo ?? null,
 });
 
 /** A partial refund of the example invoice to the card: the customer got one seat too many. */

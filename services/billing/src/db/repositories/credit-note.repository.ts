@@ -1,12 +1,6 @@
 import type { Transaction, WhereOptions } from 'sequelize';
-import {
-  findInScope,
-  findPage,
-  scopeWhere,
-  type PageRequest,
-  type ProjectScope,
-  type RowScope,
-} from '@billing/platform';
+import type { PageRequest, ProjectScope, RowScope } from '@billing/platform';
+import { findInScope, findPage, scopeWhere } from '@billing/platform';
 import type {
   CreditNoteDestination,
   CreditNoteReason,
@@ -43,16 +37,9 @@ export interface CreditNoteSummary {
 export class CreditNoteRepository {
   /** In the caller's transaction, which holds the invoice's row lock (its number is taken there). */
   create(scope: RowScope, note: NewCreditNote, transaction: Transaction): Promise<CreditNoteModel> {
-    return CreditNoteModel.create(
-      {
-        ...note,
-        tax: note.tax.map((t) => ({ tax_rate_id: t.taxRateId, amount: t.amount })),
-        projectId: scope.projectId,
-        livemode: scope.livemode,
-        status: 'ISSUED',
-      },
-      { transaction },
-    );
+    const tax = note.tax.map((t) => ({ tax_rate_id: t.taxRateId, amount: t.amount }));
+    const row = { ...note, tax, projectId: scope.projectId, livemode: scope.livemode, status: 'ISSUED' };
+    return CreditNoteModel.create(row, { transaction });
   }
 
   /**

@@ -732,6 +732,7 @@ export interface CreditNote {
   createdAt?: Date | undefined;
 }
 
+/** A merchant's note of a PAID invoice. */
 export interface IssueCreditNoteRequest {
   scope?: ProjectScope | undefined;
   invoiceId: string;
@@ -746,10 +747,12 @@ export interface IssueCreditNoteRequest {
   idempotencyKey?: string | undefined;
 }
 
+/** The note issued (or, for a retried key, the one the first request issued). */
 export interface IssueCreditNoteResponse {
   creditNote?: CreditNote | undefined;
 }
 
+/** The same note terms as IssueCreditNoteRequest; a preview takes no idempotency key. */
 export interface PreviewCreditNoteRequest {
   scope?: ProjectScope | undefined;
   invoiceId: string;
@@ -769,6 +772,7 @@ export interface PreviewCreditNoteResponse {
   memo?: string | undefined;
 }
 
+/** GET /credit-notes: the scope's notes, optionally of one invoice and/or one customer. */
 export interface ListCreditNotesRequest {
   scope?: ProjectScope | undefined;
   page?: PageRequest | undefined;
@@ -776,15 +780,18 @@ export interface ListCreditNotesRequest {
   customerId?: string | undefined;
 }
 
+/** Newest first. */
 export interface ListCreditNotesResponse {
   creditNotes: CreditNote[];
 }
 
+/** One note by id, in the scope. */
 export interface GetCreditNoteRequest {
   scope?: ProjectScope | undefined;
   creditNoteId: string;
 }
 
+/** The note as ListCreditNotes shows it. */
 export interface GetCreditNoteResponse {
   creditNote?: CreditNote | undefined;
 }
