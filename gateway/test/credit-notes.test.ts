@@ -147,6 +147,21 @@ describe('credit notes (gateway -> billing -> sandbox provider)', () => {
     expect(await outboxNotes(res.body.id)).toHaveLength(1);
   });
 
+  it('a note to a balance kept in another currency is refused (400) and changes nothing', async () => {
+    const { m, paid, invoice } = await paidInvoice('balance-currency');
+    const usd = await post(m, `/customers/${paid.customerId}/balance-adjustments`, { amount: 5, currency: 'USD' });
+    expect(usd.status).toBe(201);
+    const body = { amount: 10, reason: 'ORDER_CHANGE', refund_to: 'BALANCE' };
+    const refused = await credit(m, invoice.id, body);
+    expect(refused).toMatchObject({
+      status: 400,
+      body: { detail: "The customer's balance is in USD; a change in NGN cannot be made to it" },
+    });
+    expect(await preview(m, invoice.id, body)).toMatchObject({ status: 400, body: refused.body });
+    expect((await get(m, `/customers/${paid.customerId}`)).body.customer).toMatchObject({ balance: 5 });
+    expect((await invoiceOf(m, invoice.id)).credit_notes).toEqual([]);
+  });
+
   it('the preview is exactly what issuing then does, and changes nothing', async () => {
     const { m, paid, invoice } = await paidInvoice('preview', 99.99);
     const body = { amount: 33.33, reason: 'DUPLICATE', refund_to: 'CARD', memo: 'Charged twice' };

@@ -10680,11 +10680,11 @@ export interface operations {
                     /**
                      * @example {
                      *       "amount": 5000,
-                     *       "currency": "NGN",
-                     *       "tax": [],
                      *       "reason": "ORDER_CHANGE",
                      *       "refund_to": "CARD",
-                     *       "memo": "One seat fewer from March"
+                     *       "memo": "One seat fewer from March",
+                     *       "currency": "NGN",
+                     *       "tax": []
                      *     }
                      */
                     "application/json": components["schemas"]["CreditNotePreview"];

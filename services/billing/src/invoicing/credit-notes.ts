@@ -78,7 +78,7 @@ export async function draftCreditNote(
  * Writes the note of `draft` with where its money went (the refund of a CARD note, the balance
  * entry of a BALANCE one) and its credit_note.created, in the caller's transaction.
  */
-export async function recordCreditNote(
+async function recordCreditNote(
   deps: BillingDeps,
   draft: CreditNoteDraft,
   note: { id: string; at: Date; refundId?: string; balanceTransactionId?: string },
