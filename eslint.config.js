@@ -80,7 +80,7 @@ const EVENT_PRODUCERS = [
   'services/identity/src/**/*.ts',
 ];
 const handBuiltEventType = {
-  selector: String.raw`Literal[value=/^(customer|subscription|invoice|refund|checkout\.session|plan|coupon|merchant)\.[a-z_]+$/]`,
+  selector: String.raw`Literal[value=/^(customer|subscription|invoice|refund|checkout\.session|plan|coupon|merchant|credit_note)\.[a-z_]+$/]`,
   message: "Event types are built in the resource's events/<resource>.events.ts builder, nowhere else.",
 };
 

@@ -17,6 +17,7 @@ import {
   registerMerchant,
   UUID,
   type Api,
+  type ApiResponse,
   type Json,
   type RegisteredMerchant,
   merchantCalls,
@@ -27,18 +28,29 @@ import { payHostedCheckout } from './support/hosted-checkout';
 /**
  * Money across a crash or an outage of one process, each process real and stopped or killed for
  * real (or, for a coupon's give-back, its database made to refuse): the suites of refunds
- * (cancellation-refunds.test.ts) and coupons (coupons.test.ts) borrow the shared platform, whose
- * processes and schemas nobody may touch, so their outage cases live here.
+ * (cancellation-refunds.test.ts), credit notes (credit-notes.test.ts) and coupons
+ * (coupons.test.ts) borrow the shared platform, whose processes and schemas nobody may touch, so
+ * their outage cases live here.
  */
+
+/** A refund as the crash cases read it from billing's database. */
+type RefundRow = {
+  id: string;
+  status: string;
+  attempts: number;
+  provider_refund_id: string | null;
+  amount: string;
+};
 
 /**
  * A refund survives a crash between the provider's acceptance and billing's record, and is
  * never sent twice (docs/payment-recovery.md): billing is run with the test-only fault
  * injection BILLING_TEST_CRASH_AFTER_REFUND_SENT, which SIGKILLs it right after the sandbox
- * accepted a cancellation refund. The restarted billing finds the refund PROCESSING, reads the
- * provider's refunds of the transaction, finds its own (by merchant_note) and records it.
+ * accepted a cancellation refund (or a credit note's refund to the card). The restarted billing
+ * finds the refund PROCESSING, reads the provider's refunds of the transaction, finds its own (by
+ * merchant_note) and records it.
  */
-describe('money across crashes and outages: refunds, cancels and coupon redemptions', () => {
+describe('money across crashes and outages: refunds, cancels, credit notes and coupon redemptions', () => {
   let platform: PlatformUnderTest;
   let api: Api;
   let merchant: RegisteredMerchant;
@@ -191,19 +203,19 @@ describe('money across crashes and outages: refunds, cancels and coupon redempti
     expect(await timesRedeemed()).toBe(1);
   });
 
-  // Last: the processes' channels to the restarted billing reconnect on their own backoff.
-  it('SIGKILL after the provider took the refund, restart: exactly one refund, recorded once', async () => {
-    const { testKey } = merchant;
-    const plan = await api('POST', '/api/v1/plans', { apiKey: testKey, body: { name: 'Crash plan', amount: 500 } });
-    const policy = await api('POST', '/api/v1/cancellation-policies', {
-      apiKey: testKey,
-      token: merchant.token,
-      body: { name: 'Full', refund_type: 'FULL', is_default: true },
-    });
-    expect(policy.status).toBe(201);
-    const paid = await payHostedCheckout(api, platform.gatewayUrl, testKey, plan.body.id, 'crash');
-
-    // Billing again, with the fault injection on.
+  /**
+   * Sends `request` to a billing that SIGKILLs itself right after the provider accepted a refund
+   * (BILLING_TEST_CRASH_AFTER_REFUND_SENT): the answer is a 5xx, the provider holds one refund and
+   * billing's record (`refundRows`, one row) says PROCESSING. Then the real billing again: its
+   * sweep asks the provider before resending (attempt 2), finds the refund, records it, and two
+   * more passes send nothing. Returns the recorded row; `reach` is any GET billing answers.
+   */
+  async function refundAcrossBillingCrash(
+    email: string,
+    reach: () => Promise<ApiResponse>,
+    request: () => Promise<ApiResponse>,
+    refundRows: () => Promise<RefundRow[]>,
+  ): Promise<RefundRow> {
     const billing = platform.processes.billing;
     await billing.stop();
     const spec = PLATFORM_PROCESSES.find((p) => p.name === 'billing')!;
@@ -215,17 +227,9 @@ describe('money across crashes and outages: refunds, cancels and coupon redempti
     );
     await faulty.start();
     // The gateway's channel to the new billing reconnects on its own backoff.
-    await waitFor(
-      'the gateway to reach the new billing',
-      () => api('GET', `/api/v1/subscriptions/${paid.subscriptionId}`, { apiKey: testKey }),
-      (res) => res.status === 200,
-    );
-    const cancel = await api('POST', `/api/v1/subscriptions/${paid.subscriptionId}/cancel`, {
-      apiKey: testKey,
-      body: {},
-    });
+    await waitFor('the gateway to reach the new billing', reach, (res) => res.status === 200);
     // Billing died mid-request: the gateway cannot know the outcome.
-    expect(cancel.status).toBeGreaterThanOrEqual(500);
+    expect((await request()).status).toBeGreaterThanOrEqual(500);
     const alive = async () => {
       try {
         process.kill(faulty.pid!, 0);
@@ -237,15 +241,8 @@ describe('money across crashes and outages: refunds, cancels and coupon redempti
     await waitFor('billing to be dead', alive, (isAlive) => !isAlive);
 
     // The provider took the refund; billing's record says it is still in flight.
-    const ledger = await sandbox.ledger({ email: paid.email });
+    const ledger = await sandbox.ledger({ email });
     expect(ledger.refunds).toHaveLength(1);
-    const billingDb = platform.database('billing');
-    const refundRows = () =>
-      queryDatabase<{ status: string; attempts: number; provider_refund_id: string | null; amount: string }>(
-        billingDb,
-        `SELECT status, attempts, provider_refund_id, amount FROM refunds WHERE subscription_id = $1`,
-        [paid.subscriptionId],
-      );
     expect(await refundRows()).toMatchObject([{ status: 'PROCESSING', attempts: 1, provider_refund_id: null }]);
 
     await billing.start();
@@ -254,21 +251,83 @@ describe('money across crashes and outages: refunds, cancels and coupon redempti
     expect(settled.attempts).toBe(2);
     // Two more passes of the refund sweep: nothing is sent again.
     await waitForLoopPasses(platform, 'billing', 'refund-retry', 2);
-    const after = await sandbox.ledger({ email: paid.email });
-    expect(after.refunds).toHaveLength(1);
-    expect(after.refunds[0]).toMatchObject({ amount: 50000, status: 'processed' });
+    const after = await sandbox.ledger({ email });
+    expect(after.refunds).toEqual([expect.objectContaining({ amount: Number(settled.amount), status: 'processed' })]);
     // The gateway's channel to the restarted billing reconnects on its own backoff.
-    const subscription = await waitFor(
-      'billing to answer the gateway again',
-      () => api('GET', `/api/v1/subscriptions/${paid.subscriptionId}`, { apiKey: testKey }),
-      (res) => res.status !== 503,
+    await waitFor('billing to answer the gateway again', reach, (res) => res.status !== 503);
+    return settled;
+  }
+
+  // The last two: the processes' channels to the restarted billing reconnect on their own backoff.
+  it('SIGKILL after the provider took the refund, restart: exactly one refund, recorded once', async () => {
+    const { testKey } = merchant;
+    const plan = await api('POST', '/api/v1/plans', { apiKey: testKey, body: { name: 'Crash plan', amount: 500 } });
+    const policy = await api('POST', '/api/v1/cancellation-policies', {
+      apiKey: testKey,
+      token: merchant.token,
+      body: { name: 'Full', refund_type: 'FULL', is_default: true },
+    });
+    expect(policy.status).toBe(201);
+    const paid = await payHostedCheckout(api, platform.gatewayUrl, testKey, plan.body.id, 'crash');
+    const subscription = () => api('GET', `/api/v1/subscriptions/${paid.subscriptionId}`, { apiKey: testKey });
+    const billingDb = platform.database('billing');
+
+    const settled = await refundAcrossBillingCrash(
+      paid.email,
+      subscription,
+      () => api('POST', `/api/v1/subscriptions/${paid.subscriptionId}/cancel`, { apiKey: testKey, body: {} }),
+      () =>
+        queryDatabase<RefundRow>(
+          billingDb,
+          `SELECT id, status, attempts, provider_refund_id, amount FROM refunds WHERE subscription_id = $1`,
+          [paid.subscriptionId],
+        ),
     );
-    expect([subscription.status, subscription.body.status]).toEqual([200, 'CANCELLED']);
+    expect(settled.amount).toBe('50000');
+    const cancelled = await subscription();
+    expect([cancelled.status, cancelled.body.status]).toEqual([200, 'CANCELLED']);
     const [paidInvoice] = await queryDatabase<{ amount_refunded: string }>(
       billingDb,
       `SELECT amount_refunded FROM invoices WHERE subscription_id = $1`,
       [paid.subscriptionId],
     );
     expect(paidInvoice.amount_refunded).toBe('50000');
+  }, 120_000);
+
+  it('a credit note to the card across a SIGKILL of billing between the provider and the record: one refund, the note and the invoice whole', async () => {
+    const { testKey } = merchant;
+    const plan = await api('POST', '/api/v1/plans', { apiKey: testKey, body: { name: 'Note plan', amount: 80 } });
+    const paid = await payHostedCheckout(api, platform.gatewayUrl, testKey, plan.body.id, 'note-crash');
+    const [invoice] = (await api('GET', `/api/v1/invoices?subscription_id=${paid.subscriptionId}`, { apiKey: testKey }))
+      .body;
+    const invoiceNow = () => api('GET', `/api/v1/invoices/${invoice.id}`, { apiKey: testKey });
+
+    const settled = await refundAcrossBillingCrash(
+      paid.email,
+      invoiceNow,
+      () =>
+        api('POST', `/api/v1/invoices/${invoice.id}/credit-notes`, {
+          apiKey: testKey,
+          body: { amount: 30, reason: 'PRODUCT_UNSATISFACTORY', refund_to: 'CARD' },
+        }),
+      () =>
+        queryDatabase<RefundRow>(
+          platform.database('billing'),
+          `SELECT id, status, attempts, provider_refund_id, amount FROM refunds WHERE invoice_id = $1 AND reason = 'CREDIT_NOTE'`,
+          [invoice.id],
+        ),
+    );
+    expect(settled.amount).toBe('3000');
+    // The note was committed before the refund was sent: it is there, with that refund.
+    const notes = (await api('GET', `/api/v1/credit-notes?invoice_id=${invoice.id}`, { apiKey: testKey })).body;
+    expect(notes).toEqual([
+      expect.objectContaining({
+        number: `${invoice.number}-CN1`,
+        amount: 30,
+        refund_to: 'CARD',
+        refund_id: settled.id,
+      }),
+    ]);
+    expect((await invoiceNow()).body).toMatchObject({ amount_refunded: 30, amount_credited: 30 });
   }, 120_000);
 });

@@ -29,6 +29,7 @@ const CATALOGUE = [
   'invoice.payment_failed',
   'invoice.voided',
   'refund.processed',
+  'credit_note.created',
 ];
 /** Shortened schedule: 4 waits after attempts 1-4, in ms. */
 const DELAYS = [300, 600, 900, 1200];

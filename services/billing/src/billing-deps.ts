@@ -2,6 +2,7 @@ import type { Sequelize } from 'sequelize-typescript';
 import type { Clock, Logger, ProjectClocks, PromiseClient } from '@billing/platform';
 import type { PaymentProvider, SandboxControlsClient } from '@billing/payments';
 import type { policyV1 } from '@billing/proto';
+import type { CreditNoteRepository } from './db/repositories/credit-note.repository';
 import type { CustomerBalanceRepository } from './db/repositories/customer-balance.repository';
 import type { CustomerRepository } from './db/repositories/customer.repository';
 import type { DueWorkRepository } from './db/repositories/due-work.repository';
@@ -32,6 +33,8 @@ export interface BillingDeps {
   dueWork: DueWorkRepository;
   payments: PaymentRepository;
   refunds: RefundRepository;
+  /** Credit notes of paid invoices (docs/api-behaviour.md §23). */
+  creditNotes: CreditNoteRepository;
   usage: UsageRecordRepository;
   /** Idempotency-Keys of money-moving requests, stored with the change each made. */
   idempotencyKeys: IdempotencyKeyRepository;

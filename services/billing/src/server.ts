@@ -22,6 +22,7 @@ import { InvoiceRepository } from './db/repositories/invoice.repository';
 import { PaymentAuthorizationRepository } from './db/repositories/payment-authorization.repository';
 import { PaymentRepository } from './db/repositories/payment.repository';
 import { RefundRepository } from './db/repositories/refund.repository';
+import { CreditNoteRepository } from './db/repositories/credit-note.repository';
 import { SubscriptionPlanRepository } from './db/repositories/subscription-plan.repository';
 import { SubscriptionRepository } from './db/repositories/subscription.repository';
 import { TaxRateRepository } from './db/repositories/tax-rate.repository';
@@ -73,6 +74,7 @@ export async function startBilling(config: BillingConfig, logger: Logger): Promi
     dueWork: new DueWorkRepository(storage.sequelize),
     payments: new PaymentRepository(),
     refunds: new RefundRepository(),
+    creditNotes: new CreditNoteRepository(),
     usage: new UsageRecordRepository(),
     idempotencyKeys: new IdempotencyKeyRepository(storage.sequelize),
     policy,

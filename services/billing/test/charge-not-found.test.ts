@@ -212,12 +212,33 @@ describe('charges unknown to the provider that land late', () => {
     const ledger = await sandbox.ledger({ email });
     expect(ledger.transactions.filter((t) => t.reference === reference).map((t) => t.status)).toEqual(['success']);
     expect(ledger.refunds.map((r) => [r.transaction_reference, r.amount])).toEqual([[reference, AMOUNT]]);
-    const [invoice] = await queryDatabase<{ status: string; amount_paid: string; amount_refunded: string }>(
+    const [invoice] = await queryDatabase<{ id: string; status: string; amount_paid: string; amount_refunded: string }>(
       billingDb,
-      `SELECT i.status, i.amount_paid, i.amount_refunded FROM invoices i JOIN payments p ON p.invoice_id = i.id
+      `SELECT i.id, i.status, i.amount_paid, i.amount_refunded FROM invoices i JOIN payments p ON p.invoice_id = i.id
         WHERE p.reference = $1`,
       [reference],
     );
-    expect(invoice).toEqual({ status: 'PAID', amount_paid: String(AMOUNT), amount_refunded: String(AMOUNT) });
+    expect(invoice).toEqual({
+      id: expect.any(String),
+      status: 'PAID',
+      amount_paid: String(AMOUNT),
+      amount_refunded: String(AMOUNT),
+    });
+    // Every refund has its credit note (docs/api-behaviour.md §23): this one's, ORDER_CHANGE to the card.
+    const [refund] = await queryDatabase<{ id: string }>(
+      billingDb,
+      `SELECT id FROM refunds WHERE transaction_reference = $1`,
+      [reference],
+    );
+    const notes = await api('GET', `/credit-notes?invoice_id=${invoice.id}`);
+    expect(notes.body).toEqual([
+      expect.objectContaining({
+        amount: AMOUNT / 100,
+        reason: 'ORDER_CHANGE',
+        refund_to: 'CARD',
+        refund_id: refund.id,
+      }),
+    ]);
+    expect((await api('GET', `/invoices/${invoice.id}`)).body).toMatchObject({ amount_credited: AMOUNT / 100 });
   }, 180_000);
 });

@@ -1,7 +1,9 @@
+import { DomainError } from '@billing/platform';
 import {
   creditNoteNumber,
   creditNoteRefusal,
   creditNoteTaxes,
+  validateCreditNoteRequest,
   type CreditedInvoice,
   type EarlierCreditNotes,
 } from '../src/domain/credit-notes';
@@ -10,6 +12,7 @@ import {
 const vatInvoice: CreditedInvoice = {
   number: 'ACME-0007',
   status: 'PAID',
+  currency: 'NGN',
   amount: 806_250,
   amountPaid: 806_250,
   amountRefunded: 0,
@@ -20,6 +23,7 @@ const vatInvoice: CreditedInvoice = {
 const twoRates: CreditedInvoice = {
   number: 'ACME-0008',
   status: 'PAID',
+  currency: 'NGN',
   amount: 1_150_000,
   amountPaid: 1_150_000,
   amountRefunded: 0,
@@ -104,7 +108,7 @@ describe('what a credit note may credit', () => {
       { count: 1, amount: 800_000, taxes: [] },
       6_251,
       'BALANCE',
-      '6250 (minor units) remain to credit',
+      '62.50 NGN remain to credit',
     ],
     [
       'exactly what remains of the invoice amount',
@@ -120,7 +124,7 @@ describe('what a credit note may credit', () => {
       none,
       100_001,
       'CARD',
-      '100000 (minor units) remain',
+      '1000.00 NGN remain',
     ],
     [
       'to the balance beyond what the card could get back, within the invoice amount',
@@ -136,7 +140,7 @@ describe('what a credit note may credit', () => {
       none,
       406_251,
       'CARD',
-      '406250 (minor units) remain',
+      '4062.50 NGN remain',
     ],
   ])('%s', (_what, invoice, earlier, amount, refundTo, refusal) => {
     const answer = creditNoteRefusal(invoice, earlier, amount, refundTo);
@@ -152,5 +156,32 @@ describe('a credit note number', () => {
     [11, 'ACME-0007-CN12'],
   ])('after %i notes of the invoice: %s', (earlierCount, expected) => {
     expect(creditNoteNumber('ACME-0007', earlierCount)).toBe(expected);
+  });
+});
+
+describe('a credit note request as billing accepts it', () => {
+  const valid = { amount: 100, reason: 'ORDER_CHANGE', refundTo: 'CARD', memo: '  Wrong seat count  ' };
+
+  it('a valid one, its memo trimmed (blank: none)', () => {
+    expect(validateCreditNoteRequest(valid)).toEqual({ ...valid, memo: 'Wrong seat count' });
+    expect(validateCreditNoteRequest({ ...valid, memo: '   ' }).memo).toBeNull();
+  });
+
+  it.each<[string, Partial<typeof valid> & { amount?: number }, (string | number)[]]>([
+    ['an amount of 0', { amount: 0 }, ['body', 'amount']],
+    ['a negative amount', { amount: -5 }, ['body', 'amount']],
+    ['a fraction of a minor unit', { amount: 1.5 }, ['body', 'amount']],
+    ['an unknown reason', { reason: 'CHANGED_MIND' }, ['body', 'reason']],
+    ['an unknown destination', { refundTo: 'WALLET' }, ['body', 'refund_to']],
+    ['a memo over 500 characters', { memo: 'x'.repeat(501) }, ['body', 'memo']],
+  ])('refuses %s, naming the field', (_what, change, loc) => {
+    let error: unknown;
+    try {
+      validateCreditNoteRequest({ ...valid, ...change });
+    } catch (err) {
+      error = err;
+    }
+    expect(error).toBeInstanceOf(DomainError);
+    expect((error as DomainError).violations.map((v) => v.loc)).toEqual([loc]);
   });
 });

@@ -64,6 +64,14 @@ export const money = z
   .refine(hasAtMostMinorDigits, { message: 'Input should have at most 2 decimal places' })
   .meta({ description: 'Major currency unit (e.g. 5000.5 NGN), at most 2 decimals' });
 
+/** Money above 0 (a credit note's amount, docs/api-behaviour.md §23). */
+export const positiveMoney = z
+  .number()
+  .gt(0)
+  .max(MAX_MONEY)
+  .refine(hasAtMostMinorDigits, { message: 'Input should have at most 2 decimal places' })
+  .meta({ description: 'Major currency unit (e.g. 5000.5 NGN), above 0, at most 2 decimals' });
+
 /**
  * A signed change of money (a balance adjustment): major unit, at most two decimals, never 0
  * (docs/api-behaviour.md §20).
@@ -81,6 +89,12 @@ export const pageQuery = {
   limit: z.coerce.number().int().min(1).max(100).optional().meta({ description: '1..100, default 20' }),
   starting_after: z.string().optional().meta({ description: 'The id of the last item of the previous page' }),
 };
+
+/** A list's page as the services take it (0 and '' mean their defaults). */
+export const pageOf = (query: { limit?: number; starting_after?: string }) => ({
+  limit: query.limit ?? 0,
+  startingAfter: query.starting_after ?? '',
+});
 
 /** Query booleans arrive as text. */
 export const queryBoolean = z.enum(['true', 'false']).transform((v) => v === 'true');

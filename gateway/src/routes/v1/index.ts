@@ -4,6 +4,7 @@ import { authResource } from './auth/auth.routes';
 import { cancellationPoliciesResource } from './cancellation-policies/cancellation-policies.routes';
 import { checkoutResource } from './checkout/checkout.routes';
 import { couponsResource } from './coupons/coupons.routes';
+import { creditNotesResource, invoiceCreditNotesResource } from './credit-notes/credit-notes.routes';
 import { customersResource } from './customers/customers.routes';
 import { invoicesResource } from './invoices/invoices.routes';
 import { testClockResource } from './test-clock/test-clock.routes';
@@ -28,6 +29,8 @@ export const v1Resources: Resource[] = [
   customersResource,
   invoicesResource,
   taxRatesResource,
+  invoiceCreditNotesResource,
+  creditNotesResource,
   cancellationPoliciesResource,
   testClockResource,
   testHelpersResource,

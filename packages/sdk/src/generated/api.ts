@@ -633,7 +633,7 @@ export interface paths {
         };
         /**
          * A customer's balance history, newest first
-         * @description Every change of the balance with the balance it left: adjustments made here (`ADJUSTMENT`), the credit of a downgrade (`PRORATION_CREDIT`) and credit used by invoices (`APPLIED_TO_INVOICE`, with its `invoice_id`). Pages of `limit` (default 20, at most 100); the next page starts after the last id of this one (`starting_after`).
+         * @description Every change of the balance with the balance it left: adjustments made here (`ADJUSTMENT`), the credit of a downgrade (`PRORATION_CREDIT`), credit used by invoices (`APPLIED_TO_INVOICE`, with its `invoice_id`) and credit notes to the balance (`CREDIT_NOTE`, with the invoice credited). Pages of `limit` (default 20, at most 100); the next page starts after the last id of this one (`starting_after`).
          *
          *     **Credentials:** a project's API key in `X-Api-Key`. It acts in the key’s project and mode: a test key (`svc_test_...`) reads and writes test-mode data only, a live key (`svc_live_...`) live-mode data only. An id of the other mode is a 404, one of another project a 403.
          */
@@ -794,6 +794,94 @@ export interface paths {
          *     **Credentials:** a project's API key in `X-Api-Key`. It acts in the key’s project and mode: a test key (`svc_test_...`) reads and writes test-mode data only, a live key (`svc_live_...`) live-mode data only. An id of the other mode is a 404, one of another project a 403.
          */
         patch: operations["updateTaxRate"];
+        trace?: never;
+    };
+    "/api/v1/invoices/{invoice_id}/credit-notes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Issue a credit note of a paid invoice
+         * @description Only a PAID invoice (else 400). All notes of an invoice together never exceed its `amount`; notes to CARD never exceed what the card paid less what was already refunded (a 400 says how much remains). A note to BALANCE is in the invoice's currency, so a balance in another currency refuses it (400). `tax` is the note's share of each tax rate of the invoice; an untaxed invoice's notes carry none. To CARD, the amount is refunded through the payment provider exactly once and counts in the invoice's `amount_refunded`; to BALANCE it is added to the customer's balance (a `CREDIT_NOTE` entry, whose id is `balance_transaction_id`), which the next invoices use. Numbered `<invoice number>-CN<n>`. Sends `credit_note.created`. Send an `Idempotency-Key`: a retry after a lost answer returns the first note instead of issuing a second one, and the money moves once.
+         *
+         *     **Credentials:** a project's API key in `X-Api-Key`. It acts in the key’s project and mode: a test key (`svc_test_...`) reads and writes test-mode data only, a live key (`svc_live_...`) live-mode data only. An id of the other mode is a 404, one of another project a 403.
+         */
+        post: operations["createCreditNote"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/invoices/{invoice_id}/credit-notes/preview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * What a credit note would be, issuing nothing
+         * @description The note `POST /invoices/{id}/credit-notes` with the same body would issue now (its amount, its tax per rate), or the same 400 it would answer. Nothing changes. Only a PAID invoice (else 400). All notes of an invoice together never exceed its `amount`; notes to CARD never exceed what the card paid less what was already refunded (a 400 says how much remains). A note to BALANCE is in the invoice's currency, so a balance in another currency refuses it (400). `tax` is the note's share of each tax rate of the invoice; an untaxed invoice's notes carry none.
+         *
+         *     **Credentials:** a project's API key in `X-Api-Key`. It acts in the key’s project and mode: a test key (`svc_test_...`) reads and writes test-mode data only, a live key (`svc_live_...`) live-mode data only. An id of the other mode is a 404, one of another project a 403.
+         */
+        post: operations["previewCreditNote"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/credit-notes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List credit notes, newest first
+         * @description Filter by `invoice_id` or `customer_id`. Pages of `limit` (default 20, at most 100); the next page starts after the last id of this one (`starting_after`).
+         *
+         *     **Credentials:** a project's API key in `X-Api-Key`. It acts in the key’s project and mode: a test key (`svc_test_...`) reads and writes test-mode data only, a live key (`svc_live_...`) live-mode data only. An id of the other mode is a 404, one of another project a 403.
+         */
+        get: operations["listCreditNotes"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/credit-notes/{credit_note_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a credit note
+         * @description The note with where its money went: `refund_id` (CARD) or `balance_transaction_id` (BALANCE).
+         *
+         *     **Credentials:** a project's API key in `X-Api-Key`. It acts in the key’s project and mode: a test key (`svc_test_...`) reads and writes test-mode data only, a live key (`svc_live_...`) live-mode data only. An id of the other mode is a 404, one of another project a 403.
+         */
+        get: operations["getCreditNote"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/api/v1/cancellation-policies": {
@@ -1790,6 +1878,26 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "credit_note.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A credit note was issued
+         * @description By POST /invoices/{id}/credit-notes, or by a refund the platform made itself (a cancellation policy’s, reason ORDER_CHANGE). `data` is the credit note, as GET /credit-notes/{id} answers it.
+         */
+        post: operations["receiveCreditNoteCreatedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface components {
     schemas: {
@@ -2429,6 +2537,68 @@ export interface components {
             /** Format: uuid */
             subscription_id: string;
         };
+        CreditNoteCreatedEvent: {
+            /**
+             * Format: uuid
+             * @description The event: the same in the deliveries of this event to every webhook, a key to deduplicate on
+             */
+            id: string;
+            /** @enum {string} */
+            event: "credit_note.created";
+            data: components["schemas"]["CreditNote"];
+            /**
+             * Format: date-time
+             * @description When it happened, on the project's clock (its test clock in test mode)
+             */
+            created_at: string;
+        };
+        CreditNote: {
+            /** Format: uuid */
+            id: string;
+            /** @description <invoice number>-CN<n>, n from 1 per invoice, e.g. INV-000001-CN1 */
+            number: string;
+            /** Format: uuid */
+            invoice_id: string;
+            /** Format: uuid */
+            customer_id: string;
+            /** @description Major currency unit, tax included */
+            amount: number;
+            /**
+             * @description The invoice's currency
+             * @enum {string}
+             */
+            currency: "NGN" | "USD" | "GHS" | "ZAR" | "KES";
+            /** @description Per tax rate of the invoice: the rate's invoice tax x amount / invoice amount, rounded; the note that credits the rest of the invoice takes exactly what remains of each rate. Empty for an untaxed invoice */
+            tax: components["schemas"]["CreditNoteTax"][];
+            /** @enum {string} */
+            reason: "DUPLICATE" | "FRAUDULENT" | "ORDER_CHANGE" | "PRODUCT_UNSATISFACTORY";
+            /** @enum {string} */
+            refund_to: "CARD" | "BALANCE";
+            /**
+             * Format: uuid
+             * @description CARD: the refund that carries the money back (counted in the invoice's amount_refunded)
+             */
+            refund_id: string | null;
+            /**
+             * Format: uuid
+             * @description BALANCE: the CREDIT_NOTE entry of the customer's balance history
+             */
+            balance_transaction_id: string | null;
+            memo: string | null;
+            /** @enum {string} */
+            status: "ISSUED";
+            /** @description The PDF of the note. Always null for now: PDFs come from the documents service, which is not built yet */
+            credit_note_pdf: string | null;
+            livemode: boolean;
+            /** Format: date-time */
+            created_at: string;
+        };
+        CreditNoteTax: {
+            /** Format: uuid */
+            tax_rate_id: string;
+            /** @description Major currency unit: this rate's share of the note */
+            amount: number;
+        };
         Registration: {
             /** Format: uuid */
             id: string;
@@ -2819,10 +2989,10 @@ export interface components {
             /** Format: uuid */
             customer_id: string;
             /**
-             * @description ADJUSTMENT: made through this API; PRORATION_CREDIT: the unused time of a downgrade; APPLIED_TO_INVOICE: credit an invoice used (negative) or gave back when voided (positive)
+             * @description ADJUSTMENT: made through this API; PRORATION_CREDIT: the unused time of a downgrade; APPLIED_TO_INVOICE: credit an invoice used (negative) or gave back when voided (positive); CREDIT_NOTE: a credit note of a paid invoice to the balance
              * @enum {string}
              */
-            type: "ADJUSTMENT" | "PRORATION_CREDIT" | "APPLIED_TO_INVOICE";
+            type: "ADJUSTMENT" | "PRORATION_CREDIT" | "APPLIED_TO_INVOICE" | "CREDIT_NOTE";
             /** @description Major currency unit; positive adds credit, negative takes it */
             amount: number;
             /** @description The balance this change left (major currency unit) */
@@ -2835,7 +3005,7 @@ export interface components {
             description: string | null;
             /**
              * Format: uuid
-             * @description The invoice that used, returned or gave the credit
+             * @description The invoice that used, returned or gave the credit (a credit note: the invoice credited)
              */
             invoice_id: string | null;
             livemode: boolean;
@@ -2887,6 +3057,10 @@ export interface components {
             /** @description What the card paid (credit is not part of it) */
             amount_paid: number;
             amount_refunded: number;
+            /** @description The sum of its credit notes (to the card and to the balance) */
+            amount_credited: number;
+            /** @description Its credit notes, oldest first; GET /credit-notes/{id} has each in full */
+            credit_notes: components["schemas"]["InvoiceCreditNote"][];
             lines: components["schemas"]["InvoiceLine"][];
             /** Format: date-time */
             period_start: string;
@@ -2902,6 +3076,12 @@ export interface components {
             livemode: boolean;
             /** Format: date-time */
             created_at: string;
+        };
+        InvoiceCreditNote: {
+            /** Format: uuid */
+            id: string;
+            number: string;
+            amount: number;
         };
         InvoiceLine: {
             /**
@@ -2965,6 +3145,32 @@ export interface components {
             is_active?: boolean;
         } & {
             [key: string]: unknown;
+        };
+        CreateCreditNoteRequest: {
+            /** @description Major currency unit, above 0, at most 2 decimals. All notes of an invoice together never exceed its amount; those to CARD never exceed what the card paid less what was refunded */
+            amount: number;
+            /** @enum {string} */
+            reason: "DUPLICATE" | "FRAUDULENT" | "ORDER_CHANGE" | "PRODUCT_UNSATISFACTORY";
+            /**
+             * @description CARD: refunded to the card that paid the invoice; BALANCE: credited to the customer's balance
+             * @enum {string}
+             */
+            refund_to: "CARD" | "BALANCE";
+            /** @description Your note, at most 500 characters */
+            memo?: string;
+        };
+        CreditNotePreview: {
+            /** @description Major currency unit */
+            amount: number;
+            /** @enum {string} */
+            currency: "NGN" | "USD" | "GHS" | "ZAR" | "KES";
+            /** @description Per tax rate of the invoice: the rate's invoice tax x amount / invoice amount, rounded; the note that credits the rest of the invoice takes exactly what remains of each rate. Empty for an untaxed invoice */
+            tax: components["schemas"]["CreditNoteTax"][];
+            /** @enum {string} */
+            reason: "DUPLICATE" | "FRAUDULENT" | "ORDER_CHANGE" | "PRODUCT_UNSATISFACTORY";
+            /** @enum {string} */
+            refund_to: "CARD" | "BALANCE";
+            memo: string | null;
         };
         CancellationPolicy: {
             /** Format: uuid */
@@ -3447,6 +3653,10 @@ export interface components {
                 /** @description What the card paid (credit is not part of it) */
                 amount_paid: number;
                 amount_refunded: number;
+                /** @description The sum of its credit notes (to the card and to the balance) */
+                amount_credited: number;
+                /** @description Its credit notes, oldest first; GET /credit-notes/{id} has each in full */
+                credit_notes: components["schemas"]["InvoiceCreditNote"][];
                 lines: components["schemas"]["InvoiceLine"][];
                 /** Format: date-time */
                 period_start: string;
@@ -9695,6 +9905,8 @@ export interface operations {
                      *         "amount_due": 16125,
                      *         "amount_paid": 0,
                      *         "amount_refunded": 0,
+                     *         "amount_credited": 0,
+                     *         "credit_notes": [],
                      *         "lines": [
                      *           {
                      *             "type": "SUBSCRIPTION",
@@ -9737,6 +9949,8 @@ export interface operations {
                      *         "amount_due": 15000,
                      *         "amount_paid": 15000,
                      *         "amount_refunded": 0,
+                     *         "amount_credited": 0,
+                     *         "credit_notes": [],
                      *         "lines": [
                      *           {
                      *             "type": "SUBSCRIPTION",
@@ -9926,6 +10140,8 @@ export interface operations {
                      *       "amount_due": 15000,
                      *       "amount_paid": 15000,
                      *       "amount_refunded": 0,
+                     *       "amount_credited": 0,
+                     *       "credit_notes": [],
                      *       "lines": [
                      *         {
                      *           "type": "SUBSCRIPTION",
@@ -10101,6 +10317,8 @@ export interface operations {
                      *       "amount_due": 16125,
                      *       "amount_paid": 16125,
                      *       "amount_refunded": 0,
+                     *       "amount_credited": 0,
+                     *       "credit_notes": [],
                      *       "lines": [
                      *         {
                      *           "type": "SUBSCRIPTION",
@@ -10344,6 +10562,8 @@ export interface operations {
                      *       "amount_due": 16125,
                      *       "amount_paid": 0,
                      *       "amount_refunded": 0,
+                     *       "amount_credited": 0,
+                     *       "credit_notes": [],
                      *       "lines": [
                      *         {
                      *           "type": "SUBSCRIPTION",
@@ -11120,6 +11340,762 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description A rate limit is spent (docs/rate-limits.md); come back after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": string;
+                    /** @description Requests per second the key's mode allows, sustained */
+                    "X-RateLimit-Limit": string;
+                    /** @description What is left of the current 2 s window */
+                    "X-RateLimit-Remaining": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Rate limit exceeded: 25 requests per second for this API key"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An internal error; quote the error id to support */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Internal server error (error id 0b7c9a61-5d2e-4f3a-8c1b-6e9d2a4f7b30)"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A backing service is unavailable or too slow; retry after `Retry-After` */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "A backing service is temporarily unavailable; please retry"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createCreditNote: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: for 24 h a repeat with the same key, method, path and body (per API key, or per merchant for token-only calls) replays the first answer with `Idempotent-Replayed: true`; another body, or the first still running, is a 409. 1 to 255 printable ASCII characters. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description Invoice id */
+                invoice_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "amount": 5000,
+                 *       "reason": "ORDER_CHANGE",
+                 *       "refund_to": "CARD",
+                 *       "memo": "One seat fewer from March"
+                 *     }
+                 */
+                "application/json": components["schemas"]["CreateCreditNoteRequest"];
+            };
+        };
+        responses: {
+            /** @description The credit note */
+            201: {
+                headers: {
+                    /** @description Present when this is the stored answer of an earlier request with the same key */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description Requests per second the key's mode allows, sustained */
+                    "X-RateLimit-Limit": string;
+                    /** @description What is left of the current 2 s window */
+                    "X-RateLimit-Remaining": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "3e9c1a7d-5b2f-4d8e-9a61-0c4f7b2e8d15",
+                     *       "number": "INV-000001-CN1",
+                     *       "invoice_id": "ff700b66-b6ab-402c-8a7f-115a7ebf7ff1",
+                     *       "customer_id": "ac3c3ddb-4eec-4de9-840a-1b77d36a38ea",
+                     *       "amount": 5000,
+                     *       "currency": "NGN",
+                     *       "tax": [],
+                     *       "reason": "ORDER_CHANGE",
+                     *       "refund_to": "CARD",
+                     *       "refund_id": "8d4b2f6a-1c7e-4a9d-b350-6e2f8c1a7d94",
+                     *       "balance_transaction_id": null,
+                     *       "memo": "One seat fewer from March",
+                     *       "status": "ISSUED",
+                     *       "credit_note_pdf": null,
+                     *       "livemode": false,
+                     *       "created_at": "2026-03-10T10:30:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CreditNote"];
+                };
+            };
+            /** @description The credit notes of an invoice never sum above its amount: 10000.00 NGN remain to credit */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "The credit notes of an invoice never sum above its amount: 10000.00 NGN remain to credit"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The X-Api-Key header is missing, or names an unknown or revoked key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Not authenticated: send the X-Api-Key header"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Invoice belongs to another project; or: The API key is disabled, or its merchant deactivated */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Invoice belongs to another project"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Invoice not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Invoice not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Idempotency-Key was used with another body, or its first request is still running */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "This Idempotency-Key was already used with a different request body"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is larger than 1 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Request body is larger than 1 MiB"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Invalid query, header or body: `detail` has one item per problem, `loc` says where */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": [
+                     *         {
+                     *           "loc": [
+                     *             "body"
+                     *           ],
+                     *           "msg": "Field required",
+                     *           "type": "missing"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description A rate limit is spent (docs/rate-limits.md); come back after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": string;
+                    /** @description Requests per second the key's mode allows, sustained */
+                    "X-RateLimit-Limit": string;
+                    /** @description What is left of the current 2 s window */
+                    "X-RateLimit-Remaining": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Rate limit exceeded: 25 requests per second for this API key"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An internal error; quote the error id to support */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Internal server error (error id 0b7c9a61-5d2e-4f3a-8c1b-6e9d2a4f7b30)"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A backing service is unavailable or too slow; retry after `Retry-After`. Sent without an Idempotency-Key, the request may have taken effect (no Retry-After then): check before retrying it, or send a key so that a retry is safe */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "A backing service is temporarily unavailable; please retry"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    previewCreditNote: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: for 24 h a repeat with the same key, method, path and body (per API key, or per merchant for token-only calls) replays the first answer with `Idempotent-Replayed: true`; another body, or the first still running, is a 409. 1 to 255 printable ASCII characters. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description Invoice id */
+                invoice_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "amount": 5000,
+                 *       "reason": "ORDER_CHANGE",
+                 *       "refund_to": "CARD",
+                 *       "memo": "One seat fewer from March"
+                 *     }
+                 */
+                "application/json": components["schemas"]["CreateCreditNoteRequest"];
+            };
+        };
+        responses: {
+            /** @description The note as it would be issued */
+            200: {
+                headers: {
+                    /** @description Present when this is the stored answer of an earlier request with the same key */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description Requests per second the key's mode allows, sustained */
+                    "X-RateLimit-Limit": string;
+                    /** @description What is left of the current 2 s window */
+                    "X-RateLimit-Remaining": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "amount": 5000,
+                     *       "reason": "ORDER_CHANGE",
+                     *       "refund_to": "CARD",
+                     *       "memo": "One seat fewer from March",
+                     *       "currency": "NGN",
+                     *       "tax": []
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CreditNotePreview"];
+                };
+            };
+            /** @description A credit note to the card never exceeds what was paid less what was refunded: 3000.00 NGN remain */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "A credit note to the card never exceeds what was paid less what was refunded: 3000.00 NGN remain"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The X-Api-Key header is missing, or names an unknown or revoked key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Not authenticated: send the X-Api-Key header"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Invoice belongs to another project; or: The API key is disabled, or its merchant deactivated */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Invoice belongs to another project"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Invoice not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Invoice not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Idempotency-Key was used with another body, or its first request is still running */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "This Idempotency-Key was already used with a different request body"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is larger than 1 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Request body is larger than 1 MiB"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Invalid query, header or body: `detail` has one item per problem, `loc` says where */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": [
+                     *         {
+                     *           "loc": [
+                     *             "body"
+                     *           ],
+                     *           "msg": "Field required",
+                     *           "type": "missing"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description A rate limit is spent (docs/rate-limits.md); come back after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": string;
+                    /** @description Requests per second the key's mode allows, sustained */
+                    "X-RateLimit-Limit": string;
+                    /** @description What is left of the current 2 s window */
+                    "X-RateLimit-Remaining": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Rate limit exceeded: 25 requests per second for this API key"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An internal error; quote the error id to support */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Internal server error (error id 0b7c9a61-5d2e-4f3a-8c1b-6e9d2a4f7b30)"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A backing service is unavailable or too slow; retry after `Retry-After`. Sent without an Idempotency-Key, the request may have taken effect (no Retry-After then): check before retrying it, or send a key so that a retry is safe */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "A backing service is temporarily unavailable; please retry"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listCreditNotes: {
+        parameters: {
+            query?: {
+                invoice_id?: string;
+                customer_id?: string;
+                /** @description 1..100, default 20 */
+                limit?: number;
+                /** @description The id of the last item of the previous page */
+                starting_after?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of credit notes */
+            200: {
+                headers: {
+                    /** @description Requests per second the key's mode allows, sustained */
+                    "X-RateLimit-Limit": string;
+                    /** @description What is left of the current 2 s window */
+                    "X-RateLimit-Remaining": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "id": "71f0c3e8-2a6d-4b5c-8e94-d1a7f3b6c209",
+                     *         "number": "INV-000001-CN2",
+                     *         "invoice_id": "ff700b66-b6ab-402c-8a7f-115a7ebf7ff1",
+                     *         "customer_id": "ac3c3ddb-4eec-4de9-840a-1b77d36a38ea",
+                     *         "amount": 1500,
+                     *         "currency": "NGN",
+                     *         "tax": [],
+                     *         "reason": "PRODUCT_UNSATISFACTORY",
+                     *         "refund_to": "BALANCE",
+                     *         "refund_id": null,
+                     *         "balance_transaction_id": "a2c6e9f1-4b8d-4e3a-9f57-2d1c8b6e4a30",
+                     *         "memo": "Service credit for the March outage",
+                     *         "status": "ISSUED",
+                     *         "credit_note_pdf": null,
+                     *         "livemode": false,
+                     *         "created_at": "2026-03-20T14:00:00.000Z"
+                     *       },
+                     *       {
+                     *         "id": "3e9c1a7d-5b2f-4d8e-9a61-0c4f7b2e8d15",
+                     *         "number": "INV-000001-CN1",
+                     *         "invoice_id": "ff700b66-b6ab-402c-8a7f-115a7ebf7ff1",
+                     *         "customer_id": "ac3c3ddb-4eec-4de9-840a-1b77d36a38ea",
+                     *         "amount": 5000,
+                     *         "currency": "NGN",
+                     *         "tax": [],
+                     *         "reason": "ORDER_CHANGE",
+                     *         "refund_to": "CARD",
+                     *         "refund_id": "8d4b2f6a-1c7e-4a9d-b350-6e2f8c1a7d94",
+                     *         "balance_transaction_id": null,
+                     *         "memo": "One seat fewer from March",
+                     *         "status": "ISSUED",
+                     *         "credit_note_pdf": null,
+                     *         "livemode": false,
+                     *         "created_at": "2026-03-10T10:30:00.000Z"
+                     *       }
+                     *     ]
+                     */
+                    "application/json": components["schemas"]["CreditNote"][];
+                };
+            };
+            /** @description starting_after does not name an item of this list */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "starting_after does not name an item of this list"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The X-Api-Key header is missing, or names an unknown or revoked key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Not authenticated: send the X-Api-Key header"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The API key is disabled, or its merchant deactivated */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "API key is disabled"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Invalid query, header or body: `detail` has one item per problem, `loc` says where */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": [
+                     *         {
+                     *           "loc": [
+                     *             "query",
+                     *             "limit"
+                     *           ],
+                     *           "msg": "Input should be a valid number",
+                     *           "type": "float_type",
+                     *           "input": "%"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description A rate limit is spent (docs/rate-limits.md); come back after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": string;
+                    /** @description Requests per second the key's mode allows, sustained */
+                    "X-RateLimit-Limit": string;
+                    /** @description What is left of the current 2 s window */
+                    "X-RateLimit-Remaining": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Rate limit exceeded: 25 requests per second for this API key"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An internal error; quote the error id to support */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Internal server error (error id 0b7c9a61-5d2e-4f3a-8c1b-6e9d2a4f7b30)"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A backing service is unavailable or too slow; retry after `Retry-After` */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "A backing service is temporarily unavailable; please retry"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getCreditNote: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Credit note id */
+                credit_note_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The credit note */
+            200: {
+                headers: {
+                    /** @description Requests per second the key's mode allows, sustained */
+                    "X-RateLimit-Limit": string;
+                    /** @description What is left of the current 2 s window */
+                    "X-RateLimit-Remaining": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "3e9c1a7d-5b2f-4d8e-9a61-0c4f7b2e8d15",
+                     *       "number": "INV-000001-CN1",
+                     *       "invoice_id": "ff700b66-b6ab-402c-8a7f-115a7ebf7ff1",
+                     *       "customer_id": "ac3c3ddb-4eec-4de9-840a-1b77d36a38ea",
+                     *       "amount": 5000,
+                     *       "currency": "NGN",
+                     *       "tax": [],
+                     *       "reason": "ORDER_CHANGE",
+                     *       "refund_to": "CARD",
+                     *       "refund_id": "8d4b2f6a-1c7e-4a9d-b350-6e2f8c1a7d94",
+                     *       "balance_transaction_id": null,
+                     *       "memo": "One seat fewer from March",
+                     *       "status": "ISSUED",
+                     *       "credit_note_pdf": null,
+                     *       "livemode": false,
+                     *       "created_at": "2026-03-10T10:30:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CreditNote"];
+                };
+            };
+            /** @description The X-Api-Key header is missing, or names an unknown or revoked key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Not authenticated: send the X-Api-Key header"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Credit note belongs to another project; or: The API key is disabled, or its merchant deactivated */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Credit note belongs to another project"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Credit note not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Credit note not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description A rate limit is spent (docs/rate-limits.md); come back after `Retry-After` seconds */
@@ -15281,6 +16257,8 @@ export interface operations {
                      *         "amount_due": 7500,
                      *         "amount_paid": 7500,
                      *         "amount_refunded": 0,
+                     *         "amount_credited": 0,
+                     *         "credit_notes": [],
                      *         "lines": [
                      *           {
                      *             "type": "PRORATION",
@@ -18356,6 +19334,73 @@ export interface operations {
                  *     }
                  */
                 "application/json": components["schemas"]["RefundProcessedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received: any 2xx ends the delivery, SUCCEEDED; the body is ignored */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other answer, or none within 10 s: the attempt failed and is retried */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    receiveCreditNoteCreatedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Hex HMAC-SHA256 of the raw body keyed with the whole secret (`whsec_...` as shown at creation). Compare in constant time, over the bytes received, before parsing. */
+                "X-Signature": string;
+                /** @description Unix seconds of this attempt; refuse old ones to stop replays */
+                "X-Timestamp": string;
+                /** @description The delivery id: the same on every attempt of this delivery */
+                "X-Webhook-Id": string;
+                /** @description Standard Webhooks: the delivery id, as X-Webhook-Id */
+                "webhook-id": string;
+                /** @description Standard Webhooks: Unix seconds, as X-Timestamp */
+                "webhook-timestamp": string;
+                /** @description Standard Webhooks: `v1,` + base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{body}`, keyed with the base64-decoded part of the secret after `whsec_`; any Standard Webhooks library verifies it */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "c3f7fbe3-53d6-4a5d-a2a3-8983f2bd0d53",
+                 *       "event": "credit_note.created",
+                 *       "data": {
+                 *         "id": "3e9c1a7d-5b2f-4d8e-9a61-0c4f7b2e8d15",
+                 *         "number": "INV-000001-CN1",
+                 *         "invoice_id": "ff700b66-b6ab-402c-8a7f-115a7ebf7ff1",
+                 *         "customer_id": "ac3c3ddb-4eec-4de9-840a-1b77d36a38ea",
+                 *         "amount": 5000,
+                 *         "currency": "NGN",
+                 *         "tax": [],
+                 *         "reason": "ORDER_CHANGE",
+                 *         "refund_to": "CARD",
+                 *         "refund_id": "8d4b2f6a-1c7e-4a9d-b350-6e2f8c1a7d94",
+                 *         "balance_transaction_id": null,
+                 *         "memo": "One seat fewer from March",
+                 *         "status": "ISSUED",
+                 *         "credit_note_pdf": null,
+                 *         "livemode": false,
+                 *         "created_at": "2026-03-10T10:30:00.000Z"
+                 *       },
+                 *       "created_at": "2026-03-02T09:15:00.000Z"
+                 *     }
+                 */
+                "application/json": components["schemas"]["CreditNoteCreatedEvent"];
             };
         };
         responses: {

@@ -1,4 +1,4 @@
-import { shareOfAmount } from '@billing/platform';
+import { DomainError, shareOfAmount, toMajorUnits, type FieldViolation } from '@billing/platform';
 
 /**
  * Credit notes (docs/api-behaviour.md §23): how much of a PAID invoice a note may credit, the tax
@@ -22,6 +22,8 @@ export interface RateAmount {
 export interface CreditedInvoice {
   number: string;
   status: string;
+  /** What the refusals name amounts in. */
+  currency: string;
   /** The invoice total (tax included): what all its notes together may credit at most. */
   amount: number;
   amountPaid: number;
@@ -53,14 +55,16 @@ export function creditNoteRefusal(
   refundTo: CreditNoteDestination,
 ): string | null {
   if (invoice.status !== 'PAID') return `Only a PAID invoice can be credited; this one is ${invoice.status}`;
+  // Amounts in the API's major units, as the merchant sends them (docs/api-behaviour.md §1).
+  const inMajorUnits = (minor: number) => `${toMajorUnits(minor).toFixed(2)} ${invoice.currency}`;
   const creditable = invoice.amount - earlier.amount;
   if (amount > creditable) {
-    return `The credit notes of an invoice never sum above its amount: ${creditable} (minor units) remain to credit`;
+    return `The credit notes of an invoice never sum above its amount: ${inMajorUnits(creditable)} remain to credit`;
   }
   if (refundTo === 'CARD') {
     const refundable = invoice.amountPaid - invoice.amountRefunded;
     if (amount > refundable) {
-      return `A credit note to the card never exceeds what was paid less what was refunded: ${refundable} (minor units) remain`;
+      return `A credit note to the card never exceeds what was paid less what was refunded: ${inMajorUnits(refundable)} remain`;
     }
   }
   return null;
@@ -81,6 +85,61 @@ export function creditNoteTaxes(invoice: CreditedInvoice, earlier: EarlierCredit
     }
     return { taxRateId, amount: invoice.amount === 0 ? 0 : shareOfAmount(invoiceTax, amount, invoice.amount) };
   });
+}
+
+/** A note as asked for (minor units), checked: what `validateCreditNoteRequest` lets through. */
+export interface CreditNoteRequest {
+  amount: number;
+  reason: CreditNoteReason;
+  refundTo: CreditNoteDestination;
+  memo: string | null;
+}
+
+/** The violation of a body field that must be one of `values`, or none. */
+function enumViolation(field: string, values: readonly string[], input: string): FieldViolation[] {
+  if (values.includes(input)) return [];
+  const msg = `Input should be ${values.map((v) => `'${v}'`).join(', ')}`;
+  return [{ loc: ['body', field], msg, type: 'enum', input }];
+}
+
+/**
+ * A note's request as billing accepts it from any gRPC caller (the gateway checks the shape
+ * first): an amount above 0 (a safe integer of minor units), a known reason and destination, a
+ * memo of at most 500 characters (blank = none). Anything else is a 422 naming each field.
+ */
+export function validateCreditNoteRequest(input: {
+  amount: number;
+  reason: string;
+  refundTo: string;
+  memo?: string;
+}): CreditNoteRequest {
+  const memo = input.memo?.trim() || null;
+  const violations: FieldViolation[] = [
+    ...(Number.isSafeInteger(input.amount) && input.amount > 0
+      ? []
+      : [
+          { loc: ['body', 'amount'], msg: 'Input should be greater than 0', type: 'greater_than', input: input.amount },
+        ]),
+    ...enumViolation('reason', CREDIT_NOTE_REASONS, input.reason),
+    ...enumViolation('refund_to', CREDIT_NOTE_DESTINATIONS, input.refundTo),
+    ...(memo && memo.length > MAX_CREDIT_NOTE_MEMO_LENGTH
+      ? [
+          {
+            loc: ['body', 'memo'],
+            msg: `String should have at most ${MAX_CREDIT_NOTE_MEMO_LENGTH} characters`,
+            type: 'string_too_long',
+            ctx: { max_length: MAX_CREDIT_NOTE_MEMO_LENGTH },
+          },
+        ]
+      : []),
+  ];
+  if (violations.length) throw DomainError.invalid(violations);
+  return {
+    amount: input.amount,
+    reason: input.reason as CreditNoteReason,
+    refundTo: input.refundTo as CreditNoteDestination,
+    memo,
+  };
 }
 
 /** `<invoice number>-CN<n>`, n counting from 1 per invoice. */

@@ -4,9 +4,10 @@ import { CURRENCIES, DomainError, toMajorUnits, type FieldViolation } from '@bil
  * What changed a customer's balance (docs/api-behaviour.md §20):
  *  - ADJUSTMENT: the merchant, through POST /customers/{id}/balance-adjustments;
  *  - PRORATION_CREDIT: the unused time of a downgrade (§18), owed to the customer;
- *  - APPLIED_TO_INVOICE: credit an invoice used (negative), or gave back when voided (positive).
+ *  - APPLIED_TO_INVOICE: credit an invoice used (negative), or gave back when voided (positive);
+ *  - CREDIT_NOTE: a credit note of a paid invoice to the balance (§23).
  */
-export type BalanceTransactionType = 'ADJUSTMENT' | 'PRORATION_CREDIT' | 'APPLIED_TO_INVOICE';
+export type BalanceTransactionType = 'ADJUSTMENT' | 'PRORATION_CREDIT' | 'APPLIED_TO_INVOICE' | 'CREDIT_NOTE';
 
 /** A balance change that would leave the balance below 0 (a 400 with this detail). */
 export class InsufficientBalanceError extends DomainError {

@@ -1,6 +1,7 @@
 import { billingV1 } from '@billing/proto';
 import type { UnaryHandlers } from '@billing/platform';
 import type {
+  CreditNoteModel,
   CustomerBalanceTransactionModel,
   CustomerModel,
   InvoiceModel,
@@ -9,6 +10,7 @@ import type {
 } from '../db/models';
 import type { TaxAmount } from '../domain/invoice-totals';
 import type { RefundView } from '../domain/cancellation-refund';
+import type { RateAmount } from '../domain/credit-notes';
 import {
   discountFromCoupon,
   discountOf,
@@ -112,7 +114,7 @@ export const toInvoiceSummary = (i: InvoiceModel): billingV1.InvoiceSummary => (
   amountDue: i.amountDue,
 });
 
-export const toInvoice = ({ invoice: i, lines, customerEmail }: InvoiceView): billingV1.Invoice => ({
+export const toInvoice = ({ invoice: i, lines, customerEmail, creditNotes }: InvoiceView): billingV1.Invoice => ({
   id: i.id,
   number: i.number,
   subscriptionId: i.subscriptionId,
@@ -149,6 +151,20 @@ export const toInvoice = ({ invoice: i, lines, customerEmail }: InvoiceView): bi
   nextPaymentAttempt: i.nextPaymentAttempt ?? undefined,
   livemode: i.livemode,
   createdAt: i.createdAt,
+  amountCredited: creditNotes.reduce((total, note) => total + note.amount, 0),
+  creditNotes,
+});
+
+export const toCreditNoteTax = (tax: RateAmount[]): billingV1.CreditNoteTax[] =>
+  tax.map((t) => ({ taxRateId: t.taxRateId, amount: t.amount }));
+
+export const toCreditNote = (n: CreditNoteModel): billingV1.CreditNote => ({
+  ...n.get({ plain: true }),
+  tax: n.tax.map((t) => ({ taxRateId: t.tax_rate_id, amount: Number(t.amount) })),
+  // Absent, not null, where a proto field is optional.
+  refundId: n.refundId ?? undefined,
+  balanceTransactionId: n.balanceTransactionId ?? undefined,
+  memo: n.memo ?? undefined,
 });
 
 export const toSubscription = ({ subscription: s, customerEmail }: SubscriptionView): billingV1.Subscription => ({

@@ -3,6 +3,7 @@ import type { billingV1 } from '@billing/proto';
 import type { BillingDeps } from '../billing-deps';
 import type { BillingHandlers } from './billing-messages';
 import { checkoutHandlers } from './checkout.handlers';
+import { creditNoteHandlers } from './credit-note.handlers';
 import { customerHandlers } from './customer.handlers';
 import { invoiceHandlers } from './invoice.handlers';
 import { subscriptionHandlers } from './subscription.handlers';
@@ -17,6 +18,7 @@ import { usageHandlers } from './usage.handlers';
 export function billingHandlers(deps: BillingDeps, logger: Logger): billingV1.BillingServiceServer {
   const handlers: Partial<BillingHandlers> = {
     ...checkoutHandlers(deps),
+    ...creditNoteHandlers(deps),
     ...customerHandlers(deps),
     ...invoiceHandlers(deps),
     ...subscriptionHandlers(deps),

@@ -1,6 +1,7 @@
 import type { Transaction } from 'sequelize';
 import type { ProjectScope } from '@billing/platform';
-import type { SubscriptionModel, TaxRateModel } from '../db/models';
+import type { InvoiceModel, SubscriptionModel, TaxRateModel } from '../db/models';
+import type { RateAmount } from '../domain/credit-notes';
 import type { InvoiceTax, InvoiceTaxRate, TaxExempt } from '../domain/invoice-totals';
 import { checkTaxRateIds, inactiveTaxRate, taxRateIdsOfSubscription } from '../domain/tax-rates';
 import type { BillingDeps } from '../billing-deps';
@@ -83,3 +84,10 @@ export async function attachableTaxRates(
   if (inactive) throw inactiveTaxRate(inactive);
   return rates;
 }
+
+/**
+ * An invoice's tax per rate as it was issued (`total_tax_amounts`, minor units): what a credit
+ * note carries back its share of (docs/api-behaviour.md §23).
+ */
+export const taxPerRateOf = (invoice: InvoiceModel): RateAmount[] =>
+  (invoice.totalTaxAmounts ?? []).map((tax) => ({ taxRateId: tax.taxRateId, amount: tax.amount }));

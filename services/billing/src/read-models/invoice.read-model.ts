@@ -1,15 +1,20 @@
 import type { Transaction } from 'sequelize';
 import type { InvoiceLineModel, InvoiceModel } from '../db/models';
+import type { CreditNoteSummary } from '../db/repositories/credit-note.repository';
 import type { BillingDeps } from '../billing-deps';
 
-/** An invoice with its lines and its customer's e-mail: what the invoice API shows. */
+/**
+ * An invoice with its lines, its customer's e-mail and its credit notes (their sum is its
+ * `amount_credited`, docs/api-behaviour.md §23): what the invoice API shows.
+ */
 export interface InvoiceView {
   invoice: InvoiceModel;
   lines: InvoiceLineModel[];
   customerEmail: string;
+  creditNotes: CreditNoteSummary[];
 }
 
-/** Lines and e-mails of a page of invoices, in two queries. */
+/** Lines, e-mails and credit notes of a page of invoices, in three queries. */
 export async function invoiceViews(
   deps: BillingDeps,
   invoices: InvoiceModel[],
@@ -21,10 +26,15 @@ export async function invoiceViews(
     transaction,
   );
   const emails = await deps.customers.emailsOf([...new Set(invoices.map((i) => i.customerId))], transaction);
+  const creditNotes = await deps.creditNotes.summariesOf(
+    invoices.map((i) => i.id),
+    transaction,
+  );
   return invoices.map((invoice) => ({
     invoice,
     lines: lines.filter((l) => l.invoiceId === invoice.id),
     customerEmail: emails.get(invoice.customerId) ?? '',
+    creditNotes: creditNotes.get(invoice.id) ?? [],
   }));
 }
 

@@ -1,6 +1,6 @@
 import type { Transaction } from 'sequelize';
 import type { ProjectScope } from '@billing/platform';
-import type { PaymentModel, SubscriptionModel } from '../db/models';
+import type { InvoiceModel, PaymentModel, SubscriptionModel } from '../db/models';
 import { isTrialPeriod, refundableAmount, type RefundView } from '../domain/cancellation-refund';
 import { heldForPeriod } from '../domain/period-payment';
 import type { BillingDeps } from '../billing-deps';
@@ -10,6 +10,8 @@ export interface CancellationQuote {
   refund: RefundView | null;
   /** The charge the refund gives money back from; null when there is nothing to give back. */
   payment: PaymentModel | null;
+  /** The invoice of the period the refund is recorded on (locked under the cancel's transaction). */
+  invoice: InvoiceModel | null;
 }
 
 /**
@@ -26,22 +28,30 @@ export async function quoteCancellationRefund(
   options: { policyId?: string; now: Date; transaction?: Transaction },
 ): Promise<CancellationQuote> {
   const { transaction } = options;
-  const invoice = await deps.invoices.findForPeriod(subscription.id, subscription.currentPeriodStart, transaction);
+  const found = await deps.invoices.findForPeriod(subscription.id, subscription.currentPeriodStart, transaction);
+  // A cancel locks the invoice as a credit note does (docs/api-behaviour.md §23): what it was
+  // paid, refunded and credited stays as read here until the refund and its note commit.
+  const invoice = found && transaction ? await deps.invoices.lock(found.id, transaction) : found;
   const payment =
     invoice?.status === 'PAID' ? await deps.payments.findSucceededForInvoice(invoice.id, transaction) : null;
   // Without the charge that paid the period (a free period) there is nothing to give back.
   const refundable =
     invoice && payment
-      ? refundableAmount(
-          heldForPeriod(
-            await deps.invoices.moneyOfPeriod(
-              subscription.id,
-              { start: subscription.currentPeriodStart, end: subscription.currentPeriodEnd },
-              transaction,
+      ? Math.min(
+          refundableAmount(
+            heldForPeriod(
+              await deps.invoices.moneyOfPeriod(
+                subscription.id,
+                { start: subscription.currentPeriodStart, end: subscription.currentPeriodEnd },
+                transaction,
+              ),
             ),
+            invoice,
+            await deps.refunds.amountInFlightForInvoice(invoice.id, transaction),
           ),
-          invoice,
-          await deps.refunds.amountInFlightForInvoice(invoice.id, transaction),
+          // The refund is a credit note of the invoice (§23): never more than its notes (a merchant's
+          // note to the balance included) leave to credit, so nothing is given back twice.
+          invoice.amount - (await deps.creditNotes.earlierOf(invoice.id, transaction)).amount,
         )
       : 0;
   const answer = await deps.policy.quoteRefund({
@@ -55,7 +65,7 @@ export async function quoteCancellationRefund(
     isTrial: isTrialPeriod(subscription),
     cancelledAt: options.now,
   });
-  if (!answer.policyId) return { refund: null, payment: null };
+  if (!answer.policyId) return { refund: null, payment: null, invoice };
   // Never more than was paid, whatever the answer.
   const amount = Math.min(answer.amount, refundable);
   return {
@@ -70,5 +80,6 @@ export async function quoteCancellationRefund(
       livemode: subscription.livemode,
     },
     payment: amount > 0 ? payment : null,
+    invoice,
   };
 }

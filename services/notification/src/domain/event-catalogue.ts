@@ -19,6 +19,7 @@ export const EVENT_CATALOGUE = [
   'invoice.payment_failed',
   'invoice.voided',
   'refund.processed',
+  'credit_note.created',
 ] as const;
 
 export type EventName = (typeof EVENT_CATALOGUE)[number];

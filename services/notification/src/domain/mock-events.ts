@@ -62,5 +62,26 @@ export function mockEventData(event: EventName, at: Date): Record<string, unknow
         : {}),
     };
   }
+  if (event === 'credit_note.created') {
+    return {
+      test: true,
+      id: randomUUID(),
+      number: 'INV-000001-CN1',
+      invoice_id: randomUUID(),
+      customer_id: customerId,
+      amount: 50,
+      currency: 'NGN',
+      tax: [],
+      reason: 'ORDER_CHANGE',
+      refund_to: 'CARD',
+      refund_id: randomUUID(),
+      balance_transaction_id: null,
+      memo: null,
+      status: 'ISSUED',
+      credit_note_pdf: null,
+      livemode: false,
+      created_at: created,
+    };
+  }
   return { test: true, id: randomUUID(), created_at: created };
 }

@@ -173,8 +173,8 @@ export const customersResource: Resource = {
       summary: "A customer's balance history, newest first",
       description:
         'Every change of the balance with the balance it left: adjustments made here (`ADJUSTMENT`), the credit ' +
-        'of a downgrade (`PRORATION_CREDIT`) and credit used by invoices (`APPLIED_TO_INVOICE`, with its ' +
-        '`invoice_id`). Pages of `limit` (default 20, at most 100); the next page starts after the last id of ' +
+        'of a downgrade (`PRORATION_CREDIT`), credit used by invoices (`APPLIED_TO_INVOICE`, with its ' +
+        '`invoice_id`) and credit notes to the balance (`CREDIT_NOTE`, with the invoice credited). Pages of `limit` (default 20, at most 100); the next page starts after the last id of ' +
         'this one (`starting_after`).',
       auth: 'apiKey',
       params: CustomerIdParams,

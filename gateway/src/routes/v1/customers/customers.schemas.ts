@@ -105,7 +105,12 @@ export const ListCustomersQuery = z.object({
 
 export const CustomerIdParams = z.object({ customer_id: idParam('Customer') });
 
-export const BALANCE_TRANSACTION_TYPES = ['ADJUSTMENT', 'PRORATION_CREDIT', 'APPLIED_TO_INVOICE'] as const;
+export const BALANCE_TRANSACTION_TYPES = [
+  'ADJUSTMENT',
+  'PRORATION_CREDIT',
+  'APPLIED_TO_INVOICE',
+  'CREDIT_NOTE',
+] as const;
 
 /** The longest adjustment description billing keeps (services/billing/src/domain/customer-balance.ts). */
 const MAX_DESCRIPTION_LENGTH = 500;
@@ -133,13 +138,16 @@ export const BalanceTransactionSchema = z
     type: z.enum(BALANCE_TRANSACTION_TYPES).meta({
       description:
         'ADJUSTMENT: made through this API; PRORATION_CREDIT: the unused time of a downgrade; ' +
-        'APPLIED_TO_INVOICE: credit an invoice used (negative) or gave back when voided (positive)',
+        'APPLIED_TO_INVOICE: credit an invoice used (negative) or gave back when voided (positive); ' +
+        'CREDIT_NOTE: a credit note of a paid invoice to the balance',
     }),
     amount: z.number().meta({ description: 'Major currency unit; positive adds credit, negative takes it' }),
     balance_after: z.number().meta({ description: 'The balance this change left (major currency unit)' }),
     currency: z.enum(CURRENCIES).meta({ description: "The balance's currency" }),
     description: z.string().nullable(),
-    invoice_id: z.uuid().nullable().meta({ description: 'The invoice that used, returned or gave the credit' }),
+    invoice_id: z.uuid().nullable().meta({
+      description: 'The invoice that used, returned or gave the credit (a credit note: the invoice credited)',
+    }),
     livemode: z.boolean(),
     created_at: timestamp,
   })

@@ -75,6 +75,10 @@ export const InvoiceSchema = z
     }),
     amount_paid: z.number().meta({ description: 'What the card paid (credit is not part of it)' }),
     amount_refunded: z.number(),
+    amount_credited: z.number().meta({ description: 'The sum of its credit notes (to the card and to the balance)' }),
+    credit_notes: z
+      .array(z.object({ id: z.uuid(), number: z.string(), amount: z.number() }).meta({ id: 'InvoiceCreditNote' }))
+      .meta({ description: 'Its credit notes, oldest first; GET /credit-notes/{id} has each in full' }),
     lines: z.array(InvoiceLineSchema),
     period_start: timestamp,
     period_end: timestamp,
@@ -126,6 +130,8 @@ export const toInvoice = (i: billingV1.Invoice): z.input<typeof InvoiceSchema> =
   amount_due: toMajorUnits(i.amountDue),
   amount_paid: toMajorUnits(i.amountPaid),
   amount_refunded: toMajorUnits(i.amountRefunded),
+  amount_credited: toMajorUnits(i.amountCredited),
+  credit_notes: i.creditNotes.map((n) => ({ id: n.id, number: n.number, amount: toMajorUnits(n.amount) })),
   lines: i.lines.map(toInvoiceLine),
   period_start: iso(i.periodStart, 'period_start'),
   period_end: iso(i.periodEnd, 'period_end'),
@@ -157,6 +163,8 @@ export const invoiceExample = {
   amount_due: 15000,
   amount_paid: 15000,
   amount_refunded: 0,
+  amount_credited: 0,
+  credit_notes: [],
   lines: [
     {
       type: 'SUBSCRIPTION',

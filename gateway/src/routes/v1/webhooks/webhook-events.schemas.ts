@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { CURRENCIES } from '@billing/platform';
 import { CheckoutSessionSchema, completedCheckoutSessionExample } from '../checkout/checkout.schemas';
 import { EXAMPLE, timestamp } from '../common.schemas';
+import { creditNoteExample, CreditNoteSchema } from '../credit-notes/credit-notes.schemas';
 import { customerExample, CustomerSchema } from '../customers/customers.schemas';
 import { INVOICE_STATUSES, invoiceTaxFields } from '../invoices/invoices.schemas';
 import {
@@ -252,6 +253,14 @@ export const WEBHOOK_EVENTS = {
     description: 'The refund of a subscription.cancelled is PROCESSED: the money is on its way back to the card.',
     data: RefundProcessedEventData,
     example: { ...refundExample, status: 'PROCESSED', subscription_id: EXAMPLE.subscriptionId },
+  }),
+  'credit_note.created': webhookEvent({
+    summary: 'A credit note was issued',
+    description:
+      'By POST /invoices/{id}/credit-notes, or by a refund the platform made itself (a cancellation policy\u2019s, ' +
+      'reason ORDER_CHANGE). `data` is the credit note, as GET /credit-notes/{id} answers it.',
+    data: CreditNoteSchema,
+    example: creditNoteExample,
   }),
 };
 

@@ -1,3 +1,4 @@
+import { CreditNoteModel } from './credit-note.model';
 import { CustomerModel } from './customer.model';
 import { CustomerBalanceTransactionModel } from './customer-balance-transaction.model';
 import { InvoiceLineModel } from './invoice-line.model';
@@ -11,6 +12,7 @@ import { TaxRateModel } from './tax-rate.model';
 import { UsageRecordModel } from './usage-record.model';
 
 export {
+  CreditNoteModel,
   CustomerBalanceTransactionModel,
   CustomerModel,
   InvoiceLineModel,
@@ -37,4 +39,5 @@ export const billingModels = [
   CustomerBalanceTransactionModel,
   SubscriptionPlanModel,
   TaxRateModel,
+  CreditNoteModel,
 ];

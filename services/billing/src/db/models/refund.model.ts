@@ -4,8 +4,10 @@ import { bigintColumn, ProjectScopedModel } from '@billing/platform';
 /**
  * ABANDONED_CHARGE: a first charge whose subscription was never created (settle-first-charges).
  * UNUSED_CHECKOUT_PAYMENT: a checkout payment that completed nothing (refund-unused-checkout-payment).
+ * CREDIT_NOTE: a merchant's credit note to the card (docs/api-behaviour.md §23).
  */
-export type RefundReason = 'VERIFICATION' | 'CANCELLATION' | 'ABANDONED_CHARGE' | 'UNUSED_CHECKOUT_PAYMENT';
+export type RefundReason =
+  'VERIFICATION' | 'CANCELLATION' | 'ABANDONED_CHARGE' | 'UNUSED_CHECKOUT_PAYMENT' | 'CREDIT_NOTE';
 /** PROCESSING = claimed by one caller that is talking to the provider right now. */
 export type RefundStatus = 'PENDING' | 'PROCESSING' | 'PROCESSED' | 'FAILED';
 

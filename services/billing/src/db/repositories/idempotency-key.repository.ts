@@ -4,7 +4,12 @@ import { DomainError, type ProjectScope } from '@billing/platform';
 
 /** The operations that store their caller's Idempotency-Key. */
 export type IdempotentOperation =
-  'create_subscription' | 'pay_invoice' | 'cancel_subscription' | 'balance_adjustment' | 'change_plan';
+  | 'create_subscription'
+  | 'pay_invoice'
+  | 'cancel_subscription'
+  | 'balance_adjustment'
+  | 'change_plan'
+  | 'issue_credit_note';
 
 /** What a key was first used for, and the ids its change uses. */
 export interface KeyedChange<R> {

@@ -1,7 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { Transaction } from 'sequelize';
 import type { InvoiceModel, PaymentModel } from '../../db/models';
+import type { NewRefund } from '../../db/repositories/refund.repository';
 import type { BillingDeps } from '../../billing-deps';
+import { createRefundWithCreditNote, refundScopeOf } from '../credit-notes';
 
 /**
  * The charge that paid `invoice` of a subscription that ended (cancelled now) while it was in
@@ -35,23 +37,29 @@ export async function refundUnwantedCharge(
   const { payment, invoice, at } = charge;
   const reference = `unwanted:${payment.reference}`;
   if (await deps.refunds.findByReference(reference, transaction)) return;
-  await deps.refunds.create(
-    { projectId: invoice.projectId, merchantId: '', livemode: invoice.livemode },
-    {
-      id: randomUUID(),
-      reference,
-      paymentId: payment.id,
-      transactionReference: payment.reference,
-      invoiceId: charge.onInvoice ? invoice.id : null,
-      subscriptionId: invoice.subscriptionId,
-      amount: payment.amount,
-      currency: payment.currency,
-      reason: 'CANCELLATION',
-      createdAt: at,
-      updatedAt: at,
-    },
-    transaction,
-  );
+  const refund: NewRefund = {
+    id: randomUUID(),
+    reference,
+    paymentId: payment.id,
+    transactionReference: payment.reference,
+    invoiceId: charge.onInvoice ? invoice.id : null,
+    subscriptionId: invoice.subscriptionId,
+    amount: payment.amount,
+    currency: payment.currency,
+    reason: 'CANCELLATION',
+    createdAt: at,
+    updatedAt: at,
+  };
+  if (charge.onInvoice) {
+    // Paid by this charge, so the refund gives back part of a PAID invoice: its credit note
+    // (ORDER_CHANGE, docs/api-behaviour.md §23) is written with it.
+    const memo = `Refund of a charge that landed after subscription ${invoice.subscriptionId} ended`;
+    await createRefundWithCreditNote(deps, invoice, refund, memo, transaction);
+  } else {
+    // A closed invoice (VOID, UNCOLLECTIBLE) collected nothing: the refund is of no invoice, and
+    // has no note (§23).
+    await deps.refunds.create(refundScopeOf(invoice), refund, transaction);
+  }
   deps.logger.warn(
     { reference: payment.reference, invoice_id: invoice.id, subscription_id: invoice.subscriptionId },
     'charge succeeded after its subscription or invoice ended; refunded in full',

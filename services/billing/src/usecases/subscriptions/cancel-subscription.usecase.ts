@@ -6,6 +6,7 @@ import type { CancelledBy } from '../../db/models/subscription.model';
 import { cancellationRefundReference, type RefundView } from '../../domain/cancellation-refund';
 import { nextStatus } from '../../domain/subscription-status';
 import type { BillingDeps } from '../../billing-deps';
+import { createRefundWithCreditNote } from '../../invoicing/credit-notes';
 import { issuePendingRefunds } from '../../invoicing/refund-issuing';
 import { quoteCancellationRefund } from '../../subscription-changes/quote-cancellation-refund';
 import { refundViewOf } from '../../read-models/refund.read-model';
@@ -42,7 +43,8 @@ export interface Cancellation {
  * written as a PENDING refund row (unique reference per subscription) together with the
  * cancellation and its subscription.cancelled event, then issued after commit through the
  * provider (issuePendingRefunds), which records PROCESSED, the invoice's amount_refunded and
- * refund.processed. A refund of 0 makes no provider call (16.18). If policy cannot be reached
+ * refund.processed. The refund's credit note (ORDER_CHANGE, §23) is written with it. A refund of
+ * 0 makes no provider call (16.18) and has no note. If policy cannot be reached
  * nothing is cancelled (UNAVAILABLE, safe to retry).
  *
  * With an Idempotency-Key the key is stored, with the refund decided, in the cancel's own
@@ -134,11 +136,17 @@ async function decideRefund(
   now: Date,
   transaction: Transaction,
 ): Promise<RefundView | null> {
-  const { refund, payment } = await quoteCancellationRefund(deps, scope, subscription, { policyId, now, transaction });
+  const { refund, payment, invoice } = await quoteCancellationRefund(deps, scope, subscription, {
+    policyId,
+    now,
+    transaction,
+  });
   if (!refund) return null;
-  if (!payment) return { ...refund, status: 'PROCESSED' };
-  const row = await deps.refunds.create(
-    scope,
+  if (!payment || !invoice) return { ...refund, status: 'PROCESSED' };
+  // Every refund has its credit note (docs/api-behaviour.md §23): this one's, ORDER_CHANGE, in this transaction.
+  const row = await createRefundWithCreditNote(
+    deps,
+    invoice,
     {
       id: randomUUID(),
       reference: cancellationRefundReference(subscription.id),
@@ -153,6 +161,7 @@ async function decideRefund(
       createdAt: now,
       updatedAt: deps.clock.now(),
     },
+    `Refund of the cancellation of subscription ${subscription.id}`,
     transaction,
   );
   return refundViewOf(row);

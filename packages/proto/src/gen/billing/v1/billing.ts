@@ -148,7 +148,20 @@ export interface Invoice {
   /** One entry per rate, in the subscription's order. */
   totalTaxAmounts: InvoiceTaxAmount[];
   /** "Reverse charge" for a reverse-charge customer; unset otherwise. */
-  taxNote?: string | undefined;
+  taxNote?:
+    | string
+    | undefined;
+  /** The sum of the invoice's credit notes (docs/api-behaviour.md §23). */
+  amountCredited: number;
+  /** Its credit notes, oldest first. */
+  creditNotes: CreditNoteSummary[];
+}
+
+/** A credit note as an invoice lists it. */
+export interface CreditNoteSummary {
+  id: string;
+  number: string;
+  amount: number;
 }
 
 export interface UsageRecord {
@@ -596,7 +609,7 @@ export interface UpdateCustomerResponse {
 export interface BalanceTransaction {
   id: string;
   customerId: string;
-  /** ADJUSTMENT, PRORATION_CREDIT or APPLIED_TO_INVOICE. */
+  /** ADJUSTMENT, PRORATION_CREDIT, APPLIED_TO_INVOICE or CREDIT_NOTE. */
   type: string;
   /** Signed minor units: positive adds credit, negative takes it. */
   amount: number;
@@ -837,6 +850,106 @@ export interface UpdateTaxRateRequest {
 
 export interface UpdateTaxRateResponse {
   taxRate?: TaxRate | undefined;
+}
+
+/** One rate's tax on a credit note (minor units). */
+export interface CreditNoteTax {
+  taxRateId: string;
+  amount: number;
+}
+
+/** A credit note of a PAID invoice (docs/api-behaviour.md §23). Money in minor units. */
+export interface CreditNote {
+  id: string;
+  /** <invoice number>-CN<n>, n from 1 per invoice. */
+  number: string;
+  invoiceId: string;
+  customerId: string;
+  amount: number;
+  currency: string;
+  /** Per rate of the invoice; empty for an untaxed invoice. */
+  tax: CreditNoteTax[];
+  /** DUPLICATE, FRAUDULENT, ORDER_CHANGE or PRODUCT_UNSATISFACTORY. */
+  reason: string;
+  /** CARD or BALANCE. */
+  refundTo: string;
+  /** The refund of a CARD note; unset for BALANCE. */
+  refundId?:
+    | string
+    | undefined;
+  /** The balance entry of a BALANCE note; unset for CARD. */
+  balanceTransactionId?: string | undefined;
+  memo?:
+    | string
+    | undefined;
+  /** ISSUED. */
+  status: string;
+  livemode: boolean;
+  createdAt?: Date | undefined;
+}
+
+/** A merchant's note of a PAID invoice. */
+export interface IssueCreditNoteRequest {
+  scope?: ProjectScope | undefined;
+  invoiceId: string;
+  /** Minor units, above 0. */
+  amount: number;
+  reason: string;
+  refundTo: string;
+  memo?:
+    | string
+    | undefined;
+  /** The caller's Idempotency-Key: a retry with it finds the note the first request issued. */
+  idempotencyKey?: string | undefined;
+}
+
+/** The note issued (or, for a retried key, the one the first request issued). */
+export interface IssueCreditNoteResponse {
+  creditNote?: CreditNote | undefined;
+}
+
+/** The same note terms as IssueCreditNoteRequest; a preview takes no idempotency key. */
+export interface PreviewCreditNoteRequest {
+  scope?: ProjectScope | undefined;
+  invoiceId: string;
+  amount: number;
+  reason: string;
+  refundTo: string;
+  memo?: string | undefined;
+}
+
+/** The note IssueCreditNote would issue now (minor units). */
+export interface PreviewCreditNoteResponse {
+  amount: number;
+  currency: string;
+  tax: CreditNoteTax[];
+  reason: string;
+  refundTo: string;
+  memo?: string | undefined;
+}
+
+/** GET /credit-notes: the scope's notes, optionally of one invoice and/or one customer. */
+export interface ListCreditNotesRequest {
+  scope?: ProjectScope | undefined;
+  page?: PageRequest | undefined;
+  invoiceId?: string | undefined;
+  customerId?: string | undefined;
+}
+
+/** Newest first. */
+export interface ListCreditNotesResponse {
+  creditNotes: CreditNote[];
+}
+
+/** One note by id, in the scope. */
+export interface GetCreditNoteRequest {
+  scope?: ProjectScope | undefined;
+  creditNoteId: string;
+}
+
+/** The note as ListCreditNotes shows it. */
+export interface GetCreditNoteResponse {
+  creditNote?: CreditNote | undefined;
 }
 
 function createBaseSubscription(): Subscription {
@@ -1854,6 +1967,8 @@ function createBaseInvoice(): Invoice {
     totalExcludingTax: 0,
     totalTaxAmounts: [],
     taxNote: undefined,
+    amountCredited: 0,
+    creditNotes: [],
   };
 }
 
@@ -1939,6 +2054,12 @@ export const Invoice: MessageFns<Invoice> = {
     }
     if (message.taxNote !== undefined) {
       writer.uint32(218).string(message.taxNote);
+    }
+    if (message.amountCredited !== 0) {
+      writer.uint32(320).int64(message.amountCredited);
+    }
+    for (const v of message.creditNotes) {
+      CreditNoteSummary.encode(v!, writer.uint32(330).fork()).join();
     }
     return writer;
   },
@@ -2172,6 +2293,22 @@ export const Invoice: MessageFns<Invoice> = {
             message.taxNote = reader.string();
             continue;
           }
+          case 40: {
+            if (tag !== 320) {
+              break;
+            }
+
+            message.amountCredited = longToNumber(reader.int64());
+            continue;
+          }
+          case 41: {
+            if (tag !== 330) {
+              break;
+            }
+
+            message.creditNotes.push(CreditNoteSummary.decode(reader, reader.uint32()));
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -2283,6 +2420,16 @@ export const Invoice: MessageFns<Invoice> = {
         : isSet(object.tax_note)
         ? globalThis.String(object.tax_note)
         : undefined,
+      amountCredited: isSet(object.amountCredited)
+        ? globalThis.Number(object.amountCredited)
+        : isSet(object.amount_credited)
+        ? globalThis.Number(object.amount_credited)
+        : 0,
+      creditNotes: globalThis.Array.isArray(object?.creditNotes)
+        ? object.creditNotes.map((e: any) => CreditNoteSummary.fromJSON(e))
+        : globalThis.Array.isArray(object?.credit_notes)
+        ? object.credit_notes.map((e: any) => CreditNoteSummary.fromJSON(e))
+        : [],
     };
   },
 
@@ -2369,6 +2516,12 @@ export const Invoice: MessageFns<Invoice> = {
     if (message.taxNote !== undefined) {
       obj.taxNote = message.taxNote;
     }
+    if (message.amountCredited !== 0) {
+      obj.amountCredited = Math.round(message.amountCredited);
+    }
+    if (message.creditNotes?.length) {
+      obj.creditNotes = message.creditNotes.map((e) => CreditNoteSummary.toJSON(e));
+    }
     return obj;
   },
 
@@ -2404,6 +2557,109 @@ export const Invoice: MessageFns<Invoice> = {
     message.totalExcludingTax = object.totalExcludingTax ?? 0;
     message.totalTaxAmounts = object.totalTaxAmounts?.map((e) => InvoiceTaxAmount.fromPartial(e)) || [];
     message.taxNote = object.taxNote ?? undefined;
+    message.amountCredited = object.amountCredited ?? 0;
+    message.creditNotes = object.creditNotes?.map((e) => CreditNoteSummary.fromPartial(e)) || [];
+    return message;
+  },
+};
+
+function createBaseCreditNoteSummary(): CreditNoteSummary {
+  return { id: "", number: "", amount: 0 };
+}
+
+export const CreditNoteSummary: MessageFns<CreditNoteSummary> = {
+  encode(message: CreditNoteSummary, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.id !== "") {
+      writer.uint32(10).string(message.id);
+    }
+    if (message.number !== "") {
+      writer.uint32(18).string(message.number);
+    }
+    if (message.amount !== 0) {
+      writer.uint32(24).int64(message.amount);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CreditNoteSummary {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCreditNoteSummary();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.id = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.number = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.amount = longToNumber(reader.int64());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): CreditNoteSummary {
+    return {
+      id: isSet(object.id) ? globalThis.String(object.id) : "",
+      number: isSet(object.number) ? globalThis.String(object.number) : "",
+      amount: isSet(object.amount) ? globalThis.Number(object.amount) : 0,
+    };
+  },
+
+  toJSON(message: CreditNoteSummary): unknown {
+    const obj: any = {};
+    if (message.id !== "") {
+      obj.id = message.id;
+    }
+    if (message.number !== "") {
+      obj.number = message.number;
+    }
+    if (message.amount !== 0) {
+      obj.amount = Math.round(message.amount);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<CreditNoteSummary>, I>>(base?: I): CreditNoteSummary {
+    return CreditNoteSummary.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<CreditNoteSummary>, I>>(object: I): CreditNoteSummary {
+    const message = createBaseCreditNoteSummary();
+    message.id = object.id ?? "";
+    message.number = object.number ?? "";
+    message.amount = object.amount ?? 0;
     return message;
   },
 };
@@ -12339,6 +12595,1370 @@ export const UpdateTaxRateResponse: MessageFns<UpdateTaxRateResponse> = {
   },
 };
 
+function createBaseCreditNoteTax(): CreditNoteTax {
+  return { taxRateId: "", amount: 0 };
+}
+
+export const CreditNoteTax: MessageFns<CreditNoteTax> = {
+  encode(message: CreditNoteTax, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.taxRateId !== "") {
+      writer.uint32(10).string(message.taxRateId);
+    }
+    if (message.amount !== 0) {
+      writer.uint32(16).int64(message.amount);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CreditNoteTax {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCreditNoteTax();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.taxRateId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.amount = longToNumber(reader.int64());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): CreditNoteTax {
+    return {
+      taxRateId: isSet(object.taxRateId)
+        ? globalThis.String(object.taxRateId)
+        : isSet(object.tax_rate_id)
+        ? globalThis.String(object.tax_rate_id)
+        : "",
+      amount: isSet(object.amount) ? globalThis.Number(object.amount) : 0,
+    };
+  },
+
+  toJSON(message: CreditNoteTax): unknown {
+    const obj: any = {};
+    if (message.taxRateId !== "") {
+      obj.taxRateId = message.taxRateId;
+    }
+    if (message.amount !== 0) {
+      obj.amount = Math.round(message.amount);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<CreditNoteTax>, I>>(base?: I): CreditNoteTax {
+    return CreditNoteTax.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<CreditNoteTax>, I>>(object: I): CreditNoteTax {
+    const message = createBaseCreditNoteTax();
+    message.taxRateId = object.taxRateId ?? "";
+    message.amount = object.amount ?? 0;
+    return message;
+  },
+};
+
+function createBaseCreditNote(): CreditNote {
+  return {
+    id: "",
+    number: "",
+    invoiceId: "",
+    customerId: "",
+    amount: 0,
+    currency: "",
+    tax: [],
+    reason: "",
+    refundTo: "",
+    refundId: undefined,
+    balanceTransactionId: undefined,
+    memo: undefined,
+    status: "",
+    livemode: false,
+    createdAt: undefined,
+  };
+}
+
+export const CreditNote: MessageFns<CreditNote> = {
+  encode(message: CreditNote, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.id !== "") {
+      writer.uint32(10).string(message.id);
+    }
+    if (message.number !== "") {
+      writer.uint32(18).string(message.number);
+    }
+    if (message.invoiceId !== "") {
+      writer.uint32(26).string(message.invoiceId);
+    }
+    if (message.customerId !== "") {
+      writer.uint32(34).string(message.customerId);
+    }
+    if (message.amount !== 0) {
+      writer.uint32(40).int64(message.amount);
+    }
+    if (message.currency !== "") {
+      writer.uint32(50).string(message.currency);
+    }
+    for (const v of message.tax) {
+      CreditNoteTax.encode(v!, writer.uint32(58).fork()).join();
+    }
+    if (message.reason !== "") {
+      writer.uint32(66).string(message.reason);
+    }
+    if (message.refundTo !== "") {
+      writer.uint32(74).string(message.refundTo);
+    }
+    if (message.refundId !== undefined) {
+      writer.uint32(82).string(message.refundId);
+    }
+    if (message.balanceTransactionId !== undefined) {
+      writer.uint32(90).string(message.balanceTransactionId);
+    }
+    if (message.memo !== undefined) {
+      writer.uint32(98).string(message.memo);
+    }
+    if (message.status !== "") {
+      writer.uint32(106).string(message.status);
+    }
+    if (message.livemode !== false) {
+      writer.uint32(112).bool(message.livemode);
+    }
+    if (message.createdAt !== undefined) {
+      Timestamp.encode(toTimestamp(message.createdAt), writer.uint32(122).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CreditNote {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCreditNote();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.id = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.number = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.invoiceId = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.customerId = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.amount = longToNumber(reader.int64());
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.currency = reader.string();
+            continue;
+          }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.tax.push(CreditNoteTax.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 8: {
+            if (tag !== 66) {
+              break;
+            }
+
+            message.reason = reader.string();
+            continue;
+          }
+          case 9: {
+            if (tag !== 74) {
+              break;
+            }
+
+            message.refundTo = reader.string();
+            continue;
+          }
+          case 10: {
+            if (tag !== 82) {
+              break;
+            }
+
+            message.refundId = reader.string();
+            continue;
+          }
+          case 11: {
+            if (tag !== 90) {
+              break;
+            }
+
+            message.balanceTransactionId = reader.string();
+            continue;
+          }
+          case 12: {
+            if (tag !== 98) {
+              break;
+            }
+
+            message.memo = reader.string();
+            continue;
+          }
+          case 13: {
+            if (tag !== 106) {
+              break;
+            }
+
+            message.status = reader.string();
+            continue;
+          }
+          case 14: {
+            if (tag !== 112) {
+              break;
+            }
+
+            message.livemode = reader.bool();
+            continue;
+          }
+          case 15: {
+            if (tag !== 122) {
+              break;
+            }
+
+            message.createdAt = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): CreditNote {
+    return {
+      id: isSet(object.id) ? globalThis.String(object.id) : "",
+      number: isSet(object.number) ? globalThis.String(object.number) : "",
+      invoiceId: isSet(object.invoiceId)
+        ? globalThis.String(object.invoiceId)
+        : isSet(object.invoice_id)
+        ? globalThis.String(object.invoice_id)
+        : "",
+      customerId: isSet(object.customerId)
+        ? globalThis.String(object.customerId)
+        : isSet(object.customer_id)
+        ? globalThis.String(object.customer_id)
+        : "",
+      amount: isSet(object.amount) ? globalThis.Number(object.amount) : 0,
+      currency: isSet(object.currency) ? globalThis.String(object.currency) : "",
+      tax: globalThis.Array.isArray(object?.tax) ? object.tax.map((e: any) => CreditNoteTax.fromJSON(e)) : [],
+      reason: isSet(object.reason) ? globalThis.String(object.reason) : "",
+      refundTo: isSet(object.refundTo)
+        ? globalThis.String(object.refundTo)
+        : isSet(object.refund_to)
+        ? globalThis.String(object.refund_to)
+        : "",
+      refundId: isSet(object.refundId)
+        ? globalThis.String(object.refundId)
+        : isSet(object.refund_id)
+        ? globalThis.String(object.refund_id)
+        : undefined,
+      balanceTransactionId: isSet(object.balanceTransactionId)
+        ? globalThis.String(object.balanceTransactionId)
+        : isSet(object.balance_transaction_id)
+        ? globalThis.String(object.balance_transaction_id)
+        : undefined,
+      memo: isSet(object.memo) ? globalThis.String(object.memo) : undefined,
+      status: isSet(object.status) ? globalThis.String(object.status) : "",
+      livemode: isSet(object.livemode) ? globalThis.Boolean(object.livemode) : false,
+      createdAt: isSet(object.createdAt)
+        ? fromJsonTimestamp(object.createdAt)
+        : isSet(object.created_at)
+        ? fromJsonTimestamp(object.created_at)
+        : undefined,
+    };
+  },
+
+  toJSON(message: CreditNote): unknown {
+    const obj: any = {};
+    if (message.id !== "") {
+      obj.id = message.id;
+    }
+    if (message.number !== "") {
+      obj.number = message.number;
+    }
+    if (message.invoiceId !== "") {
+      obj.invoiceId = message.invoiceId;
+    }
+    if (message.customerId !== "") {
+      obj.customerId = message.customerId;
+    }
+    if (message.amount !== 0) {
+      obj.amount = Math.round(message.amount);
+    }
+    if (message.currency !== "") {
+      obj.currency = message.currency;
+    }
+    if (message.tax?.length) {
+      obj.tax = message.tax.map((e) => CreditNoteTax.toJSON(e));
+    }
+    if (message.reason !== "") {
+      obj.reason = message.reason;
+    }
+    if (message.refundTo !== "") {
+      obj.refundTo = message.refundTo;
+    }
+    if (message.refundId !== undefined) {
+      obj.refundId = message.refundId;
+    }
+    if (message.balanceTransactionId !== undefined) {
+      obj.balanceTransactionId = message.balanceTransactionId;
+    }
+    if (message.memo !== undefined) {
+      obj.memo = message.memo;
+    }
+    if (message.status !== "") {
+      obj.status = message.status;
+    }
+    if (message.livemode !== false) {
+      obj.livemode = message.livemode;
+    }
+    if (message.createdAt !== undefined) {
+      obj.createdAt = message.createdAt.toISOString();
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<CreditNote>, I>>(base?: I): CreditNote {
+    return CreditNote.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<CreditNote>, I>>(object: I): CreditNote {
+    const message = createBaseCreditNote();
+    message.id = object.id ?? "";
+    message.number = object.number ?? "";
+    message.invoiceId = object.invoiceId ?? "";
+    message.customerId = object.customerId ?? "";
+    message.amount = object.amount ?? 0;
+    message.currency = object.currency ?? "";
+    message.tax = object.tax?.map((e) => CreditNoteTax.fromPartial(e)) || [];
+    message.reason = object.reason ?? "";
+    message.refundTo = object.refundTo ?? "";
+    message.refundId = object.refundId ?? undefined;
+    message.balanceTransactionId = object.balanceTransactionId ?? undefined;
+    message.memo = object.memo ?? undefined;
+    message.status = object.status ?? "";
+    message.livemode = object.livemode ?? false;
+    message.createdAt = object.createdAt ?? undefined;
+    return message;
+  },
+};
+
+function createBaseIssueCreditNoteRequest(): IssueCreditNoteRequest {
+  return {
+    scope: undefined,
+    invoiceId: "",
+    amount: 0,
+    reason: "",
+    refundTo: "",
+    memo: undefined,
+    idempotencyKey: undefined,
+  };
+}
+
+export const IssueCreditNoteRequest: MessageFns<IssueCreditNoteRequest> = {
+  encode(message: IssueCreditNoteRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.scope !== undefined) {
+      ProjectScope.encode(message.scope, writer.uint32(10).fork()).join();
+    }
+    if (message.invoiceId !== "") {
+      writer.uint32(18).string(message.invoiceId);
+    }
+    if (message.amount !== 0) {
+      writer.uint32(24).int64(message.amount);
+    }
+    if (message.reason !== "") {
+      writer.uint32(34).string(message.reason);
+    }
+    if (message.refundTo !== "") {
+      writer.uint32(42).string(message.refundTo);
+    }
+    if (message.memo !== undefined) {
+      writer.uint32(50).string(message.memo);
+    }
+    if (message.idempotencyKey !== undefined) {
+      writer.uint32(58).string(message.idempotencyKey);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): IssueCreditNoteRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseIssueCreditNoteRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.scope = ProjectScope.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.invoiceId = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.amount = longToNumber(reader.int64());
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.reason = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.refundTo = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.memo = reader.string();
+            continue;
+          }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.idempotencyKey = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): IssueCreditNoteRequest {
+    return {
+      scope: isSet(object.scope) ? ProjectScope.fromJSON(object.scope) : undefined,
+      invoiceId: isSet(object.invoiceId)
+        ? globalThis.String(object.invoiceId)
+        : isSet(object.invoice_id)
+        ? globalThis.String(object.invoice_id)
+        : "",
+      amount: isSet(object.amount) ? globalThis.Number(object.amount) : 0,
+      reason: isSet(object.reason) ? globalThis.String(object.reason) : "",
+      refundTo: isSet(object.refundTo)
+        ? globalThis.String(object.refundTo)
+        : isSet(object.refund_to)
+        ? globalThis.String(object.refund_to)
+        : "",
+      memo: isSet(object.memo) ? globalThis.String(object.memo) : undefined,
+      idempotencyKey: isSet(object.idempotencyKey)
+        ? globalThis.String(object.idempotencyKey)
+        : isSet(object.idempotency_key)
+        ? globalThis.String(object.idempotency_key)
+        : undefined,
+    };
+  },
+
+  toJSON(message: IssueCreditNoteRequest): unknown {
+    const obj: any = {};
+    if (message.scope !== undefined) {
+      obj.scope = ProjectScope.toJSON(message.scope);
+    }
+    if (message.invoiceId !== "") {
+      obj.invoiceId = message.invoiceId;
+    }
+    if (message.amount !== 0) {
+      obj.amount = Math.round(message.amount);
+    }
+    if (message.reason !== "") {
+      obj.reason = message.reason;
+    }
+    if (message.refundTo !== "") {
+      obj.refundTo = message.refundTo;
+    }
+    if (message.memo !== undefined) {
+      obj.memo = message.memo;
+    }
+    if (message.idempotencyKey !== undefined) {
+      obj.idempotencyKey = message.idempotencyKey;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<IssueCreditNoteRequest>, I>>(base?: I): IssueCreditNoteRequest {
+    return IssueCreditNoteRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<IssueCreditNoteRequest>, I>>(object: I): IssueCreditNoteRequest {
+    const message = createBaseIssueCreditNoteRequest();
+    message.scope = (object.scope !== undefined && object.scope !== null)
+      ? ProjectScope.fromPartial(object.scope)
+      : undefined;
+    message.invoiceId = object.invoiceId ?? "";
+    message.amount = object.amount ?? 0;
+    message.reason = object.reason ?? "";
+    message.refundTo = object.refundTo ?? "";
+    message.memo = object.memo ?? undefined;
+    message.idempotencyKey = object.idempotencyKey ?? undefined;
+    return message;
+  },
+};
+
+function createBaseIssueCreditNoteResponse(): IssueCreditNoteResponse {
+  return { creditNote: undefined };
+}
+
+export const IssueCreditNoteResponse: MessageFns<IssueCreditNoteResponse> = {
+  encode(message: IssueCreditNoteResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.creditNote !== undefined) {
+      CreditNote.encode(message.creditNote, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): IssueCreditNoteResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseIssueCreditNoteResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.creditNote = CreditNote.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): IssueCreditNoteResponse {
+    return {
+      creditNote: isSet(object.creditNote)
+        ? CreditNote.fromJSON(object.creditNote)
+        : isSet(object.credit_note)
+        ? CreditNote.fromJSON(object.credit_note)
+        : undefined,
+    };
+  },
+
+  toJSON(message: IssueCreditNoteResponse): unknown {
+    const obj: any = {};
+    if (message.creditNote !== undefined) {
+      obj.creditNote = CreditNote.toJSON(message.creditNote);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<IssueCreditNoteResponse>, I>>(base?: I): IssueCreditNoteResponse {
+    return IssueCreditNoteResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<IssueCreditNoteResponse>, I>>(object: I): IssueCreditNoteResponse {
+    const message = createBaseIssueCreditNoteResponse();
+    message.creditNote = (object.creditNote !== undefined && object.creditNote !== null)
+      ? CreditNote.fromPartial(object.creditNote)
+      : undefined;
+    return message;
+  },
+};
+
+function createBasePreviewCreditNoteRequest(): PreviewCreditNoteRequest {
+  return { scope: undefined, invoiceId: "", amount: 0, reason: "", refundTo: "", memo: undefined };
+}
+
+export const PreviewCreditNoteRequest: MessageFns<PreviewCreditNoteRequest> = {
+  encode(message: PreviewCreditNoteRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.scope !== undefined) {
+      ProjectScope.encode(message.scope, writer.uint32(10).fork()).join();
+    }
+    if (message.invoiceId !== "") {
+      writer.uint32(18).string(message.invoiceId);
+    }
+    if (message.amount !== 0) {
+      writer.uint32(24).int64(message.amount);
+    }
+    if (message.reason !== "") {
+      writer.uint32(34).string(message.reason);
+    }
+    if (message.refundTo !== "") {
+      writer.uint32(42).string(message.refundTo);
+    }
+    if (message.memo !== undefined) {
+      writer.uint32(50).string(message.memo);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): PreviewCreditNoteRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBasePreviewCreditNoteRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.scope = ProjectScope.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.invoiceId = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.amount = longToNumber(reader.int64());
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.reason = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.refundTo = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.memo = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): PreviewCreditNoteRequest {
+    return {
+      scope: isSet(object.scope) ? ProjectScope.fromJSON(object.scope) : undefined,
+      invoiceId: isSet(object.invoiceId)
+        ? globalThis.String(object.invoiceId)
+        : isSet(object.invoice_id)
+        ? globalThis.String(object.invoice_id)
+        : "",
+      amount: isSet(object.amount) ? globalThis.Number(object.amount) : 0,
+      reason: isSet(object.reason) ? globalThis.String(object.reason) : "",
+      refundTo: isSet(object.refundTo)
+        ? globalThis.String(object.refundTo)
+        : isSet(object.refund_to)
+        ? globalThis.String(object.refund_to)
+        : "",
+      memo: isSet(object.memo) ? globalThis.String(object.memo) : undefined,
+    };
+  },
+
+  toJSON(message: PreviewCreditNoteRequest): unknown {
+    const obj: any = {};
+    if (message.scope !== undefined) {
+      obj.scope = ProjectScope.toJSON(message.scope);
+    }
+    if (message.invoiceId !== "") {
+      obj.invoiceId = message.invoiceId;
+    }
+    if (message.amount !== 0) {
+      obj.amount = Math.round(message.amount);
+    }
+    if (message.reason !== "") {
+      obj.reason = message.reason;
+    }
+    if (message.refundTo !== "") {
+      obj.refundTo = message.refundTo;
+    }
+    if (message.memo !== undefined) {
+      obj.memo = message.memo;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<PreviewCreditNoteRequest>, I>>(base?: I): PreviewCreditNoteRequest {
+    return PreviewCreditNoteRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<PreviewCreditNoteRequest>, I>>(object: I): PreviewCreditNoteRequest {
+    const message = createBasePreviewCreditNoteRequest();
+    message.scope = (object.scope !== undefined && object.scope !== null)
+      ? ProjectScope.fromPartial(object.scope)
+      : undefined;
+    message.invoiceId = object.invoiceId ?? "";
+    message.amount = object.amount ?? 0;
+    message.reason = object.reason ?? "";
+    message.refundTo = object.refundTo ?? "";
+    message.memo = object.memo ?? undefined;
+    return message;
+  },
+};
+
+function createBasePreviewCreditNoteResponse(): PreviewCreditNoteResponse {
+  return { amount: 0, currency: "", tax: [], reason: "", refundTo: "", memo: undefined };
+}
+
+export const PreviewCreditNoteResponse: MessageFns<PreviewCreditNoteResponse> = {
+  encode(message: PreviewCreditNoteResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.amount !== 0) {
+      writer.uint32(8).int64(message.amount);
+    }
+    if (message.currency !== "") {
+      writer.uint32(18).string(message.currency);
+    }
+    for (const v of message.tax) {
+      CreditNoteTax.encode(v!, writer.uint32(26).fork()).join();
+    }
+    if (message.reason !== "") {
+      writer.uint32(34).string(message.reason);
+    }
+    if (message.refundTo !== "") {
+      writer.uint32(42).string(message.refundTo);
+    }
+    if (message.memo !== undefined) {
+      writer.uint32(50).string(message.memo);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): PreviewCreditNoteResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBasePreviewCreditNoteResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.amount = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.currency = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.tax.push(CreditNoteTax.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.reason = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.refundTo = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.memo = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): PreviewCreditNoteResponse {
+    return {
+      amount: isSet(object.amount) ? globalThis.Number(object.amount) : 0,
+      currency: isSet(object.currency) ? globalThis.String(object.currency) : "",
+      tax: globalThis.Array.isArray(object?.tax) ? object.tax.map((e: any) => CreditNoteTax.fromJSON(e)) : [],
+      reason: isSet(object.reason) ? globalThis.String(object.reason) : "",
+      refundTo: isSet(object.refundTo)
+        ? globalThis.String(object.refundTo)
+        : isSet(object.refund_to)
+        ? globalThis.String(object.refund_to)
+        : "",
+      memo: isSet(object.memo) ? globalThis.String(object.memo) : undefined,
+    };
+  },
+
+  toJSON(message: PreviewCreditNoteResponse): unknown {
+    const obj: any = {};
+    if (message.amount !== 0) {
+      obj.amount = Math.round(message.amount);
+    }
+    if (message.currency !== "") {
+      obj.currency = message.currency;
+    }
+    if (message.tax?.length) {
+      obj.tax = message.tax.map((e) => CreditNoteTax.toJSON(e));
+    }
+    if (message.reason !== "") {
+      obj.reason = message.reason;
+    }
+    if (message.refundTo !== "") {
+      obj.refundTo = message.refundTo;
+    }
+    if (message.memo !== undefined) {
+      obj.memo = message.memo;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<PreviewCreditNoteResponse>, I>>(base?: I): PreviewCreditNoteResponse {
+    return PreviewCreditNoteResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<PreviewCreditNoteResponse>, I>>(object: I): PreviewCreditNoteResponse {
+    const message = createBasePreviewCreditNoteResponse();
+    message.amount = object.amount ?? 0;
+    message.currency = object.currency ?? "";
+    message.tax = object.tax?.map((e) => CreditNoteTax.fromPartial(e)) || [];
+    message.reason = object.reason ?? "";
+    message.refundTo = object.refundTo ?? "";
+    message.memo = object.memo ?? undefined;
+    return message;
+  },
+};
+
+function createBaseListCreditNotesRequest(): ListCreditNotesRequest {
+  return { scope: undefined, page: undefined, invoiceId: undefined, customerId: undefined };
+}
+
+export const ListCreditNotesRequest: MessageFns<ListCreditNotesRequest> = {
+  encode(message: ListCreditNotesRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.scope !== undefined) {
+      ProjectScope.encode(message.scope, writer.uint32(10).fork()).join();
+    }
+    if (message.page !== undefined) {
+      PageRequest.encode(message.page, writer.uint32(18).fork()).join();
+    }
+    if (message.invoiceId !== undefined) {
+      writer.uint32(26).string(message.invoiceId);
+    }
+    if (message.customerId !== undefined) {
+      writer.uint32(34).string(message.customerId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListCreditNotesRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListCreditNotesRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.scope = ProjectScope.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.page = PageRequest.decode(reader, reader.uint32());
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.invoiceId = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.customerId = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListCreditNotesRequest {
+    return {
+      scope: isSet(object.scope) ? ProjectScope.fromJSON(object.scope) : undefined,
+      page: isSet(object.page) ? PageRequest.fromJSON(object.page) : undefined,
+      invoiceId: isSet(object.invoiceId)
+        ? globalThis.String(object.invoiceId)
+        : isSet(object.invoice_id)
+        ? globalThis.String(object.invoice_id)
+        : undefined,
+      customerId: isSet(object.customerId)
+        ? globalThis.String(object.customerId)
+        : isSet(object.customer_id)
+        ? globalThis.String(object.customer_id)
+        : undefined,
+    };
+  },
+
+  toJSON(message: ListCreditNotesRequest): unknown {
+    const obj: any = {};
+    if (message.scope !== undefined) {
+      obj.scope = ProjectScope.toJSON(message.scope);
+    }
+    if (message.page !== undefined) {
+      obj.page = PageRequest.toJSON(message.page);
+    }
+    if (message.invoiceId !== undefined) {
+      obj.invoiceId = message.invoiceId;
+    }
+    if (message.customerId !== undefined) {
+      obj.customerId = message.customerId;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ListCreditNotesRequest>, I>>(base?: I): ListCreditNotesRequest {
+    return ListCreditNotesRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ListCreditNotesRequest>, I>>(object: I): ListCreditNotesRequest {
+    const message = createBaseListCreditNotesRequest();
+    message.scope = (object.scope !== undefined && object.scope !== null)
+      ? ProjectScope.fromPartial(object.scope)
+      : undefined;
+    message.page = (object.page !== undefined && object.page !== null)
+      ? PageRequest.fromPartial(object.page)
+      : undefined;
+    message.invoiceId = object.invoiceId ?? undefined;
+    message.customerId = object.customerId ?? undefined;
+    return message;
+  },
+};
+
+function createBaseListCreditNotesResponse(): ListCreditNotesResponse {
+  return { creditNotes: [] };
+}
+
+export const ListCreditNotesResponse: MessageFns<ListCreditNotesResponse> = {
+  encode(message: ListCreditNotesResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.creditNotes) {
+      CreditNote.encode(v!, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListCreditNotesResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListCreditNotesResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.creditNotes.push(CreditNote.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListCreditNotesResponse {
+    return {
+      creditNotes: globalThis.Array.isArray(object?.creditNotes)
+        ? object.creditNotes.map((e: any) => CreditNote.fromJSON(e))
+        : globalThis.Array.isArray(object?.credit_notes)
+        ? object.credit_notes.map((e: any) => CreditNote.fromJSON(e))
+        : [],
+    };
+  },
+
+  toJSON(message: ListCreditNotesResponse): unknown {
+    const obj: any = {};
+    if (message.creditNotes?.length) {
+      obj.creditNotes = message.creditNotes.map((e) => CreditNote.toJSON(e));
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ListCreditNotesResponse>, I>>(base?: I): ListCreditNotesResponse {
+    return ListCreditNotesResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ListCreditNotesResponse>, I>>(object: I): ListCreditNotesResponse {
+    const message = createBaseListCreditNotesResponse();
+    message.creditNotes = object.creditNotes?.map((e) => CreditNote.fromPartial(e)) || [];
+    return message;
+  },
+};
+
+function createBaseGetCreditNoteRequest(): GetCreditNoteRequest {
+  return { scope: undefined, creditNoteId: "" };
+}
+
+export const GetCreditNoteRequest: MessageFns<GetCreditNoteRequest> = {
+  encode(message: GetCreditNoteRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.scope !== undefined) {
+      ProjectScope.encode(message.scope, writer.uint32(10).fork()).join();
+    }
+    if (message.creditNoteId !== "") {
+      writer.uint32(18).string(message.creditNoteId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetCreditNoteRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetCreditNoteRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.scope = ProjectScope.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.creditNoteId = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetCreditNoteRequest {
+    return {
+      scope: isSet(object.scope) ? ProjectScope.fromJSON(object.scope) : undefined,
+      creditNoteId: isSet(object.creditNoteId)
+        ? globalThis.String(object.creditNoteId)
+        : isSet(object.credit_note_id)
+        ? globalThis.String(object.credit_note_id)
+        : "",
+    };
+  },
+
+  toJSON(message: GetCreditNoteRequest): unknown {
+    const obj: any = {};
+    if (message.scope !== undefined) {
+      obj.scope = ProjectScope.toJSON(message.scope);
+    }
+    if (message.creditNoteId !== "") {
+      obj.creditNoteId = message.creditNoteId;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetCreditNoteRequest>, I>>(base?: I): GetCreditNoteRequest {
+    return GetCreditNoteRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetCreditNoteRequest>, I>>(object: I): GetCreditNoteRequest {
+    const message = createBaseGetCreditNoteRequest();
+    message.scope = (object.scope !== undefined && object.scope !== null)
+      ? ProjectScope.fromPartial(object.scope)
+      : undefined;
+    message.creditNoteId = object.creditNoteId ?? "";
+    return message;
+  },
+};
+
+function createBaseGetCreditNoteResponse(): GetCreditNoteResponse {
+  return { creditNote: undefined };
+}
+
+export const GetCreditNoteResponse: MessageFns<GetCreditNoteResponse> = {
+  encode(message: GetCreditNoteResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.creditNote !== undefined) {
+      CreditNote.encode(message.creditNote, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetCreditNoteResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetCreditNoteResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.creditNote = CreditNote.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetCreditNoteResponse {
+    return {
+      creditNote: isSet(object.creditNote)
+        ? CreditNote.fromJSON(object.creditNote)
+        : isSet(object.credit_note)
+        ? CreditNote.fromJSON(object.credit_note)
+        : undefined,
+    };
+  },
+
+  toJSON(message: GetCreditNoteResponse): unknown {
+    const obj: any = {};
+    if (message.creditNote !== undefined) {
+      obj.creditNote = CreditNote.toJSON(message.creditNote);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetCreditNoteResponse>, I>>(base?: I): GetCreditNoteResponse {
+    return GetCreditNoteResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetCreditNoteResponse>, I>>(object: I): GetCreditNoteResponse {
+    const message = createBaseGetCreditNoteResponse();
+    message.creditNote = (object.creditNote !== undefined && object.creditNote !== null)
+      ? CreditNote.fromPartial(object.creditNote)
+      : undefined;
+    return message;
+  },
+};
+
 /**
  * BillingService owns customers, subscriptions, invoices, tax rates, usage, refunds and test clocks. Money
  * is in minor units (int64). Errors: INVALID_ARGUMENT (field violations), NOT_FOUND (no such id
@@ -12829,6 +14449,74 @@ export const BillingServiceService = {
       Buffer.from(UpdateTaxRateResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): UpdateTaxRateResponse => UpdateTaxRateResponse.decode(value),
   },
+  /**
+   * Issues a credit note of a PAID invoice (docs/api-behaviour.md §23), under the invoice's row
+   * lock, with credit_note.created: to CARD a refund of the charge that paid it, sent after
+   * commit exactly once (the refund sweep finishes it after a crash) and counted in the
+   * invoice's amount_refunded; to BALANCE a CREDIT_NOTE credit of the customer's balance.
+   * INVALID_ARGUMENT for an amount <= 0, an unknown reason or refund_to, a memo over 500
+   * characters; NOT_FOUND/PERMISSION_DENIED for the invoice; FAILED_PRECONDITION (nothing
+   * written) for an invoice that is not PAID, notes that would sum above its amount, a CARD note
+   * above what was paid less what was refunded (the detail says what remains), a BALANCE note
+   * in another currency than the balance's. Idempotent per idempotency_key: a retry answers the
+   * note the first request issued, and the money moves once; the key with another request is
+   * ABORTED.
+   */
+  issueCreditNote: {
+    path: "/billing.v1.BillingService/IssueCreditNote" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: IssueCreditNoteRequest): Buffer =>
+      Buffer.from(IssueCreditNoteRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): IssueCreditNoteRequest => IssueCreditNoteRequest.decode(value),
+    responseSerialize: (value: IssueCreditNoteResponse): Buffer =>
+      Buffer.from(IssueCreditNoteResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): IssueCreditNoteResponse => IssueCreditNoteResponse.decode(value),
+  },
+  /**
+   * What IssueCreditNote with the same arguments would issue now, changing nothing (read-only,
+   * safe to retry), or the error it would answer. Errors as IssueCreditNote.
+   */
+  previewCreditNote: {
+    path: "/billing.v1.BillingService/PreviewCreditNote" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: PreviewCreditNoteRequest): Buffer =>
+      Buffer.from(PreviewCreditNoteRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): PreviewCreditNoteRequest => PreviewCreditNoteRequest.decode(value),
+    responseSerialize: (value: PreviewCreditNoteResponse): Buffer =>
+      Buffer.from(PreviewCreditNoteResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): PreviewCreditNoteResponse => PreviewCreditNoteResponse.decode(value),
+  },
+  /**
+   * Newest first, filtered by invoice and customer. Read-only. FAILED_PRECONDITION when
+   * starting_after names no note of this list.
+   */
+  listCreditNotes: {
+    path: "/billing.v1.BillingService/ListCreditNotes" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ListCreditNotesRequest): Buffer =>
+      Buffer.from(ListCreditNotesRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ListCreditNotesRequest => ListCreditNotesRequest.decode(value),
+    responseSerialize: (value: ListCreditNotesResponse): Buffer =>
+      Buffer.from(ListCreditNotesResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ListCreditNotesResponse => ListCreditNotesResponse.decode(value),
+  },
+  /**
+   * Read-only. NOT_FOUND (unknown, malformed or the other mode's id), PERMISSION_DENIED (another
+   * project's).
+   */
+  getCreditNote: {
+    path: "/billing.v1.BillingService/GetCreditNote" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: GetCreditNoteRequest): Buffer => Buffer.from(GetCreditNoteRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): GetCreditNoteRequest => GetCreditNoteRequest.decode(value),
+    responseSerialize: (value: GetCreditNoteResponse): Buffer =>
+      Buffer.from(GetCreditNoteResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): GetCreditNoteResponse => GetCreditNoteResponse.decode(value),
+  },
 } as const;
 
 export interface BillingServiceServer extends UntypedServiceImplementation {
@@ -12976,6 +14664,35 @@ export interface BillingServiceServer extends UntypedServiceImplementation {
    * its range.
    */
   updateTaxRate: handleUnaryCall<UpdateTaxRateRequest, UpdateTaxRateResponse>;
+  /**
+   * Issues a credit note of a PAID invoice (docs/api-behaviour.md §23), under the invoice's row
+   * lock, with credit_note.created: to CARD a refund of the charge that paid it, sent after
+   * commit exactly once (the refund sweep finishes it after a crash) and counted in the
+   * invoice's amount_refunded; to BALANCE a CREDIT_NOTE credit of the customer's balance.
+   * INVALID_ARGUMENT for an amount <= 0, an unknown reason or refund_to, a memo over 500
+   * characters; NOT_FOUND/PERMISSION_DENIED for the invoice; FAILED_PRECONDITION (nothing
+   * written) for an invoice that is not PAID, notes that would sum above its amount, a CARD note
+   * above what was paid less what was refunded (the detail says what remains), a BALANCE note
+   * in another currency than the balance's. Idempotent per idempotency_key: a retry answers the
+   * note the first request issued, and the money moves once; the key with another request is
+   * ABORTED.
+   */
+  issueCreditNote: handleUnaryCall<IssueCreditNoteRequest, IssueCreditNoteResponse>;
+  /**
+   * What IssueCreditNote with the same arguments would issue now, changing nothing (read-only,
+   * safe to retry), or the error it would answer. Errors as IssueCreditNote.
+   */
+  previewCreditNote: handleUnaryCall<PreviewCreditNoteRequest, PreviewCreditNoteResponse>;
+  /**
+   * Newest first, filtered by invoice and customer. Read-only. FAILED_PRECONDITION when
+   * starting_after names no note of this list.
+   */
+  listCreditNotes: handleUnaryCall<ListCreditNotesRequest, ListCreditNotesResponse>;
+  /**
+   * Read-only. NOT_FOUND (unknown, malformed or the other mode's id), PERMISSION_DENIED (another
+   * project's).
+   */
+  getCreditNote: handleUnaryCall<GetCreditNoteRequest, GetCreditNoteResponse>;
 }
 
 export interface BillingServiceClient extends Client {
@@ -13612,6 +15329,91 @@ export interface BillingServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: UpdateTaxRateResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * Issues a credit note of a PAID invoice (docs/api-behaviour.md §23), under the invoice's row
+   * lock, with credit_note.created: to CARD a refund of the charge that paid it, sent after
+   * commit exactly once (the refund sweep finishes it after a crash) and counted in the
+   * invoice's amount_refunded; to BALANCE a CREDIT_NOTE credit of the customer's balance.
+   * INVALID_ARGUMENT for an amount <= 0, an unknown reason or refund_to, a memo over 500
+   * characters; NOT_FOUND/PERMISSION_DENIED for the invoice; FAILED_PRECONDITION (nothing
+   * written) for an invoice that is not PAID, notes that would sum above its amount, a CARD note
+   * above what was paid less what was refunded (the detail says what remains), a BALANCE note
+   * in another currency than the balance's. Idempotent per idempotency_key: a retry answers the
+   * note the first request issued, and the money moves once; the key with another request is
+   * ABORTED.
+   */
+  issueCreditNote(
+    request: IssueCreditNoteRequest,
+    callback: (error: ServiceError | null, response: IssueCreditNoteResponse) => void,
+  ): ClientUnaryCall;
+  issueCreditNote(
+    request: IssueCreditNoteRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: IssueCreditNoteResponse) => void,
+  ): ClientUnaryCall;
+  issueCreditNote(
+    request: IssueCreditNoteRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: IssueCreditNoteResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * What IssueCreditNote with the same arguments would issue now, changing nothing (read-only,
+   * safe to retry), or the error it would answer. Errors as IssueCreditNote.
+   */
+  previewCreditNote(
+    request: PreviewCreditNoteRequest,
+    callback: (error: ServiceError | null, response: PreviewCreditNoteResponse) => void,
+  ): ClientUnaryCall;
+  previewCreditNote(
+    request: PreviewCreditNoteRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: PreviewCreditNoteResponse) => void,
+  ): ClientUnaryCall;
+  previewCreditNote(
+    request: PreviewCreditNoteRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: PreviewCreditNoteResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * Newest first, filtered by invoice and customer. Read-only. FAILED_PRECONDITION when
+   * starting_after names no note of this list.
+   */
+  listCreditNotes(
+    request: ListCreditNotesRequest,
+    callback: (error: ServiceError | null, response: ListCreditNotesResponse) => void,
+  ): ClientUnaryCall;
+  listCreditNotes(
+    request: ListCreditNotesRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ListCreditNotesResponse) => void,
+  ): ClientUnaryCall;
+  listCreditNotes(
+    request: ListCreditNotesRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ListCreditNotesResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * Read-only. NOT_FOUND (unknown, malformed or the other mode's id), PERMISSION_DENIED (another
+   * project's).
+   */
+  getCreditNote(
+    request: GetCreditNoteRequest,
+    callback: (error: ServiceError | null, response: GetCreditNoteResponse) => void,
+  ): ClientUnaryCall;
+  getCreditNote(
+    request: GetCreditNoteRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: GetCreditNoteResponse) => void,
+  ): ClientUnaryCall;
+  getCreditNote(
+    request: GetCreditNoteRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: GetCreditNoteResponse) => void,
   ): ClientUnaryCall;
 }
 
