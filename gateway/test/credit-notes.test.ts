@@ -398,4 +398,26 @@ describe('credit notes (gateway -> billing -> sandbox provider)', () => {
     ]);
     expect(await invoiceOf(m, part.invoice.id)).toMatchObject({ amount_refunded: 70, amount_credited: 100 });
   });
+
+  it("a taxed invoice's notes carry back each rate's share of its tax, the last exactly what remains", async () => {
+    // A customer with a saved card, then a subscription with 7.5% exclusive VAT: 10,000 + 750.
+    const { m, paid } = await paidInvoice('taxed');
+    const vat = await post(m, '/tax-rates', { display_name: 'VAT', percentage: 7.5, inclusive: false });
+    const plan = await post(m, '/plans', { name: 'Taxed', amount: 10_000 });
+    const subscription = await post(m, '/subscriptions', {
+      customer_id: paid.customerId,
+      plan_id: plan.body.id,
+      tax_rate_ids: [vat.body.id],
+    });
+    expect([vat.status, plan.status, subscription.status]).toEqual([201, 201, 201]);
+    const [invoice] = (await get(m, `/invoices?subscription_id=${subscription.body.id}`)).body;
+    expect(invoice).toMatchObject({ status: 'PAID', amount: 10_750, tax: 750, amount_paid: 10_750 });
+
+    // 750 x 1,000 / 10,750 = 69.767... -> 69.77; the note closing the invoice takes the rest.
+    const first = await credit(m, invoice.id, { amount: 1_000, reason: 'ORDER_CHANGE', refund_to: 'BALANCE' });
+    const last = await credit(m, invoice.id, { amount: 9_750, reason: 'ORDER_CHANGE', refund_to: 'CARD' });
+    expect([first.status, first.body.tax]).toEqual([201, [{ tax_rate_id: vat.body.id, amount: 69.77 }]]);
+    expect([last.status, last.body.tax]).toEqual([201, [{ tax_rate_id: vat.body.id, amount: 680.23 }]]);
+    expect(await invoiceOf(m, invoice.id)).toMatchObject({ amount_credited: 10_750, amount_refunded: 9_750 });
+  });
 });
