@@ -58,6 +58,39 @@ export interface CheckoutDraft {
   allowPromotionCodes?: boolean;
 }
 
+/** One rate's tax in a quote, the rate as it was then (billing.v1.InvoiceTaxAmount). */
+export interface QuotedTaxAmount {
+  taxRateId: string;
+  displayName: string;
+  /** Exact decimal text ("7.5"). */
+  percentage: string;
+  inclusive: boolean;
+  taxableAmount: number;
+  amount: number;
+}
+
+/**
+ * Billing's quote of a session's first invoice (QuoteFirstInvoice, docs/api-behaviour.md §21),
+ * kept on the session (migration 0007): the page shows it, the payment charges chargeAmount, and
+ * billing checks the payment and writes the invoice by the same rule. Minor units.
+ */
+export interface CheckoutQuote {
+  subtotal: number;
+  discount: number;
+  tax: number;
+  totalExcludingTax: number;
+  /** The first invoice's total: subtotal - discount + the exclusive taxes. */
+  amount: number;
+  taxAmounts: QuotedTaxAmount[];
+  /** What the payment charges: amount, or the verification charge (a trial, nothing to pay). */
+  chargeAmount: number;
+  verificationCharge: boolean;
+}
+
+/** The rates a session's checkout applies: its own, or its plan's as it kept them (§21). */
+export const sessionTaxRateIds = (session: { taxRateIds: string[] | null; planTaxRateIds: string[] }) =>
+  session.taxRateIds ?? session.planTaxRateIds;
+
 /** The one redemption a checkout session holds (its coupon, or the promotion code applied on its page). */
 export const checkoutRedemptionKey = (sessionId: string) => `checkout:${sessionId}`;
 

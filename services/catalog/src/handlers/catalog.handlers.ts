@@ -11,7 +11,8 @@ import type { CheckoutSessionModel } from '../db/models/checkout-session.model';
 import type { CouponModel } from '../db/models/coupon.model';
 import type { PlanModel } from '../db/models/plan.model';
 import type { CatalogDeps } from '../catalog-deps';
-import { checkoutUrl, sessionPrice } from '../read-models/checkout-session.read-model';
+import { sessionTaxRateIds } from '../domain/checkout-session';
+import { checkoutUrl } from '../read-models/checkout-session.read-model';
 import { couponSnapshotMessage } from '../coupon-redemptions/coupon-snapshot-message';
 import { createCoupon } from '../usecases/coupons/create-coupon.usecase';
 import { deactivateCoupon } from '../usecases/coupons/deactivate-coupon.usecase';
@@ -43,40 +44,42 @@ const toPlan = (p: PlanModel): catalogV1.Plan => ({
   metadata: p.metadata,
   createdAt: p.createdAt,
   updatedAt: p.updatedAt,
+  taxRateIds: p.taxRateIds,
 });
 
 const toSession = (
   s: CheckoutSessionModel,
-  plan: Pick<PlanModel, 'amount' | 'currency'>,
+  plan: Pick<PlanModel, 'currency'>,
   publicUrl: string,
-): catalogV1.CheckoutSession => {
-  const price = sessionPrice(s, plan);
-  return {
-    id: s.id,
-    projectId: s.projectId,
-    livemode: s.livemode,
-    code: s.code,
-    checkoutUrl: checkoutUrl(publicUrl, s.code),
-    planId: s.planId,
-    status: s.status,
-    successUrl: s.successUrl ?? undefined,
-    cancelUrl: s.cancelUrl ?? undefined,
-    customerEmail: s.customerEmail ?? undefined,
-    customerName: s.customerName ?? undefined,
-    metadata: s.metadata,
-    customerId: s.customerId ?? undefined,
-    subscriptionId: s.subscriptionId ?? undefined,
-    expiresAt: s.expiresAt,
-    completedAt: s.completedAt ?? undefined,
-    createdAt: s.createdAt,
-    allowPromotionCodes: s.allowPromotionCodes,
-    couponCode: s.coupon?.code,
-    amountSubtotal: price.subtotal,
-    amountDiscount: price.discount,
-    amountTotal: price.total,
-    currency: plan.currency,
-  };
-};
+): catalogV1.CheckoutSession => ({
+  id: s.id,
+  projectId: s.projectId,
+  livemode: s.livemode,
+  code: s.code,
+  checkoutUrl: checkoutUrl(publicUrl, s.code),
+  planId: s.planId,
+  status: s.status,
+  successUrl: s.successUrl ?? undefined,
+  cancelUrl: s.cancelUrl ?? undefined,
+  customerEmail: s.customerEmail ?? undefined,
+  customerName: s.customerName ?? undefined,
+  metadata: s.metadata,
+  customerId: s.customerId ?? undefined,
+  subscriptionId: s.subscriptionId ?? undefined,
+  expiresAt: s.expiresAt,
+  completedAt: s.completedAt ?? undefined,
+  createdAt: s.createdAt,
+  allowPromotionCodes: s.allowPromotionCodes,
+  couponCode: s.coupon?.code,
+  // Billing's quote of the first invoice, kept on the session (docs/api-behaviour.md §21).
+  amountSubtotal: s.quote.subtotal,
+  amountDiscount: s.quote.discount,
+  amountTax: s.quote.tax,
+  amountTotal: s.quote.amount,
+  totalTaxAmounts: s.quote.taxAmounts,
+  taxRateIds: sessionTaxRateIds(s),
+  currency: plan.currency,
+});
 
 const toCoupon = (c: CouponModel): catalogV1.Coupon => ({
   id: c.id,
@@ -113,7 +116,7 @@ export function catalogHandlers(deps: CatalogDeps, logger: Logger): catalogV1.Ca
     deadline,
     logger,
   });
-  // The session's price is its plan's (less its coupon): the plan is read through its repository.
+  // The session's currency is its plan's: the plan is read through its repository.
   const session = async (scope: ProjectScope, s: CheckoutSessionModel) => ({
     session: toSession(s, await deps.plans.get(scope, s.planId), deps.publicUrl),
   });
@@ -129,6 +132,7 @@ export function catalogHandlers(deps: CatalogDeps, logger: Logger): catalogV1.Ca
         trialPeriodDays: req.trialPeriodDays,
         usageUnitAmount: req.usageUnitAmount,
         metadata: req.metadata,
+        taxRateIds: req.taxRateIds,
       });
       return { plan: toPlan(plan) };
     },
@@ -149,6 +153,7 @@ export function catalogHandlers(deps: CatalogDeps, logger: Logger): catalogV1.Ca
         description: req.description,
         isActive: req.isActive,
         metadata: req.metadata,
+        taxRateIds: req.taxRates?.ids,
         otherFields: req.otherFields,
       });
       return { plan: toPlan(plan) };
@@ -169,6 +174,7 @@ export function catalogHandlers(deps: CatalogDeps, logger: Logger): catalogV1.Ca
           metadata: req.metadata,
           couponCode: req.couponCode,
           allowPromotionCodes: req.allowPromotionCodes,
+          taxRateIds: req.taxRates ? req.taxRates.ids : null,
         }),
       );
     },

@@ -19,6 +19,7 @@ import { addBillingParking } from './0018-add-billing-parking';
 import { addSubscriptionCards } from './0019-add-subscription-cards';
 import { indexFailedFirstCharges } from './0020-index-failed-first-charges';
 import { addTaxes } from './0021-add-taxes';
+import { addPlanTaxRates } from './0040-add-plan-tax-rates';
 
 /** Every migration of the billing database, in order. Append; never edit a shipped one. */
 export const billingMigrations: Migration[] = [
@@ -44,4 +45,5 @@ export const billingMigrations: Migration[] = [
   addSubscriptionCards,
   indexFailedFirstCharges,
   addTaxes,
+  addPlanTaxRates,
 ];
