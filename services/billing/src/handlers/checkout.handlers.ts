@@ -38,14 +38,14 @@ export function checkoutHandlers(deps: BillingDeps): Partial<BillingHandlers> {
         discount: requestedDiscount(req.coupon, plan.currency),
         taxRateIds: req.taxRateIds,
       });
-      const { totals } = quote;
+      const { subtotal, discount, tax, totalExcludingTax, amount, taxAmounts } = quote.totals;
       return {
-        subtotal: totals.subtotal,
-        discount: totals.discount,
-        tax: totals.tax,
-        totalExcludingTax: totals.totalExcludingTax,
-        amount: totals.amount,
-        totalTaxAmounts: totals.taxAmounts.map(toInvoiceTaxAmount),
+        subtotal,
+        discount,
+        tax,
+        totalExcludingTax,
+        amount,
+        totalTaxAmounts: taxAmounts.map(toInvoiceTaxAmount),
         currency: plan.currency,
         chargeAmount: quote.charge,
         verificationCharge: quote.verification,

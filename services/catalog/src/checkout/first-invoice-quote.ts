@@ -10,17 +10,20 @@ import { couponSnapshotMessage } from '../coupon-redemptions/coupon-snapshot-mes
  * The plan as billing keeps it on the subscription a checkout makes (billing.v1.PlanSnapshot),
  * with the plan's default rates as the session kept them when it was made.
  */
-export const planSnapshotMessage = (plan: PlanModel, planTaxRateIds: string[]): billingV1.PlanSnapshot => ({
-  planId: plan.id,
-  name: plan.name,
-  amount: plan.amount,
-  currency: plan.currency,
-  interval: plan.interval,
-  intervalCount: plan.intervalCount,
-  trialPeriodDays: plan.trialPeriodDays,
-  usageUnitAmount: plan.usageUnitAmount ?? undefined,
-  taxRateIds: planTaxRateIds,
-});
+export function planSnapshotMessage(plan: PlanModel, planTaxRateIds: string[]): billingV1.PlanSnapshot {
+  const { id, name, amount, currency, interval, intervalCount, trialPeriodDays, usageUnitAmount } = plan;
+  return {
+    planId: id,
+    name,
+    amount,
+    currency,
+    interval,
+    intervalCount,
+    trialPeriodDays,
+    usageUnitAmount: usageUnitAmount ?? undefined,
+    taxRateIds: planTaxRateIds,
+  };
+}
 
 /**
  * Billing's quote of a checkout's first invoice (QuoteFirstInvoice, docs/api-behaviour.md §21):
@@ -43,14 +46,7 @@ export async function quoteFirstInvoice(
     tax: quote.tax,
     totalExcludingTax: quote.totalExcludingTax,
     amount: quote.amount,
-    taxAmounts: quote.totalTaxAmounts.map((t) => ({
-      taxRateId: t.taxRateId,
-      displayName: t.displayName,
-      percentage: t.percentage,
-      inclusive: t.inclusive,
-      taxableAmount: t.taxableAmount,
-      amount: t.amount,
-    })),
+    taxAmounts: quote.totalTaxAmounts,
     chargeAmount: quote.chargeAmount,
     verificationCharge: quote.verificationCharge,
   };

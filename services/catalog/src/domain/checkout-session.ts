@@ -1,5 +1,5 @@
 import { randomInt } from 'node:crypto';
-import { DomainError, type FieldViolation } from '@billing/platform';
+import { DomainError, type FieldViolation, type TaxAmountFigures } from '@billing/platform';
 
 export const CHECKOUT_STATUSES = ['PENDING', 'COMPLETED', 'EXPIRED', 'CANCELLED'] as const;
 export type CheckoutStatus = (typeof CHECKOUT_STATUSES)[number];
@@ -58,17 +58,6 @@ export interface CheckoutDraft {
   allowPromotionCodes?: boolean;
 }
 
-/** One rate's tax in a quote, the rate as it was then (billing.v1.InvoiceTaxAmount). */
-export interface QuotedTaxAmount {
-  taxRateId: string;
-  displayName: string;
-  /** Exact decimal text ("7.5"). */
-  percentage: string;
-  inclusive: boolean;
-  taxableAmount: number;
-  amount: number;
-}
-
 /**
  * Billing's quote of a session's first invoice (QuoteFirstInvoice, docs/api-behaviour.md §21),
  * kept on the session (migration 0007): the page shows it, the payment charges chargeAmount, and
@@ -81,7 +70,8 @@ export interface CheckoutQuote {
   totalExcludingTax: number;
   /** The first invoice's total: subtotal - discount + the exclusive taxes. */
   amount: number;
-  taxAmounts: QuotedTaxAmount[];
+  /** One rate's tax each, the rate as it was then (billing.v1.InvoiceTaxAmount). */
+  taxAmounts: TaxAmountFigures[];
   /** What the payment charges: amount, or the verification charge (a trial, nothing to pay). */
   chargeAmount: number;
   verificationCharge: boolean;

@@ -1,5 +1,5 @@
-import { toMajorUnits } from '@billing/platform';
-import type { CheckoutQuote, QuotedTaxAmount } from '../domain/checkout-session';
+import { toMajorUnits, type TaxAmountFigures } from '@billing/platform';
+import type { CheckoutQuote } from '../domain/checkout-session';
 import type { CouponSnapshot } from '../domain/coupon-rules';
 
 /** Text into HTML: every page value goes through this. */
@@ -104,7 +104,7 @@ export function describeDiscount(coupon: CouponSnapshot, currency: string): stri
 }
 
 /** "VAT 7.5%", "VAT 7.5% incl." (the price holds it already). */
-export const describeTax = (tax: QuotedTaxAmount) => `${tax.displayName} ${tax.percentage}%${tax.inclusive ? ' incl.' : ''}`;
+export const describeTax = (tax: TaxAmountFigures) => `${tax.displayName} ${tax.percentage}%${tax.inclusive ? ' incl.' : ''}`;
 
 /**
  * Subtotal, discount, each tax and the total to pay, when a coupon or a tax applies (docs/api-behaviour.md

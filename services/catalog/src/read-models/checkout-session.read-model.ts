@@ -1,4 +1,4 @@
-import { toMajorUnits } from '@billing/platform';
+import { taxAmountView, toMajorUnits } from '@billing/platform';
 import { sessionTaxRateIds } from '../domain/checkout-session';
 import type { CheckoutSessionModel } from '../db/models/checkout-session.model';
 import type { PlanModel } from '../db/models/plan.model';
@@ -33,14 +33,7 @@ export function checkoutSessionResource(
     amount_discount: toMajorUnits(quote.discount),
     amount_tax: toMajorUnits(quote.tax),
     amount_total: toMajorUnits(quote.amount),
-    total_tax_amounts: quote.taxAmounts.map((t) => ({
-      tax_rate_id: t.taxRateId,
-      display_name: t.displayName,
-      percentage: Number(t.percentage),
-      inclusive: t.inclusive,
-      taxable_amount: toMajorUnits(t.taxableAmount),
-      amount: toMajorUnits(t.amount),
-    })),
+    total_tax_amounts: quote.taxAmounts.map(taxAmountView),
     currency: plan.currency,
     livemode: session.livemode,
     expires_at: session.expiresAt.toISOString(),

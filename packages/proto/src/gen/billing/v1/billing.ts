@@ -852,17 +852,23 @@ export interface UpdateTaxRateResponse {
   taxRate?: TaxRate | undefined;
 }
 
+/** Rates to attach, checked as a subscription's are (docs/api-behaviour.md §21). */
 export interface GetTaxRatesRequest {
-  scope?: ProjectScope | undefined;
+  scope?:
+    | ProjectScope
+    | undefined;
+  /** In the order they are to apply; at most 5, each once. */
   taxRateIds: string[];
   /** Rates already attached where these go: they may stay though inactive. */
   attachedIds: string[];
 }
 
+/** The rates of the request, in its order, active or (attached already) not. */
 export interface GetTaxRatesResponse {
   taxRates: TaxRate[];
 }
 
+/** A checkout's first invoice to quote: what its hosted page sells. */
 export interface QuoteFirstInvoiceRequest {
   scope?: ProjectScope | undefined;
   plan?:
