@@ -44,7 +44,11 @@ export function validatePlanSnapshot(
     bad('trial_period_days', 'Input should be >= 0', plan.trialPeriodDays);
   }
   const taxRateIds = (plan.taxRateIds ?? []).map((id) => id.toLowerCase());
-  if (taxRateIds.length > MAX_TAX_RATES || new Set(taxRateIds).size !== taxRateIds.length || !taxRateIds.every(isUuid)) {
+  if (
+    taxRateIds.length > MAX_TAX_RATES ||
+    new Set(taxRateIds).size !== taxRateIds.length ||
+    !taxRateIds.every(isUuid)
+  ) {
     bad('tax_rate_ids', `Input should be at most ${MAX_TAX_RATES} distinct tax rate ids`, plan.taxRateIds);
   }
   if (violations.length) throw DomainError.invalid(violations, 'Invalid plan snapshot');
@@ -84,7 +88,11 @@ export interface CheckoutQuote {
  * invoice is for after a trial or comes to nothing. The customer is unknown until the payment
  * (`tax.exempt` NONE).
  */
-export function quoteCheckout(plan: PlanSnapshot, discount: SubscriptionDiscount | null, tax: InvoiceTax): CheckoutQuote {
+export function quoteCheckout(
+  plan: PlanSnapshot,
+  discount: SubscriptionDiscount | null,
+  tax: InvoiceTax,
+): CheckoutQuote {
   const totals = totalInvoice([{ type: 'SUBSCRIPTION', amount: plan.amount }], nextInvoiceDiscount(discount), tax, 0);
   const verification = plan.trialPeriodDays > 0 || totals.amountDue === 0;
   return { totals, verification, charge: verification ? VERIFICATION_CHARGE_AMOUNT : totals.amountDue };

@@ -14,7 +14,8 @@ const planColumns = (plan: PlanTerms) => ({
   interval: plan.interval,
   intervalCount: plan.intervalCount,
   usageUnitAmount: plan.usageUnitAmount,
-  planTaxRateIds: plan.taxRateIds,
+  // A change stored on an invoice before migration 0040 names no rates: its plan then had none.
+  planTaxRateIds: plan.taxRateIds ?? [],
 });
 
 /** The subscription columns of a change pending at the period's end (docs/api-behaviour.md §18). */

@@ -70,7 +70,7 @@ export const UpdatePlanBody = z
     metadata: metadata.optional(),
     tax_rate_ids: taxRateIds.optional().meta({
       description:
-        "Replaces the default tax rates ([] = none) for the subscriptions and checkout sessions made from now on; a rate the plan has may stay though inactive",
+        'Replaces the default tax rates ([] = none) for the subscriptions and checkout sessions made from now on; a rate the plan has may stay though inactive',
     }),
   })
   .meta({ id: 'UpdatePlanRequest' });

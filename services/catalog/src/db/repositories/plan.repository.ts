@@ -22,7 +22,9 @@ export class PlanRepository {
   /** The merchant's edit of a plan's descriptive fields and default tax rates (its price never changes). */
   save(
     plan: PlanModel,
-    changes: Partial<Pick<PlanModel, 'name' | 'description' | 'isActive' | 'metadata' | 'taxRateIds'>> & { updatedAt: Date },
+    changes: Partial<Pick<PlanModel, 'name' | 'description' | 'isActive' | 'metadata' | 'taxRateIds'>> & {
+      updatedAt: Date;
+    },
   ): Promise<PlanModel> {
     return plan.update(changes);
   }
