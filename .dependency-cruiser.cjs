@@ -22,7 +22,7 @@ module.exports = {
       comment:
         "A use case is one operation: it reaches another's work only through a named shared home " +
         '(billing: invoicing/, subscription-changes/, scheduling/, read-models/, events/, domain/; ' +
-        'catalog: checkout/, coupon-redemptions/, read-models/, events/, domain/; ' +
+        'catalog: checkout/, coupon-redemptions/, tax-rates/, read-models/, events/, domain/; ' +
         'identity: access/, provisioning/, seller-details/, events/; notification: delivery/, registration/; ' +
         'sandbox-provider: customers/, resources/, webhooks/), never through its module.',
       severity: 'error',
@@ -45,7 +45,7 @@ module.exports = {
       from: {
         path:
           `${SERVICE}(invoicing|subscription-changes|scheduling|read-models|events|domain|db` +
-          '|checkout|coupon-redemptions|access|provisioning|seller-details|delivery|registration|customers|resources|webhooks)/',
+          '|checkout|coupon-redemptions|tax-rates|access|provisioning|seller-details|delivery|registration|customers|resources|webhooks)/',
       },
       to: { path: `${SERVICE}usecases/` },
     },

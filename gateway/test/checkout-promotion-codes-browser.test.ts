@@ -10,9 +10,10 @@ import { sandboxControlsOf } from './support/test-clock';
 /**
  * The hosted checkout's "Promotion code" field in a real browser (Chromium, the sandbox provider):
  * a code re-prices the page before Pay, refusals are shown in words, and the sandbox is charged the
- * discounted price (docs/api-behaviour.md §19). Screenshots kept as test artifacts.
+ * discounted price (docs/api-behaviour.md §19); with tax rates the page shows each tax and charges
+ * billing's quote of the first invoice (§21). Screenshots kept as test artifacts.
  */
-describe('promotion codes on the hosted checkout page, in a real browser', () => {
+describe('promotion codes and taxes on the hosted checkout page, in a real browser', () => {
   let platform: SharedPlatform;
   let api: Api;
   let merchant: RegisteredMerchant;
@@ -62,14 +63,15 @@ describe('promotion codes on the hosted checkout page, in a real browser', () =>
   const shot = (name: string) =>
     page.screenshot({ path: `${artifactsFolder('checkout-promotion-codes')}/${name}.png`, fullPage: true });
 
-  async function newSession() {
+  async function newSession(taxRateIds: string[] = []) {
     const session = await post('/checkout/sessions', {
       plan_id: planId,
       allow_promotion_codes: true,
       success_url: `${site.url}/thanks`,
+      tax_rate_ids: taxRateIds,
     });
     expect(session.status).toBe(201);
-    expect(session.body).toMatchObject({ allow_promotion_codes: true, coupon_code: null, amount_total: 10000 });
+    expect(session.body).toMatchObject({ allow_promotion_codes: true, coupon_code: null, amount_subtotal: 10000 });
     return session.body;
   }
 
@@ -164,5 +166,79 @@ describe('promotion codes on the hosted checkout page, in a real browser', () =>
     await expect(page.getByTestId('total').textContent()).resolves.toMatch(/7,500\.00$/);
     await shot('5-price-fixed');
     expect((await get(`/checkout/sessions/${session.code}`)).body.coupon_code).toBe('WELCOME25');
+  });
+
+  /** Applies WELCOME25 on a taxed session's page and pays it with the keyboard alone. */
+  async function payTaxedWithCode(inclusive: boolean, name: string) {
+    const rate = await post('/tax-rates', { display_name: 'VAT', percentage: 7.5, inclusive });
+    expect(rate.status).toBe(201);
+    const session = await newSession([rate.body.id]);
+    const email = `tax-${randomUUID().slice(0, 8)}@example.com`;
+    await page.goto(session.checkout_url);
+    await page.getByLabel('Email').fill(email);
+    await applyCode('WELCOME25');
+    await shot(name);
+    const row = (testId: string) => page.getByTestId(testId).textContent();
+    const figures = [
+      await row('original-price'),
+      await row('discount'),
+      await row('tax-name'),
+      await row('tax'),
+      await row('total'),
+    ];
+    // Pay from the keyboard: Tab moves from the promotion code's Apply to Pay, Enter presses it.
+    await page.getByRole('button', { name: 'Apply' }).focus();
+    await page.keyboard.press('Tab');
+    await expect(page.locator(':focus').textContent()).resolves.toBe('Pay');
+    await page.keyboard.press('Enter');
+    await page.waitForURL(/\/pay\//);
+    await page.getByRole('button', { name: /Success/ }).click();
+    await page.waitForURL(`${site.url}/thanks`);
+    const charged = (await sandbox.ledger({ email })).transactions.filter((t) => t.status === 'success');
+    const done = (await get(`/checkout/sessions/${session.code}`)).body;
+    const [invoice] = (await get(`/invoices?subscription_id=${done.subscription_id}`)).body;
+    return { rate: rate.body.id, figures, charged: charged.map((t) => [t.amount, t.currency]), invoice };
+  }
+
+  // §21's example on the page: 10,000 NGN, 25% off, 7.5% VAT, exclusive then inclusive. The page's
+  // figures, the sandbox's charge and the first invoice are the same numbers.
+  it.each([
+    {
+      title: 'an exclusive 7.5% VAT shows 10,000, 2,500, "VAT 7.5%" 562.50 and 8,062.50 and charges 8,062.50',
+      inclusive: false,
+      taxRow: ['VAT 7.5%', 'NGN 562.50', 'NGN 8,062.50'],
+      charged: 806250,
+      invoice: { tax: 562.5, total_excluding_tax: 7500, amount: 8062.5, taxable: 7500 },
+    },
+    {
+      title: 'an inclusive 7.5% VAT shows "VAT 7.5% incl." 523.26 and 7,500 and charges 7,500',
+      inclusive: true,
+      taxRow: ['VAT 7.5% incl.', 'NGN 523.26', 'NGN 7,500.00'],
+      charged: 750000,
+      invoice: { tax: 523.26, total_excluding_tax: 6976.74, amount: 7500, taxable: 6976.74 },
+    },
+  ])('§21 on the page: $title; the first invoice equals the page', async ({ inclusive, taxRow, charged, invoice }) => {
+    const paid = await payTaxedWithCode(inclusive, inclusive ? '7-inclusive-vat' : '6-exclusive-vat');
+    expect(paid.figures.map((f) => f?.replace(/\s/g, ' '))).toEqual(['NGN 10,000.00', '−NGN 2,500.00', ...taxRow]);
+    expect(paid.charged).toEqual([[charged, 'NGN']]);
+    expect(paid.invoice).toMatchObject({
+      status: 'PAID',
+      subtotal: 10000,
+      discount: 2500,
+      tax: invoice.tax,
+      total_excluding_tax: invoice.total_excluding_tax,
+      amount: invoice.amount,
+      amount_paid: invoice.amount,
+      total_tax_amounts: [
+        {
+          tax_rate_id: paid.rate,
+          display_name: 'VAT',
+          percentage: 7.5,
+          inclusive,
+          taxable_amount: invoice.taxable,
+          amount: invoice.tax,
+        },
+      ],
+    });
   });
 });

@@ -322,6 +322,18 @@ describe('the webhook events of the document', () => {
         duration: 'ONCE',
         durationInPeriods: null,
       },
+      taxRateIds: null,
+      planTaxRateIds: [],
+      quote: {
+        subtotal: 1500000,
+        discount: 375000,
+        tax: 0,
+        totalExcludingTax: 1125000,
+        amount: 1125000,
+        taxAmounts: [],
+        chargeAmount: 1125000,
+        verificationCharge: false,
+      },
     };
     const subscriptionData = subscriptionEventData(subscription as never, customer.email);
     const invoiceData = invoiceEventData(invoice as never, customer.email);

@@ -97,12 +97,13 @@ describe("the README's tours against a started platform", () => {
     120_000,
   );
 
-  it('the growing tour discounts the checkout, grants credit and upgrades as its preview said', async () => {
+  it('the growing tour discounts and taxes the checkout, grants credit and upgrades as its preview said', async () => {
     const tour = tours.find((t) => t.name === 'growing');
     expect(tour).toBeDefined();
     const stdout = await runTour(tour!, { BASE_URL: platform.gatewayUrl });
     expect(stdout.trim().split('\n')).toEqual([
-      'paid 7500 of 10000',
+      'paid 8062.5 of 10000',
+      'VAT 7.5%: 562.5 on 7500',
       'balance 1000',
       'PRORATION PRORATION DISCOUNT',
       'Pro: preview matches, credit used 1000',

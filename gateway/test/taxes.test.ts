@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { SandboxControlsClient } from '@billing/payments';
-import { queryDatabase, sharedPlatform, type SharedPlatform } from '@billing/testing';
+import { payCheckoutPageInSandbox, queryDatabase, sharedPlatform, type SharedPlatform } from '@billing/testing';
 import {
   gatewayApi,
   registerMerchant,
@@ -645,6 +645,168 @@ describe('taxes (gateway -> billing -> sandbox provider)', () => {
       expect(ledger.refunds.filter((r) => charged.has(r.transaction_reference)).map((r) => r.amount)).toEqual([
         1075000,
       ]);
+    });
+  });
+
+  describe("plans' and checkout sessions' rates", () => {
+    /**
+     * Sends `ids` where rates are attached and expects §21's refusals: more than 5 or one twice 422,
+     * unknown or of the other mode 404, another project's 403, an inactive one 400 in words.
+     */
+    async function expectRefusedRates(
+      m: RegisteredMerchant,
+      send: (ids: string[]) => Promise<{ status: number; body: Json }>,
+    ): Promise<void> {
+      const rate = await vat(m);
+      const inactive = await vat(m);
+      expect((await patch(m, `/tax-rates/${inactive}`, { is_active: false })).status).toBe(200);
+      const foreign = await vat(await registerMerchant(api, 'tax-rates-other'));
+      const live = await api('POST', '/api/v1/tax-rates', {
+        apiKey: m.liveKey,
+        body: { display_name: 'VAT', percentage: 7.5, inclusive: false },
+      });
+      const six = await send(Array.from({ length: 6 }, () => randomUUID()));
+      expect([six.status, six.body.detail[0].loc]).toEqual([422, ['body', 'tax_rate_ids']]);
+      const twice = await send([rate, rate]);
+      expect([twice.status, twice.body.detail[0].loc]).toEqual([422, ['body', 'tax_rate_ids', 1]]);
+      expect((await send([randomUUID()])).status).toBe(404);
+      expect((await send([live.body.id])).status).toBe(404);
+      expect((await send([rate, foreign])).status).toBe(403);
+      const refused = await send([inactive]);
+      expect([refused.status, refused.body]).toEqual([
+        400,
+        { detail: `The tax rate VAT (${inactive}) is not active; an inactive rate can't be newly attached` },
+      ]);
+    }
+
+    const planWithRates = async (m: RegisteredMerchant, taxRateIds: string[]) =>
+      created(m, '/plans', { name: 'Monthly', amount: 10000, tax_rate_ids: taxRateIds });
+
+    const levy = async (m: RegisteredMerchant): Promise<string> =>
+      (await created(m, '/tax-rates', { display_name: 'Levy', percentage: 5, inclusive: false })).id;
+
+    it('POST and PATCH /plans refuse rates that cannot be attached (422, 404, 403, 400) and change nothing', async () => {
+      const m = await registerMerchant(api, 'tax-plan-refusals');
+      await expectRefusedRates(m, (ids) => post(m, '/plans', { name: 'Monthly', amount: 10000, tax_rate_ids: ids }));
+      expect((await get(m, '/plans')).body).toEqual([]);
+
+      const rate = await vat(m);
+      const made = await planWithRates(m, [rate]);
+      expect(made.tax_rate_ids).toEqual([rate]);
+      await expectRefusedRates(m, (ids) => patch(m, `/plans/${made.id}`, { tax_rate_ids: ids }));
+      expect((await get(m, `/plans/${made.id}`)).body.tax_rate_ids).toEqual([rate]);
+    });
+
+    it("PATCH /plans replaces the plan's rates; a rate it has may stay though deactivated since, and [] removes them", async () => {
+      const m = await registerMerchant(api, 'tax-plan-patch');
+      const rate = await vat(m);
+      const other = await levy(m);
+      const made = await planWithRates(m, [rate]);
+      expect((await patch(m, `/tax-rates/${rate}`, { is_active: false })).status).toBe(200);
+      const kept = await patch(m, `/plans/${made.id}`, { tax_rate_ids: [other, rate] });
+      expect([kept.status, kept.body.tax_rate_ids]).toEqual([200, [other, rate]]);
+      expect((await get(m, `/plans/${made.id}`)).body.tax_rate_ids).toEqual([other, rate]);
+      const cleared = await patch(m, `/plans/${made.id}`, { tax_rate_ids: [] });
+      expect([cleared.status, cleared.body.tax_rate_ids]).toEqual([200, []]);
+    });
+
+    it("a subscription without rates of its own is taxed by its plan's; its own replace them, [] is no tax, and a later plan PATCH changes new subscriptions only", async () => {
+      const m = await registerMerchant(api, 'tax-plan-default');
+      const rate = await vat(m);
+      const own = await levy(m);
+      const planId = (await planWithRates(m, [rate])).id;
+      const payer = await customerWithCard(m, 'plan-default');
+      const subscribe = async (body: Json) => {
+        const made = await created(m, '/subscriptions', { customer_id: payer.customerId, plan_id: planId, ...body });
+        return { made, invoice: (await invoicesOf(m, made.id))[0] };
+      };
+
+      const byPlan = await subscribe({});
+      expect(byPlan.made.tax_rate_ids).toBeNull();
+      expect(byPlan.invoice).toMatchObject({
+        tax: 750,
+        amount: 10750,
+        total_tax_amounts: [taxEntry(rate, false, 10000, 750)],
+      });
+      const byOwn = await subscribe({ tax_rate_ids: [own] });
+      expect(byOwn.invoice).toMatchObject({
+        tax: 500,
+        amount: 10500,
+        total_tax_amounts: [taxEntry(own, false, 10000, 500, 'Levy')].map((e) => ({ ...e, percentage: 5 })),
+      });
+      const untaxed = await subscribe({ tax_rate_ids: [] });
+      expect(untaxed.invoice).toMatchObject({ tax: 0, amount: 10000, total_tax_amounts: [] });
+
+      expect((await patch(m, `/plans/${planId}`, { tax_rate_ids: [] })).status).toBe(200);
+      const afterPatch = await subscribe({});
+      expect(afterPatch.invoice).toMatchObject({ tax: 0, amount: 10000 });
+      expect(await chargesOf(payer.email)).toEqual([
+        [1075000, 'success'],
+        [1050000, 'success'],
+        [1000000, 'success'],
+        [1000000, 'success'],
+      ]);
+      // The first subscription kept the rates its plan had when it was made.
+      await renew(m, byPlan.made.id);
+      const renewal = (await invoicesOf(m, byPlan.made.id))[1];
+      expect(renewal).toMatchObject({ status: 'PAID', tax: 750, amount: 10750 });
+      expect((await invoicesOf(m, afterPatch.made.id))[1]).toMatchObject({ tax: 0, amount: 10000 });
+    });
+
+    it("POST /checkout/sessions refuses rates as plans do; without its own it keeps the plan's, and shows them with billing's quote", async () => {
+      const m = await registerMerchant(api, 'tax-session');
+      const rate = await vat(m);
+      const planId = (await planWithRates(m, [rate])).id;
+      await expectRefusedRates(m, (ids) => post(m, '/checkout/sessions', { plan_id: planId, tax_rate_ids: ids }));
+
+      const byPlan = await created(m, '/checkout/sessions', { plan_id: planId });
+      expect(byPlan).toMatchObject({
+        tax_rate_ids: [rate],
+        amount_subtotal: 10000,
+        amount_discount: 0,
+        amount_tax: 750,
+        amount_total: 10750,
+        total_tax_amounts: [taxEntry(rate, false, 10000, 750)],
+      });
+      const untaxed = await created(m, '/checkout/sessions', { plan_id: planId, tax_rate_ids: [] });
+      expect(untaxed).toMatchObject({ tax_rate_ids: [], amount_tax: 0, amount_total: 10000, total_tax_amounts: [] });
+      expect((await get(m, `/checkout/sessions/${byPlan.code}`)).body).toEqual(byPlan);
+    });
+
+    it("the subscription a checkout creates keeps the session's rates (or, without them, the plan's) and its renewal is taxed by them", async () => {
+      const m = await registerMerchant(api, 'tax-checkout-renewal');
+      const rate = await vat(m);
+      const own = await levy(m);
+      const planId = (await planWithRates(m, [rate])).id;
+      const checkout = async (body: Json) => {
+        const session = await created(m, '/checkout/sessions', { plan_id: planId, ...body });
+        const email = `tax-checkout-${randomUUID().slice(0, 8)}@example.com`;
+        await payCheckoutPageInSandbox(platform.gatewayUrl, session.code, email);
+        const done = (await get(m, `/checkout/sessions/${session.code}`)).body;
+        expect(done.status).toBe('COMPLETED');
+        const paid = (await sandbox.ledger({ email })).transactions.filter((t) => t.status === 'success');
+        return { session, done, email, charged: paid.map((t) => t.amount) };
+      };
+
+      const withOwn = await checkout({ tax_rate_ids: [own] });
+      expect(withOwn.session.amount_total).toBe(10500);
+      expect(withOwn.charged).toEqual([1050000]);
+      expect((await get(m, `/subscriptions/${withOwn.done.subscription_id}`)).body.tax_rate_ids).toEqual([own]);
+      const byPlan = await checkout({});
+      expect(byPlan.charged).toEqual([1075000]);
+      expect((await get(m, `/subscriptions/${byPlan.done.subscription_id}`)).body.tax_rate_ids).toBeNull();
+
+      await renew(m, withOwn.done.subscription_id);
+      for (const [done, tax, amount] of [
+        [withOwn.done, 500, 10500],
+        [byPlan.done, 750, 10750],
+      ] as const) {
+        const [first, renewal] = await invoicesOf(m, done.subscription_id);
+        expect(first).toMatchObject({ status: 'PAID', tax, amount, amount_paid: amount });
+        expect(renewal).toMatchObject({ status: 'PAID', tax, amount, amount_paid: amount });
+      }
+      expect(await chargesOf(withOwn.email)).toEqual([[1050000, 'success']]);
+      expect(await chargesOf(byPlan.email)).toEqual([[1075000, 'success']]);
     });
   });
 });

@@ -13,8 +13,8 @@ export interface DiscountTerms {
 /**
  * What a discount takes off `base` (minor units, the sum of an invoice's SUBSCRIPTION and USAGE
  * lines): percent_off of it, or amount_off capped at it; never more than the base nor below 0;
- * rounded once, half away from zero, to whole minor units. Catalog prices a discounted checkout
- * and billing writes the DISCOUNT line with this one function, so the two always agree.
+ * rounded once, half away from zero, to whole minor units. Billing's totalInvoice is its caller:
+ * every invoice and the quote of a checkout's first invoice (docs/api-behaviour.md §21).
  */
 export function discountAmount(base: number, terms: DiscountTerms): number {
   if (base <= 0) return 0;

@@ -56,3 +56,26 @@ export function shareOfAmount(amount: number, part: Decimal.Value, whole: Decima
   if (new ExactDecimal(whole).isZero()) throw new RangeError('a share of a whole of 0');
   return roundMinorUnits(new ExactDecimal(amount).times(part).div(whole));
 }
+
+/** One rate's tax as the services keep it (minor units, the percentage as exact decimal text). */
+export interface TaxAmountFigures {
+  taxRateId: string;
+  displayName: string;
+  percentage: string;
+  inclusive: boolean;
+  taxableAmount: number;
+  amount: number;
+}
+
+/**
+ * One entry of `total_tax_amounts` as the API and the webhook events show it (docs/api-behaviour.md
+ * §21): an invoice's, a plan change's preview and a checkout session's quote alike.
+ */
+export const taxAmountView = (t: TaxAmountFigures) => ({
+  tax_rate_id: t.taxRateId,
+  display_name: t.displayName,
+  percentage: Number(t.percentage),
+  inclusive: t.inclusive,
+  taxable_amount: toMajorUnits(t.taxableAmount),
+  amount: toMajorUnits(t.amount),
+});

@@ -1,7 +1,9 @@
 import { DomainError } from '@billing/platform';
 import type { VerifiedTransaction } from '@billing/payments';
+import { NO_TAX } from '../src/domain/invoice-totals';
 import {
-  assertCheckoutPaid,
+  assertCheckoutPaid as assertPaid,
+  quoteCheckout,
   subscriptionStart,
   validatePlanSnapshot,
   type PlanSnapshot,
@@ -16,6 +18,7 @@ const plan = (overrides: Partial<PlanSnapshot> = {}): PlanSnapshot => ({
   intervalCount: 1,
   trialPeriodDays: 0,
   usageUnitAmount: null,
+  taxRateIds: [],
   ...overrides,
 });
 
@@ -31,6 +34,10 @@ const paid = (overrides: Partial<VerifiedTransaction> = {}): VerifiedTransaction
   metadata: {},
   ...overrides,
 });
+
+/** The rule against the quote of the plan's first invoice, untaxed and undiscounted. */
+const assertCheckoutPaid = (transaction: VerifiedTransaction | null, p: PlanSnapshot) =>
+  assertPaid(transaction, p, quoteCheckout(p, null, NO_TAX));
 
 function refusal(run: () => unknown): DomainError {
   try {

@@ -45,6 +45,7 @@ describe('billing CompleteCheckout (gRPC + sandbox provider + PostgreSQL)', () =
     interval: 'monthly',
     intervalCount: 1,
     trialPeriodDays: 0,
+    taxRateIds: [],
     ...overrides,
   });
 

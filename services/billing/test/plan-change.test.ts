@@ -10,6 +10,7 @@ const terms = (planId: string, amount: number, extra: Partial<PlanTerms> = {}): 
   planId,
   name: planId,
   amount,
+  taxRateIds: [],
   interval: 'monthly',
   intervalCount: 1,
   usageUnitAmount: null,

@@ -54,6 +54,7 @@ describe('billing when the payment provider is unreachable', () => {
           name: 'Pro',
           amount: 1000,
           currency: 'NGN',
+          taxRateIds: [],
           interval: 'monthly',
           intervalCount: 1,
           trialPeriodDays: 0,

@@ -129,6 +129,7 @@ describe('usage in PostgreSQL: exact sums and the usage line of a renewal (billU
           customerId: customer.id,
           planId: randomUUID(),
           planName: 'Metered',
+          planTaxRateIds: [],
           amount: 100000,
           currency: 'NGN',
           interval: 'monthly',

@@ -27,6 +27,7 @@ describe('coupon redemption (catalog gRPC)', () => {
       scope,
       name: 'Monthly',
       description: '',
+      taxRateIds: [],
       amount: 1_000_000,
       currency: 'NGN',
       interval: 'monthly',

@@ -401,7 +401,7 @@ export interface paths {
         put?: never;
         /**
          * Create a plan
-         * @description Defaults: NGN, monthly, every 1 interval, no trial. `amount` is in major units with at most 2 decimals (15000.5 NGN); 0 makes a free plan whose checkout only verifies the card. With `usage_unit_amount` the plan is metered: each period’s invoice adds the recorded usage times that price.
+         * @description Defaults: NGN, monthly, every 1 interval, no trial. `amount` is in major units with at most 2 decimals (15000.5 NGN); 0 makes a free plan whose checkout only verifies the card. With `usage_unit_amount` the plan is metered: each period’s invoice adds the recorded usage times that price. `tax_rate_ids` are the default tax rates of its subscriptions and checkouts (at most 5, else 422): an unknown rate is a 404, another project's a 403, an inactive one a 400.
          *
          *     **Credentials:** a project's API key in `X-Api-Key`. It acts in the key’s project and mode: a test key (`svc_test_...`) reads and writes test-mode data only, a live key (`svc_live_...`) live-mode data only. An id of the other mode is a 404, one of another project a 403.
          */
@@ -438,8 +438,8 @@ export interface paths {
         options?: never;
         head?: never;
         /**
-         * Update a plan's name, description, activity or metadata
-         * @description Send only the fields to change; `metadata` replaces the stored metadata as a whole. Price and billing fields (amount, currency, interval, interval_count, trial_period_days, usage_unit_amount) are immutable: sending one is a 400. `is_active: true` re-activates a deactivated plan.
+         * Update a plan's name, description, activity, metadata or default tax rates
+         * @description Send only the fields to change; `metadata` replaces the stored metadata as a whole. Price and billing fields (amount, currency, interval, interval_count, trial_period_days, usage_unit_amount) are immutable: sending one is a 400. `is_active: true` re-activates a deactivated plan. `tax_rate_ids` replaces the default tax rates (checked as on creation; a rate the plan has may stay though inactive) for the subscriptions and checkout sessions made from now on: existing ones keep the rates they were made with.
          *
          *     **Credentials:** a project's API key in `X-Api-Key`. It acts in the key’s project and mode: a test key (`svc_test_...`) reads and writes test-mode data only, a live key (`svc_live_...`) live-mode data only. An id of the other mode is a 404, one of another project a 403.
          */
@@ -457,7 +457,7 @@ export interface paths {
         put?: never;
         /**
          * Create a checkout session (a payment link for one plan)
-         * @description Send the customer to `checkout_url`. After paying they are redirected to `success_url`, after giving up to `cancel_url`. The session is PENDING until paid (COMPLETED, with `customer_id` and `subscription_id`) or until `expires_in_minutes` pass (EXPIRED, default 24 h). `customer_email` and `customer_name` prefill the page. Listen to `checkout.session.completed` rather than polling. `coupon_code` redeems a coupon for the session at once (an inactive plan, or a code that cannot be redeemed: 400 saying why) and the customer pays `amount_total`, the discounted price; `allow_promotion_codes` lets the customer type a code on the page instead, which re-prices it before Pay. A session that expires or is cancelled unpaid gives its redemption back.
+         * @description Send the customer to `checkout_url`. After paying they are redirected to `success_url`, after giving up to `cancel_url`. The session is PENDING until paid (COMPLETED, with `customer_id` and `subscription_id`) or until `expires_in_minutes` pass (EXPIRED, default 24 h). `customer_email` and `customer_name` prefill the page. Listen to `checkout.session.completed` rather than polling. `coupon_code` redeems a coupon for the session at once (an inactive plan, or a code that cannot be redeemed: 400 saying why) and the customer pays `amount_total`, the discounted price; `allow_promotion_codes` lets the customer type a code on the page instead, which re-prices it before Pay. A session that expires or is cancelled unpaid gives its redemption back. `tax_rate_ids` (at most 5, else 422; absent: the plan’s) taxes the first invoice and the subscription the checkout creates keeps them: an unknown rate is a 404, another project's a 403, an inactive one a 400. The page shows the subtotal, the discount, each tax and the total, and charges that total (`amount_total`), as billing will invoice it.
          *
          *     **Credentials:** a project's API key in `X-Api-Key`. It acts in the key’s project and mode: a test key (`svc_test_...`) reads and writes test-mode data only, a live key (`svc_live_...`) live-mode data only. An id of the other mode is a 404, one of another project a 403.
          */
@@ -1951,7 +1951,13 @@ export interface components {
             amount_subtotal: number;
             /** @description The coupon's discount on it */
             amount_discount: number;
-            /** @description What the first period costs: amount_subtotal - amount_discount, charged at payment (with a trial, a refunded card check is charged instead and this is the first charge after the trial) */
+            /** @description The tax rates the checkout applies, in order: the session's own, or its plan's when it was made */
+            tax_rate_ids: string[];
+            /** @description The tax of the first invoice (the sum of total_tax_amounts) */
+            amount_tax: number;
+            /** @description One entry per tax rate, in order */
+            total_tax_amounts: components["schemas"]["InvoiceTaxAmount"][];
+            /** @description What the first invoice comes to: amount_subtotal - amount_discount + the exclusive taxes, charged at payment (with a trial, a refunded card check is charged instead and this is the first charge after the trial). Quoted by billing as the invoice will be computed */
             amount_total: number;
             /** @enum {string} */
             currency: "NGN" | "USD" | "GHS" | "ZAR" | "KES";
@@ -1962,6 +1968,17 @@ export interface components {
             completed_at: string | null;
             /** Format: date-time */
             created_at: string;
+        };
+        InvoiceTaxAmount: {
+            /** Format: uuid */
+            tax_rate_id: string;
+            display_name: string;
+            percentage: number;
+            inclusive: boolean;
+            /** @description Major currency unit: the net the rate is computed on (after the discount, less inclusive taxes) */
+            taxable_amount: number;
+            /** @description Major currency unit; 0 for an exempt or reverse-charge customer */
+            amount: number;
         };
         CheckoutSessionExpiredEvent: {
             /**
@@ -2399,17 +2416,6 @@ export interface components {
              */
             test?: true;
         };
-        InvoiceTaxAmount: {
-            /** Format: uuid */
-            tax_rate_id: string;
-            display_name: string;
-            percentage: number;
-            inclusive: boolean;
-            /** @description Major currency unit: the net the rate is computed on (after the discount, less inclusive taxes) */
-            taxable_amount: number;
-            /** @description Major currency unit; 0 for an exempt or reverse-charge customer */
-            amount: number;
-        };
         InvoicePaidEvent: {
             /**
              * Format: uuid
@@ -2803,6 +2809,8 @@ export interface components {
             metadata: {
                 [key: string]: unknown;
             };
+            /** @description The default tax rates of its subscriptions, in order: a subscription without rates of its own keeps the ones its plan had when it was made */
+            tax_rate_ids: string[];
             livemode: boolean;
             /** Format: date-time */
             created_at: string;
@@ -2829,6 +2837,8 @@ export interface components {
             metadata?: {
                 [key: string]: unknown;
             };
+            /** @description Default tax rates of its subscriptions and checkouts: at most 5, active, of this project and mode (unknown or of the other mode: 404, another project's: 403, inactive: 400) */
+            tax_rate_ids?: string[];
         };
         UpdatePlanRequest: {
             name?: string;
@@ -2838,6 +2848,8 @@ export interface components {
             metadata?: {
                 [key: string]: unknown;
             };
+            /** @description Replaces the default tax rates ([] = none) for the subscriptions and checkout sessions made from now on; a rate the plan has may stay though inactive */
+            tax_rate_ids?: string[];
         } & {
             [key: string]: unknown;
         };
@@ -2864,6 +2876,8 @@ export interface components {
              * @default false
              */
             allow_promotion_codes?: boolean;
+            /** @description Tax rates of the checkout and of the subscription it creates, replacing the plan's: at most 5, active, of this project and mode; [] = no tax; absent = the plan's (as the plan has them now) */
+            tax_rate_ids?: string[];
         };
         Coupon: {
             /** Format: uuid */
@@ -3388,7 +3402,7 @@ export interface components {
                 /** @description How many more period invoices it discounts (1 for ONCE until used); null = FOREVER. The subscription shows no discount once it has run out */
                 ends_after_periods_remaining: number | null;
             } | null;
-            /** @description The tax rates its invoices get, in order, replacing its plan's; [] = no tax; null = its plan's (plans carry no rates yet: no tax) */
+            /** @description The tax rates its invoices get, in order, replacing its plan's; [] = no tax; null = its plan's, as the plan had them when the subscription was made (or moved to it) */
             tax_rate_ids: string[] | null;
         };
         CreateSubscriptionRequest: {
@@ -3406,7 +3420,7 @@ export interface components {
             };
             /** @description A coupon to redeem: its discount starts with the first invoice (refused: 400 saying why) */
             coupon_code?: string;
-            /** @description Tax rates for its invoices, replacing its plan's: at most 5, active, of this project and mode; [] = no tax; absent or null = its plan's (plans carry no rates yet: no tax) */
+            /** @description Tax rates for its invoices, replacing its plan's: at most 5, active, of this project and mode; [] = no tax; absent or null = its plan's (as the plan has them now) */
             tax_rate_ids?: string[] | null;
         };
         SubscriptionListItem: {
@@ -3437,7 +3451,7 @@ export interface components {
             created_at: string;
         };
         UpdateSubscriptionRequest: {
-            /** @description The tax rates of the invoices made from now on, replacing the current ones: at most 5, of this project and mode, active unless already attached; [] = no tax; null = its plan's again (plans carry no rates yet: no tax); absent = unchanged */
+            /** @description The tax rates of the invoices made from now on, replacing the current ones: at most 5, of this project and mode, active unless already attached; [] = no tax; null = its plan's again (those it kept from its plan); absent = unchanged */
             tax_rate_ids?: string[] | null;
         };
         ApplySubscriptionDiscountRequest: {
@@ -3503,7 +3517,7 @@ export interface components {
                 /** @description How many more period invoices it discounts (1 for ONCE until used); null = FOREVER. The subscription shows no discount once it has run out */
                 ends_after_periods_remaining: number | null;
             } | null;
-            /** @description The tax rates its invoices get, in order, replacing its plan's; [] = no tax; null = its plan's (plans carry no rates yet: no tax) */
+            /** @description The tax rates its invoices get, in order, replacing its plan's; [] = no tax; null = its plan's, as the plan had them when the subscription was made (or moved to it) */
             tax_rate_ids: string[] | null;
             refund: components["schemas"]["Refund"];
         };
@@ -3615,7 +3629,7 @@ export interface components {
                 /** @description How many more period invoices it discounts (1 for ONCE until used); null = FOREVER. The subscription shows no discount once it has run out */
                 ends_after_periods_remaining: number | null;
             } | null;
-            /** @description The tax rates its invoices get, in order, replacing its plan's; [] = no tax; null = its plan's (plans carry no rates yet: no tax) */
+            /** @description The tax rates its invoices get, in order, replacing its plan's; [] = no tax; null = its plan's, as the plan had them when the subscription was made (or moved to it) */
             tax_rate_ids: string[] | null;
             /** @description The invoice the change made (proration, or a new period for another interval); null when none */
             latest_invoice: {
@@ -6741,6 +6755,9 @@ export interface operations {
                      *         "metadata": {
                      *           "tier": "pro"
                      *         },
+                     *         "tax_rate_ids": [
+                     *           "3d1f0b6e-8c2a-4e57-9b1d-5f7a2c9e4b10"
+                     *         ],
                      *         "livemode": false,
                      *         "created_at": "2026-03-02T09:15:00.000Z"
                      *       }
@@ -6892,7 +6909,10 @@ export interface operations {
                  *       "description": "Unlimited classes and one guest pass a month",
                  *       "metadata": {
                  *         "tier": "pro"
-                 *       }
+                 *       },
+                 *       "tax_rate_ids": [
+                 *         "3d1f0b6e-8c2a-4e57-9b1d-5f7a2c9e4b10"
+                 *       ]
                  *     }
                  */
                 "application/json": components["schemas"]["CreatePlanRequest"];
@@ -6926,11 +6946,28 @@ export interface operations {
                      *       "metadata": {
                      *         "tier": "pro"
                      *       },
+                     *       "tax_rate_ids": [
+                     *         "3d1f0b6e-8c2a-4e57-9b1d-5f7a2c9e4b10"
+                     *       ],
                      *       "livemode": false,
                      *       "created_at": "2026-03-02T09:15:00.000Z"
                      *     }
                      */
                     "application/json": components["schemas"]["Plan"];
+                };
+            };
+            /** @description The tax rate VAT (3d1f0b6e-8c2a-4e57-9b1d-5f7a2c9e4b10) is not active; an inactive rate can't be newly attached */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "The tax rate VAT (3d1f0b6e-8c2a-4e57-9b1d-5f7a2c9e4b10) is not active; an inactive rate can't be newly attached"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The X-Api-Key header is missing, or names an unknown or revoked key */
@@ -6947,7 +6984,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The API key is disabled, or its merchant deactivated */
+            /** @description Tax rate belongs to another project; or: The API key is disabled, or its merchant deactivated */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6955,7 +6992,21 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "API key is disabled"
+                     *       "detail": "Tax rate belongs to another project"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Tax rate not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Tax rate not found"
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];
@@ -7100,6 +7151,9 @@ export interface operations {
                      *       "metadata": {
                      *         "tier": "pro"
                      *       },
+                     *       "tax_rate_ids": [
+                     *         "3d1f0b6e-8c2a-4e57-9b1d-5f7a2c9e4b10"
+                     *       ],
                      *       "livemode": false,
                      *       "created_at": "2026-03-02T09:15:00.000Z"
                      *     }
@@ -7365,6 +7419,9 @@ export interface operations {
                      *       "metadata": {
                      *         "tier": "pro"
                      *       },
+                     *       "tax_rate_ids": [
+                     *         "3d1f0b6e-8c2a-4e57-9b1d-5f7a2c9e4b10"
+                     *       ],
                      *       "livemode": false,
                      *       "created_at": "2026-03-02T09:15:00.000Z"
                      *     }
@@ -7539,7 +7596,10 @@ export interface operations {
                  *         "signup_source": "pricing-page"
                  *       },
                  *       "expires_in_minutes": 1440,
-                 *       "coupon_code": "WELCOME25"
+                 *       "coupon_code": "WELCOME25",
+                 *       "tax_rate_ids": [
+                 *         "3d1f0b6e-8c2a-4e57-9b1d-5f7a2c9e4b10"
+                 *       ]
                  *     }
                  */
                 "application/json": components["schemas"]["CreateCheckoutSessionRequest"];
@@ -7578,7 +7638,21 @@ export interface operations {
                      *       "coupon_code": "WELCOME25",
                      *       "amount_subtotal": 15000,
                      *       "amount_discount": 3750,
-                     *       "amount_total": 11250,
+                     *       "tax_rate_ids": [
+                     *         "3d1f0b6e-8c2a-4e57-9b1d-5f7a2c9e4b10"
+                     *       ],
+                     *       "amount_tax": 843.75,
+                     *       "total_tax_amounts": [
+                     *         {
+                     *           "tax_rate_id": "3d1f0b6e-8c2a-4e57-9b1d-5f7a2c9e4b10",
+                     *           "display_name": "VAT",
+                     *           "percentage": 7.5,
+                     *           "inclusive": false,
+                     *           "taxable_amount": 11250,
+                     *           "amount": 843.75
+                     *         }
+                     *       ],
+                     *       "amount_total": 12093.75,
                      *       "currency": "NGN",
                      *       "livemode": false,
                      *       "expires_at": "2026-03-03T09:15:00.000Z",
@@ -7789,7 +7863,21 @@ export interface operations {
                      *       "coupon_code": "WELCOME25",
                      *       "amount_subtotal": 15000,
                      *       "amount_discount": 3750,
-                     *       "amount_total": 11250,
+                     *       "tax_rate_ids": [
+                     *         "3d1f0b6e-8c2a-4e57-9b1d-5f7a2c9e4b10"
+                     *       ],
+                     *       "amount_tax": 843.75,
+                     *       "total_tax_amounts": [
+                     *         {
+                     *           "tax_rate_id": "3d1f0b6e-8c2a-4e57-9b1d-5f7a2c9e4b10",
+                     *           "display_name": "VAT",
+                     *           "percentage": 7.5,
+                     *           "inclusive": false,
+                     *           "taxable_amount": 11250,
+                     *           "amount": 843.75
+                     *         }
+                     *       ],
+                     *       "amount_total": 12093.75,
                      *       "currency": "NGN",
                      *       "livemode": false,
                      *       "expires_at": "2026-03-03T09:15:00.000Z",
@@ -7941,7 +8029,21 @@ export interface operations {
                      *       "coupon_code": "WELCOME25",
                      *       "amount_subtotal": 15000,
                      *       "amount_discount": 3750,
-                     *       "amount_total": 11250,
+                     *       "tax_rate_ids": [
+                     *         "3d1f0b6e-8c2a-4e57-9b1d-5f7a2c9e4b10"
+                     *       ],
+                     *       "amount_tax": 843.75,
+                     *       "total_tax_amounts": [
+                     *         {
+                     *           "tax_rate_id": "3d1f0b6e-8c2a-4e57-9b1d-5f7a2c9e4b10",
+                     *           "display_name": "VAT",
+                     *           "percentage": 7.5,
+                     *           "inclusive": false,
+                     *           "taxable_amount": 11250,
+                     *           "amount": 843.75
+                     *         }
+                     *       ],
+                     *       "amount_total": 12093.75,
                      *       "currency": "NGN",
                      *       "livemode": false,
                      *       "expires_at": "2026-03-03T09:15:00.000Z",
@@ -18254,7 +18356,21 @@ export interface operations {
                  *         "coupon_code": "WELCOME25",
                  *         "amount_subtotal": 15000,
                  *         "amount_discount": 3750,
-                 *         "amount_total": 11250,
+                 *         "tax_rate_ids": [
+                 *           "3d1f0b6e-8c2a-4e57-9b1d-5f7a2c9e4b10"
+                 *         ],
+                 *         "amount_tax": 843.75,
+                 *         "total_tax_amounts": [
+                 *           {
+                 *             "tax_rate_id": "3d1f0b6e-8c2a-4e57-9b1d-5f7a2c9e4b10",
+                 *             "display_name": "VAT",
+                 *             "percentage": 7.5,
+                 *             "inclusive": false,
+                 *             "taxable_amount": 11250,
+                 *             "amount": 843.75
+                 *           }
+                 *         ],
+                 *         "amount_total": 12093.75,
                  *         "currency": "NGN",
                  *         "livemode": false,
                  *         "expires_at": "2026-03-03T09:15:00.000Z",
@@ -18329,7 +18445,21 @@ export interface operations {
                  *         "coupon_code": "WELCOME25",
                  *         "amount_subtotal": 15000,
                  *         "amount_discount": 3750,
-                 *         "amount_total": 11250,
+                 *         "tax_rate_ids": [
+                 *           "3d1f0b6e-8c2a-4e57-9b1d-5f7a2c9e4b10"
+                 *         ],
+                 *         "amount_tax": 843.75,
+                 *         "total_tax_amounts": [
+                 *           {
+                 *             "tax_rate_id": "3d1f0b6e-8c2a-4e57-9b1d-5f7a2c9e4b10",
+                 *             "display_name": "VAT",
+                 *             "percentage": 7.5,
+                 *             "inclusive": false,
+                 *             "taxable_amount": 11250,
+                 *             "amount": 843.75
+                 *           }
+                 *         ],
+                 *         "amount_total": 12093.75,
                  *         "currency": "NGN",
                  *         "livemode": false,
                  *         "expires_at": "2026-03-03T09:15:00.000Z",

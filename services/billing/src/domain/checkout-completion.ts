@@ -1,14 +1,10 @@
-import {
-  CURRENCIES,
-  DomainError,
-  isUuid,
-  toMajorUnits,
-  type DiscountTerms,
-  type FieldViolation,
-} from '@billing/platform';
-import { checkoutChargeAmount, type VerifiedTransaction } from '@billing/payments';
+import { CURRENCIES, DomainError, isUuid, toMajorUnits, type FieldViolation } from '@billing/platform';
+import { VERIFICATION_CHARGE_AMOUNT, type VerifiedTransaction } from '@billing/payments';
+import { totalInvoice, type InvoiceTax, type InvoiceTotals } from './invoice-totals';
+import { nextInvoiceDiscount, type SubscriptionDiscount } from './subscription-discount';
 import { isInterval, periodAt, trialWindow, type BillingPeriod, type Interval } from './periods';
 import type { SubscriptionStatus } from './subscription-status';
+import { MAX_TAX_RATES } from './tax-rates';
 
 /** The plan as catalog sold it; billing keeps this copy on the subscription. */
 export interface PlanSnapshot {
@@ -20,11 +16,17 @@ export interface PlanSnapshot {
   intervalCount: number;
   trialPeriodDays: number;
   usageUnitAmount: number | null;
+  /** The plan's default tax rates (docs/api-behaviour.md §21), lower case, in order. */
+  taxRateIds: string[];
 }
 
 /** Checks what a caller says was sold; a bad snapshot is the caller's bug, never a charge. */
 export function validatePlanSnapshot(
-  plan: Omit<PlanSnapshot, 'interval' | 'usageUnitAmount'> & { interval: string; usageUnitAmount?: number },
+  plan: Omit<PlanSnapshot, 'interval' | 'usageUnitAmount' | 'taxRateIds'> & {
+    interval: string;
+    usageUnitAmount?: number;
+    taxRateIds?: string[];
+  },
 ): PlanSnapshot {
   const violations: FieldViolation[] = [];
   const bad = (field: string, msg: string, input: unknown) =>
@@ -41,8 +43,16 @@ export function validatePlanSnapshot(
   if (!Number.isInteger(plan.trialPeriodDays) || plan.trialPeriodDays < 0) {
     bad('trial_period_days', 'Input should be >= 0', plan.trialPeriodDays);
   }
+  const taxRateIds = (plan.taxRateIds ?? []).map((id) => id.toLowerCase());
+  if (
+    taxRateIds.length > MAX_TAX_RATES ||
+    new Set(taxRateIds).size !== taxRateIds.length ||
+    !taxRateIds.every(isUuid)
+  ) {
+    bad('tax_rate_ids', `Input should be at most ${MAX_TAX_RATES} distinct tax rate ids`, plan.taxRateIds);
+  }
   if (violations.length) throw DomainError.invalid(violations, 'Invalid plan snapshot');
-  return { ...plan, interval: plan.interval as Interval, usageUnitAmount: plan.usageUnitAmount ?? null };
+  return { ...plan, interval: plan.interval as Interval, usageUnitAmount: plan.usageUnitAmount ?? null, taxRateIds };
 }
 
 /**
@@ -61,23 +71,48 @@ export function assertPaymentOfSession(
   throw new DomainError('failed_precondition', 'This payment belongs to another checkout session');
 }
 
+/** A checkout's first invoice and what the hosted page charges for it (docs/api-behaviour.md §21). */
+export interface CheckoutQuote {
+  /** The first invoice's money: the first period after the trial, if there is one. */
+  totals: InvoiceTotals;
+  /** The charge is only a card check, refunded after completion: a trial, or nothing to pay. */
+  verification: boolean;
+  /** What the hosted checkout charges, minor units. */
+  charge: number;
+}
+
+/**
+ * The one rule of what a checkout charges, for the page (QuoteFirstInvoice) and for the check of
+ * the payment alike: the first invoice as totalInvoice makes it (the plan's price, the
+ * session's discount, then its taxes; no balance: §20), or the verification charge when that
+ * invoice is for after a trial or comes to nothing. The customer is unknown until the payment
+ * (`tax.exempt` NONE).
+ */
+export function quoteCheckout(
+  plan: PlanSnapshot,
+  discount: SubscriptionDiscount | null,
+  tax: InvoiceTax,
+): CheckoutQuote {
+  const totals = totalInvoice([{ type: 'SUBSCRIPTION', amount: plan.amount }], nextInvoiceDiscount(discount), tax, 0);
+  const verification = plan.trialPeriodDays > 0 || totals.amountDue === 0;
+  return { totals, verification, charge: verification ? VERIFICATION_CHARGE_AMOUNT : totals.amountDue };
+}
+
 /**
  * A checkout completes only on the provider's word that exactly the expected charge succeeded:
- * the plan's price less the session's discount (docs/api-behaviour.md §19), or the verification
- * charge for a trial or a free first period (the rule the hosted page used to start the
- * transaction). Anything else is `payment_required` with the provider's own words, so the payer
- * learns why.
+ * the quote's (quoteCheckout), the rule the hosted page used to start the transaction. Anything
+ * else is `payment_required` with the provider's own words, so the payer learns why.
  */
 export function assertCheckoutPaid(
   transaction: VerifiedTransaction | null,
   plan: PlanSnapshot,
-  discount: DiscountTerms | null = null,
+  quote: CheckoutQuote,
 ): VerifiedTransaction {
   if (!transaction) throw new DomainError('payment_required', 'The payment provider does not know this transaction');
   if (transaction.status !== 'success') {
     throw new DomainError('payment_required', transaction.gatewayResponse || `Payment ${transaction.status}`);
   }
-  const expected = checkoutChargeAmount(plan, discount);
+  const expected = quote.charge;
   if (transaction.amount !== expected || transaction.currency.toUpperCase() !== plan.currency) {
     throw new DomainError(
       'payment_required',
@@ -123,6 +158,7 @@ export function subscriptionTerms(plan: PlanSnapshot, start: SubscriptionStart) 
     interval: plan.interval,
     intervalCount: plan.intervalCount,
     usageUnitAmount: plan.usageUnitAmount,
+    planTaxRateIds: plan.taxRateIds,
     status: start.status,
     billingAnchor: start.billingAnchor,
     trialEnd: start.trialEnd,

@@ -17,7 +17,12 @@ export interface PlanTerms {
   interval: Interval;
   intervalCount: number;
   usageUnitAmount: number | null;
+  /** The plan's default tax rates, kept by a subscription on it (docs/api-behaviour.md §21). */
+  taxRateIds: string[];
 }
+
+/** What prices a plan's usage: its terms without its tax rates (the invoice's rates tax it). */
+export type PricingTerms = Omit<PlanTerms, 'taxRateIds'>;
 
 export type ProrationBehavior = 'IMMEDIATE' | 'NONE';
 
@@ -145,6 +150,7 @@ export const planTermsOf = (s: {
   interval: Interval;
   intervalCount: number;
   usageUnitAmount: number | null;
+  planTaxRateIds: string[];
 }): PlanTerms => ({
   planId: s.planId,
   name: s.planName,
@@ -152,6 +158,7 @@ export const planTermsOf = (s: {
   interval: s.interval,
   intervalCount: s.intervalCount,
   usageUnitAmount: s.usageUnitAmount ?? null,
+  taxRateIds: s.planTaxRateIds,
 });
 
 /** The pending plan of a subscription, or null when it has none. */
@@ -162,6 +169,7 @@ export function pendingPlanOf(s: {
   pendingInterval: Interval | null;
   pendingIntervalCount: number | null;
   pendingUsageUnitAmount: number | null;
+  pendingPlanTaxRateIds: string[] | null;
 }): PlanTerms | null {
   if (!s.pendingPlanId) return null;
   return {
@@ -171,5 +179,6 @@ export function pendingPlanOf(s: {
     interval: s.pendingInterval!,
     intervalCount: s.pendingIntervalCount!,
     usageUnitAmount: s.pendingUsageUnitAmount ?? null,
+    taxRateIds: s.pendingPlanTaxRateIds ?? [],
   };
 }

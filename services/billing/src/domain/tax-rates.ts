@@ -159,9 +159,11 @@ export const inactiveTaxRate = (rate: { id: string; displayName: string }) =>
 
 /**
  * The rates a subscription's next invoice uses: its own, or, when it has none of its own (null),
- * its plan's. Plans carry no default rates yet (docs/api-behaviour.md §21), so that is none.
+ * its plan's as the subscription kept them when it was made or moved to the plan (docs/api-behaviour.md
+ * §21): a later change of the plan's rates is for new subscriptions, as a plan's price would be.
  */
-export const taxRateIdsOfSubscription = (own: string[] | null): string[] => own ?? [];
+export const taxRateIdsOfSubscription = (s: { taxRateIds: string[] | null; planTaxRateIds: string[] }): string[] =>
+  s.taxRateIds ?? s.planTaxRateIds;
 
 /** A customer's tax_exempt from a request: NONE, EXEMPT or REVERSE (any case); else a 422. */
 export function parseTaxExempt(value: string): TaxExempt {

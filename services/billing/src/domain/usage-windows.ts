@@ -1,15 +1,15 @@
 import type { BillingPeriod } from './periods';
-import type { PlanTerms } from './plan-change';
+import type { PricingTerms } from './plan-change';
 
 /** A plan a subscription had, in force from `from` until the next one's `from`. */
 export interface PlanInForce {
-  plan: PlanTerms;
+  plan: PricingTerms;
   from: Date;
 }
 
 /** The usage records a plan prices: timestamp in [from, to); `from` null = from the beginning. */
 export interface UsageWindow {
-  plan: PlanTerms;
+  plan: PricingTerms;
   from: Date | null;
   to: Date;
 }
@@ -21,7 +21,7 @@ export interface UsageWindow {
  * from the beginning. A record older than the first plan's start (a backdated timestamp) is the
  * first plan's. Windows of plans that start at or after `before` are left out.
  */
-export function usageWindows(current: PlanTerms, history: PlanInForce[], before: Date): UsageWindow[] {
+export function usageWindows(current: PricingTerms, history: PlanInForce[], before: Date): UsageWindow[] {
   if (history.length === 0) return [{ plan: current, from: null, to: before }];
   const sorted = [...history].sort((a, b) => a.from.getTime() - b.from.getTime());
   const windows: UsageWindow[] = [];

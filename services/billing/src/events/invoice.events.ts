@@ -1,4 +1,4 @@
-import { toMajorUnits, type Context, type NewEvent } from '@billing/platform';
+import { taxAmountView, toMajorUnits, type Context, type NewEvent } from '@billing/platform';
 import type { InvoiceModel } from '../db/models';
 
 /**
@@ -22,14 +22,7 @@ export const invoiceEventData = (invoice: InvoiceModel, customerEmail: string) =
   discount: toMajorUnits(invoice.discount),
   tax: toMajorUnits(invoice.tax),
   total_excluding_tax: toMajorUnits(invoice.totalExcludingTax),
-  total_tax_amounts: invoice.totalTaxAmounts.map((t) => ({
-    tax_rate_id: t.taxRateId,
-    display_name: t.displayName,
-    percentage: Number(t.percentage),
-    inclusive: t.inclusive,
-    taxable_amount: toMajorUnits(t.taxableAmount),
-    amount: toMajorUnits(t.amount),
-  })),
+  total_tax_amounts: invoice.totalTaxAmounts.map(taxAmountView),
   tax_note: invoice.taxNote,
   credit_applied: toMajorUnits(invoice.creditApplied),
   amount_due: toMajorUnits(invoice.amountDue),

@@ -39,7 +39,7 @@ export async function invoiceTaxesOf(
   const wanted = subscriptions.map((s) => ({
     projectId: s.projectId,
     livemode: s.livemode,
-    ids: taxRateIdsOfSubscription(s.taxRateIds),
+    ids: taxRateIdsOfSubscription(s),
   }));
   const [rates, exemptions] = await Promise.all([
     deps.taxRates.findInScopes(wanted, transaction),
@@ -54,6 +54,21 @@ export async function invoiceTaxesOf(
       return [s.id, invoiceTax(own, exemptions.get(s.customerId) ?? 'NONE')];
     }),
   );
+}
+
+/**
+ * The rates `ids` names in the scope, in that order, active or not: rates attached already (a
+ * plan's, a checkout session's) keep applying. An id of no rate of the scope names nothing.
+ */
+export async function attachedTaxRates(
+  deps: BillingDeps,
+  scope: ProjectScope,
+  ids: string[],
+  transaction?: Transaction,
+): Promise<TaxRateModel[]> {
+  const lower = ids.map((id) => id.toLowerCase());
+  const found = await deps.taxRates.findInScopes([{ ...scope, ids: lower }], transaction);
+  return lower.flatMap((id) => found.filter((rate) => rate.id === id));
 }
 
 /** The tax of one subscription's next invoice (invoiceTaxesOf, a batch of one). */

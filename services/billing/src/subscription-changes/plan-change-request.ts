@@ -22,6 +22,7 @@ export const planChangeRequestOf = (command: Omit<PlanChangeCommand, 'idempotenc
     interval: command.plan.interval,
     intervalCount: command.plan.intervalCount,
     usageUnitAmount: command.plan.usageUnitAmount,
+    taxRateIds: command.plan.taxRateIds,
   },
   proration: command.proration,
   atPeriodEnd: command.atPeriodEnd,

@@ -14,6 +14,8 @@ const planColumns = (plan: PlanTerms) => ({
   interval: plan.interval,
   intervalCount: plan.intervalCount,
   usageUnitAmount: plan.usageUnitAmount,
+  // A change stored on an invoice before migration 0040 names no rates: its plan then had none.
+  planTaxRateIds: plan.taxRateIds ?? [],
 });
 
 /** The subscription columns of a change pending at the period's end (docs/api-behaviour.md §18). */
@@ -24,6 +26,7 @@ export const pendingColumns = (plan: PlanTerms | null, at: Date | null) => ({
   pendingInterval: plan?.interval ?? null,
   pendingIntervalCount: plan?.intervalCount ?? null,
   pendingUsageUnitAmount: plan?.usageUnitAmount ?? null,
+  pendingPlanTaxRateIds: plan?.taxRateIds ?? null,
   pendingPlanChangeAt: plan ? at : null,
 });
 

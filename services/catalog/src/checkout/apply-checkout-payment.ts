@@ -5,6 +5,7 @@ import type { CheckoutSessionModel } from '../db/models/checkout-session.model';
 import type { CatalogDeps } from '../catalog-deps';
 import { couponSnapshotMessage } from '../coupon-redemptions/coupon-snapshot-message';
 import { CheckoutPageError } from './checkout-page-error';
+import { planSnapshotMessage } from './first-invoice-quote';
 import { moveOutOfPending } from './move-out-of-pending';
 
 /** Billing's word on a payment; PENDING (not final at the provider) leaves it STARTED. */
@@ -69,24 +70,15 @@ async function completeInBilling(
   session: CheckoutSessionModel,
   reference: string,
 ): Promise<billingV1.CompleteCheckoutResponse> {
-  const { id, name, amount, currency, interval, intervalCount, trialPeriodDays, usageUnitAmount } =
-    await deps.plans.ofSession(session.planId);
+  const plan = await deps.plans.ofSession(session.planId);
   try {
     return await deps.billing.completeCheckout({
       scope: { projectId: session.projectId, merchantId: session.merchantId, livemode: session.livemode },
       checkoutSessionId: session.id,
       transactionReference: reference,
-      // The plan as billing keeps it on the subscription it makes (billing.v1.PlanSnapshot).
-      plan: {
-        planId: id,
-        name,
-        amount,
-        currency,
-        interval,
-        intervalCount,
-        trialPeriodDays,
-        usageUnitAmount: usageUnitAmount ?? undefined,
-      },
+      // The plan with its rates as the session kept them: what its page quoted (§21).
+      plan: planSnapshotMessage(plan, session.planTaxRateIds),
+      taxRates: session.taxRateIds ? { fromPlan: false, ids: session.taxRateIds } : undefined,
       customerEmail: session.customerEmail ?? '',
       customerEmailTypedByPayer: session.customerEmailTypedByPayer,
       customerName: session.customerName ?? '',

@@ -1,5 +1,5 @@
 import { randomInt } from 'node:crypto';
-import { DomainError, type FieldViolation } from '@billing/platform';
+import { DomainError, type FieldViolation, type TaxAmountFigures } from '@billing/platform';
 
 export const CHECKOUT_STATUSES = ['PENDING', 'COMPLETED', 'EXPIRED', 'CANCELLED'] as const;
 export type CheckoutStatus = (typeof CHECKOUT_STATUSES)[number];
@@ -57,6 +57,29 @@ export interface CheckoutDraft {
   /** The hosted page asks for a promotion code instead. */
   allowPromotionCodes?: boolean;
 }
+
+/**
+ * Billing's quote of a session's first invoice (QuoteFirstInvoice, docs/api-behaviour.md §21),
+ * kept on the session (migration 0007): the page shows it, the payment charges chargeAmount, and
+ * billing checks the payment and writes the invoice by the same rule. Minor units.
+ */
+export interface CheckoutQuote {
+  subtotal: number;
+  discount: number;
+  tax: number;
+  totalExcludingTax: number;
+  /** The first invoice's total: subtotal - discount + the exclusive taxes. */
+  amount: number;
+  /** One rate's tax each, the rate as it was then (billing.v1.InvoiceTaxAmount). */
+  taxAmounts: TaxAmountFigures[];
+  /** What the payment charges: amount, or the verification charge (a trial, nothing to pay). */
+  chargeAmount: number;
+  verificationCharge: boolean;
+}
+
+/** The rates a session's checkout applies: its own, or its plan's as it kept them (§21). */
+export const sessionTaxRateIds = (session: { taxRateIds: string[] | null; planTaxRateIds: string[] }) =>
+  session.taxRateIds ?? session.planTaxRateIds;
 
 /** The one redemption a checkout session holds (its coupon, or the promotion code applied on its page). */
 export const checkoutRedemptionKey = (sessionId: string) => `checkout:${sessionId}`;

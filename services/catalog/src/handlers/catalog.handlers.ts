@@ -11,7 +11,8 @@ import type { CheckoutSessionModel } from '../db/models/checkout-session.model';
 import type { CouponModel } from '../db/models/coupon.model';
 import type { PlanModel } from '../db/models/plan.model';
 import type { CatalogDeps } from '../catalog-deps';
-import { checkoutUrl, sessionPrice } from '../read-models/checkout-session.read-model';
+import { sessionTaxRateIds } from '../domain/checkout-session';
+import { checkoutUrl } from '../read-models/checkout-session.read-model';
 import { couponSnapshotMessage } from '../coupon-redemptions/coupon-snapshot-message';
 import { createCoupon } from '../usecases/coupons/create-coupon.usecase';
 import { deactivateCoupon } from '../usecases/coupons/deactivate-coupon.usecase';
@@ -43,14 +44,16 @@ const toPlan = (p: PlanModel): catalogV1.Plan => ({
   metadata: p.metadata,
   createdAt: p.createdAt,
   updatedAt: p.updatedAt,
+  taxRateIds: p.taxRateIds,
 });
 
 const toSession = (
   s: CheckoutSessionModel,
-  plan: Pick<PlanModel, 'amount' | 'currency'>,
+  plan: Pick<PlanModel, 'currency'>,
   publicUrl: string,
 ): catalogV1.CheckoutSession => {
-  const price = sessionPrice(s, plan);
+  // Billing's quote of the first invoice, kept on the session (docs/api-behaviour.md §21).
+  const { quote } = s;
   return {
     id: s.id,
     projectId: s.projectId,
@@ -71,9 +74,12 @@ const toSession = (
     createdAt: s.createdAt,
     allowPromotionCodes: s.allowPromotionCodes,
     couponCode: s.coupon?.code,
-    amountSubtotal: price.subtotal,
-    amountDiscount: price.discount,
-    amountTotal: price.total,
+    amountSubtotal: quote.subtotal,
+    amountDiscount: quote.discount,
+    amountTax: quote.tax,
+    amountTotal: quote.amount,
+    totalTaxAmounts: quote.taxAmounts,
+    taxRateIds: sessionTaxRateIds(s),
     currency: plan.currency,
   };
 };
@@ -113,7 +119,7 @@ export function catalogHandlers(deps: CatalogDeps, logger: Logger): catalogV1.Ca
     deadline,
     logger,
   });
-  // The session's price is its plan's (less its coupon): the plan is read through its repository.
+  // The session's currency is its plan's: the plan is read through its repository.
   const session = async (scope: ProjectScope, s: CheckoutSessionModel) => ({
     session: toSession(s, await deps.plans.get(scope, s.planId), deps.publicUrl),
   });
@@ -129,6 +135,7 @@ export function catalogHandlers(deps: CatalogDeps, logger: Logger): catalogV1.Ca
         trialPeriodDays: req.trialPeriodDays,
         usageUnitAmount: req.usageUnitAmount,
         metadata: req.metadata,
+        taxRateIds: req.taxRateIds,
       });
       return { plan: toPlan(plan) };
     },
@@ -149,6 +156,7 @@ export function catalogHandlers(deps: CatalogDeps, logger: Logger): catalogV1.Ca
         description: req.description,
         isActive: req.isActive,
         metadata: req.metadata,
+        taxRateIds: req.taxRates?.ids,
         otherFields: req.otherFields,
       });
       return { plan: toPlan(plan) };
@@ -169,6 +177,7 @@ export function catalogHandlers(deps: CatalogDeps, logger: Logger): catalogV1.Ca
           metadata: req.metadata,
           couponCode: req.couponCode,
           allowPromotionCodes: req.allowPromotionCodes,
+          taxRateIds: req.taxRates ? req.taxRates.ids : null,
         }),
       );
     },

@@ -7,7 +7,6 @@ import { applyCheckoutPayment } from '../checkout/apply-checkout-payment';
 import { CheckoutPageError } from '../checkout/checkout-page-error';
 import { findOpenSession } from '../checkout/find-open-session';
 import { applyPromotionCode } from '../usecases/checkout-sessions/apply-promotion-code.usecase';
-import { sessionPrice } from '../read-models/checkout-session.read-model';
 import { cancelCheckout } from '../usecases/checkout-sessions/cancel-checkout.usecase';
 import { startCheckoutPayment } from '../usecases/checkout-sessions/start-checkout-payment.usecase';
 import { checkoutPage, checkoutStatusPage } from './checkout-views';
@@ -55,7 +54,7 @@ async function renderForm(
     checkoutPage({
       code: session.code,
       plan,
-      price: sessionPrice(session, plan),
+      quote: session.quote,
       coupon: session.coupon,
       promotionCodes: session.allowPromotionCodes,
       promotionCode: typed.promotionCode ?? session.coupon?.code ?? '',

@@ -1,5 +1,5 @@
-import { toMajorUnits } from '@billing/platform';
-import type { CheckoutPrice } from '@billing/payments';
+import { toMajorUnits, type TaxAmountFigures } from '@billing/platform';
+import type { CheckoutQuote } from '../domain/checkout-session';
 import type { CouponSnapshot } from '../domain/coupon-rules';
 
 /** Text into HTML: every page value goes through this. */
@@ -76,8 +76,8 @@ function layout(title: string, body: string): string {
 export interface CheckoutPageModel {
   code: string;
   plan: PlanView;
-  /** The first period's price with the session's coupon. */
-  price: CheckoutPrice;
+  /** Billing's quote of the first invoice, kept on the session (docs/api-behaviour.md §21). */
+  quote: CheckoutQuote;
   coupon: CouponSnapshot | null;
   /** Show the "Promotion code" field. */
   promotionCodes: boolean;
@@ -103,18 +103,34 @@ export function describeDiscount(coupon: CouponSnapshot, currency: string): stri
   return `${coupon.code}: ${off} ${coupon.duration === 'FOREVER' ? 'on' : 'for'} ${how}`;
 }
 
-/** Original price, discount and price to pay, when a coupon applies (docs/api-behaviour.md §19). */
+/** "VAT 7.5%", "VAT 7.5% incl." (the price holds it already). */
+export const describeTax = (tax: TaxAmountFigures) =>
+  `${tax.displayName} ${tax.percentage}%${tax.inclusive ? ' incl.' : ''}`;
+
+/**
+ * Subtotal, discount, each tax and the total to pay, when a coupon or a tax applies (docs/api-behaviour.md
+ * §19, §21): billing's quote as it is, the figures the payment charges and the first invoice shows.
+ */
 function priceSummary(model: CheckoutPageModel): string {
-  const { plan, price, coupon } = model;
-  if (!coupon) return '';
+  const { plan, quote, coupon } = model;
+  if (!coupon && quote.taxAmounts.length === 0) return '';
   const money = (minor: number) => escapeHtml(formatMoney(minor, plan.currency));
   const due = plan.trialPeriodDays > 0 ? 'First payment, when the trial ends' : 'To pay now';
+  const discount = coupon
+    ? `
+  <div><dt>Discount <span class="muted">(${escapeHtml(describeDiscount(coupon, plan.currency))})</span></dt><dd data-testid="discount">&minus;${money(quote.discount)}</dd></div>`
+    : '';
+  const taxes = quote.taxAmounts
+    .map(
+      (tax) => `
+  <div><dt data-testid="tax-name">${escapeHtml(describeTax(tax))}</dt><dd data-testid="tax">${money(tax.amount)}</dd></div>`,
+    )
+    .join('');
   return `<dl class="summary" aria-label="Price">
-  <div><dt>Price</dt><dd data-testid="original-price">${money(price.subtotal)}</dd></div>
-  <div><dt>Discount <span class="muted">(${escapeHtml(describeDiscount(coupon, plan.currency))})</span></dt><dd data-testid="discount">&minus;${money(price.discount)}</dd></div>
-  <div class="total"><dt>${due}</dt><dd data-testid="total">${money(price.total)}</dd></div>
+  <div><dt>Subtotal</dt><dd data-testid="original-price">${money(quote.subtotal)}</dd></div>${discount}${taxes}
+  <div class="total"><dt>${due}</dt><dd data-testid="total">${money(quote.amount)}</dd></div>
 </dl>${
-    price.total === 0 && plan.trialPeriodDays === 0
+    quote.amount === 0 && plan.trialPeriodDays === 0
       ? '<p class="muted">Nothing to pay now: your card is only checked (a small charge, refunded at once).</p>'
       : ''
   }`;

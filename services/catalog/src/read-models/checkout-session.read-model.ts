@@ -1,21 +1,18 @@
-import { toMajorUnits } from '@billing/platform';
-import { checkoutPrice } from '@billing/payments';
+import { taxAmountView, toMajorUnits } from '@billing/platform';
+import { sessionTaxRateIds } from '../domain/checkout-session';
 import type { CheckoutSessionModel } from '../db/models/checkout-session.model';
 import type { PlanModel } from '../db/models/plan.model';
 
 export const checkoutUrl = (publicUrl: string, code: string) => `${publicUrl}/checkout/${code}`;
 
-/** What a session's first period costs with its coupon (docs/api-behaviour.md §19). */
-export const sessionPrice = (session: CheckoutSessionModel, plan: Pick<PlanModel, 'amount'>) =>
-  checkoutPrice(plan, session.coupon);
-
 /** The session as merchants see it (API responses and the data of checkout.session.* events). */
 export function checkoutSessionResource(
   session: CheckoutSessionModel,
-  plan: Pick<PlanModel, 'amount' | 'currency'>,
+  plan: Pick<PlanModel, 'currency'>,
   publicUrl: string,
 ) {
-  const price = sessionPrice(session, plan);
+  // Billing's quote of the first invoice, kept on the session (docs/api-behaviour.md §21).
+  const { quote } = session;
   return {
     id: session.id,
     code: session.code,
@@ -31,9 +28,12 @@ export function checkoutSessionResource(
     metadata: session.metadata,
     allow_promotion_codes: session.allowPromotionCodes,
     coupon_code: session.coupon?.code ?? null,
-    amount_subtotal: toMajorUnits(price.subtotal),
-    amount_discount: toMajorUnits(price.discount),
-    amount_total: toMajorUnits(price.total),
+    tax_rate_ids: sessionTaxRateIds(session),
+    amount_subtotal: toMajorUnits(quote.subtotal),
+    amount_discount: toMajorUnits(quote.discount),
+    amount_tax: toMajorUnits(quote.tax),
+    amount_total: toMajorUnits(quote.amount),
+    total_tax_amounts: quote.taxAmounts.map(taxAmountView),
     currency: plan.currency,
     livemode: session.livemode,
     expires_at: session.expiresAt.toISOString(),

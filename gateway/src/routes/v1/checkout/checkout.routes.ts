@@ -31,7 +31,10 @@ export const checkoutResource: Resource = {
         'coupon for the session at once (an inactive plan, or a code that cannot be redeemed: 400 saying why) and ' +
         'the customer pays `amount_total`, the discounted price; `allow_promotion_codes` lets the customer type ' +
         'a code on the page instead, which re-prices it before Pay. A session that expires or is cancelled ' +
-        'unpaid gives its redemption back.',
+        'unpaid gives its redemption back. `tax_rate_ids` (at most 5, else 422; absent: the plan\u2019s) taxes the ' +
+        'first invoice and the subscription the checkout creates keeps them: an unknown rate is a 404, another ' +
+        "project's a 403, an inactive one a 400. The page shows the subtotal, the discount, each tax and the total, " +
+        'and charges that total (`amount_total`), as billing will invoice it.',
       auth: 'apiKey',
       body: CreateCheckoutSessionBody,
       bodyExample: {
@@ -43,6 +46,7 @@ export const checkoutResource: Resource = {
         metadata: { signup_source: 'pricing-page' },
         expires_in_minutes: 1440,
         coupon_code: 'WELCOME25',
+        tax_rate_ids: [EXAMPLE.taxRateId],
       },
       errors: {
         400: 'The coupon WELCOME25 does not apply to this plan',
@@ -63,6 +67,7 @@ export const checkoutResource: Resource = {
           expiresInMinutes: body.expires_in_minutes,
           couponCode: body.coupon_code,
           allowPromotionCodes: body.allow_promotion_codes,
+          taxRates: body.tax_rate_ids && { ids: body.tax_rate_ids },
         });
         return toCheckoutSession(required(session, 'session'));
       },

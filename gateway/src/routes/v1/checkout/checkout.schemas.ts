@@ -3,6 +3,8 @@ import { CURRENCIES, toMajorUnits } from '@billing/platform';
 import type { catalogV1 } from '@billing/proto';
 import { EXAMPLE, iso, metadata, timestamp } from '../common.schemas';
 import { couponCode } from '../coupons/coupons.schemas';
+import { TaxAmountSchema, toTaxAmount } from '../invoices/invoices.schemas';
+import { taxRateIds } from '../tax-rates/tax-rates.schemas';
 
 const webUrl = z.url({ protocol: /^https?$/, error: 'Input should be a valid http or https URL' });
 
@@ -26,10 +28,16 @@ export const CheckoutSessionSchema = z
     }),
     amount_subtotal: z.number().meta({ description: "The plan's price for the first period (major units)" }),
     amount_discount: z.number().meta({ description: "The coupon's discount on it" }),
+    tax_rate_ids: z.array(z.uuid()).meta({
+      description: "The tax rates the checkout applies, in order: the session's own, or its plan's when it was made",
+    }),
+    amount_tax: z.number().meta({ description: 'The tax of the first invoice (the sum of total_tax_amounts)' }),
+    total_tax_amounts: z.array(TaxAmountSchema).meta({ description: 'One entry per tax rate, in order' }),
     amount_total: z.number().meta({
       description:
-        'What the first period costs: amount_subtotal - amount_discount, charged at payment (with a trial, ' +
-        'a refunded card check is charged instead and this is the first charge after the trial)',
+        'What the first invoice comes to: amount_subtotal - amount_discount + the exclusive taxes, charged at ' +
+        'payment (with a trial, a refunded card check is charged instead and this is the first charge after the ' +
+        'trial). Quoted by billing as the invoice will be computed',
     }),
     currency: z.enum(CURRENCIES),
     livemode: z.boolean(),
@@ -55,6 +63,11 @@ export const CreateCheckoutSessionBody = z
     }),
     allow_promotion_codes: z.boolean().default(false).meta({
       description: 'Show a "Promotion code" field on the hosted page instead of a fixed coupon_code',
+    }),
+    tax_rate_ids: taxRateIds.optional().meta({
+      description:
+        "Tax rates of the checkout and of the subscription it creates, replacing the plan's: at most 5, active, of " +
+        "this project and mode; [] = no tax; absent = the plan's (as the plan has them now)",
     }),
   })
   .refine((body) => !(body.coupon_code !== undefined && body.allow_promotion_codes), {
@@ -87,6 +100,9 @@ export const toCheckoutSession = (s: catalogV1.CheckoutSession): z.input<typeof 
   coupon_code: s.couponCode ?? null,
   amount_subtotal: toMajorUnits(s.amountSubtotal),
   amount_discount: toMajorUnits(s.amountDiscount),
+  tax_rate_ids: s.taxRateIds,
+  amount_tax: toMajorUnits(s.amountTax),
+  total_tax_amounts: s.totalTaxAmounts.map(toTaxAmount),
   amount_total: toMajorUnits(s.amountTotal),
   currency: s.currency as (typeof CURRENCIES)[number],
   livemode: s.livemode,
@@ -112,7 +128,19 @@ export const checkoutSessionExample = {
   coupon_code: 'WELCOME25',
   amount_subtotal: 15000,
   amount_discount: 3750,
-  amount_total: 11250,
+  tax_rate_ids: [EXAMPLE.taxRateId],
+  amount_tax: 843.75,
+  total_tax_amounts: [
+    {
+      tax_rate_id: EXAMPLE.taxRateId,
+      display_name: 'VAT',
+      percentage: 7.5,
+      inclusive: false,
+      taxable_amount: 11250,
+      amount: 843.75,
+    },
+  ],
+  amount_total: 12093.75,
   currency: 'NGN',
   livemode: false,
   expires_at: '2026-03-03T09:15:00.000Z',

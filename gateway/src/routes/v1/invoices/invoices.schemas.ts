@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { CURRENCIES, toMajorUnits } from '@billing/platform';
+import { CURRENCIES, taxAmountView, toMajorUnits } from '@billing/platform';
 import type { billingV1 } from '@billing/proto';
 import { EXAMPLE, idParam, iso, pageQuery, timestamp } from '../common.schemas';
 
@@ -44,14 +44,7 @@ export const invoiceTaxFields = {
   tax_note: z.string().nullable().meta({ description: '"Reverse charge" for a reverse-charge customer, else null' }),
 };
 
-export const toTaxAmount = (t: billingV1.InvoiceTaxAmount): z.input<typeof TaxAmountSchema> => ({
-  tax_rate_id: t.taxRateId,
-  display_name: t.displayName,
-  percentage: Number(t.percentage),
-  inclusive: t.inclusive,
-  taxable_amount: toMajorUnits(t.taxableAmount),
-  amount: toMajorUnits(t.amount),
-});
+export const toTaxAmount = (t: billingV1.InvoiceTaxAmount): z.input<typeof TaxAmountSchema> => taxAmountView(t);
 
 /** An invoice with its lines; money in major units. */
 export const InvoiceSchema = z

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { toMinorUnits } from '@billing/platform';
 import { defineRoute, type Resource } from '../../../http/route';
-import { required, scopeOf } from '../common.schemas';
+import { EXAMPLE, required, scopeOf } from '../common.schemas';
 import {
   CreatePlanBody,
   ListPlansQuery,
@@ -31,7 +31,9 @@ export const plansResource: Resource = {
       description:
         'Defaults: NGN, monthly, every 1 interval, no trial. `amount` is in major units with at most 2 decimals ' +
         '(15000.5 NGN); 0 makes a free plan whose checkout only verifies the card. With `usage_unit_amount` the ' +
-        'plan is metered: each period\u2019s invoice adds the recorded usage times that price.',
+        'plan is metered: each period\u2019s invoice adds the recorded usage times that price. `tax_rate_ids` are the ' +
+        'default tax rates of its subscriptions and checkouts (at most 5, else 422): an unknown rate is a 404, ' +
+        "another project's a 403, an inactive one a 400.",
       auth: 'apiKey',
       body: CreatePlanBody,
       bodyExample: {
@@ -42,6 +44,12 @@ export const plansResource: Resource = {
         trial_period_days: 14,
         description: 'Unlimited classes and one guest pass a month',
         metadata: { tier: 'pro' },
+        tax_rate_ids: [EXAMPLE.taxRateId],
+      },
+      errors: {
+        400: "The tax rate VAT (3d1f0b6e-8c2a-4e57-9b1d-5f7a2c9e4b10) is not active; an inactive rate can't be newly attached",
+        403: 'Tax rate belongs to another project',
+        404: 'Tax rate not found',
       },
       response: { status: 201, description: 'The plan', schema: PlanSchema },
       responseExample: planExample,
@@ -57,6 +65,7 @@ export const plansResource: Resource = {
           trialPeriodDays: body.trial_period_days,
           usageUnitAmount: body.usage_unit_amount == null ? undefined : toMinorUnits(body.usage_unit_amount),
           metadata: body.metadata,
+          taxRateIds: body.tax_rate_ids ?? [],
         });
         return toPlan(required(plan, 'plan'));
       },
@@ -108,11 +117,13 @@ export const plansResource: Resource = {
       method: 'patch',
       path: '/:plan_id',
       operationId: 'updatePlan',
-      summary: "Update a plan's name, description, activity or metadata",
+      summary: "Update a plan's name, description, activity, metadata or default tax rates",
       description:
         'Send only the fields to change; `metadata` replaces the stored metadata as a whole. Price and billing ' +
         'fields (amount, currency, interval, interval_count, trial_period_days, usage_unit_amount) are ' +
-        'immutable: sending one is a 400. `is_active: true` re-activates a deactivated plan.',
+        'immutable: sending one is a 400. `is_active: true` re-activates a deactivated plan. `tax_rate_ids` ' +
+        'replaces the default tax rates (checked as on creation; a rate the plan has may stay though inactive) for ' +
+        'the subscriptions and checkout sessions made from now on: existing ones keep the rates they were made with.',
       auth: 'apiKey',
       params: PlanIdParams,
       body: UpdatePlanBody,
@@ -135,6 +146,7 @@ export const plansResource: Resource = {
             description: body.description,
             isActive: body.is_active,
             metadata: body.metadata,
+            taxRates: body.tax_rate_ids && { ids: body.tax_rate_ids },
             otherFields: Object.keys(body).filter((field) => !UPDATABLE_PLAN_FIELDS.includes(field)),
           })
           .finally(() => planCache.invalidate(apiKey, params.plan_id));

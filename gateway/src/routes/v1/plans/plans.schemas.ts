@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { CURRENCIES, toMajorUnits } from '@billing/platform';
 import type { catalogV1 } from '@billing/proto';
+import { taxRateIds } from '../tax-rates/tax-rates.schemas';
 import { EXAMPLE, idParam, iso, metadata, money, pageQuery, queryBoolean, timestamp } from '../common.schemas';
 
 const INTERVAL_INPUTS = ['daily', 'weekly', 'monthly', 'quarterly', 'biannually', 'annually', 'yearly'];
@@ -21,6 +22,11 @@ export const PlanSchema = z
       .meta({ description: 'Price per unit of metered usage; null = not metered' }),
     is_active: z.boolean(),
     metadata: z.record(z.string(), z.unknown()),
+    tax_rate_ids: z.array(z.uuid()).meta({
+      description:
+        'The default tax rates of its subscriptions, in order: a subscription without rates of its own keeps the ' +
+        'ones its plan had when it was made',
+    }),
     livemode: z.boolean(),
     created_at: timestamp,
   })
@@ -47,6 +53,11 @@ export const CreatePlanBody = z
     usage_unit_amount: money.nullable().optional(),
     description: z.string().max(2000).optional(),
     metadata: metadata.optional(),
+    tax_rate_ids: taxRateIds.optional().meta({
+      description:
+        'Default tax rates of its subscriptions and checkouts: at most 5, active, of this project and mode (unknown ' +
+        "or of the other mode: 404, another project's: 403, inactive: 400)",
+    }),
   })
   .meta({ id: 'CreatePlanRequest' });
 
@@ -57,10 +68,14 @@ export const UpdatePlanBody = z
     description: z.string().max(2000).optional(),
     is_active: z.boolean().optional(),
     metadata: metadata.optional(),
+    tax_rate_ids: taxRateIds.optional().meta({
+      description:
+        'Replaces the default tax rates ([] = none) for the subscriptions and checkout sessions made from now on; a rate the plan has may stay though inactive',
+    }),
   })
   .meta({ id: 'UpdatePlanRequest' });
 
-export const UPDATABLE_PLAN_FIELDS = ['name', 'description', 'is_active', 'metadata'];
+export const UPDATABLE_PLAN_FIELDS = ['name', 'description', 'is_active', 'metadata', 'tax_rate_ids'];
 
 export const ListPlansQuery = z.object({ is_active: queryBoolean.optional(), ...pageQuery });
 
@@ -78,6 +93,7 @@ export const toPlan = (plan: catalogV1.Plan): z.input<typeof PlanSchema> => ({
   usage_unit_amount: plan.usageUnitAmount === undefined ? null : toMajorUnits(plan.usageUnitAmount),
   is_active: plan.isActive,
   metadata: plan.metadata ?? {},
+  tax_rate_ids: plan.taxRateIds,
   livemode: plan.livemode,
   created_at: iso(plan.createdAt),
 });
@@ -94,6 +110,7 @@ export const planExample = {
   usage_unit_amount: null,
   is_active: true,
   metadata: { tier: 'pro' },
+  tax_rate_ids: [EXAMPLE.taxRateId],
   livemode: false,
   created_at: EXAMPLE.createdAt,
 } satisfies z.input<typeof PlanSchema>;

@@ -50,6 +50,8 @@ async function activePlanSnapshot(catalog: CatalogClient, scope: ReturnType<type
     intervalCount: plan.intervalCount,
     trialPeriodDays: plan.trialPeriodDays,
     usageUnitAmount: plan.usageUnitAmount,
+    // Its default tax rates: a subscription without rates of its own keeps these (§21).
+    taxRateIds: plan.taxRateIds,
   };
 }
 

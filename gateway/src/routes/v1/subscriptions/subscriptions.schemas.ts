@@ -79,8 +79,8 @@ export const SubscriptionSchema = z
       .nullable()
       .meta({
         description:
-          "The tax rates its invoices get, in order, replacing its plan's; [] = no tax; null = its plan's (plans " +
-          'carry no rates yet: no tax)',
+          "The tax rates its invoices get, in order, replacing its plan's; [] = no tax; null = its plan's, as the " +
+          'plan had them when the subscription was made (or moved to it)',
       }),
   })
   .meta({ id: 'Subscription' });
@@ -126,7 +126,7 @@ export const CreateSubscriptionBody = z
       .meta({
         description:
           "Tax rates for its invoices, replacing its plan's: at most 5, active, of this project and mode; [] = no " +
-          "tax; absent or null = its plan's (plans carry no rates yet: no tax)",
+          "tax; absent or null = its plan's (as the plan has them now)",
       }),
   })
   .meta({ id: 'CreateSubscriptionRequest' });
@@ -139,8 +139,8 @@ export const UpdateSubscriptionBody = z
       .meta({
         description:
           'The tax rates of the invoices made from now on, replacing the current ones: at most 5, of this project and ' +
-          "mode, active unless already attached; [] = no tax; null = its plan's again (plans carry no rates yet: no " +
-          'tax); absent = unchanged',
+          "mode, active unless already attached; [] = no tax; null = its plan's again (those it kept from its plan); " +
+          'absent = unchanged',
       }),
   })
   .meta({ id: 'UpdateSubscriptionRequest' });

@@ -20,6 +20,7 @@ import { addSubscriptionCards } from './0019-add-subscription-cards';
 import { indexFailedFirstCharges } from './0020-index-failed-first-charges';
 import { addTaxes } from './0021-add-taxes';
 import { createCreditNotes } from './0030-create-credit-notes';
+import { addPlanTaxRates } from './0040-add-plan-tax-rates';
 
 /** Every migration of the billing database, in order. Append; never edit a shipped one. */
 export const billingMigrations: Migration[] = [
@@ -46,4 +47,5 @@ export const billingMigrations: Migration[] = [
   indexFailedFirstCharges,
   addTaxes,
   createCreditNotes,
+  addPlanTaxRates,
 ];

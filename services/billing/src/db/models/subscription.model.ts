@@ -102,6 +102,10 @@ export class SubscriptionModel extends ProjectScopedModel {
   @Column(bigintColumn('pendingUsageUnitAmount'))
   pendingUsageUnitAmount!: number | null;
 
+  /** The pending plan's default tax rates (migration 0040). */
+  @Column(DataType.ARRAY(DataType.UUID))
+  pendingPlanTaxRateIds!: string[] | null;
+
   @Column(DataType.DATE)
   pendingPlanChangeAt!: Date | null;
 
@@ -118,6 +122,13 @@ export class SubscriptionModel extends ProjectScopedModel {
    */
   @Column(DataType.ARRAY(DataType.UUID))
   taxRateIds!: string[] | null;
+
+  /**
+   * Its plan's default tax rates as they were when it was made or moved to that plan (§21,
+   * migration 0040): its invoices' rates while taxRateIds is null.
+   */
+  @Column(DataType.ARRAY(DataType.UUID))
+  planTaxRateIds!: string[];
 
   @Column(DataType.DATE)
   override createdAt!: Date;

@@ -31,6 +31,8 @@ export interface NewSubscription extends Partial<DiscountColumns> {
   usesCustomerBalance?: boolean;
   /** Its own tax rates (§21); null or absent: its plan's. */
   taxRateIds?: string[] | null;
+  /** Its plan's default rates as they are when it is made (§21). */
+  planTaxRateIds: string[];
 }
 
 /** The columns of a plan change pending at the period's end (docs/api-behaviour.md §18). */
@@ -42,6 +44,7 @@ export type PendingPlanColumns = Pick<
   | 'pendingInterval'
   | 'pendingIntervalCount'
   | 'pendingUsageUnitAmount'
+  | 'pendingPlanTaxRateIds'
   | 'pendingPlanChangeAt'
 >;
 

@@ -1,18 +1,20 @@
 import { randomUUID } from 'node:crypto';
 import type { Transaction } from 'sequelize';
 import { DomainError, isUuid, type FieldViolation, type ProjectScope, recordEvents } from '@billing/platform';
-import { isVerificationCharge, type VerifiedTransaction } from '@billing/payments';
+import type { VerifiedTransaction } from '@billing/payments';
 import {
   assertCheckoutPaid,
   assertPaymentOfSession,
+  quoteCheckout,
   subscriptionStart,
   subscriptionTerms,
   verifiedPaymentFields,
+  type CheckoutQuote,
   type PlanSnapshot,
 } from '../../domain/checkout-completion';
 import { isValidEmail } from '../../domain/customer-rules';
 import { discountColumns, type SubscriptionDiscount } from '../../domain/subscription-discount';
-import type { CustomerModel } from '../../db/models';
+import type { CustomerModel, TaxRateModel } from '../../db/models';
 import { customerEvents } from '../../events/customer.events';
 import { invoiceEvents } from '../../events/invoice.events';
 import { subscriptionEvents } from '../../events/subscription.events';
@@ -21,7 +23,7 @@ import { countCharge } from '../../billing-metrics';
 import { issuePendingRefunds } from '../../invoicing/refund-issuing';
 import { callProvider } from '../../provider-call';
 import { createFirstInvoice } from '../../invoicing/first-invoice';
-import { invoiceTax } from '../../invoicing/invoice-taxes';
+import { attachedTaxRates, invoiceTax } from '../../invoicing/invoice-taxes';
 import {
   lockCheckoutSession,
   refundUnusedCheckoutPayment,
@@ -44,6 +46,11 @@ export interface CompleteCheckoutCommand {
    * is the discounted first charge and the subscription keeps it for its invoices.
    */
   discount: SubscriptionDiscount | null;
+  /**
+   * The session's own tax rates, kept by the subscription (docs/api-behaviour.md §21); null: the
+   * plan's (plan.taxRateIds, as the session kept them). Checked when the session was made.
+   */
+  taxRateIds: string[] | null;
 }
 
 export interface CheckoutCompletion {
@@ -78,12 +85,17 @@ export async function completeCheckout(
   const earlier = await findCompletion(deps, scope, command.checkoutSessionId);
   if (earlier) return settleRepeat(deps, scope, command, earlier);
 
+  // The rates the session carries, active or not: they were attachable when it was made and an
+  // attached rate keeps applying (§21).
+  const rates = await attachedTaxRates(deps, scope, command.taxRateIds ?? command.plan.taxRateIds);
+  // The page quoted and charged with exemption NONE: the payer was not known yet.
+  const quote = quoteCheckout(command.plan, command.discount, invoiceTax(rates, 'NONE'));
   const verified = assertCheckoutPaid(
     await callProvider('verify the payment', () =>
       deps.providerFor(scope.livemode).verifyTransaction(command.transactionReference),
     ),
     command.plan,
-    command.discount,
+    quote,
   );
   assertPaymentOfSession(verified, command.checkoutSessionId);
   const email = (command.customerEmail || verified.customer?.email || '').trim();
@@ -96,7 +108,7 @@ export async function completeCheckout(
   let completion: CheckoutCompletion;
   try {
     completion = await deps.sequelize.transaction((transaction) =>
-      recordCompletion(deps, scope, { ...command, customerEmail: email }, verified, transaction),
+      recordCompletion(deps, scope, { ...command, customerEmail: email }, { verified, quote, rates }, transaction),
     );
   } catch (err) {
     if ((err as { name?: string }).name !== 'SequelizeUniqueConstraintError') throw err;
@@ -175,9 +187,10 @@ async function recordCompletion(
   deps: BillingDeps,
   scope: ProjectScope,
   command: CompleteCheckoutCommand,
-  verified: VerifiedTransaction,
+  paid: { verified: VerifiedTransaction; quote: CheckoutQuote; rates: TaxRateModel[] },
   transaction: Transaction,
 ): Promise<CheckoutCompletion> {
+  const { verified, quote, rates } = paid;
   // Held until commit: concurrent completions of this session wait here, then see its result.
   await lockCheckoutSession(deps, command.checkoutSessionId, transaction);
   const earlier = await findCompletion(deps, scope, command.checkoutSessionId, transaction);
@@ -216,13 +229,15 @@ async function recordCompletion(
       metadata: command.metadata,
       checkoutSessionId: command.checkoutSessionId,
       createdAt: now,
+      // Its own rates when the session had them; else its plan's, kept by subscriptionTerms.
+      taxRateIds: command.taxRateIds && rates.map((rate) => rate.id),
       ...discountColumns(command.discount),
     },
     transaction,
   );
 
   // A discount that leaves nothing to pay makes the checkout's charge a card check too.
-  const verification = isVerificationCharge(plan, command.discount);
+  const { verification } = quote;
   const invoice =
     start.status === 'TRIALING'
       ? null
@@ -233,10 +248,10 @@ async function recordCompletion(
           transaction,
           // The hosted page charged the (discounted) price: no balance is used on this invoice (§20).
           credit: 0,
-          // Nor any tax: checkout sessions carry no tax rates yet and the page charged the price
-          // it showed (docs/api-behaviour.md §21); the customer's exemption still gives a
-          // reverse-charge customer its note.
-          tax: invoiceTax([], customer.taxExempt),
+          // Taxed as the page quoted and charged it (§21): the session's rates, exemption NONE,
+          // since the payer was unknown when the price was shown; the customer's exemption
+          // applies from the next invoice on.
+          tax: invoiceTax(rates, 'NONE'),
         });
   const payment = await deps.payments.record(
     scope,

@@ -14,7 +14,7 @@ import type { BillingDeps } from '../../billing-deps';
 import { countFirstCharge } from '../../billing-metrics';
 import { NEVER_CHARGED } from '../../invoicing/invoice-payment';
 import { createFirstInvoice, FIRST_CHARGE_PREFIX } from '../../invoicing/first-invoice';
-import { attachableTaxRates, invoiceTax } from '../../invoicing/invoice-taxes';
+import { attachableTaxRates, attachedTaxRates, invoiceTax } from '../../invoicing/invoice-taxes';
 import { viewOf, type SubscriptionView } from '../../read-models/subscription.read-model';
 
 const MAX_TRIAL_DAYS = 730;
@@ -38,7 +38,7 @@ export interface CreateSubscriptionCommand {
   discount: SubscriptionDiscount | null;
   /**
    * The subscription's own tax rates (docs/api-behaviour.md §21), replacing its plan's: at most
-   * 5, active, of this project and mode; [] = no tax. null: its plan's (plans carry none yet).
+   * 5, active, of this project and mode; [] = no tax. null: its plan's (plan.taxRateIds).
    */
   taxRateIds: string[] | null;
 }
@@ -122,10 +122,10 @@ export async function createSubscription(
     ...command.plan,
     trialPeriodDays: command.trialPeriodDays ?? command.plan.trialPeriodDays,
   };
-  // A plan's own rates would apply with null; plans carry none yet (docs/api-behaviour.md §21).
+  // null: the plan's rates, attached to it already (an inactive one keeps applying, §21).
   const rates =
     command.taxRateIds === null
-      ? []
+      ? await attachedTaxRates(deps, scope, plan.taxRateIds)
       : await attachableTaxRates(deps, scope, command.taxRateIds, ['body', 'tax_rate_ids']);
   const tax = invoiceTax(rates, customer.taxExempt);
   const now = await deps.clocks.now(scope);
@@ -239,9 +239,7 @@ async function earlierChargeTax(
   recorded: unknown,
   customer: CustomerModel,
 ): Promise<InvoiceTax> {
-  const ids = (command.taxRateIds ?? []).map((id) => id.toLowerCase());
-  const found = await deps.taxRates.findInScopes([{ ...scope, ids }]);
-  const rates = ids.flatMap((id) => found.filter((rate) => rate.id === id));
+  const rates = await attachedTaxRates(deps, scope, command.taxRateIds ?? command.plan.taxRateIds);
   const exempt = TAX_EXEMPTIONS.find((e) => e === recorded) ?? customer.taxExempt;
   return invoiceTax(rates, exempt);
 }

@@ -5,6 +5,7 @@ import { createCheckoutPayments } from './0003-create-checkout-payments';
 import { createCoupons } from './0004-create-coupons';
 import { addCheckoutSessionCoupons } from './0005-add-checkout-session-coupons';
 import { addCheckoutEmailTypedByPayer } from './0006-add-checkout-email-typed-by-payer';
+import { addTaxRates } from './0007-add-tax-rates';
 
 /** Every migration of the catalog database, in order. Append; never edit a shipped one. */
 export const catalogMigrations: Migration[] = [
@@ -16,4 +17,5 @@ export const catalogMigrations: Migration[] = [
   createCoupons,
   addCheckoutSessionCoupons,
   addCheckoutEmailTypedByPayer,
+  addTaxRates,
 ];

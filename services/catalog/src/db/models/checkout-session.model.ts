@@ -1,6 +1,6 @@
 import { Column, DataType, Table } from 'sequelize-typescript';
 import { ProjectScopedModel } from '@billing/platform';
-import type { CheckoutStatus } from '../../domain/checkout-session';
+import type { CheckoutQuote, CheckoutStatus } from '../../domain/checkout-session';
 import type { CouponSnapshot } from '../../domain/coupon-rules';
 
 @Table({ tableName: 'checkout_sessions' })
@@ -62,4 +62,16 @@ export class CheckoutSessionModel extends ProjectScopedModel {
   /** The coupon redeemed for the session (redemption key checkoutRedemptionKey), its terms then. */
   @Column(DataType.JSONB)
   coupon!: CouponSnapshot | null;
+
+  /** Its own tax rates (migration 0007); null: its plan's, planTaxRateIds. */
+  @Column(DataType.ARRAY(DataType.UUID))
+  taxRateIds!: string[] | null;
+
+  /** Its plan's default rates when the session was made: what its page quoted with. */
+  @Column(DataType.ARRAY(DataType.UUID))
+  planTaxRateIds!: string[];
+
+  /** Billing's quote of its first invoice, from its plan, coupon and rates (migration 0007). */
+  @Column(DataType.JSONB)
+  quote!: CheckoutQuote;
 }

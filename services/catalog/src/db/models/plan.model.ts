@@ -34,6 +34,10 @@ export class PlanModel extends ProjectScopedModel {
   @Column(DataType.JSONB)
   metadata!: Record<string, unknown>;
 
+  /** The default tax rates of its subscriptions, in order (docs/api-behaviour.md §21, migration 0007). */
+  @Column(DataType.ARRAY(DataType.UUID))
+  taxRateIds!: string[];
+
   @Column(DataType.DATE)
   override createdAt!: Date;
 

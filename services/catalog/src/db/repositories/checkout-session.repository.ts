@@ -1,6 +1,6 @@
 import { QueryTypes, type Transaction } from 'sequelize';
 import { findInScope, type ProjectScope } from '@billing/platform';
-import { isCheckoutCode, type CheckoutStatus } from '../../domain/checkout-session';
+import { isCheckoutCode, type CheckoutQuote, type CheckoutStatus } from '../../domain/checkout-session';
 import { CheckoutSessionModel } from '../models/checkout-session.model';
 
 export type NewCheckoutSession = Pick<
@@ -20,6 +20,9 @@ export type NewCheckoutSession = Pick<
   | 'createdAt'
   | 'allowPromotionCodes'
   | 'coupon'
+  | 'taxRateIds'
+  | 'planTaxRateIds'
+  | 'quote'
 >;
 
 /**
@@ -75,12 +78,14 @@ export class CheckoutSessionRepository {
   }
 
   /** The coupon the hosted page applied (or removed, null): the price the next payment pays. */
+  /** A new coupon and billing's quote of the first invoice with it, together. */
   async setCoupon(
     session: CheckoutSessionModel,
     coupon: CheckoutSessionModel['coupon'],
+    quote: CheckoutQuote,
     transaction: Transaction,
   ): Promise<void> {
-    await session.update({ coupon }, { transaction });
+    await session.update({ coupon, quote }, { transaction });
   }
 
   /** Reads a session again after another statement changed it, so the caller answers with what is stored now. */

@@ -19,10 +19,12 @@ export class PlanRepository {
     return PlanModel.findByPk(planId, { transaction, rejectOnEmpty: true });
   }
 
-  /** The merchant's edit of a plan's descriptive fields (its price never changes). */
+  /** The merchant's edit of a plan's descriptive fields and default tax rates (its price never changes). */
   save(
     plan: PlanModel,
-    changes: Partial<Pick<PlanModel, 'name' | 'description' | 'isActive' | 'metadata'>> & { updatedAt: Date },
+    changes: Partial<Pick<PlanModel, 'name' | 'description' | 'isActive' | 'metadata' | 'taxRateIds'>> & {
+      updatedAt: Date;
+    },
   ): Promise<PlanModel> {
     return plan.update(changes);
   }

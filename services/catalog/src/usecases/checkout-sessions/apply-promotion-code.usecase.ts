@@ -1,5 +1,6 @@
 import { DomainError } from '@billing/platform';
-import { checkoutRedemptionKey } from '../../domain/checkout-session';
+import { checkoutRedemptionKey, sessionTaxRateIds } from '../../domain/checkout-session';
+import { quoteFirstInvoice } from '../../checkout/first-invoice-quote';
 import { normalizeCouponCode } from '../../domain/coupon-rules';
 import type { CheckoutSessionModel } from '../../db/models/checkout-session.model';
 import { CheckoutPageError } from '../../checkout/checkout-page-error';
@@ -56,7 +57,15 @@ export async function applyPromotionCode(
             transaction,
           )
         : null;
-      await deps.checkoutSessions.setCoupon(locked, redeemed?.coupon ?? null, transaction);
+      const coupon = redeemed?.coupon ?? null;
+      // The page shows, and Pay charges, billing's quote with the new coupon (§21).
+      const quote = await quoteFirstInvoice(deps, scope, {
+        plan,
+        planTaxRateIds: locked.planTaxRateIds,
+        coupon,
+        taxRateIds: sessionTaxRateIds(locked),
+      });
+      await deps.checkoutSessions.setCoupon(locked, coupon, quote, transaction);
     });
   } catch (err) {
     // The coupon's refusal (unknown, expired, ...) in its own words, on the page.

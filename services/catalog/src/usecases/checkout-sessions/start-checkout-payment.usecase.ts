@@ -1,15 +1,15 @@
 import { randomBytes } from 'node:crypto';
 import { DomainError } from '@billing/platform';
-import { checkoutChargeAmount } from '@billing/payments';
 import { isValidEmail } from '../../domain/checkout-session';
 import { CheckoutPageError } from '../../checkout/checkout-page-error';
 import { findOpenSession } from '../../checkout/find-open-session';
 import type { CatalogDeps } from '../../catalog-deps';
 
 /**
- * "Pay" on the hosted page: starts a provider transaction for the first charge, discounted by
- * the session's coupon (or the verification charge of a trial, or of a first period the discount
- * makes free) and returns where to send the customer.
+ * "Pay" on the hosted page: starts a provider transaction for the charge of billing's quote kept
+ * on the session (its first invoice with the coupon and the taxes, or the verification charge of
+ * a trial or of a first invoice that comes to nothing; docs/api-behaviour.md §21) and returns
+ * where to send the customer.
  */
 export async function startCheckoutPayment(
   deps: CatalogDeps,
@@ -25,19 +25,19 @@ export async function startCheckoutPayment(
   const name = session.customerName ?? (form.name?.trim() || null);
   const plan = await deps.plans.ofSession(session.planId);
   const reference = `cs-${session.code}-${randomBytes(6).toString('hex')}`;
-  // Under the session's row lock: the coupon read here is the one this payment pays with, and a
+  // Under the session's row lock: the quote read here is the one this payment pays, and a
   // promotion code applied at the same moment waits, then finds this payment started (the price
   // no longer changes: applyPromotionCode).
-  const coupon = await deps.sequelize.transaction(async (transaction) => {
+  const quote = await deps.sequelize.transaction(async (transaction) => {
     const locked = await deps.checkoutSessions.lockById(session.id, transaction);
     if (locked?.status !== 'PENDING')
       throw new CheckoutPageError(`This checkout is ${(locked ?? session).status.toLowerCase()}.`, session);
     await deps.checkoutPayments.recordStart(session.id, reference, deps.clock.now(), transaction);
-    return locked.coupon;
+    return locked.quote;
   });
   const transaction = await deps.paymentsFor(session.livemode).initializeTransaction({
     email,
-    amount: checkoutChargeAmount(plan, coupon),
+    amount: quote.chargeAmount,
     currency: plan.currency,
     reference,
     callbackUrl: `${deps.publicUrl}/checkout/${session.code}/callback`,

@@ -2,12 +2,15 @@ import { DomainError, type FieldViolation, type ProjectScope } from '@billing/pl
 import { checkMetadata, refuseImmutableChanges } from '../../domain/plan-rules';
 import type { PlanModel } from '../../db/models/plan.model';
 import type { CatalogDeps } from '../../catalog-deps';
+import { attachableTaxRateIds } from '../../tax-rates/attachable-tax-rates';
 
 export interface PlanChanges {
   name?: string;
   description?: string;
   isActive?: boolean;
   metadata?: Record<string, unknown>;
+  /** Replaces the default tax rates (docs/api-behaviour.md §21); undefined: unchanged. */
+  taxRateIds?: string[];
   /** Every other field the client sent; price fields among them are refused. */
   otherFields: string[];
 }
@@ -31,11 +34,16 @@ export async function updatePlan(
   }
   checkMetadata(changes.metadata, violations);
   if (violations.length) throw DomainError.invalid(violations);
+  // A rate the plan has may stay though deactivated since: where a rate is attached it keeps
+  // applying (§21). Subscriptions already made keep the rates they were made with.
+  const taxRateIds =
+    changes.taxRateIds && (await attachableTaxRateIds(deps, scope, changes.taxRateIds, plan.taxRateIds));
   const updated = await deps.plans.save(plan, {
     ...(changes.name !== undefined && { name: changes.name.trim() }),
     ...(changes.description !== undefined && { description: changes.description }),
     ...(changes.isActive !== undefined && { isActive: changes.isActive }),
     ...(changes.metadata !== undefined && { metadata: changes.metadata }),
+    ...(taxRateIds && { taxRateIds }),
     updatedAt: await deps.clocks.now(scope),
   });
   // After the commit, before the answer: the gateways' cached reads of it go (docs/decisions.md).

@@ -69,8 +69,8 @@ export interface Subscription {
 /** Which tax rates a subscription's invoices get (docs/api-behaviour.md §21). */
 export interface SubscriptionTaxRates {
   /**
-   * True: its plan's rates (`tax_rate_ids: null` in the API); `ids` is then empty. Plans carry
-   * no default rates yet, so that is no tax.
+   * True: its plan's rates (`tax_rate_ids: null` in the API), as they were when it was made or
+   * moved to its plan; `ids` is then empty.
    */
   fromPlan: boolean;
   /**
@@ -443,7 +443,14 @@ export interface PlanSnapshot {
   interval: string;
   intervalCount: number;
   trialPeriodDays: number;
-  usageUnitAmount?: number | undefined;
+  usageUnitAmount?:
+    | number
+    | undefined;
+  /**
+   * The plan's default tax rates (docs/api-behaviour.md §21): a subscription without rates of its
+   * own keeps these ids, as they are now, for its invoices.
+   */
+  taxRateIds: string[];
 }
 
 export interface CompleteCheckoutRequest {
@@ -469,6 +476,12 @@ export interface CompleteCheckoutRequest {
    * which spends none of the customer's balance (docs/api-behaviour.md §20).
    */
   customerEmailTypedByPayer: boolean;
+  /**
+   * The session's own tax rates, kept by the subscription (docs/api-behaviour.md §21); unset: the
+   * plan's (plan.tax_rate_ids, as the session kept them). The first invoice is taxed by them as
+   * QuoteFirstInvoice quoted it, and the payment must be that quote's charge.
+   */
+  taxRates?: SubscriptionTaxRates | undefined;
 }
 
 export interface CompleteCheckoutResponse {
@@ -950,6 +963,57 @@ export interface GetCreditNoteRequest {
 /** The note as ListCreditNotes shows it. */
 export interface GetCreditNoteResponse {
   creditNote?: CreditNote | undefined;
+}
+
+/** Rates to attach, checked as a subscription's are (docs/api-behaviour.md §21). */
+export interface GetTaxRatesRequest {
+  scope?:
+    | ProjectScope
+    | undefined;
+  /** In the order they are to apply; at most 5, each once. */
+  taxRateIds: string[];
+  /** Rates already attached where these go: they may stay though inactive. */
+  attachedIds: string[];
+}
+
+/** The rates of the request, in its order, active or (attached already) not. */
+export interface GetTaxRatesResponse {
+  taxRates: TaxRate[];
+}
+
+/** A checkout's first invoice to quote: what its hosted page sells. */
+export interface QuoteFirstInvoiceRequest {
+  scope?: ProjectScope | undefined;
+  plan?:
+    | PlanSnapshot
+    | undefined;
+  /** The coupon redeemed for the checkout, if any. */
+  coupon?:
+    | CouponSnapshot
+    | undefined;
+  /**
+   * The rates the first invoice gets, in order (their activity is not checked: attached rates
+   * keep applying).
+   */
+  taxRateIds: string[];
+}
+
+/** The first invoice of a checkout, minor units, as on Invoice. */
+export interface QuoteFirstInvoiceResponse {
+  subtotal: number;
+  discount: number;
+  tax: number;
+  totalExcludingTax: number;
+  /** The invoice total: subtotal - discount + the exclusive taxes. */
+  amount: number;
+  totalTaxAmounts: InvoiceTaxAmount[];
+  currency: string;
+  /**
+   * What the hosted checkout charges: amount, or the verification charge (refunded) when there
+   * is nothing to charge yet (a trial, or nothing to pay).
+   */
+  chargeAmount: number;
+  verificationCharge: boolean;
 }
 
 function createBaseSubscription(): Subscription {
@@ -6953,6 +7017,7 @@ function createBasePlanSnapshot(): PlanSnapshot {
     intervalCount: 0,
     trialPeriodDays: 0,
     usageUnitAmount: undefined,
+    taxRateIds: [],
   };
 }
 
@@ -6981,6 +7046,9 @@ export const PlanSnapshot: MessageFns<PlanSnapshot> = {
     }
     if (message.usageUnitAmount !== undefined) {
       writer.uint32(64).int64(message.usageUnitAmount);
+    }
+    for (const v of message.taxRateIds) {
+      writer.uint32(74).string(v!);
     }
     return writer;
   },
@@ -7062,6 +7130,14 @@ export const PlanSnapshot: MessageFns<PlanSnapshot> = {
             message.usageUnitAmount = longToNumber(reader.int64());
             continue;
           }
+          case 9: {
+            if (tag !== 74) {
+              break;
+            }
+
+            message.taxRateIds.push(reader.string());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -7100,6 +7176,11 @@ export const PlanSnapshot: MessageFns<PlanSnapshot> = {
         : isSet(object.usage_unit_amount)
         ? globalThis.Number(object.usage_unit_amount)
         : undefined,
+      taxRateIds: globalThis.Array.isArray(object?.taxRateIds)
+        ? object.taxRateIds.map((e: any) => globalThis.String(e))
+        : globalThis.Array.isArray(object?.tax_rate_ids)
+        ? object.tax_rate_ids.map((e: any) => globalThis.String(e))
+        : [],
     };
   },
 
@@ -7129,6 +7210,9 @@ export const PlanSnapshot: MessageFns<PlanSnapshot> = {
     if (message.usageUnitAmount !== undefined) {
       obj.usageUnitAmount = Math.round(message.usageUnitAmount);
     }
+    if (message.taxRateIds?.length) {
+      obj.taxRateIds = message.taxRateIds;
+    }
     return obj;
   },
 
@@ -7145,6 +7229,7 @@ export const PlanSnapshot: MessageFns<PlanSnapshot> = {
     message.intervalCount = object.intervalCount ?? 0;
     message.trialPeriodDays = object.trialPeriodDays ?? 0;
     message.usageUnitAmount = object.usageUnitAmount ?? undefined;
+    message.taxRateIds = object.taxRateIds?.map((e) => e) || [];
     return message;
   },
 };
@@ -7160,6 +7245,7 @@ function createBaseCompleteCheckoutRequest(): CompleteCheckoutRequest {
     metadata: undefined,
     coupon: undefined,
     customerEmailTypedByPayer: false,
+    taxRates: undefined,
   };
 }
 
@@ -7191,6 +7277,9 @@ export const CompleteCheckoutRequest: MessageFns<CompleteCheckoutRequest> = {
     }
     if (message.customerEmailTypedByPayer !== false) {
       writer.uint32(72).bool(message.customerEmailTypedByPayer);
+    }
+    if (message.taxRates !== undefined) {
+      SubscriptionTaxRates.encode(message.taxRates, writer.uint32(82).fork()).join();
     }
     return writer;
   },
@@ -7280,6 +7369,14 @@ export const CompleteCheckoutRequest: MessageFns<CompleteCheckoutRequest> = {
             message.customerEmailTypedByPayer = reader.bool();
             continue;
           }
+          case 10: {
+            if (tag !== 82) {
+              break;
+            }
+
+            message.taxRates = SubscriptionTaxRates.decode(reader, reader.uint32());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -7323,6 +7420,11 @@ export const CompleteCheckoutRequest: MessageFns<CompleteCheckoutRequest> = {
         : isSet(object.customer_email_typed_by_payer)
         ? globalThis.Boolean(object.customer_email_typed_by_payer)
         : false,
+      taxRates: isSet(object.taxRates)
+        ? SubscriptionTaxRates.fromJSON(object.taxRates)
+        : isSet(object.tax_rates)
+        ? SubscriptionTaxRates.fromJSON(object.tax_rates)
+        : undefined,
     };
   },
 
@@ -7355,6 +7457,9 @@ export const CompleteCheckoutRequest: MessageFns<CompleteCheckoutRequest> = {
     if (message.customerEmailTypedByPayer !== false) {
       obj.customerEmailTypedByPayer = message.customerEmailTypedByPayer;
     }
+    if (message.taxRates !== undefined) {
+      obj.taxRates = SubscriptionTaxRates.toJSON(message.taxRates);
+    }
     return obj;
   },
 
@@ -7378,6 +7483,9 @@ export const CompleteCheckoutRequest: MessageFns<CompleteCheckoutRequest> = {
       ? CouponSnapshot.fromPartial(object.coupon)
       : undefined;
     message.customerEmailTypedByPayer = object.customerEmailTypedByPayer ?? false;
+    message.taxRates = (object.taxRates !== undefined && object.taxRates !== null)
+      ? SubscriptionTaxRates.fromPartial(object.taxRates)
+      : undefined;
     return message;
   },
 };
@@ -13959,6 +14067,540 @@ export const GetCreditNoteResponse: MessageFns<GetCreditNoteResponse> = {
   },
 };
 
+function createBaseGetTaxRatesRequest(): GetTaxRatesRequest {
+  return { scope: undefined, taxRateIds: [], attachedIds: [] };
+}
+
+export const GetTaxRatesRequest: MessageFns<GetTaxRatesRequest> = {
+  encode(message: GetTaxRatesRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.scope !== undefined) {
+      ProjectScope.encode(message.scope, writer.uint32(10).fork()).join();
+    }
+    for (const v of message.taxRateIds) {
+      writer.uint32(18).string(v!);
+    }
+    for (const v of message.attachedIds) {
+      writer.uint32(26).string(v!);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetTaxRatesRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetTaxRatesRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.scope = ProjectScope.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.taxRateIds.push(reader.string());
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.attachedIds.push(reader.string());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetTaxRatesRequest {
+    return {
+      scope: isSet(object.scope) ? ProjectScope.fromJSON(object.scope) : undefined,
+      taxRateIds: globalThis.Array.isArray(object?.taxRateIds)
+        ? object.taxRateIds.map((e: any) => globalThis.String(e))
+        : globalThis.Array.isArray(object?.tax_rate_ids)
+        ? object.tax_rate_ids.map((e: any) => globalThis.String(e))
+        : [],
+      attachedIds: globalThis.Array.isArray(object?.attachedIds)
+        ? object.attachedIds.map((e: any) => globalThis.String(e))
+        : globalThis.Array.isArray(object?.attached_ids)
+        ? object.attached_ids.map((e: any) => globalThis.String(e))
+        : [],
+    };
+  },
+
+  toJSON(message: GetTaxRatesRequest): unknown {
+    const obj: any = {};
+    if (message.scope !== undefined) {
+      obj.scope = ProjectScope.toJSON(message.scope);
+    }
+    if (message.taxRateIds?.length) {
+      obj.taxRateIds = message.taxRateIds;
+    }
+    if (message.attachedIds?.length) {
+      obj.attachedIds = message.attachedIds;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetTaxRatesRequest>, I>>(base?: I): GetTaxRatesRequest {
+    return GetTaxRatesRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetTaxRatesRequest>, I>>(object: I): GetTaxRatesRequest {
+    const message = createBaseGetTaxRatesRequest();
+    message.scope = (object.scope !== undefined && object.scope !== null)
+      ? ProjectScope.fromPartial(object.scope)
+      : undefined;
+    message.taxRateIds = object.taxRateIds?.map((e) => e) || [];
+    message.attachedIds = object.attachedIds?.map((e) => e) || [];
+    return message;
+  },
+};
+
+function createBaseGetTaxRatesResponse(): GetTaxRatesResponse {
+  return { taxRates: [] };
+}
+
+export const GetTaxRatesResponse: MessageFns<GetTaxRatesResponse> = {
+  encode(message: GetTaxRatesResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.taxRates) {
+      TaxRate.encode(v!, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetTaxRatesResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetTaxRatesResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.taxRates.push(TaxRate.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetTaxRatesResponse {
+    return {
+      taxRates: globalThis.Array.isArray(object?.taxRates)
+        ? object.taxRates.map((e: any) => TaxRate.fromJSON(e))
+        : globalThis.Array.isArray(object?.tax_rates)
+        ? object.tax_rates.map((e: any) => TaxRate.fromJSON(e))
+        : [],
+    };
+  },
+
+  toJSON(message: GetTaxRatesResponse): unknown {
+    const obj: any = {};
+    if (message.taxRates?.length) {
+      obj.taxRates = message.taxRates.map((e) => TaxRate.toJSON(e));
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetTaxRatesResponse>, I>>(base?: I): GetTaxRatesResponse {
+    return GetTaxRatesResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetTaxRatesResponse>, I>>(object: I): GetTaxRatesResponse {
+    const message = createBaseGetTaxRatesResponse();
+    message.taxRates = object.taxRates?.map((e) => TaxRate.fromPartial(e)) || [];
+    return message;
+  },
+};
+
+function createBaseQuoteFirstInvoiceRequest(): QuoteFirstInvoiceRequest {
+  return { scope: undefined, plan: undefined, coupon: undefined, taxRateIds: [] };
+}
+
+export const QuoteFirstInvoiceRequest: MessageFns<QuoteFirstInvoiceRequest> = {
+  encode(message: QuoteFirstInvoiceRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.scope !== undefined) {
+      ProjectScope.encode(message.scope, writer.uint32(10).fork()).join();
+    }
+    if (message.plan !== undefined) {
+      PlanSnapshot.encode(message.plan, writer.uint32(18).fork()).join();
+    }
+    if (message.coupon !== undefined) {
+      CouponSnapshot.encode(message.coupon, writer.uint32(26).fork()).join();
+    }
+    for (const v of message.taxRateIds) {
+      writer.uint32(34).string(v!);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): QuoteFirstInvoiceRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseQuoteFirstInvoiceRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.scope = ProjectScope.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.plan = PlanSnapshot.decode(reader, reader.uint32());
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.coupon = CouponSnapshot.decode(reader, reader.uint32());
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.taxRateIds.push(reader.string());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): QuoteFirstInvoiceRequest {
+    return {
+      scope: isSet(object.scope) ? ProjectScope.fromJSON(object.scope) : undefined,
+      plan: isSet(object.plan) ? PlanSnapshot.fromJSON(object.plan) : undefined,
+      coupon: isSet(object.coupon) ? CouponSnapshot.fromJSON(object.coupon) : undefined,
+      taxRateIds: globalThis.Array.isArray(object?.taxRateIds)
+        ? object.taxRateIds.map((e: any) => globalThis.String(e))
+        : globalThis.Array.isArray(object?.tax_rate_ids)
+        ? object.tax_rate_ids.map((e: any) => globalThis.String(e))
+        : [],
+    };
+  },
+
+  toJSON(message: QuoteFirstInvoiceRequest): unknown {
+    const obj: any = {};
+    if (message.scope !== undefined) {
+      obj.scope = ProjectScope.toJSON(message.scope);
+    }
+    if (message.plan !== undefined) {
+      obj.plan = PlanSnapshot.toJSON(message.plan);
+    }
+    if (message.coupon !== undefined) {
+      obj.coupon = CouponSnapshot.toJSON(message.coupon);
+    }
+    if (message.taxRateIds?.length) {
+      obj.taxRateIds = message.taxRateIds;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<QuoteFirstInvoiceRequest>, I>>(base?: I): QuoteFirstInvoiceRequest {
+    return QuoteFirstInvoiceRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<QuoteFirstInvoiceRequest>, I>>(object: I): QuoteFirstInvoiceRequest {
+    const message = createBaseQuoteFirstInvoiceRequest();
+    message.scope = (object.scope !== undefined && object.scope !== null)
+      ? ProjectScope.fromPartial(object.scope)
+      : undefined;
+    message.plan = (object.plan !== undefined && object.plan !== null)
+      ? PlanSnapshot.fromPartial(object.plan)
+      : undefined;
+    message.coupon = (object.coupon !== undefined && object.coupon !== null)
+      ? CouponSnapshot.fromPartial(object.coupon)
+      : undefined;
+    message.taxRateIds = object.taxRateIds?.map((e) => e) || [];
+    return message;
+  },
+};
+
+function createBaseQuoteFirstInvoiceResponse(): QuoteFirstInvoiceResponse {
+  return {
+    subtotal: 0,
+    discount: 0,
+    tax: 0,
+    totalExcludingTax: 0,
+    amount: 0,
+    totalTaxAmounts: [],
+    currency: "",
+    chargeAmount: 0,
+    verificationCharge: false,
+  };
+}
+
+export const QuoteFirstInvoiceResponse: MessageFns<QuoteFirstInvoiceResponse> = {
+  encode(message: QuoteFirstInvoiceResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.subtotal !== 0) {
+      writer.uint32(8).int64(message.subtotal);
+    }
+    if (message.discount !== 0) {
+      writer.uint32(16).int64(message.discount);
+    }
+    if (message.tax !== 0) {
+      writer.uint32(24).int64(message.tax);
+    }
+    if (message.totalExcludingTax !== 0) {
+      writer.uint32(32).int64(message.totalExcludingTax);
+    }
+    if (message.amount !== 0) {
+      writer.uint32(40).int64(message.amount);
+    }
+    for (const v of message.totalTaxAmounts) {
+      InvoiceTaxAmount.encode(v!, writer.uint32(50).fork()).join();
+    }
+    if (message.currency !== "") {
+      writer.uint32(58).string(message.currency);
+    }
+    if (message.chargeAmount !== 0) {
+      writer.uint32(64).int64(message.chargeAmount);
+    }
+    if (message.verificationCharge !== false) {
+      writer.uint32(72).bool(message.verificationCharge);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): QuoteFirstInvoiceResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseQuoteFirstInvoiceResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.subtotal = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.discount = longToNumber(reader.int64());
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.tax = longToNumber(reader.int64());
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.totalExcludingTax = longToNumber(reader.int64());
+            continue;
+          }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.amount = longToNumber(reader.int64());
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.totalTaxAmounts.push(InvoiceTaxAmount.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.currency = reader.string();
+            continue;
+          }
+          case 8: {
+            if (tag !== 64) {
+              break;
+            }
+
+            message.chargeAmount = longToNumber(reader.int64());
+            continue;
+          }
+          case 9: {
+            if (tag !== 72) {
+              break;
+            }
+
+            message.verificationCharge = reader.bool();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): QuoteFirstInvoiceResponse {
+    return {
+      subtotal: isSet(object.subtotal) ? globalThis.Number(object.subtotal) : 0,
+      discount: isSet(object.discount) ? globalThis.Number(object.discount) : 0,
+      tax: isSet(object.tax) ? globalThis.Number(object.tax) : 0,
+      totalExcludingTax: isSet(object.totalExcludingTax)
+        ? globalThis.Number(object.totalExcludingTax)
+        : isSet(object.total_excluding_tax)
+        ? globalThis.Number(object.total_excluding_tax)
+        : 0,
+      amount: isSet(object.amount) ? globalThis.Number(object.amount) : 0,
+      totalTaxAmounts: globalThis.Array.isArray(object?.totalTaxAmounts)
+        ? object.totalTaxAmounts.map((e: any) => InvoiceTaxAmount.fromJSON(e))
+        : globalThis.Array.isArray(object?.total_tax_amounts)
+        ? object.total_tax_amounts.map((e: any) => InvoiceTaxAmount.fromJSON(e))
+        : [],
+      currency: isSet(object.currency) ? globalThis.String(object.currency) : "",
+      chargeAmount: isSet(object.chargeAmount)
+        ? globalThis.Number(object.chargeAmount)
+        : isSet(object.charge_amount)
+        ? globalThis.Number(object.charge_amount)
+        : 0,
+      verificationCharge: isSet(object.verificationCharge)
+        ? globalThis.Boolean(object.verificationCharge)
+        : isSet(object.verification_charge)
+        ? globalThis.Boolean(object.verification_charge)
+        : false,
+    };
+  },
+
+  toJSON(message: QuoteFirstInvoiceResponse): unknown {
+    const obj: any = {};
+    if (message.subtotal !== 0) {
+      obj.subtotal = Math.round(message.subtotal);
+    }
+    if (message.discount !== 0) {
+      obj.discount = Math.round(message.discount);
+    }
+    if (message.tax !== 0) {
+      obj.tax = Math.round(message.tax);
+    }
+    if (message.totalExcludingTax !== 0) {
+      obj.totalExcludingTax = Math.round(message.totalExcludingTax);
+    }
+    if (message.amount !== 0) {
+      obj.amount = Math.round(message.amount);
+    }
+    if (message.totalTaxAmounts?.length) {
+      obj.totalTaxAmounts = message.totalTaxAmounts.map((e) => InvoiceTaxAmount.toJSON(e));
+    }
+    if (message.currency !== "") {
+      obj.currency = message.currency;
+    }
+    if (message.chargeAmount !== 0) {
+      obj.chargeAmount = Math.round(message.chargeAmount);
+    }
+    if (message.verificationCharge !== false) {
+      obj.verificationCharge = message.verificationCharge;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<QuoteFirstInvoiceResponse>, I>>(base?: I): QuoteFirstInvoiceResponse {
+    return QuoteFirstInvoiceResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<QuoteFirstInvoiceResponse>, I>>(object: I): QuoteFirstInvoiceResponse {
+    const message = createBaseQuoteFirstInvoiceResponse();
+    message.subtotal = object.subtotal ?? 0;
+    message.discount = object.discount ?? 0;
+    message.tax = object.tax ?? 0;
+    message.totalExcludingTax = object.totalExcludingTax ?? 0;
+    message.amount = object.amount ?? 0;
+    message.totalTaxAmounts = object.totalTaxAmounts?.map((e) => InvoiceTaxAmount.fromPartial(e)) || [];
+    message.currency = object.currency ?? "";
+    message.chargeAmount = object.chargeAmount ?? 0;
+    message.verificationCharge = object.verificationCharge ?? false;
+    return message;
+  },
+};
+
 /**
  * BillingService owns customers, subscriptions, invoices, tax rates, usage, refunds and test clocks. Money
  * is in minor units (int64). Errors: INVALID_ARGUMENT (field violations), NOT_FOUND (no such id
@@ -14517,6 +15159,40 @@ export const BillingServiceService = {
       Buffer.from(GetCreditNoteResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): GetCreditNoteResponse => GetCreditNoteResponse.decode(value),
   },
+  /**
+   * The rates tax_rate_ids names, in that order, as rates to attach to something (catalog's plans
+   * and checkout sessions, docs/api-behaviour.md §21). Read-only. INVALID_ARGUMENT (at
+   * body.tax_rate_ids) for more than 5 or one given twice; NOT_FOUND (unknown, malformed or of the
+   * other mode) and PERMISSION_DENIED (another project's) for a rate as for any id;
+   * FAILED_PRECONDITION for an inactive rate not among attached_ids.
+   */
+  getTaxRates: {
+    path: "/billing.v1.BillingService/GetTaxRates" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: GetTaxRatesRequest): Buffer => Buffer.from(GetTaxRatesRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): GetTaxRatesRequest => GetTaxRatesRequest.decode(value),
+    responseSerialize: (value: GetTaxRatesResponse): Buffer => Buffer.from(GetTaxRatesResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): GetTaxRatesResponse => GetTaxRatesResponse.decode(value),
+  },
+  /**
+   * The first invoice a checkout would make, computed as the invoice will be (discount -> tax,
+   * docs/api-behaviour.md §21), and what the hosted checkout charges for it: the hosted page, the
+   * charge and the invoice agree. The customer is not known yet: taxed as NONE, no balance used.
+   * Read-only. NOT_FOUND or PERMISSION_DENIED for a rate as for any id; INVALID_ARGUMENT for a bad
+   * plan snapshot.
+   */
+  quoteFirstInvoice: {
+    path: "/billing.v1.BillingService/QuoteFirstInvoice" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: QuoteFirstInvoiceRequest): Buffer =>
+      Buffer.from(QuoteFirstInvoiceRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): QuoteFirstInvoiceRequest => QuoteFirstInvoiceRequest.decode(value),
+    responseSerialize: (value: QuoteFirstInvoiceResponse): Buffer =>
+      Buffer.from(QuoteFirstInvoiceResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): QuoteFirstInvoiceResponse => QuoteFirstInvoiceResponse.decode(value),
+  },
 } as const;
 
 export interface BillingServiceServer extends UntypedServiceImplementation {
@@ -14693,6 +15369,22 @@ export interface BillingServiceServer extends UntypedServiceImplementation {
    * project's).
    */
   getCreditNote: handleUnaryCall<GetCreditNoteRequest, GetCreditNoteResponse>;
+  /**
+   * The rates tax_rate_ids names, in that order, as rates to attach to something (catalog's plans
+   * and checkout sessions, docs/api-behaviour.md §21). Read-only. INVALID_ARGUMENT (at
+   * body.tax_rate_ids) for more than 5 or one given twice; NOT_FOUND (unknown, malformed or of the
+   * other mode) and PERMISSION_DENIED (another project's) for a rate as for any id;
+   * FAILED_PRECONDITION for an inactive rate not among attached_ids.
+   */
+  getTaxRates: handleUnaryCall<GetTaxRatesRequest, GetTaxRatesResponse>;
+  /**
+   * The first invoice a checkout would make, computed as the invoice will be (discount -> tax,
+   * docs/api-behaviour.md §21), and what the hosted checkout charges for it: the hosted page, the
+   * charge and the invoice agree. The customer is not known yet: taxed as NONE, no balance used.
+   * Read-only. NOT_FOUND or PERMISSION_DENIED for a rate as for any id; INVALID_ARGUMENT for a bad
+   * plan snapshot.
+   */
+  quoteFirstInvoice: handleUnaryCall<QuoteFirstInvoiceRequest, QuoteFirstInvoiceResponse>;
 }
 
 export interface BillingServiceClient extends Client {
@@ -15414,6 +16106,50 @@ export interface BillingServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: GetCreditNoteResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * The rates tax_rate_ids names, in that order, as rates to attach to something (catalog's plans
+   * and checkout sessions, docs/api-behaviour.md §21). Read-only. INVALID_ARGUMENT (at
+   * body.tax_rate_ids) for more than 5 or one given twice; NOT_FOUND (unknown, malformed or of the
+   * other mode) and PERMISSION_DENIED (another project's) for a rate as for any id;
+   * FAILED_PRECONDITION for an inactive rate not among attached_ids.
+   */
+  getTaxRates(
+    request: GetTaxRatesRequest,
+    callback: (error: ServiceError | null, response: GetTaxRatesResponse) => void,
+  ): ClientUnaryCall;
+  getTaxRates(
+    request: GetTaxRatesRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: GetTaxRatesResponse) => void,
+  ): ClientUnaryCall;
+  getTaxRates(
+    request: GetTaxRatesRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: GetTaxRatesResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * The first invoice a checkout would make, computed as the invoice will be (discount -> tax,
+   * docs/api-behaviour.md §21), and what the hosted checkout charges for it: the hosted page, the
+   * charge and the invoice agree. The customer is not known yet: taxed as NONE, no balance used.
+   * Read-only. NOT_FOUND or PERMISSION_DENIED for a rate as for any id; INVALID_ARGUMENT for a bad
+   * plan snapshot.
+   */
+  quoteFirstInvoice(
+    request: QuoteFirstInvoiceRequest,
+    callback: (error: ServiceError | null, response: QuoteFirstInvoiceResponse) => void,
+  ): ClientUnaryCall;
+  quoteFirstInvoice(
+    request: QuoteFirstInvoiceRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: QuoteFirstInvoiceResponse) => void,
+  ): ClientUnaryCall;
+  quoteFirstInvoice(
+    request: QuoteFirstInvoiceRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: QuoteFirstInvoiceResponse) => void,
   ): ClientUnaryCall;
 }
 

@@ -18,7 +18,7 @@ import {
   type ServiceError,
   type UntypedServiceImplementation,
 } from "@grpc/grpc-js";
-import { CreateSubscriptionRequest, Subscription } from "../../billing/v1/billing";
+import { CreateSubscriptionRequest, InvoiceTaxAmount, Subscription } from "../../billing/v1/billing";
 import { PageRequest, ProjectScope } from "../../common/v1/scope";
 import { Struct } from "../../google/protobuf/struct";
 import { Timestamp } from "../../google/protobuf/timestamp";
@@ -72,6 +72,19 @@ export interface CheckoutSession {
   amountDiscount: number;
   amountTotal: number;
   currency: string;
+  /**
+   * The tax rates the checkout applies (its own, or its plan's when it was made) and the tax of
+   * its first invoice as billing quoted it (docs/api-behaviour.md §21); amount_total includes
+   * the exclusive taxes.
+   */
+  taxRateIds: string[];
+  amountTax: number;
+  totalTaxAmounts: InvoiceTaxAmount[];
+}
+
+/** A list of tax rate ids whose absence means something (the plan's rates; unchanged). */
+export interface TaxRateIds {
+  ids: string[];
 }
 
 export interface CreateCheckoutSessionRequest {
@@ -95,6 +108,8 @@ export interface CreateCheckoutSessionRequest {
     | undefined;
   /** Shows a "Promotion code" field on the hosted page instead; INVALID_ARGUMENT with coupon_code. */
   allowPromotionCodes: boolean;
+  /** The session's own tax rates (checked by billing.v1.GetTaxRates); unset: its plan's. */
+  taxRates?: TaxRateIds | undefined;
 }
 
 export interface CreateCheckoutSessionResponse {
@@ -135,7 +150,11 @@ export interface Plan {
   isActive: boolean;
   metadata?: { [key: string]: any } | undefined;
   createdAt?: Date | undefined;
-  updatedAt?: Date | undefined;
+  updatedAt?:
+    | Date
+    | undefined;
+  /** The default tax rates of its subscriptions (docs/api-behaviour.md §21). */
+  taxRateIds: string[];
 }
 
 export interface CreatePlanRequest {
@@ -148,7 +167,11 @@ export interface CreatePlanRequest {
   intervalCount: number;
   trialPeriodDays: number;
   usageUnitAmount?: number | undefined;
-  metadata?: { [key: string]: any } | undefined;
+  metadata?:
+    | { [key: string]: any }
+    | undefined;
+  /** At most 5, active, of this project and mode (billing.v1.GetTaxRates' errors). */
+  taxRateIds: string[];
 }
 
 export interface CreatePlanResponse {
@@ -188,6 +211,11 @@ export interface UpdatePlanRequest {
    * field among them (amount, currency, interval, ...) -> FAILED_PRECONDITION.
    */
   otherFields: string[];
+  /**
+   * Replaces the plan's default rates; unset: unchanged. A rate the plan has may stay though
+   * inactive.
+   */
+  taxRates?: TaxRateIds | undefined;
 }
 
 export interface UpdatePlanResponse {
@@ -559,6 +587,9 @@ function createBaseCheckoutSession(): CheckoutSession {
     amountDiscount: 0,
     amountTotal: 0,
     currency: "",
+    taxRateIds: [],
+    amountTax: 0,
+    totalTaxAmounts: [],
   };
 }
 
@@ -632,6 +663,15 @@ export const CheckoutSession: MessageFns<CheckoutSession> = {
     }
     if (message.currency !== "") {
       writer.uint32(186).string(message.currency);
+    }
+    for (const v of message.taxRateIds) {
+      writer.uint32(194).string(v!);
+    }
+    if (message.amountTax !== 0) {
+      writer.uint32(200).int64(message.amountTax);
+    }
+    for (const v of message.totalTaxAmounts) {
+      InvoiceTaxAmount.encode(v!, writer.uint32(210).fork()).join();
     }
     return writer;
   },
@@ -833,6 +873,30 @@ export const CheckoutSession: MessageFns<CheckoutSession> = {
             message.currency = reader.string();
             continue;
           }
+          case 24: {
+            if (tag !== 194) {
+              break;
+            }
+
+            message.taxRateIds.push(reader.string());
+            continue;
+          }
+          case 25: {
+            if (tag !== 200) {
+              break;
+            }
+
+            message.amountTax = longToNumber(reader.int64());
+            continue;
+          }
+          case 26: {
+            if (tag !== 210) {
+              break;
+            }
+
+            message.totalTaxAmounts.push(InvoiceTaxAmount.decode(reader, reader.uint32()));
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -938,6 +1002,21 @@ export const CheckoutSession: MessageFns<CheckoutSession> = {
         ? globalThis.Number(object.amount_total)
         : 0,
       currency: isSet(object.currency) ? globalThis.String(object.currency) : "",
+      taxRateIds: globalThis.Array.isArray(object?.taxRateIds)
+        ? object.taxRateIds.map((e: any) => globalThis.String(e))
+        : globalThis.Array.isArray(object?.tax_rate_ids)
+        ? object.tax_rate_ids.map((e: any) => globalThis.String(e))
+        : [],
+      amountTax: isSet(object.amountTax)
+        ? globalThis.Number(object.amountTax)
+        : isSet(object.amount_tax)
+        ? globalThis.Number(object.amount_tax)
+        : 0,
+      totalTaxAmounts: globalThis.Array.isArray(object?.totalTaxAmounts)
+        ? object.totalTaxAmounts.map((e: any) => InvoiceTaxAmount.fromJSON(e))
+        : globalThis.Array.isArray(object?.total_tax_amounts)
+        ? object.total_tax_amounts.map((e: any) => InvoiceTaxAmount.fromJSON(e))
+        : [],
     };
   },
 
@@ -1012,6 +1091,15 @@ export const CheckoutSession: MessageFns<CheckoutSession> = {
     if (message.currency !== "") {
       obj.currency = message.currency;
     }
+    if (message.taxRateIds?.length) {
+      obj.taxRateIds = message.taxRateIds;
+    }
+    if (message.amountTax !== 0) {
+      obj.amountTax = Math.round(message.amountTax);
+    }
+    if (message.totalTaxAmounts?.length) {
+      obj.totalTaxAmounts = message.totalTaxAmounts.map((e) => InvoiceTaxAmount.toJSON(e));
+    }
     return obj;
   },
 
@@ -1043,6 +1131,76 @@ export const CheckoutSession: MessageFns<CheckoutSession> = {
     message.amountDiscount = object.amountDiscount ?? 0;
     message.amountTotal = object.amountTotal ?? 0;
     message.currency = object.currency ?? "";
+    message.taxRateIds = object.taxRateIds?.map((e) => e) || [];
+    message.amountTax = object.amountTax ?? 0;
+    message.totalTaxAmounts = object.totalTaxAmounts?.map((e) => InvoiceTaxAmount.fromPartial(e)) || [];
+    return message;
+  },
+};
+
+function createBaseTaxRateIds(): TaxRateIds {
+  return { ids: [] };
+}
+
+export const TaxRateIds: MessageFns<TaxRateIds> = {
+  encode(message: TaxRateIds, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.ids) {
+      writer.uint32(10).string(v!);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): TaxRateIds {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseTaxRateIds();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.ids.push(reader.string());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): TaxRateIds {
+    return { ids: globalThis.Array.isArray(object?.ids) ? object.ids.map((e: any) => globalThis.String(e)) : [] };
+  },
+
+  toJSON(message: TaxRateIds): unknown {
+    const obj: any = {};
+    if (message.ids?.length) {
+      obj.ids = message.ids;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<TaxRateIds>, I>>(base?: I): TaxRateIds {
+    return TaxRateIds.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<TaxRateIds>, I>>(object: I): TaxRateIds {
+    const message = createBaseTaxRateIds();
+    message.ids = object.ids?.map((e) => e) || [];
     return message;
   },
 };
@@ -1059,6 +1217,7 @@ function createBaseCreateCheckoutSessionRequest(): CreateCheckoutSessionRequest 
     expiresInMinutes: 0,
     couponCode: undefined,
     allowPromotionCodes: false,
+    taxRates: undefined,
   };
 }
 
@@ -1093,6 +1252,9 @@ export const CreateCheckoutSessionRequest: MessageFns<CreateCheckoutSessionReque
     }
     if (message.allowPromotionCodes !== false) {
       writer.uint32(80).bool(message.allowPromotionCodes);
+    }
+    if (message.taxRates !== undefined) {
+      TaxRateIds.encode(message.taxRates, writer.uint32(90).fork()).join();
     }
     return writer;
   },
@@ -1190,6 +1352,14 @@ export const CreateCheckoutSessionRequest: MessageFns<CreateCheckoutSessionReque
             message.allowPromotionCodes = reader.bool();
             continue;
           }
+          case 11: {
+            if (tag !== 90) {
+              break;
+            }
+
+            message.taxRates = TaxRateIds.decode(reader, reader.uint32());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1246,6 +1416,11 @@ export const CreateCheckoutSessionRequest: MessageFns<CreateCheckoutSessionReque
         : isSet(object.allow_promotion_codes)
         ? globalThis.Boolean(object.allow_promotion_codes)
         : false,
+      taxRates: isSet(object.taxRates)
+        ? TaxRateIds.fromJSON(object.taxRates)
+        : isSet(object.tax_rates)
+        ? TaxRateIds.fromJSON(object.tax_rates)
+        : undefined,
     };
   },
 
@@ -1281,6 +1456,9 @@ export const CreateCheckoutSessionRequest: MessageFns<CreateCheckoutSessionReque
     if (message.allowPromotionCodes !== false) {
       obj.allowPromotionCodes = message.allowPromotionCodes;
     }
+    if (message.taxRates !== undefined) {
+      obj.taxRates = TaxRateIds.toJSON(message.taxRates);
+    }
     return obj;
   },
 
@@ -1301,6 +1479,9 @@ export const CreateCheckoutSessionRequest: MessageFns<CreateCheckoutSessionReque
     message.expiresInMinutes = object.expiresInMinutes ?? 0;
     message.couponCode = object.couponCode ?? undefined;
     message.allowPromotionCodes = object.allowPromotionCodes ?? false;
+    message.taxRates = (object.taxRates !== undefined && object.taxRates !== null)
+      ? TaxRateIds.fromPartial(object.taxRates)
+      : undefined;
     return message;
   },
 };
@@ -1707,6 +1888,7 @@ function createBasePlan(): Plan {
     metadata: undefined,
     createdAt: undefined,
     updatedAt: undefined,
+    taxRateIds: [],
   };
 }
 
@@ -1756,6 +1938,9 @@ export const Plan: MessageFns<Plan> = {
     }
     if (message.updatedAt !== undefined) {
       Timestamp.encode(toTimestamp(message.updatedAt), writer.uint32(122).fork()).join();
+    }
+    for (const v of message.taxRateIds) {
+      writer.uint32(130).string(v!);
     }
     return writer;
   },
@@ -1893,6 +2078,14 @@ export const Plan: MessageFns<Plan> = {
             message.updatedAt = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
             continue;
           }
+          case 16: {
+            if (tag !== 130) {
+              break;
+            }
+
+            message.taxRateIds.push(reader.string());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1950,6 +2143,11 @@ export const Plan: MessageFns<Plan> = {
         : isSet(object.updated_at)
         ? fromJsonTimestamp(object.updated_at)
         : undefined,
+      taxRateIds: globalThis.Array.isArray(object?.taxRateIds)
+        ? object.taxRateIds.map((e: any) => globalThis.String(e))
+        : globalThis.Array.isArray(object?.tax_rate_ids)
+        ? object.tax_rate_ids.map((e: any) => globalThis.String(e))
+        : [],
     };
   },
 
@@ -2000,6 +2198,9 @@ export const Plan: MessageFns<Plan> = {
     if (message.updatedAt !== undefined) {
       obj.updatedAt = message.updatedAt.toISOString();
     }
+    if (message.taxRateIds?.length) {
+      obj.taxRateIds = message.taxRateIds;
+    }
     return obj;
   },
 
@@ -2023,6 +2224,7 @@ export const Plan: MessageFns<Plan> = {
     message.metadata = object.metadata ?? undefined;
     message.createdAt = object.createdAt ?? undefined;
     message.updatedAt = object.updatedAt ?? undefined;
+    message.taxRateIds = object.taxRateIds?.map((e) => e) || [];
     return message;
   },
 };
@@ -2039,6 +2241,7 @@ function createBaseCreatePlanRequest(): CreatePlanRequest {
     trialPeriodDays: 0,
     usageUnitAmount: undefined,
     metadata: undefined,
+    taxRateIds: [],
   };
 }
 
@@ -2073,6 +2276,9 @@ export const CreatePlanRequest: MessageFns<CreatePlanRequest> = {
     }
     if (message.metadata !== undefined) {
       Struct.encode(Struct.wrap(message.metadata), writer.uint32(82).fork()).join();
+    }
+    for (const v of message.taxRateIds) {
+      writer.uint32(90).string(v!);
     }
     return writer;
   },
@@ -2170,6 +2376,14 @@ export const CreatePlanRequest: MessageFns<CreatePlanRequest> = {
             message.metadata = Struct.unwrap(Struct.decode(reader, reader.uint32()));
             continue;
           }
+          case 11: {
+            if (tag !== 90) {
+              break;
+            }
+
+            message.taxRateIds.push(reader.string());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -2206,6 +2420,11 @@ export const CreatePlanRequest: MessageFns<CreatePlanRequest> = {
         ? globalThis.Number(object.usage_unit_amount)
         : undefined,
       metadata: isObject(object.metadata) ? object.metadata : undefined,
+      taxRateIds: globalThis.Array.isArray(object?.taxRateIds)
+        ? object.taxRateIds.map((e: any) => globalThis.String(e))
+        : globalThis.Array.isArray(object?.tax_rate_ids)
+        ? object.tax_rate_ids.map((e: any) => globalThis.String(e))
+        : [],
     };
   },
 
@@ -2241,6 +2460,9 @@ export const CreatePlanRequest: MessageFns<CreatePlanRequest> = {
     if (message.metadata !== undefined) {
       obj.metadata = message.metadata;
     }
+    if (message.taxRateIds?.length) {
+      obj.taxRateIds = message.taxRateIds;
+    }
     return obj;
   },
 
@@ -2261,6 +2483,7 @@ export const CreatePlanRequest: MessageFns<CreatePlanRequest> = {
     message.trialPeriodDays = object.trialPeriodDays ?? 0;
     message.usageUnitAmount = object.usageUnitAmount ?? undefined;
     message.metadata = object.metadata ?? undefined;
+    message.taxRateIds = object.taxRateIds?.map((e) => e) || [];
     return message;
   },
 };
@@ -2675,6 +2898,7 @@ function createBaseUpdatePlanRequest(): UpdatePlanRequest {
     isActive: undefined,
     metadata: undefined,
     otherFields: [],
+    taxRates: undefined,
   };
 }
 
@@ -2700,6 +2924,9 @@ export const UpdatePlanRequest: MessageFns<UpdatePlanRequest> = {
     }
     for (const v of message.otherFields) {
       writer.uint32(58).string(v!);
+    }
+    if (message.taxRates !== undefined) {
+      TaxRateIds.encode(message.taxRates, writer.uint32(66).fork()).join();
     }
     return writer;
   },
@@ -2773,6 +3000,14 @@ export const UpdatePlanRequest: MessageFns<UpdatePlanRequest> = {
             message.otherFields.push(reader.string());
             continue;
           }
+          case 8: {
+            if (tag !== 66) {
+              break;
+            }
+
+            message.taxRates = TaxRateIds.decode(reader, reader.uint32());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -2806,6 +3041,11 @@ export const UpdatePlanRequest: MessageFns<UpdatePlanRequest> = {
         : globalThis.Array.isArray(object?.other_fields)
         ? object.other_fields.map((e: any) => globalThis.String(e))
         : [],
+      taxRates: isSet(object.taxRates)
+        ? TaxRateIds.fromJSON(object.taxRates)
+        : isSet(object.tax_rates)
+        ? TaxRateIds.fromJSON(object.tax_rates)
+        : undefined,
     };
   },
 
@@ -2832,6 +3072,9 @@ export const UpdatePlanRequest: MessageFns<UpdatePlanRequest> = {
     if (message.otherFields?.length) {
       obj.otherFields = message.otherFields;
     }
+    if (message.taxRates !== undefined) {
+      obj.taxRates = TaxRateIds.toJSON(message.taxRates);
+    }
     return obj;
   },
 
@@ -2849,6 +3092,9 @@ export const UpdatePlanRequest: MessageFns<UpdatePlanRequest> = {
     message.isActive = object.isActive ?? undefined;
     message.metadata = object.metadata ?? undefined;
     message.otherFields = object.otherFields?.map((e) => e) || [];
+    message.taxRates = (object.taxRates !== undefined && object.taxRates !== null)
+      ? TaxRateIds.fromPartial(object.taxRates)
+      : undefined;
     return message;
   },
 };
