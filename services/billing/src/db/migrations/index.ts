@@ -1,4 +1,4 @@
-import { outboxMigrations, testClocksMigration, type Migration } from '@billing/platform';
+import { outboxMigrations, parkedEventsMigration, testClocksMigration, type Migration } from '@billing/platform';
 import { createCustomers } from './0001-create-customers';
 import { createSubscriptions } from './0002-create-subscriptions';
 import { createInvoices } from './0003-create-invoices';
@@ -19,6 +19,7 @@ import { addBillingParking } from './0018-add-billing-parking';
 import { addSubscriptionCards } from './0019-add-subscription-cards';
 import { indexFailedFirstCharges } from './0020-index-failed-first-charges';
 import { addTaxes } from './0021-add-taxes';
+import { addInvoiceParties } from './0050-add-invoice-parties';
 
 /** Every migration of the billing database, in order. Append; never edit a shipped one. */
 export const billingMigrations: Migration[] = [
@@ -44,4 +45,7 @@ export const billingMigrations: Migration[] = [
   addSubscriptionCards,
   indexFailedFirstCharges,
   addTaxes,
+  // Billing consumes events since merchant.seller_details_updated (the platform's table).
+  parkedEventsMigration,
+  addInvoiceParties,
 ];
