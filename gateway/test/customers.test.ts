@@ -32,6 +32,9 @@ describe('customers (gateway -> billing over gRPC -> sandbox provider + PostgreS
       balance: 0,
       balance_currency: null,
       tax_exempt: 'NONE',
+      address: null,
+      tax_id: null,
+      preferred_locale: 'en',
       livemode: false,
       created_at: expect.stringMatching(ISO_UTC),
     });

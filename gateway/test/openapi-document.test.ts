@@ -241,6 +241,16 @@ describe('the webhook events of the document', () => {
       metadata: {},
       balance: 0,
       taxExempt: 'NONE',
+      address: {
+        line1: '4 Bourdillon Road',
+        line2: null,
+        city: 'Lagos',
+        state: null,
+        postal_code: null,
+        country: 'NG',
+      },
+      taxId: null,
+      preferredLocale: 'en',
       livemode: false,
       createdAt: at,
     };

@@ -10,7 +10,7 @@ import {
 } from 'nats';
 import { z } from 'zod';
 import type { Logger } from './logger';
-import { ensureEventStream } from './nats';
+import { ensureEventStream, eventSubject } from './nats';
 import type { EventEnvelope } from './outbox';
 import type { ParkedEvents } from './parked-events';
 import { contextOfTraceHeaders, inSpan, recordSpanError, SpanKind, startSpan, type Context, type Span } from './spans';
@@ -29,6 +29,11 @@ export interface EventConsumerOptions {
   subjectPrefix: string;
   /** Shared by every replica: JetStream hands each message to one of them. */
   durableName: string;
+  /**
+   * Only events of this type (one filter subject, which NATS 2.9 serves); every event when
+   * unset. A consumer of one internal event is then not handed the whole stream to ack.
+   */
+  eventType?: string;
   logger: Logger;
   /** Where events that keep failing go (the consuming service's database). */
   parked: ParkedEvents;
@@ -82,7 +87,7 @@ export class EventConsumer {
   constructor(private readonly options: EventConsumerOptions) {}
 
   async start(): Promise<void> {
-    const { nats, stream, subjectPrefix, durableName } = this.options;
+    const { nats, stream, subjectPrefix, durableName, eventType } = this.options;
     await ensureEventStream(nats, stream, subjectPrefix);
     const jsm = await nats.jetstreamManager();
     // No max_deliver: JetStream would drop the event from the consumer silently; the consumer
@@ -91,7 +96,7 @@ export class EventConsumer {
       durable_name: durableName,
       ack_policy: AckPolicy.Explicit,
       deliver_policy: DeliverPolicy.All,
-      filter_subject: `${subjectPrefix}.>`,
+      filter_subject: eventType ? eventSubject(subjectPrefix, eventType) : `${subjectPrefix}.>`,
       ack_wait: nanos(ACK_WAIT_MS),
       max_ack_pending: BATCH * 8,
     });

@@ -22,7 +22,7 @@ import type { Logger } from './logger';
  * pairs a NetworkPolicy needs to let through.
  */
 export const GRPC_CALLERS: Readonly<Record<string, readonly string[]>> = {
-  'identity.v1.IdentityService': ['gateway'],
+  'identity.v1.IdentityService': ['gateway', 'billing'],
   'policy.v1.PolicyService': ['gateway', 'billing'],
   'billing.v1.BillingService': ['gateway', 'catalog'],
   'catalog.v1.CatalogService': ['gateway'],

@@ -20,6 +20,8 @@ export * from './spans';
 export * from './money';
 export * from './canonical-json';
 export * from './postal-address';
+export * from './cleared-fields';
+export * from './seller';
 export * from './discounts';
 export * from './quantity';
 export * from './paging';

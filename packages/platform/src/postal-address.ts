@@ -97,6 +97,20 @@ export function postalAddressViolations(address: PostalAddressInput, loc: Loc): 
   return violations;
 }
 
+/**
+ * An address a request sends, as it is kept (postalAddressOf); undefined when it breaks a rule,
+ * its problems pushed onto `violations` (at `loc` + the part's name).
+ */
+export function checkedPostalAddress(
+  address: PostalAddressInput,
+  loc: Loc,
+  violations: FieldViolation[],
+): PostalAddress | undefined {
+  const problems = postalAddressViolations(address, loc);
+  violations.push(...problems);
+  return problems.length === 0 ? postalAddressOf(address) : undefined;
+}
+
 /** The address as it is kept: parts trimmed, optional parts not given null. */
 export const postalAddressOf = (address: PostalAddressInput): PostalAddress => ({
   line1: address.line1.trim(),

@@ -5,6 +5,8 @@ import { createLogger, type Logger } from './logger';
 import { registerOutboxMetrics, startMetricsServer } from './metrics';
 import { connectNats, ensureEventStream, type NatsConnection } from './nats';
 import { OutboxRelay } from './outbox';
+import { ParkedEvents } from './parked-events';
+import { systemClock } from './clock';
 
 export interface ServiceStorageConfig {
   DATABASE_URL: string;
@@ -78,4 +80,50 @@ export function runService<C extends { LOG_LEVEL: string; METRICS_PORT: number }
       await tracing.shutdown();
     });
   }, exitOnStartupFailure(logger));
+}
+
+/**
+ * An operator's command (docs/events-and-test-mode.md, "Replay"): publishes the parked events of
+ * the consuming `service` to their subjects again, once their cause is fixed, and marks them
+ * replayed. With the service's environment: `node services/<service>/dist/replay-parked-events.js
+ * <event id>... | --all`.
+ */
+export function runParkedEventsReplay(
+  service: string,
+  loadConfig: () => Omit<ServiceStorageConfig, 'EVENTS_STREAM' | 'EVENTS_SUBJECT_PREFIX'> & { LOG_LEVEL: string },
+  migrations: Migration[],
+  args: string[] = process.argv.slice(2),
+): void {
+  const replay = async () => {
+    const all = args.includes('--all');
+    const eventIds = args.filter((a) => a !== '--all');
+    if (all === eventIds.length > 0) {
+      process.stderr.write('usage: replay-parked-events.js <event id>... | --all\n');
+      process.exit(64);
+    }
+    const config = loadConfig();
+    const logger = createLogger(`${service}-replay`, config.LOG_LEVEL);
+    const sequelize = await openDatabase({
+      url: config.DATABASE_URL,
+      database: `${config.DATABASE_NAME_PREFIX}_${service}`,
+      models: [],
+      migrations,
+      logger,
+    });
+    const nats = await connectNats(config.NATS_URL, `${service}-replay`);
+    try {
+      const count = await new ParkedEvents(sequelize).replay(nats, {
+        eventIds: all ? undefined : eventIds,
+        now: systemClock.now(),
+      });
+      process.stdout.write(`${count} parked event(s) published again\n`);
+    } finally {
+      await nats.drain();
+      await sequelize.close();
+    }
+  };
+  replay().catch((err: unknown) => {
+    process.stderr.write(`${err instanceof Error ? err.stack : String(err)}\n`);
+    process.exit(1);
+  });
 }

@@ -67,11 +67,13 @@ describe('event consumer: one bad event fails alone and is parked', () => {
     durableName: string,
     handle: (events: EventEnvelope[]) => Promise<unknown>,
     where = { stream, subjectPrefix },
+    eventType?: string,
   ) =>
     new EventConsumer({
       nats,
       ...where,
       durableName,
+      eventType,
       logger,
       parked,
       maxDeliveries: MAX_DELIVERIES,
@@ -179,6 +181,24 @@ describe('event consumer: one bad event fails alone and is parked', () => {
       expect(replayed[0].n).toBe(1);
       // A second replay sends nothing: the row is marked replayed.
       expect(await parked.replay(nats, { eventIds: [events[0].id], now: new Date() })).toBe(0);
+    } finally {
+      await consumer.stop();
+    }
+  });
+
+  it('hands a consumer of one event type only the events of that type', async () => {
+    const where = await testbed.addStream('3');
+    const wanted = { ...envelope(1), event: 'test.wanted' };
+    const others = [envelope(2), { ...envelope(3), event: 'test.wanted_not' }];
+    const double = handlerDouble(new Set());
+    const consumer = consumerFor(`typed_${runId}`, double.handle, where, 'test.wanted');
+    await consumer.start();
+    try {
+      await publish([...others, wanted, envelope(4)], where.subjectPrefix);
+      await waitUntil('the wanted event handled', () => double.handled.has(wanted.id));
+      // Published before and after it: had they been handed over, the same pull would have held them.
+      await new Promise((r) => setTimeout(r, 300));
+      expect(double.batches.flat()).toEqual([wanted.id]);
     } finally {
       await consumer.stop();
     }

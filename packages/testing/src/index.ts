@@ -11,3 +11,4 @@ export * from './shared-platform';
 export * from './chromium-ready';
 export * from './document-samples';
 export * from './platform-events';
+export * from './platform-clients';

@@ -27,6 +27,13 @@ export interface PlatformEvents {
   all<T>(type: string, matches: (envelope: EventEnvelope<T>) => boolean): Promise<PublishedEvent<T>[]>;
   /** Waits until the durable consumer `durableName` has acked every message of the stream up to `seq`. */
   waitForAcked(durableName: string, seq: number, timeoutMs?: number): Promise<void>;
+  /**
+   * Publishes an event onto the stream as an outbox relay does, with the message id `messageId`
+   * (default: the event's id, which JetStream de-duplicates for ten minutes; another one is a
+   * replay's). Returns its stream sequence. For tests of how a consumer takes an event that
+   * came late, again, or broken.
+   */
+  publish(envelope: EventEnvelope, messageId?: string): Promise<number>;
   close(): Promise<void>;
 }
 
@@ -89,6 +96,12 @@ export async function platformEvents(platform: StreamOf): Promise<PlatformEvents
         }
         await new Promise((resolve) => setTimeout(resolve, 50));
       }
+    },
+    async publish(envelope, messageId = envelope.id) {
+      const ack = await nats.jetstream().publish(subjectOf(envelope.event), JSON.stringify(envelope), {
+        msgID: messageId,
+      });
+      return ack.seq;
     },
     close: () => nats.drain(),
   };

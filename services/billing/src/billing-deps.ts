@@ -1,12 +1,13 @@
 import type { Sequelize } from 'sequelize-typescript';
 import type { Clock, Logger, ProjectClocks, PromiseClient } from '@billing/platform';
 import type { PaymentProvider, SandboxControlsClient } from '@billing/payments';
-import type { policyV1 } from '@billing/proto';
+import type { identityV1, policyV1 } from '@billing/proto';
 import type { CreditNoteRepository } from './db/repositories/credit-note.repository';
 import type { CustomerBalanceRepository } from './db/repositories/customer-balance.repository';
 import type { CustomerRepository } from './db/repositories/customer.repository';
 import type { DueWorkRepository } from './db/repositories/due-work.repository';
 import type { IdempotencyKeyRepository } from './db/repositories/idempotency-key.repository';
+import type { InvoicePartyRepository } from './db/repositories/invoice-party.repository';
 import type { InvoiceRepository } from './db/repositories/invoice.repository';
 import type { PaymentAuthorizationRepository } from './db/repositories/payment-authorization.repository';
 import type { PaymentRepository } from './db/repositories/payment.repository';
@@ -27,6 +28,8 @@ export interface BillingDeps {
   /** The plans each subscription has had (what prices its usage, docs/api-behaviour.md §18). */
   subscriptionPlans: SubscriptionPlanRepository;
   invoices: InvoiceRepository;
+  /** Billing's copy of each project's seller, and the buyers: what invoices keep (docs/api-behaviour.md §22). */
+  invoiceParties: InvoicePartyRepository;
   /** Tax rates (docs/api-behaviour.md §21). */
   taxRates: TaxRateRepository;
   /** The scheduler's due work: counted, and claimed FOR UPDATE SKIP LOCKED. */
@@ -40,6 +43,8 @@ export interface BillingDeps {
   idempotencyKeys: IdempotencyKeyRepository;
   /** The policy service: which cancellation policy applies to a cancel-now, and its refund. */
   policy: Pick<PromiseClient<policyV1.PolicyServiceClient>, 'quoteRefund'>;
+  /** Identity: the seller of a project billing keeps no copy of yet (invoicing/invoice-parties.ts). */
+  identity: Pick<PromiseClient<identityV1.IdentityServiceClient>, 'getProjectSeller'>;
   /** The payment provider of a mode: the sandbox in test mode, Paystack in live mode. */
   providerFor(livemode: boolean): PaymentProvider;
   /** Real time; use `clocks.now(scope)` for anything that belongs to a project. */

@@ -5,6 +5,7 @@ import {
   booleanFlag,
   commaSeparatedIntegers,
   databaseEnvSchema,
+  eventConsumerEnvSchema,
   grpcServerEnvSchema,
   grpcTarget,
   loadConfigOrExit,
@@ -18,6 +19,7 @@ const billingEnvSchema = baseEnvSchema
   .extend(databaseEnvSchema.shape)
   .extend(grpcServerEnvSchema.shape)
   .extend(natsEnvSchema.shape)
+  .extend(eventConsumerEnvSchema.shape)
   .extend(paymentsEnvSchema.shape)
   .extend({ BILLING_GRPC_PORT: port(50053) })
   .extend({
@@ -29,6 +31,11 @@ const billingEnvSchema = baseEnvSchema
     PAYMENT_SETTLE_AFTER_MS: z.coerce.number().int().min(0).default(30000),
     /** The policy service, asked for the refund of every cancel-now (docs/api-behaviour.md §10). */
     POLICY_GRPC_URL: grpcTarget('127.0.0.1:50054'),
+    /**
+     * Identity, asked for the seller of a project that has had no merchant.seller_details_updated
+     * yet (docs/events-and-test-mode.md, "Internal events").
+     */
+    IDENTITY_GRPC_URL: grpcTarget('127.0.0.1:50051'),
     /**
      * Test-mode work of one scheduler pass or test-clock advance: subscriptions claimed at once
      * and provider calls in flight (live mode: 500 and 128). Smaller, so that a test-clock

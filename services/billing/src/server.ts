@@ -1,8 +1,11 @@
 import {
   createPromiseClient,
+  EventConsumer,
   openServiceStorage,
+  ParkedEvents,
   ProjectClocks,
   grpcTransport,
+  registerConsumerLagMetrics,
   registerSchedulerBacklog,
   startGrpcServer,
   startPollingLoop,
@@ -10,7 +13,7 @@ import {
   type Logger,
 } from '@billing/platform';
 import { PaymentProviders, SandboxControlsClient } from '@billing/payments';
-import { billingV1, policyV1 } from '@billing/proto';
+import { billingV1, identityV1, policyV1 } from '@billing/proto';
 import type { BillingConfig } from './config';
 import { billingMigrations } from './db/migrations';
 import { billingModels } from './db/models';
@@ -18,6 +21,7 @@ import { CustomerBalanceRepository } from './db/repositories/customer-balance.re
 import { CustomerRepository } from './db/repositories/customer.repository';
 import { DueWorkRepository } from './db/repositories/due-work.repository';
 import { IdempotencyKeyRepository } from './db/repositories/idempotency-key.repository';
+import { InvoicePartyRepository } from './db/repositories/invoice-party.repository';
 import { InvoiceRepository } from './db/repositories/invoice.repository';
 import { PaymentAuthorizationRepository } from './db/repositories/payment-authorization.repository';
 import { PaymentRepository } from './db/repositories/payment.repository';
@@ -34,6 +38,14 @@ import { expireIdempotencyKeys } from './usecases/scheduler/expire-idempotency-k
 import { issueDueRefunds } from './usecases/scheduler/issue-due-refunds.usecase';
 import { dueWorkCounts } from './scheduling/billing-pass';
 import { settleFirstCharges } from './usecases/scheduler/settle-first-charges.usecase';
+import { keepSellers } from './usecases/sellers/keep-sellers.usecase';
+import { SELLER_DETAILS_UPDATED, sellersAnnounced } from './events/merchant.events';
+
+/**
+ * The durable JetStream consumer shared by billing's replicas: identity's seller events, for the
+ * copy of each project's seller that invoices keep (docs/events-and-test-mode.md).
+ */
+const SELLER_CONSUMER = 'billing-seller-details';
 
 /** How often expired Idempotency-Key records are deleted: the table only needs to stay small. */
 const IDEMPOTENCY_KEY_SWEEP_MS = 60 * 60 * 1000;
@@ -43,7 +55,7 @@ export interface RunningBilling {
   stop(): Promise<void>;
 }
 
-/** Wiring: database, events, payment providers, use-case dependencies, gRPC server. */
+/** Wiring: database, events (the outbox relay, the seller consumer), payment providers, clients, gRPC server. */
 export async function startBilling(config: BillingConfig, logger: Logger): Promise<RunningBilling> {
   // First, so that a process without its certificates stops before it opens anything.
   const transport = grpcTransport(config, logger);
@@ -62,6 +74,12 @@ export async function startBilling(config: BillingConfig, logger: Logger): Promi
     config.GRPC_DEADLINE_MS,
     transport.channelCredentials,
   );
+  const identity = createPromiseClient(
+    identityV1.IdentityServiceClient,
+    config.IDENTITY_GRPC_URL,
+    config.GRPC_DEADLINE_MS,
+    transport.channelCredentials,
+  );
   const deps: BillingDeps = {
     sequelize: storage.sequelize,
     customers: new CustomerRepository(),
@@ -70,6 +88,7 @@ export async function startBilling(config: BillingConfig, logger: Logger): Promi
     subscriptions: new SubscriptionRepository(),
     subscriptionPlans: new SubscriptionPlanRepository(),
     invoices: new InvoiceRepository(),
+    invoiceParties: new InvoicePartyRepository(storage.sequelize),
     taxRates: new TaxRateRepository(),
     dueWork: new DueWorkRepository(storage.sequelize),
     payments: new PaymentRepository(),
@@ -78,6 +97,7 @@ export async function startBilling(config: BillingConfig, logger: Logger): Promi
     usage: new UsageRecordRepository(),
     idempotencyKeys: new IdempotencyKeyRepository(storage.sequelize),
     policy,
+    identity,
     providerFor: (livemode) => providers.forMode(livemode),
     clock: systemClock,
     clocks: new ProjectClocks(storage.sequelize, systemClock),
@@ -114,6 +134,27 @@ export async function startBilling(config: BillingConfig, logger: Logger): Promi
     ],
   });
   logger.info({ port: grpc.port }, 'billing gRPC server listening');
+  // Parks a seller event that keeps failing, as notification does with its events.
+  const sellerEvents = new EventConsumer({
+    nats: storage.nats,
+    stream: config.EVENTS_STREAM,
+    subjectPrefix: config.EVENTS_SUBJECT_PREFIX,
+    durableName: SELLER_CONSUMER,
+    eventType: SELLER_DETAILS_UPDATED,
+    logger,
+    parked: new ParkedEvents(storage.sequelize),
+    maxDeliveries: config.EVENT_MAX_DELIVERIES,
+    redeliveryDelayMs: config.EVENT_REDELIVERY_DELAY_MS,
+    now: () => systemClock.now(),
+    handle: (events) => keepSellers(deps, sellersAnnounced(events)),
+  });
+  await sellerEvents.start();
+  registerConsumerLagMetrics({
+    nats: storage.nats,
+    stream: config.EVENTS_STREAM,
+    durableNames: [SELLER_CONSUMER],
+    logger,
+  });
   // Renewals, trial ends, dunning retries and settlement of unknown charge outcomes: one loop
   // per mode, each claiming only its own mode's rows, so that a test clock moved far ahead (a
   // backlog of test renewals) is worked through beside live renewals, never in front of them.
@@ -158,12 +199,14 @@ export async function startBilling(config: BillingConfig, logger: Logger): Promi
   return {
     port: grpc.port,
     async stop() {
+      await sellerEvents.stop();
       await keyExpiry.stop();
       await refundRetries.stop();
       await firstCharges.stop();
       await Promise.all(schedulers.map((scheduler) => scheduler.stop()));
       await grpc.shutdown();
       policy.close();
+      identity.close();
       await providers.close();
       await storage.close();
     },

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { status } from '@grpc/grpc-js';
-import { createPromiseClient, readRemoteError, type PromiseClient } from '@billing/platform';
+import { readRemoteError, type PromiseClient } from '@billing/platform';
 import { PaystackClient, SandboxControlsClient } from '@billing/payments';
-import { billingV1 } from '@billing/proto';
-import { queryDatabase, type SharedPlatform, sharedPlatform } from '@billing/testing';
+import { billingV1, identityV1 } from '@billing/proto';
+import { platformClient, queryDatabase, type SharedPlatform, sharedPlatform } from '@billing/testing';
 import { addBillingPeriods } from '../src/domain/periods';
 
 type PageOutcome = 'success' | 'declined' | 'insufficient_funds';
@@ -15,27 +15,33 @@ type PageOutcome = 'success' | 'declined' | 'insufficient_funds';
 describe('billing CompleteCheckout (gRPC + sandbox provider + PostgreSQL)', () => {
   let platform: SharedPlatform;
   let billing: PromiseClient<billingV1.BillingServiceClient>;
+  let identity: PromiseClient<identityV1.IdentityServiceClient>;
   let provider: PaystackClient;
   let sandbox: SandboxControlsClient;
 
   beforeAll(async () => {
     platform = await sharedPlatform();
-    billing = createPromiseClient(
-      billingV1.BillingServiceClient,
-      platform.env.BILLING_GRPC_URL,
-      20_000,
-      platform.grpcCredentials('gateway'),
-    );
+    billing = await platformClient(platform, 'billing', billingV1.BillingServiceClient);
+    identity = await platformClient(platform, 'identity', identityV1.IdentityServiceClient);
     const providerOptions = { baseUrl: platform.env.SANDBOX_PROVIDER_URL, secretKey: platform.env.SANDBOX_SECRET_KEY };
     provider = new PaystackClient(providerOptions);
     sandbox = new SandboxControlsClient(providerOptions);
   });
   afterAll(async () => {
     billing?.close();
+    identity?.close();
     await platform?.stop();
   });
 
-  const newScope = () => ({ projectId: randomUUID(), merchantId: randomUUID(), livemode: false });
+  /** A new merchant's first project: one identity knows, so that its invoices have a seller (§22). */
+  const newScope = async () => {
+    const registered = await identity.registerMerchant({
+      email: `checkout-${randomUUID().slice(0, 8)}@example.com`,
+      businessName: 'Checkout Ltd',
+      password: 'password-123',
+    });
+    return { projectId: registered.project!.id, merchantId: registered.merchant!.id, livemode: false };
+  };
 
   const plan = (overrides: Partial<billingV1.PlanSnapshot> = {}): billingV1.PlanSnapshot => ({
     planId: randomUUID(),
@@ -86,7 +92,7 @@ describe('billing CompleteCheckout (gRPC + sandbox provider + PostgreSQL)', () =
     );
 
   it('completes a paid checkout: ACTIVE subscription for one month, PAID invoice INV-000001, a provider customer', async () => {
-    const scope = newScope();
+    const scope = await newScope();
     const email = `Payer-${randomUUID().slice(0, 8)}@Example.com`;
     const sold = plan();
     const reference = await payOnSandbox(email, sold.amount);
@@ -199,7 +205,7 @@ describe('billing CompleteCheckout (gRPC + sandbox provider + PostgreSQL)', () =
   });
 
   it('is exactly-once: 20 concurrent completions of one session create one customer, subscription and invoice', async () => {
-    const scope = newScope();
+    const scope = await newScope();
     const email = `race-${randomUUID().slice(0, 8)}@example.com`;
     const sold = plan({ amount: 250000 });
     const reference = await payOnSandbox(email, sold.amount);
@@ -243,7 +249,7 @@ describe('billing CompleteCheckout (gRPC + sandbox provider + PostgreSQL)', () =
   });
 
   it('starts a trial: TRIALING for the trial window, no invoice, the verification charge refunded exactly once', async () => {
-    const scope = newScope();
+    const scope = await newScope();
     const email = `trial-${randomUUID().slice(0, 8)}@example.com`;
     const sold = plan({ amount: 2000000, trialPeriodDays: 14 });
     const reference = await payOnSandbox(email, 100);
@@ -289,7 +295,7 @@ describe('billing CompleteCheckout (gRPC + sandbox provider + PostgreSQL)', () =
   });
 
   it('refuses a declined payment with payment_required and the provider words, creating nothing', async () => {
-    const scope = newScope();
+    const scope = await newScope();
     const email = `declined-${randomUUID().slice(0, 8)}@example.com`;
     const sold = plan();
     const reference = await payOnSandbox(email, sold.amount, 'declined');
@@ -313,7 +319,7 @@ describe('billing CompleteCheckout (gRPC + sandbox provider + PostgreSQL)', () =
   });
 
   it('refuses a payment of the wrong amount, an unknown reference, and a payment reused for a second session', async () => {
-    const scope = newScope();
+    const scope = await newScope();
     const email = `reuse-${randomUUID().slice(0, 8)}@example.com`;
     const sold = plan();
     const cheap = await payOnSandbox(email, 100);
@@ -374,7 +380,7 @@ describe('billing CompleteCheckout (gRPC + sandbox provider + PostgreSQL)', () =
   });
 
   it('refuses malformed requests before touching the provider', async () => {
-    const scope = newScope();
+    const scope = await newScope();
     const base = {
       checkoutSessionId: randomUUID(),
       transactionReference: 'x',

@@ -6,6 +6,7 @@ import { openBillingTestDatabase } from './support/billing-database';
 import { CustomerModel, InvoiceLineModel, UsageRecordModel, type SubscriptionModel } from '../src/db/models';
 import { CustomerBalanceRepository } from '../src/db/repositories/customer-balance.repository';
 import { CustomerRepository } from '../src/db/repositories/customer.repository';
+import { InvoicePartyRepository } from '../src/db/repositories/invoice-party.repository';
 import { InvoiceRepository } from '../src/db/repositories/invoice.repository';
 import { TaxRateRepository } from '../src/db/repositories/tax-rate.repository';
 import { SubscriptionRepository } from '../src/db/repositories/subscription.repository';
@@ -100,7 +101,13 @@ describe('usage in PostgreSQL: exact sums and the usage line of a renewal (billU
       taxRates: new TaxRateRepository(),
       customers: new CustomerRepository(),
       balances: new CustomerBalanceRepository(),
+      invoiceParties: new InvoicePartyRepository(sequelize),
     } as unknown as BillingDeps;
+    // The project's seller as billing keeps it, so that its invoices have one without asking identity.
+    const seller = { name: 'Usage Ltd', legal_name: null, business_name: 'Usage Ltd', address: null };
+    const details = { ...seller, tax_id: null, support_email: null, invoice_footer: null };
+    const kept = { projectId: scope.projectId, merchantId: scope.merchantId, seller: details, updatedAt: new Date() };
+    await deps.invoiceParties.keepSellers([kept], new Date());
   });
   afterAll(async () => {
     await sequelize?.close();

@@ -83,13 +83,12 @@ describe('identity gRPC service', () => {
     expect(readRemoteError(err).code).toBe(status.UNAUTHENTICATED);
   });
 
+  /** A new merchant (and its first project), registered as the gateway does. */
+  const register = (label: string, businessName: string) =>
+    identity.registerMerchant({ email: `${label}-${Date.now()}@example.com`, businessName, password: 'password123' });
+
   it('refuses seller details that bypass the gateway: INVALID_ARGUMENT with every violation, nothing saved', async () => {
-    const reg = await identity.registerMerchant({
-      email: `seller-rules-${Date.now()}@example.com`,
-      businessName: 'Seller Rules Ltd',
-      password: 'password123',
-    });
-    const merchantId = reg.merchant!.id;
+    const merchantId = (await register('seller-rules', 'Seller Rules Ltd')).merchant!.id;
 
     const err = await identity
       .updateMerchant({
@@ -116,5 +115,34 @@ describe('identity gRPC service', () => {
     expect(merchant).toMatchObject({ businessName: 'Seller Rules Ltd' });
     expect(merchant?.legalName).toBeUndefined();
     expect(merchant?.invoiceFooter).toBeUndefined();
+  });
+
+  it("answers a project's seller as of the merchant's last change, a deactivated merchant's too; NOT_FOUND for no such project", async () => {
+    const reg = await register('project-seller', 'Seller Of Projects Ltd');
+    const merchantId = reg.merchant!.id;
+    await identity.updateMerchant({
+      merchantId,
+      legalName: 'Seller Of Projects Limited',
+      taxId: 'TIN-5',
+      clearedFields: [],
+    });
+    await identity.deactivateMerchant({ merchantId });
+
+    const answer = await identity.getProjectSeller({ projectId: reg.project!.id });
+
+    expect(answer).toEqual({
+      merchantId,
+      seller: {
+        name: 'Seller Of Projects Limited',
+        legalName: 'Seller Of Projects Limited',
+        businessName: 'Seller Of Projects Ltd',
+        taxId: 'TIN-5',
+      },
+      updatedAt: expect.any(Date),
+    });
+    for (const projectId of ['3f1c0a52-6d2b-4e8e-9a7f-0c5d1e2b3a44', 'not-an-id']) {
+      const err = await identity.getProjectSeller({ projectId }).catch((e) => e);
+      expect(readRemoteError(err)).toMatchObject({ code: status.NOT_FOUND, detail: 'Project not found' });
+    }
   });
 });

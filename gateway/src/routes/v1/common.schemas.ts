@@ -15,6 +15,9 @@ export const idParam = (what: string) => z.guid({ error: `${what} not found` }).
 /** Text of at most `max` characters once trimmed, not empty: what a request sets. */
 export const boundedText = (max: number) => z.string().trim().min(1).max(max);
 
+/** A tax ID (a VAT or tax number) of a seller or a buyer (docs/api-behaviour.md §22). */
+export const taxIdText = boundedText(40);
+
 /** Names of projects and keys, as identity accepts them. */
 export const displayName = boundedText(200);
 
@@ -44,6 +47,13 @@ export const PostalAddressBody = z
       .meta({ description: 'ISO 3166-1 alpha-2 in upper case (`NG`, `GH`, `US`)' }),
   })
   .meta({ id: 'PostalAddressRequest' });
+
+/** A value to set: null, which clears, travels in a request's `clearedFields` instead. */
+export const setTo = <T>(value: T | null | undefined): T | undefined => value ?? undefined;
+
+/** The fields a PATCH body sends as null, which clear: gRPC's `cleared_fields` (proto3 has no null). */
+export const nullFields = <F extends string>(body: Partial<Record<F, unknown>>, fields: readonly F[]): F[] =>
+  fields.filter((field) => body[field] === null);
 
 /** Services always set these; a reply without one is a service bug, answered as a 500. */
 export function required<T>(value: T | undefined, what: string): T {

@@ -585,7 +585,7 @@ export interface paths {
         put?: never;
         /**
          * Create a customer
-         * @description Also creates the customer at the payment provider (`gateway_customer_id`). E-mails are unique per project and mode, whatever their case: a duplicate is a 409. A provider that cannot be reached is a 503 and nothing is created; one that refuses the customer is a 400 with its words. `tax_exempt` (NONE by default, EXEMPT or REVERSE) says whether its invoices are taxed.
+         * @description Also creates the customer at the payment provider (`gateway_customer_id`). E-mails are unique per project and mode, whatever their case: a duplicate is a 409. A provider that cannot be reached is a 503 and nothing is created; one that refuses the customer is a 400 with its words. `tax_exempt` (NONE by default, EXEMPT or REVERSE) says whether its invoices are taxed. `address`, `tax_id` and `preferred_locale` (en by default, or fr) are the buyer details its invoices keep as they are when each invoice is created.
          *
          *     **Credentials:** a project's API key in `X-Api-Key`. It acts in the key’s project and mode: a test key (`svc_test_...`) reads and writes test-mode data only, a live key (`svc_live_...`) live-mode data only. An id of the other mode is a 404, one of another project a 403.
          */
@@ -616,8 +616,8 @@ export interface paths {
         options?: never;
         head?: never;
         /**
-         * Update a customer's name, metadata or tax exemption
-         * @description Send only the fields to change; `metadata` replaces the stored metadata as a whole. A new `tax_exempt` applies to the invoices made from then on; issued invoices keep their tax. The e-mail cannot change: it identifies the customer at the payment provider.
+         * Update a customer's name, metadata, tax exemption or buyer details
+         * @description Send only the fields to change; `metadata` replaces the stored metadata as a whole, a new `address` the old one; `null` clears the address or the tax ID. A new `tax_exempt` or buyer detail applies to the invoices made from then on; issued invoices keep their tax and the buyer they were made out to. The e-mail cannot change: it identifies the customer at the payment provider.
          *
          *     **Credentials:** a project's API key in `X-Api-Key`. It acts in the key’s project and mode: a test key (`svc_test_...`) reads and writes test-mode data only, a live key (`svc_live_...`) live-mode data only. An id of the other mode is a 404, one of another project a 403.
          */
@@ -2032,6 +2032,23 @@ export interface components {
              * @enum {string}
              */
             tax_exempt: "NONE" | "EXEMPT" | "REVERSE";
+            /** @description The buyer's address on its invoices; null until given */
+            address: {
+                line1: string;
+                line2: string | null;
+                city: string;
+                state: string | null;
+                postal_code: string | null;
+                /** @description ISO 3166-1 alpha-2, upper case */
+                country: string;
+            } | null;
+            /** @description The buyer's tax ID on its invoices; null until given */
+            tax_id: string | null;
+            /**
+             * @description The language of the customer's invoice documents: en (the default) or fr
+             * @enum {string}
+             */
+            preferred_locale: "en" | "fr";
             livemode: boolean;
             /** Format: date-time */
             created_at: string;
@@ -2946,6 +2963,25 @@ export interface components {
             };
             /** @description Default NONE */
             tax_exempt?: string;
+            address?: components["schemas"]["PostalAddressRequest"];
+            /** @description 1..40 characters (a VAT or tax number) */
+            tax_id?: string;
+            /**
+             * @description The language of the customer's invoice documents: en (the default) or fr
+             * @enum {string}
+             */
+            preferred_locale?: "en" | "fr";
+        };
+        PostalAddressRequest: {
+            /** @description 1..200 characters */
+            line1: string;
+            line2?: string | null;
+            city: string;
+            /** @description State, province or region */
+            state?: string | null;
+            postal_code?: string | null;
+            /** @description ISO 3166-1 alpha-2 in upper case (`NG`, `GH`, `US`) */
+            country: string;
         };
         CustomerDetail: {
             customer: components["schemas"]["Customer"];
@@ -2996,6 +3032,25 @@ export interface components {
             };
             /** @description NONE: taxed at its subscriptions' rates; EXEMPT: no tax; REVERSE: no tax, the invoices say "Reverse charge" (the customer accounts for it). Applies to invoices made from then on */
             tax_exempt?: string;
+            /** @description Replaced as a whole; null clears it */
+            address?: {
+                /** @description 1..200 characters */
+                line1: string;
+                line2?: string | null;
+                city: string;
+                /** @description State, province or region */
+                state?: string | null;
+                postal_code?: string | null;
+                /** @description ISO 3166-1 alpha-2 in upper case (`NG`, `GH`, `US`) */
+                country: string;
+            } | null;
+            /** @description 1..40 characters (a VAT or tax number); null clears it */
+            tax_id?: string | null;
+            /**
+             * @description The language of the customer's invoice documents: en (the default) or fr
+             * @enum {string}
+             */
+            preferred_locale?: "en" | "fr";
         };
         BalanceTransaction: {
             /** Format: uuid */
@@ -8874,6 +8929,16 @@ export interface operations {
                      *         "balance": 0,
                      *         "balance_currency": null,
                      *         "tax_exempt": "NONE",
+                     *         "address": {
+                     *           "line1": "4 Bourdillon Road",
+                     *           "line2": "Ikoyi",
+                     *           "city": "Lagos",
+                     *           "state": "Lagos",
+                     *           "postal_code": "101233",
+                     *           "country": "NG"
+                     *         },
+                     *         "tax_id": null,
+                     *         "preferred_locale": "en",
                      *         "livemode": false,
                      *         "created_at": "2026-03-02T09:15:00.000Z"
                      *       }
@@ -9018,6 +9083,14 @@ export interface operations {
                  *       "name": "Ada Obi",
                  *       "metadata": {
                  *         "crm_id": "4711"
+                 *       },
+                 *       "address": {
+                 *         "line1": "4 Bourdillon Road",
+                 *         "line2": "Ikoyi",
+                 *         "city": "Lagos",
+                 *         "state": "Lagos",
+                 *         "postal_code": "101233",
+                 *         "country": "NG"
                  *       }
                  *     }
                  */
@@ -9049,6 +9122,16 @@ export interface operations {
                      *       "balance": 0,
                      *       "balance_currency": null,
                      *       "tax_exempt": "NONE",
+                     *       "address": {
+                     *         "line1": "4 Bourdillon Road",
+                     *         "line2": "Ikoyi",
+                     *         "city": "Lagos",
+                     *         "state": "Lagos",
+                     *         "postal_code": "101233",
+                     *         "country": "NG"
+                     *       },
+                     *       "tax_id": null,
+                     *       "preferred_locale": "en",
                      *       "livemode": false,
                      *       "created_at": "2026-03-02T09:15:00.000Z"
                      *     }
@@ -9235,6 +9318,16 @@ export interface operations {
                      *         "balance": 0,
                      *         "balance_currency": null,
                      *         "tax_exempt": "NONE",
+                     *         "address": {
+                     *           "line1": "4 Bourdillon Road",
+                     *           "line2": "Ikoyi",
+                     *           "city": "Lagos",
+                     *           "state": "Lagos",
+                     *           "postal_code": "101233",
+                     *           "country": "NG"
+                     *         },
+                     *         "tax_id": null,
+                     *         "preferred_locale": "en",
                      *         "livemode": false,
                      *         "created_at": "2026-03-02T09:15:00.000Z"
                      *       },
@@ -9411,6 +9504,16 @@ export interface operations {
                      *       "balance": 0,
                      *       "balance_currency": null,
                      *       "tax_exempt": "NONE",
+                     *       "address": {
+                     *         "line1": "4 Bourdillon Road",
+                     *         "line2": "Ikoyi",
+                     *         "city": "Lagos",
+                     *         "state": "Lagos",
+                     *         "postal_code": "101233",
+                     *         "country": "NG"
+                     *       },
+                     *       "tax_id": null,
+                     *       "preferred_locale": "en",
                      *       "livemode": false,
                      *       "created_at": "2026-03-02T09:15:00.000Z"
                      *     }
@@ -18526,6 +18629,16 @@ export interface operations {
                  *         "balance": 0,
                  *         "balance_currency": null,
                  *         "tax_exempt": "NONE",
+                 *         "address": {
+                 *           "line1": "4 Bourdillon Road",
+                 *           "line2": "Ikoyi",
+                 *           "city": "Lagos",
+                 *           "state": "Lagos",
+                 *           "postal_code": "101233",
+                 *           "country": "NG"
+                 *         },
+                 *         "tax_id": null,
+                 *         "preferred_locale": "en",
                  *         "livemode": false,
                  *         "created_at": "2026-03-02T09:15:00.000Z"
                  *       },

@@ -19,6 +19,9 @@ export const customerEventData = (customer: CustomerModel) => ({
   balance: toMajorUnits(customer.balance),
   balance_currency: customer.balanceCurrency ?? null,
   tax_exempt: customer.taxExempt,
+  address: customer.address,
+  tax_id: customer.taxId,
+  preferred_locale: customer.preferredLocale,
   livemode: customer.livemode,
   created_at: customer.createdAt.toISOString(),
 });

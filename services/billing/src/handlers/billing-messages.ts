@@ -1,5 +1,5 @@
 import { billingV1 } from '@billing/proto';
-import type { UnaryHandlers } from '@billing/platform';
+import { postalAddressMessage, sellerMessage, type UnaryHandlers } from '@billing/platform';
 import type {
   CreditNoteModel,
   CustomerBalanceTransactionModel,
@@ -8,6 +8,7 @@ import type {
   SubscriptionModel,
   TaxRateModel,
 } from '../db/models';
+import type { InvoiceBuyer } from '../domain/invoice-parties';
 import type { TaxAmount } from '../domain/invoice-totals';
 import type { RefundView } from '../domain/cancellation-refund';
 import type { RateAmount } from '../domain/credit-notes';
@@ -39,6 +40,18 @@ export const toCustomer = (c: CustomerModel): billingV1.Customer => ({
   balance: c.balance,
   balanceCurrency: c.balanceCurrency ?? undefined,
   taxExempt: c.taxExempt,
+  address: c.address ? postalAddressMessage(c.address) : undefined,
+  taxId: c.taxId ?? undefined,
+  preferredLocale: c.preferredLocale,
+});
+
+/** The buyer an invoice kept (docs/api-behaviour.md §22). */
+const toBuyer = (b: InvoiceBuyer): billingV1.InvoiceBuyer => ({
+  name: b.name ?? undefined,
+  email: b.email,
+  address: b.address ? postalAddressMessage(b.address) : undefined,
+  taxId: b.tax_id ?? undefined,
+  preferredLocale: b.preferred_locale,
 });
 
 export const toTaxRate = (r: TaxRateModel): billingV1.TaxRate => ({
@@ -151,6 +164,8 @@ export const toInvoice = ({ invoice: i, lines, customerEmail, creditNotes }: Inv
   nextPaymentAttempt: i.nextPaymentAttempt ?? undefined,
   livemode: i.livemode,
   createdAt: i.createdAt,
+  seller: i.seller ? sellerMessage(i.seller) : undefined,
+  buyer: i.buyer ? toBuyer(i.buyer) : undefined,
   amountCredited: creditNotes.reduce((total, note) => total + note.amount, 0),
   creditNotes,
 });

@@ -1,4 +1,5 @@
-import { requireScope } from '@billing/platform';
+import { postalAddressOfMessage, requireScope } from '@billing/platform';
+import type { billingV1 } from '@billing/proto';
 import type { BillingDeps } from '../billing-deps';
 import { createBalanceAdjustment } from '../usecases/customers/create-balance-adjustment.usecase';
 import { createCustomer } from '../usecases/customers/create-customer.usecase';
@@ -15,6 +16,13 @@ import {
   type BillingHandlers,
 } from './billing-messages';
 
+/** The buyer details of a request (docs/api-behaviour.md §22), as the use cases take them. */
+const buyerDetailsOf = (req: billingV1.CreateCustomerRequest | billingV1.UpdateCustomerRequest) => ({
+  address: req.address && postalAddressOfMessage(req.address),
+  taxId: req.taxId,
+  preferredLocale: req.preferredLocale,
+});
+
 /**
  * Customers and their balance (docs/api-behaviour.md §10, §20) and the test helper that sets how a
  * customer's saved card answers (§16.2). Thin: proto request -> use case -> proto response.
@@ -27,6 +35,7 @@ export function customerHandlers(deps: BillingDeps): Partial<BillingHandlers> {
         name: req.name,
         metadata: req.metadata,
         taxExempt: req.taxExempt,
+        ...buyerDetailsOf(req),
       });
       return { customer: toCustomer(customer) };
     },
@@ -52,6 +61,8 @@ export function customerHandlers(deps: BillingDeps): Partial<BillingHandlers> {
         name: req.name,
         metadata: req.metadata,
         taxExempt: req.taxExempt,
+        ...buyerDetailsOf(req),
+        clearedFields: req.clearedFields,
       });
       return { customer: toCustomer(customer) };
     },

@@ -13,6 +13,7 @@ import type { InvoiceModel, SubscriptionModel } from '../db/models';
 import type { StoredPlanChange } from '../domain/plan-change';
 import type { NewInvoice, NewInvoiceLine } from '../db/repositories/invoice.repository';
 import type { BillingDeps } from '../billing-deps';
+import { invoicePartiesOf, type NewInvoiceParties } from './invoice-parties';
 
 /** A line an invoice charges for (SUBSCRIPTION, USAGE, FEE, PRORATION); DISCOUNT is derived. */
 export interface ChargeInvoiceLine extends NewInvoiceLine {
@@ -108,7 +109,8 @@ export function planLineOf(subscription: SubscriptionModel, period: { start: Dat
  *     discount on the SUBSCRIPTION, USAGE and positive PRORATION lines, then the tax of its rates
  *     (§21), then the balance, then what is due; a DISCOUNT line (negative) when the discount is
  *     above 0; every line names the rates that applied to it;
- *  3. the invoices with their lines, numbered (InvoiceRepository.createMany);
+ *  3. the invoices with their lines, numbered (InvoiceRepository.createMany), each keeping its
+ *     seller and buyer as they are now (§22, invoicePartiesOf: one query for the whole batch);
  *  4. the balance changes through the ledger (CustomerBalanceRepository.change), only for
  *     invoices that move it: APPLIED_TO_INVOICE (-credit_applied), and PRORATION_CREDIT
  *     (+credit_to_balance) for an invoice totalling below 0 (a downgrade's proration, §18).
@@ -125,6 +127,11 @@ export async function createInvoices(
   transaction: Transaction,
 ): Promise<PricedInvoice[]> {
   if (drafts.length === 0) return [];
+  const parties = await invoicePartiesOf(
+    deps,
+    drafts.map((d) => d.customerId),
+    transaction,
+  );
   const balances = await deps.balances.lockPositiveBalances([...new Set(drafts.map((d) => d.customerId))], transaction);
   const spenders = balances.size
     ? await deps.subscriptions.balanceUsers([...new Set(drafts.map((d) => d.subscriptionId))], transaction)
@@ -137,7 +144,7 @@ export async function createInvoices(
       : usableBalance(balance, { currency: draft.currency, usesCustomerBalance: spenders.has(draft.subscriptionId) });
     const totals = totalInvoice(draft.lines, draft.discount, draft.tax, usable);
     balances.set(draft.customerId, { ...balance, amount: balance.amount - totals.creditApplied });
-    return { draft, totals, invoice: storedInvoice(draft, totals) };
+    return { draft, totals, invoice: storedInvoice(draft, totals, parties.get(draft.customerId)!) };
   });
   const invoices = await deps.invoices.createMany(
     priced.map((p) => p.invoice),
@@ -178,12 +185,13 @@ export async function createInvoices(
   return invoices.map((invoice, k) => ({ invoice, totals: priced[k].totals }));
 }
 
-/** The row createMany stores for a draft and its totals. */
-function storedInvoice(draft: InvoiceDraft, totals: InvoiceTotals): NewInvoice & RowScope {
+/** The row createMany stores for a draft, its totals and its parties. */
+function storedInvoice(draft: InvoiceDraft, totals: InvoiceTotals, parties: NewInvoiceParties): NewInvoice & RowScope {
   const { collection, discount, tax, credit: _credit, discountFrom: _from, lines, ...fields } = draft;
   const paid = collection.status === 'PAID';
   return {
     ...fields,
+    ...parties,
     status: collection.status,
     subtotal: totals.subtotal,
     discount: totals.discount,

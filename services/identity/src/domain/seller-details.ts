@@ -1,7 +1,8 @@
 import {
+  checkedPostalAddress,
+  clearedFields,
   DomainError,
   postalAddressOf,
-  postalAddressViolations,
   textLengthViolation,
   type FieldViolation,
   type PostalAddress,
@@ -59,12 +60,8 @@ export function sellerDetailsPatch(input: SellerDetailsInput): SellerDetailsPatc
     if (violation) violations.push(violation);
     return violation ? undefined : value.trim();
   };
-  const address = (value: PostalAddressInput | undefined): PostalAddress | undefined => {
-    if (value === undefined) return undefined;
-    const problems = postalAddressViolations(value, ['body', 'address']);
-    violations.push(...problems);
-    return problems.length === 0 ? postalAddressOf(value) : undefined;
-  };
+  const address = (value: PostalAddressInput | undefined): PostalAddress | undefined =>
+    value && checkedPostalAddress(value, ['body', 'address'], violations);
   // In the order of the API's fields, as the gateway reports them.
   const patch: SellerDetailsPatch = {
     legalName: text('legal_name', input.legalName),
@@ -73,18 +70,9 @@ export function sellerDetailsPatch(input: SellerDetailsInput): SellerDetailsPatc
     supportEmail: text('support_email', input.supportEmail),
     invoiceFooter: text('invoice_footer', input.invoiceFooter),
   };
-  for (const name of input.clearedFields) {
-    if (!(SELLER_DETAIL_FIELDS as readonly string[]).includes(name)) {
-      violations.push({
-        loc: ['body', name],
-        msg: 'Only a seller detail may be cleared with null',
-        type: 'value_error',
-      });
-      continue;
-    }
-    const key = FIELD_KEYS[name as SellerDetailField];
-    if (input[key] === undefined) patch[key] = null;
-    else violations.push({ loc: ['body', name], msg: 'A field cannot be both set and cleared', type: 'value_error' });
+  const isSet = (field: SellerDetailField) => input[FIELD_KEYS[field]] !== undefined;
+  for (const field of clearedFields(input.clearedFields, SELLER_DETAIL_FIELDS, isSet, 'a seller detail', violations)) {
+    patch[FIELD_KEYS[field]] = null;
   }
   if (violations.length > 0) throw DomainError.invalid(violations);
   return patch;

@@ -1,4 +1,4 @@
-import { postalAddressOf, type NewEvent, type PostalAddress } from '@billing/platform';
+import { postalAddressOf, type NewEvent, type Seller } from '@billing/platform';
 import type { MerchantModel } from '../db/models';
 import { sellerName } from '../domain/seller-details';
 
@@ -9,29 +9,19 @@ import { sellerName } from '../domain/seller-details';
  * stays with the caller, in the transaction of the change (recordEvent of @billing/platform).
  */
 
-/** The seller an invoice prints (docs/api-behaviour.md §22), as the event carries it. */
-export interface SellerData {
-  /** `legal_name`, else `business_name`. */
-  name: string;
-  legal_name: string | null;
-  business_name: string;
-  address: PostalAddress | null;
-  tax_id: string | null;
-  support_email: string | null;
-  invoice_footer: string | null;
-}
-
 /** merchant.seller_details_updated (docs/events-and-test-mode.md, "Internal events"). */
 export interface SellerDetailsUpdatedData {
   merchant_id: string;
   /** Every project of the merchant, so that a consumer keeps the seller by project. */
   project_ids: string[];
-  seller: SellerData;
+  /** The seller an invoice prints (docs/api-behaviour.md §22). */
+  seller: Seller;
   /** The merchant's last change: the seller is as of then. Later events never carry an earlier one. */
   updated_at: string;
 }
 
-const sellerDataOf = (merchant: MerchantModel): SellerData => ({
+/** The merchant as the seller: what the event carries, and what GetProjectSeller answers. */
+export const sellerDataOf = (merchant: MerchantModel): Seller => ({
   name: sellerName(merchant.legalName, merchant.businessName),
   legal_name: merchant.legalName,
   business_name: merchant.businessName,

@@ -1,7 +1,8 @@
-import { postalAddressMessage, unaryService, type Logger, type UnaryHandlers } from '@billing/platform';
+import { postalAddressMessage, sellerMessage, unaryService, type Logger, type UnaryHandlers } from '@billing/platform';
 import { identityV1 } from '@billing/proto';
 import type { ApiKeyModel, MerchantModel, ProjectModel } from '../db/models';
 import type { IdentityDeps } from '../identity-deps';
+import { sellerDataOf } from '../events/merchant.events';
 import type { IssuedApiKey } from '../provisioning/issue-api-key';
 import { createApiKey } from '../usecases/api-keys/create-api-key.usecase';
 import { listApiKeys } from '../usecases/api-keys/list-api-keys.usecase';
@@ -14,6 +15,7 @@ import { registerMerchant } from '../usecases/merchants/register-merchant.usecas
 import { updateMerchant } from '../usecases/merchants/update-merchant.usecase';
 import { createProject } from '../usecases/projects/create-project.usecase';
 import { getProject } from '../usecases/projects/get-project.usecase';
+import { getProjectSeller } from '../usecases/projects/get-project-seller.usecase';
 import { listProjects } from '../usecases/projects/list-projects.usecase';
 import { login } from '../usecases/sessions/login.usecase';
 import { verifyAccessToken } from '../usecases/sessions/verify-access-token.usecase';
@@ -113,6 +115,10 @@ export function identityHandlers(deps: IdentityDeps, logger: Logger): identityV1
     },
     async getProject(req) {
       return { project: toProject(await getProject(deps, req.merchantId, req.projectId)) };
+    },
+    async getProjectSeller(req) {
+      const merchant = await getProjectSeller(deps, req.projectId);
+      return { merchantId: merchant.id, seller: sellerMessage(sellerDataOf(merchant)), updatedAt: merchant.updatedAt };
     },
     async createApiKey(req) {
       const issued = await createApiKey(deps, {

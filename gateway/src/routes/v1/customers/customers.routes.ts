@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { toMinorUnits } from '@billing/platform';
+import { postalAddressMessage, toMinorUnits } from '@billing/platform';
 import { defineRoute, type Resource } from '../../../http/route';
 import { EXAMPLE, required, scopeOf } from '../common.schemas';
 import {
@@ -19,6 +19,7 @@ import {
   toCustomer,
   toCustomerDetail,
   UpdateCustomerBody,
+  updateCustomerRequest,
 } from './customers.schemas';
 
 export const customersResource: Resource = {
@@ -39,10 +40,17 @@ export const customersResource: Resource = {
         'Also creates the customer at the payment provider (`gateway_customer_id`). E-mails are unique per ' +
         'project and mode, whatever their case: a duplicate is a 409. A provider that cannot be reached is a 503 ' +
         'and nothing is created; one that refuses the customer is a 400 with its words. `tax_exempt` (NONE by ' +
-        'default, EXEMPT or REVERSE) says whether its invoices are taxed.',
+        'default, EXEMPT or REVERSE) says whether its invoices are taxed. `address`, `tax_id` and ' +
+        '`preferred_locale` (en by default, or fr) are the buyer details its invoices keep as they are when ' +
+        'each invoice is created.',
       auth: 'apiKey',
       body: CreateCustomerBody,
-      bodyExample: { email: EXAMPLE.customerEmail, name: 'Ada Obi', metadata: { crm_id: '4711' } },
+      bodyExample: {
+        email: EXAMPLE.customerEmail,
+        name: 'Ada Obi',
+        metadata: { crm_id: '4711' },
+        address: customerExample.address,
+      },
       errors: {
         400: 'The payment provider refused to create the customer: invalid email',
         409: 'A customer with this email already exists in this project and mode',
@@ -56,6 +64,9 @@ export const customersResource: Resource = {
           name: body.name,
           metadata: body.metadata,
           taxExempt: body.tax_exempt,
+          address: body.address && postalAddressMessage(body.address),
+          taxId: body.tax_id,
+          preferredLocale: body.preferred_locale,
         });
         return toCustomer(required(customer, 'customer'));
       },
@@ -105,11 +116,12 @@ export const customersResource: Resource = {
       method: 'patch',
       path: '/:customer_id',
       operationId: 'updateCustomer',
-      summary: "Update a customer's name, metadata or tax exemption",
+      summary: "Update a customer's name, metadata, tax exemption or buyer details",
       description:
-        'Send only the fields to change; `metadata` replaces the stored metadata as a whole. A new `tax_exempt` ' +
-        'applies to the invoices made from then on; issued invoices keep their tax. The e-mail cannot ' +
-        'change: it identifies the customer at the payment provider.',
+        'Send only the fields to change; `metadata` replaces the stored metadata as a whole, a new `address` ' +
+        'the old one; `null` clears the address or the tax ID. A new `tax_exempt` or buyer detail applies to ' +
+        'the invoices made from then on; issued invoices keep their tax and the buyer they were made out to. ' +
+        'The e-mail cannot change: it identifies the customer at the payment provider.',
       auth: 'apiKey',
       params: CustomerIdParams,
       body: UpdateCustomerBody,
@@ -118,13 +130,9 @@ export const customersResource: Resource = {
       response: { status: 200, description: 'The updated customer', schema: CustomerSchema },
       responseExample: { ...customerExample, name: 'Ada Obi-Martins', metadata: { crm_id: '4711', segment: 'gold' } },
       async handle({ auth: { apiKey }, params, body }) {
-        const { customer } = await billing.updateCustomer({
-          scope: scopeOf(apiKey),
-          customerId: params.customer_id,
-          name: body.name,
-          metadata: body.metadata,
-          taxExempt: body.tax_exempt,
-        });
+        const { customer } = await billing.updateCustomer(
+          updateCustomerRequest(scopeOf(apiKey), params.customer_id, body),
+        );
         return toCustomer(required(customer, 'customer'));
       },
     }),

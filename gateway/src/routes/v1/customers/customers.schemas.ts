@@ -1,7 +1,21 @@
 import { z } from 'zod';
-import { CURRENCIES, toMajorUnits } from '@billing/platform';
-import type { billingV1 } from '@billing/proto';
-import { EXAMPLE, idParam, iso, metadata, nonZeroSignedMoney, pageQuery, required, timestamp } from '../common.schemas';
+import { CURRENCIES, postalAddressMessage, postalAddressOfMessage, toMajorUnits } from '@billing/platform';
+import type { billingV1, commonV1 } from '@billing/proto';
+import {
+  EXAMPLE,
+  idParam,
+  iso,
+  metadata,
+  nonZeroSignedMoney,
+  nullFields,
+  pageQuery,
+  PostalAddressBody,
+  PostalAddressSchema,
+  required,
+  setTo,
+  taxIdText,
+  timestamp,
+} from '../common.schemas';
 import { invoiceExample } from '../invoices/invoices.schemas';
 import { subscriptionListItemExample } from '../subscriptions/subscriptions.schemas';
 
@@ -11,6 +25,16 @@ export const TAX_EXEMPTIONS = ['NONE', 'EXEMPT', 'REVERSE'] as const;
 const TAX_EXEMPT_DESCRIPTION =
   'NONE: taxed at its subscriptions\' rates; EXEMPT: no tax; REVERSE: no tax, the invoices say "Reverse ' +
   'charge" (the customer accounts for it). Applies to invoices made from then on';
+
+/** The languages of a customer's invoice documents (docs/api-behaviour.md §22). */
+export const DOCUMENT_LOCALES = ['en', 'fr'] as const;
+
+const preferredLocale = z
+  .enum(DOCUMENT_LOCALES)
+  .meta({ description: "The language of the customer's invoice documents: en (the default) or fr" });
+
+/** The buyer details a PATCH may clear with null. */
+const CLEARABLE_BUYER_DETAILS = ['address', 'tax_id'] as const;
 
 const taxExempt = z
   .string()
@@ -35,6 +59,11 @@ export const CustomerSchema = z
         "The balance's currency: null until its first change; only invoices in this currency use the balance",
     }),
     tax_exempt: z.enum(TAX_EXEMPTIONS).meta({ description: TAX_EXEMPT_DESCRIPTION }),
+    address: PostalAddressSchema.nullable().meta({
+      description: "The buyer's address on its invoices; null until given",
+    }),
+    tax_id: z.string().nullable().meta({ description: "The buyer's tax ID on its invoices; null until given" }),
+    preferred_locale: preferredLocale,
     livemode: z.boolean(),
     created_at: timestamp,
   })
@@ -86,6 +115,9 @@ export const CreateCustomerBody = z
     name: z.string().trim().min(1).max(200).optional(),
     metadata: metadata.optional(),
     tax_exempt: taxExempt.optional().meta({ description: 'Default NONE' }),
+    address: PostalAddressBody.optional(),
+    tax_id: taxIdText.optional().meta({ description: '1..40 characters (a VAT or tax number)' }),
+    preferred_locale: preferredLocale.optional(),
   })
   .meta({ id: 'CreateCustomerRequest' });
 
@@ -95,8 +127,31 @@ export const UpdateCustomerBody = z
     name: z.string().trim().min(1).max(200).optional(),
     metadata: metadata.optional(),
     tax_exempt: taxExempt.optional(),
+    address: PostalAddressBody.nullable().optional().meta({ description: 'Replaced as a whole; null clears it' }),
+    tax_id: taxIdText
+      .nullable()
+      .optional()
+      .meta({ description: '1..40 characters (a VAT or tax number); null clears it' }),
+    preferred_locale: preferredLocale.optional(),
   })
   .meta({ id: 'UpdateCustomerRequest' });
+
+/** A PATCH as billing takes it: the values to set, and the buyer details sent as null to clear. */
+export const updateCustomerRequest = (
+  scope: commonV1.ProjectScope,
+  customerId: string,
+  body: z.output<typeof UpdateCustomerBody>,
+): billingV1.UpdateCustomerRequest => ({
+  scope,
+  customerId,
+  name: body.name,
+  metadata: body.metadata,
+  taxExempt: body.tax_exempt,
+  address: body.address ? postalAddressMessage(body.address) : undefined,
+  taxId: setTo(body.tax_id),
+  preferredLocale: body.preferred_locale,
+  clearedFields: nullFields(body, CLEARABLE_BUYER_DETAILS),
+});
 
 export const ListCustomersQuery = z.object({
   email: z.string().optional().meta({ description: 'Exact e-mail, case-insensitive' }),
@@ -177,6 +232,9 @@ export const toCustomer = (customer: billingV1.Customer): z.input<typeof Custome
   balance: toMajorUnits(customer.balance),
   balance_currency: (customer.balanceCurrency ?? null) as Currency | null,
   tax_exempt: customer.taxExempt as (typeof TAX_EXEMPTIONS)[number],
+  address: customer.address ? postalAddressOfMessage(customer.address) : null,
+  tax_id: customer.taxId ?? null,
+  preferred_locale: customer.preferredLocale as (typeof DOCUMENT_LOCALES)[number],
   livemode: customer.livemode,
   created_at: iso(customer.createdAt),
 });
@@ -218,6 +276,16 @@ export const customerExample = {
   balance: 0,
   balance_currency: null,
   tax_exempt: 'NONE',
+  address: {
+    line1: '4 Bourdillon Road',
+    line2: 'Ikoyi',
+    city: 'Lagos',
+    state: 'Lagos',
+    postal_code: '101233',
+    country: 'NG',
+  },
+  tax_id: null,
+  preferred_locale: 'en',
   livemode: false,
   created_at: EXAMPLE.createdAt,
 } satisfies z.input<typeof CustomerSchema>;

@@ -6,8 +6,11 @@ import {
   displayName,
   EXAMPLE,
   iso,
+  nullFields,
   PostalAddressBody,
   PostalAddressSchema,
+  setTo,
+  taxIdText,
   timestamp,
 } from '../common.schemas';
 
@@ -58,7 +61,7 @@ export const UpdateMerchantBody = z
     address: PostalAddressBody.nullable()
       .optional()
       .meta({ description: `Replaced as a whole; ${NULL_CLEARS}` }),
-    tax_id: boundedText(40)
+    tax_id: taxIdText
       .nullable()
       .optional()
       .meta({ description: `1..40 characters (a VAT or tax number); ${NULL_CLEARS}` }),
@@ -105,9 +108,6 @@ export const toMerchantProfile = (merchant: identityV1.Merchant): z.input<typeof
   invoice_footer: merchant.invoiceFooter ?? null,
 });
 
-/** A value to set: null, which clears, travels in `clearedFields` instead. */
-const setTo = <T>(value: T | null | undefined): T | undefined => value ?? undefined;
-
 /** A PATCH as identity takes it: the values to set, and the seller details sent as null to clear. */
 export const updateMerchantRequest = (
   merchantId: string,
@@ -122,7 +122,7 @@ export const updateMerchantRequest = (
   taxId: setTo(body.tax_id),
   supportEmail: setTo(body.support_email),
   invoiceFooter: setTo(body.invoice_footer),
-  clearedFields: SELLER_DETAIL_FIELDS.filter((field) => body[field] === null),
+  clearedFields: nullFields(body, SELLER_DETAIL_FIELDS),
 });
 
 export const merchantExample = {

@@ -1,4 +1,4 @@
-import { outboxMigrations, testClocksMigration, type Migration } from '@billing/platform';
+import { outboxMigrations, parkedEventsMigration, testClocksMigration, type Migration } from '@billing/platform';
 import { createCustomers } from './0001-create-customers';
 import { createSubscriptions } from './0002-create-subscriptions';
 import { createInvoices } from './0003-create-invoices';
@@ -21,6 +21,7 @@ import { indexFailedFirstCharges } from './0020-index-failed-first-charges';
 import { addTaxes } from './0021-add-taxes';
 import { createCreditNotes } from './0030-create-credit-notes';
 import { addPlanTaxRates } from './0040-add-plan-tax-rates';
+import { addInvoiceParties } from './0050-add-invoice-parties';
 
 /** Every migration of the billing database, in order. Append; never edit a shipped one. */
 export const billingMigrations: Migration[] = [
@@ -48,4 +49,7 @@ export const billingMigrations: Migration[] = [
   addTaxes,
   createCreditNotes,
   addPlanTaxRates,
+  // Billing consumes events since merchant.seller_details_updated (the platform's table).
+  parkedEventsMigration,
+  addInvoiceParties,
 ];

@@ -1,5 +1,6 @@
 import { Column, DataType, Table } from 'sequelize-typescript';
-import { bigintColumn, ProjectScopedModel } from '@billing/platform';
+import { bigintColumn, ProjectScopedModel, type PostalAddress } from '@billing/platform';
+import type { DocumentLocale } from '../../domain/invoice-parties';
 import type { TaxExempt } from '../../domain/invoice-totals';
 
 @Table({ tableName: 'customers' })
@@ -31,6 +32,17 @@ export class CustomerModel extends ProjectScopedModel {
   /** NONE (taxed), EXEMPT or REVERSE (reverse charge): docs/api-behaviour.md §21. */
   @Column(DataType.TEXT)
   taxExempt!: TaxExempt;
+
+  /** Buyer details invoices keep (docs/api-behaviour.md §22); null until given. */
+  @Column(DataType.JSONB)
+  address!: PostalAddress | null;
+
+  @Column(DataType.TEXT)
+  taxId!: string | null;
+
+  /** The language of the customer's invoice documents: en (the default) or fr. */
+  @Column(DataType.TEXT)
+  preferredLocale!: DocumentLocale;
 
   @Column(DataType.DATE)
   override createdAt!: Date;

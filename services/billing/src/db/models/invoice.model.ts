@@ -1,5 +1,6 @@
 import { Column, DataType, Table } from 'sequelize-typescript';
 import { bigintColumn, ProjectScopedModel } from '@billing/platform';
+import type { InvoiceBuyer, InvoiceSeller } from '../../domain/invoice-parties';
 import type { TaxAmount } from '../../domain/invoice-totals';
 import type { StoredPlanChange } from '../../domain/plan-change';
 
@@ -92,6 +93,16 @@ export class InvoiceModel extends ProjectScopedModel {
   /** The plan change this invoice pays for, applied when it is paid (docs/api-behaviour.md §18); else null. */
   @Column(DataType.JSONB)
   planChange!: StoredPlanChange | null;
+
+  /**
+   * The seller and the buyer as they were when the invoice was created (docs/api-behaviour.md
+   * §22), never changed afterwards; null on invoices created before billing kept them.
+   */
+  @Column(DataType.JSONB)
+  seller!: InvoiceSeller | null;
+
+  @Column(DataType.JSONB)
+  buyer!: InvoiceBuyer | null;
 
   @Column(DataType.DATE)
   override createdAt!: Date;

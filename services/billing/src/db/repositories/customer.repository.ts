@@ -1,6 +1,14 @@
 import { col, fn, Op, QueryTypes, where, type Transaction, type WhereOptions } from 'sequelize';
-import { findInScope, findPage, scopeWhere, type PageRequest, type ProjectScope } from '@billing/platform';
+import {
+  findInScope,
+  findPage,
+  scopeWhere,
+  type PageRequest,
+  type PostalAddress,
+  type ProjectScope,
+} from '@billing/platform';
 import { normalizeEmail } from '../../domain/customer-rules';
+import type { DocumentLocale } from '../../domain/invoice-parties';
 import type { TaxExempt } from '../../domain/invoice-totals';
 import { CustomerModel } from '../models';
 
@@ -13,6 +21,10 @@ export interface NewCustomer {
   createdAt: Date;
   /** Default NONE (docs/api-behaviour.md §21). */
   taxExempt?: TaxExempt;
+  /** Buyer details (docs/api-behaviour.md §22): none, and `en`, by default. */
+  address?: PostalAddress | null;
+  taxId?: string | null;
+  preferredLocale?: DocumentLocale;
 }
 
 /** Matches the unique index customers_scope_email: e-mails compare case-insensitively. */
@@ -44,6 +56,9 @@ export class CustomerRepository {
         livemode: scope.livemode,
         balance: 0,
         taxExempt: customer.taxExempt ?? 'NONE',
+        address: customer.address ?? null,
+        taxId: customer.taxId ?? null,
+        preferredLocale: customer.preferredLocale ?? 'en',
         updatedAt: customer.createdAt,
       },
       { transaction },
@@ -117,10 +132,15 @@ export class CustomerRepository {
     return new Map(rows.map((r) => [r.id, r.tax_exempt]));
   }
 
-  /** The merchant's edit of a customer's name, metadata or tax exemption (the e-mail never changes). */
+  /**
+   * The merchant's edit of a customer's name, metadata, tax exemption or buyer details (the e-mail
+   * never changes).
+   */
   save(
     customer: CustomerModel,
-    changes: Partial<Pick<CustomerModel, 'name' | 'metadata' | 'taxExempt'>> & { updatedAt: Date },
+    changes: Partial<
+      Pick<CustomerModel, 'name' | 'metadata' | 'taxExempt' | 'address' | 'taxId' | 'preferredLocale'>
+    > & { updatedAt: Date },
   ): Promise<CustomerModel> {
     return customer.update(changes);
   }

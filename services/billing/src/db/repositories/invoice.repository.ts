@@ -9,6 +9,7 @@ import {
   type RowScope,
 } from '@billing/platform';
 import { formatInvoiceNumber } from '../../domain/invoice-number';
+import type { InvoiceBuyer, InvoiceSeller } from '../../domain/invoice-parties';
 import type { TaxAmount } from '../../domain/invoice-totals';
 import { InvoiceLineModel, InvoiceModel } from '../models';
 import type { StoredPlanChange } from '../../domain/plan-change';
@@ -56,6 +57,9 @@ export interface NewInvoice {
   lines: NewInvoiceLine[];
   /** The plan change a proration invoice pays for (docs/api-behaviour.md §18); absent on others. */
   planChange?: StoredPlanChange | null;
+  /** The seller and the buyer as they are now (docs/api-behaviour.md §22), kept as they are. */
+  seller: InvoiceSeller;
+  buyer: InvoiceBuyer;
 }
 
 export class InvoiceRepository {

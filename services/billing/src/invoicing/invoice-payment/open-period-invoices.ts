@@ -64,8 +64,8 @@ export function periodInvoiceDraft(
  * The subscriptions' current periods are still the ended ones when this runs. UNIQUE
  * (subscription_id, period_start) makes a second invoice for the same period impossible.
  * Records invoice.created for each. Does not charge. However many: one statement per table for
- * the invoices, one for the e-mails, one for the events, two for the taxes (plus the usage of
- * metered ones).
+ * the invoices, one for the sellers and buyers (their e-mails the events carry), one for the
+ * events, two for the taxes (plus the usage of metered ones).
  */
 export async function openPeriodInvoices(
   deps: BillingDeps,
@@ -86,11 +86,11 @@ export async function openPeriodInvoices(
     drafts.push(draft);
   }
   const invoices = (await createInvoices(deps, drafts, transaction)).map((priced) => priced.invoice);
-  const emails = await deps.customers.emailsOf([...new Set(invoices.map((i) => i.customerId))], transaction);
+  // The buyer the invoice keeps is its customer as of now: no second read for the e-mails.
   await recordEvents(
     deps.sequelize,
     transaction,
-    invoices.map((invoice) => invoiceEvents.created(invoice, emails.get(invoice.customerId) ?? '', invoice.createdAt)),
+    invoices.map((invoice) => invoiceEvents.created(invoice, invoice.buyer!.email, invoice.createdAt)),
   );
   return invoices;
 }

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { DomainError, recordEvent, type ProjectScope } from '@billing/platform';
+import { DomainError, recordEvent, type PostalAddressInput, type ProjectScope } from '@billing/platform';
 import { validateCustomerFields } from '../../domain/customer-rules';
 import { parseTaxExempt } from '../../domain/tax-rates';
 import type { CustomerModel } from '../../db/models';
@@ -13,6 +13,10 @@ export interface NewCustomerInput {
   metadata?: Record<string, unknown>;
   /** NONE (the default), EXEMPT or REVERSE (docs/api-behaviour.md §21). */
   taxExempt?: string;
+  /** Buyer details (docs/api-behaviour.md §22): an address, a tax ID, `en` (the default) or `fr`. */
+  address?: PostalAddressInput;
+  taxId?: string;
+  preferredLocale?: string;
 }
 
 const duplicateEmail = () =>
@@ -47,6 +51,9 @@ export async function createCustomer(
           gatewayCustomerId: atProvider.customerCode,
           metadata: fields.metadata ?? {},
           taxExempt,
+          address: fields.address,
+          taxId: fields.taxId,
+          preferredLocale: fields.preferredLocale,
           createdAt: now,
         },
         transaction,

@@ -18,7 +18,9 @@ import {
   type ServiceError,
   type UntypedServiceImplementation,
 } from "@grpc/grpc-js";
+import { PostalAddress } from "../../common/v1/address";
 import { PageRequest, ProjectScope } from "../../common/v1/scope";
+import { Seller } from "../../common/v1/seller";
 import { Struct } from "../../google/protobuf/struct";
 import { Timestamp } from "../../google/protobuf/timestamp";
 
@@ -155,6 +157,12 @@ export interface Invoice {
   amountCredited: number;
   /** Its credit notes, oldest first. */
   creditNotes: CreditNoteSummary[];
+  /**
+   * The seller and the buyer as they were when the invoice was created (docs/api-behaviour.md
+   * §22), never changed afterwards; unset on invoices created before billing kept them.
+   */
+  seller?: Seller | undefined;
+  buyer?: InvoiceBuyer | undefined;
 }
 
 /** A credit note as an invoice lists it. */
@@ -162,6 +170,18 @@ export interface CreditNoteSummary {
   id: string;
   number: string;
   amount: number;
+}
+
+/** The customer an invoice was made out to, as it was when the invoice was created. */
+export interface InvoiceBuyer {
+  name?: string | undefined;
+  email: string;
+  address?: PostalAddress | undefined;
+  taxId?:
+    | string
+    | undefined;
+  /** en or fr: the language of the invoice's documents. */
+  preferredLocale: string;
 }
 
 export interface UsageRecord {
@@ -529,6 +549,13 @@ export interface Customer {
     | undefined;
   /** NONE, EXEMPT or REVERSE (docs/api-behaviour.md §21). */
   taxExempt: string;
+  /** Buyer details invoices keep (docs/api-behaviour.md §22); unset when not given. */
+  address?: PostalAddress | undefined;
+  taxId?:
+    | string
+    | undefined;
+  /** en (the default) or fr. */
+  preferredLocale: string;
 }
 
 export interface SubscriptionSummary {
@@ -572,7 +599,16 @@ export interface CreateCustomerRequest {
     | { [key: string]: any }
     | undefined;
   /** NONE (the default), EXEMPT or REVERSE; anything else INVALID_ARGUMENT. */
-  taxExempt?: string | undefined;
+  taxExempt?:
+    | string
+    | undefined;
+  /**
+   * Buyer details (docs/api-behaviour.md §22): an address, a tax ID of 1..40 characters, and
+   * en (the default) or fr.
+   */
+  address?: PostalAddress | undefined;
+  taxId?: string | undefined;
+  preferredLocale?: string | undefined;
 }
 
 export interface CreateCustomerResponse {
@@ -611,7 +647,20 @@ export interface UpdateCustomerRequest {
     | { [key: string]: any }
     | undefined;
   /** NONE, EXEMPT or REVERSE: how invoices made from now on are taxed; unset: as it is. */
-  taxExempt?: string | undefined;
+  taxExempt?:
+    | string
+    | undefined;
+  /**
+   * Buyer details to set, as CreateCustomerRequest; unset leaves a field as it is. The address
+   * is replaced as a whole.
+   */
+  address?: PostalAddress | undefined;
+  taxId?: string | undefined;
+  preferredLocale?:
+    | string
+    | undefined;
+  /** Buyer details to clear (sent as null): address or tax_id. */
+  clearedFields: string[];
 }
 
 export interface UpdateCustomerResponse {
@@ -2033,6 +2082,8 @@ function createBaseInvoice(): Invoice {
     taxNote: undefined,
     amountCredited: 0,
     creditNotes: [],
+    seller: undefined,
+    buyer: undefined,
   };
 }
 
@@ -2124,6 +2175,12 @@ export const Invoice: MessageFns<Invoice> = {
     }
     for (const v of message.creditNotes) {
       CreditNoteSummary.encode(v!, writer.uint32(330).fork()).join();
+    }
+    if (message.seller !== undefined) {
+      Seller.encode(message.seller, writer.uint32(226).fork()).join();
+    }
+    if (message.buyer !== undefined) {
+      InvoiceBuyer.encode(message.buyer, writer.uint32(234).fork()).join();
     }
     return writer;
   },
@@ -2373,6 +2430,22 @@ export const Invoice: MessageFns<Invoice> = {
             message.creditNotes.push(CreditNoteSummary.decode(reader, reader.uint32()));
             continue;
           }
+          case 28: {
+            if (tag !== 226) {
+              break;
+            }
+
+            message.seller = Seller.decode(reader, reader.uint32());
+            continue;
+          }
+          case 29: {
+            if (tag !== 234) {
+              break;
+            }
+
+            message.buyer = InvoiceBuyer.decode(reader, reader.uint32());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -2494,6 +2567,8 @@ export const Invoice: MessageFns<Invoice> = {
         : globalThis.Array.isArray(object?.credit_notes)
         ? object.credit_notes.map((e: any) => CreditNoteSummary.fromJSON(e))
         : [],
+      seller: isSet(object.seller) ? Seller.fromJSON(object.seller) : undefined,
+      buyer: isSet(object.buyer) ? InvoiceBuyer.fromJSON(object.buyer) : undefined,
     };
   },
 
@@ -2586,6 +2661,12 @@ export const Invoice: MessageFns<Invoice> = {
     if (message.creditNotes?.length) {
       obj.creditNotes = message.creditNotes.map((e) => CreditNoteSummary.toJSON(e));
     }
+    if (message.seller !== undefined) {
+      obj.seller = Seller.toJSON(message.seller);
+    }
+    if (message.buyer !== undefined) {
+      obj.buyer = InvoiceBuyer.toJSON(message.buyer);
+    }
     return obj;
   },
 
@@ -2623,6 +2704,12 @@ export const Invoice: MessageFns<Invoice> = {
     message.taxNote = object.taxNote ?? undefined;
     message.amountCredited = object.amountCredited ?? 0;
     message.creditNotes = object.creditNotes?.map((e) => CreditNoteSummary.fromPartial(e)) || [];
+    message.seller = (object.seller !== undefined && object.seller !== null)
+      ? Seller.fromPartial(object.seller)
+      : undefined;
+    message.buyer = (object.buyer !== undefined && object.buyer !== null)
+      ? InvoiceBuyer.fromPartial(object.buyer)
+      : undefined;
     return message;
   },
 };
@@ -2724,6 +2811,149 @@ export const CreditNoteSummary: MessageFns<CreditNoteSummary> = {
     message.id = object.id ?? "";
     message.number = object.number ?? "";
     message.amount = object.amount ?? 0;
+    return message;
+  },
+};
+
+function createBaseInvoiceBuyer(): InvoiceBuyer {
+  return { name: undefined, email: "", address: undefined, taxId: undefined, preferredLocale: "" };
+}
+
+export const InvoiceBuyer: MessageFns<InvoiceBuyer> = {
+  encode(message: InvoiceBuyer, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.name !== undefined) {
+      writer.uint32(10).string(message.name);
+    }
+    if (message.email !== "") {
+      writer.uint32(18).string(message.email);
+    }
+    if (message.address !== undefined) {
+      PostalAddress.encode(message.address, writer.uint32(26).fork()).join();
+    }
+    if (message.taxId !== undefined) {
+      writer.uint32(34).string(message.taxId);
+    }
+    if (message.preferredLocale !== "") {
+      writer.uint32(42).string(message.preferredLocale);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): InvoiceBuyer {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseInvoiceBuyer();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.name = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.email = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.address = PostalAddress.decode(reader, reader.uint32());
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.taxId = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.preferredLocale = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): InvoiceBuyer {
+    return {
+      name: isSet(object.name) ? globalThis.String(object.name) : undefined,
+      email: isSet(object.email) ? globalThis.String(object.email) : "",
+      address: isSet(object.address) ? PostalAddress.fromJSON(object.address) : undefined,
+      taxId: isSet(object.taxId)
+        ? globalThis.String(object.taxId)
+        : isSet(object.tax_id)
+        ? globalThis.String(object.tax_id)
+        : undefined,
+      preferredLocale: isSet(object.preferredLocale)
+        ? globalThis.String(object.preferredLocale)
+        : isSet(object.preferred_locale)
+        ? globalThis.String(object.preferred_locale)
+        : "",
+    };
+  },
+
+  toJSON(message: InvoiceBuyer): unknown {
+    const obj: any = {};
+    if (message.name !== undefined) {
+      obj.name = message.name;
+    }
+    if (message.email !== "") {
+      obj.email = message.email;
+    }
+    if (message.address !== undefined) {
+      obj.address = PostalAddress.toJSON(message.address);
+    }
+    if (message.taxId !== undefined) {
+      obj.taxId = message.taxId;
+    }
+    if (message.preferredLocale !== "") {
+      obj.preferredLocale = message.preferredLocale;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<InvoiceBuyer>, I>>(base?: I): InvoiceBuyer {
+    return InvoiceBuyer.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<InvoiceBuyer>, I>>(object: I): InvoiceBuyer {
+    const message = createBaseInvoiceBuyer();
+    message.name = object.name ?? undefined;
+    message.email = object.email ?? "";
+    message.address = (object.address !== undefined && object.address !== null)
+      ? PostalAddress.fromPartial(object.address)
+      : undefined;
+    message.taxId = object.taxId ?? undefined;
+    message.preferredLocale = object.preferredLocale ?? "";
     return message;
   },
 };
@@ -7821,6 +8051,9 @@ function createBaseCustomer(): Customer {
     balance: 0,
     balanceCurrency: undefined,
     taxExempt: "",
+    address: undefined,
+    taxId: undefined,
+    preferredLocale: "",
   };
 }
 
@@ -7855,6 +8088,15 @@ export const Customer: MessageFns<Customer> = {
     }
     if (message.taxExempt !== "") {
       writer.uint32(82).string(message.taxExempt);
+    }
+    if (message.address !== undefined) {
+      PostalAddress.encode(message.address, writer.uint32(90).fork()).join();
+    }
+    if (message.taxId !== undefined) {
+      writer.uint32(98).string(message.taxId);
+    }
+    if (message.preferredLocale !== "") {
+      writer.uint32(106).string(message.preferredLocale);
     }
     return writer;
   },
@@ -7952,6 +8194,30 @@ export const Customer: MessageFns<Customer> = {
             message.taxExempt = reader.string();
             continue;
           }
+          case 11: {
+            if (tag !== 90) {
+              break;
+            }
+
+            message.address = PostalAddress.decode(reader, reader.uint32());
+            continue;
+          }
+          case 12: {
+            if (tag !== 98) {
+              break;
+            }
+
+            message.taxId = reader.string();
+            continue;
+          }
+          case 13: {
+            if (tag !== 106) {
+              break;
+            }
+
+            message.preferredLocale = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -7992,6 +8258,17 @@ export const Customer: MessageFns<Customer> = {
         : isSet(object.tax_exempt)
         ? globalThis.String(object.tax_exempt)
         : "",
+      address: isSet(object.address) ? PostalAddress.fromJSON(object.address) : undefined,
+      taxId: isSet(object.taxId)
+        ? globalThis.String(object.taxId)
+        : isSet(object.tax_id)
+        ? globalThis.String(object.tax_id)
+        : undefined,
+      preferredLocale: isSet(object.preferredLocale)
+        ? globalThis.String(object.preferredLocale)
+        : isSet(object.preferred_locale)
+        ? globalThis.String(object.preferred_locale)
+        : "",
     };
   },
 
@@ -8027,6 +8304,15 @@ export const Customer: MessageFns<Customer> = {
     if (message.taxExempt !== "") {
       obj.taxExempt = message.taxExempt;
     }
+    if (message.address !== undefined) {
+      obj.address = PostalAddress.toJSON(message.address);
+    }
+    if (message.taxId !== undefined) {
+      obj.taxId = message.taxId;
+    }
+    if (message.preferredLocale !== "") {
+      obj.preferredLocale = message.preferredLocale;
+    }
     return obj;
   },
 
@@ -8045,6 +8331,11 @@ export const Customer: MessageFns<Customer> = {
     message.balance = object.balance ?? 0;
     message.balanceCurrency = object.balanceCurrency ?? undefined;
     message.taxExempt = object.taxExempt ?? "";
+    message.address = (object.address !== undefined && object.address !== null)
+      ? PostalAddress.fromPartial(object.address)
+      : undefined;
+    message.taxId = object.taxId ?? undefined;
+    message.preferredLocale = object.preferredLocale ?? "";
     return message;
   },
 };
@@ -8559,7 +8850,16 @@ export const InvoiceSummary: MessageFns<InvoiceSummary> = {
 };
 
 function createBaseCreateCustomerRequest(): CreateCustomerRequest {
-  return { scope: undefined, email: "", name: undefined, metadata: undefined, taxExempt: undefined };
+  return {
+    scope: undefined,
+    email: "",
+    name: undefined,
+    metadata: undefined,
+    taxExempt: undefined,
+    address: undefined,
+    taxId: undefined,
+    preferredLocale: undefined,
+  };
 }
 
 export const CreateCustomerRequest: MessageFns<CreateCustomerRequest> = {
@@ -8578,6 +8878,15 @@ export const CreateCustomerRequest: MessageFns<CreateCustomerRequest> = {
     }
     if (message.taxExempt !== undefined) {
       writer.uint32(42).string(message.taxExempt);
+    }
+    if (message.address !== undefined) {
+      PostalAddress.encode(message.address, writer.uint32(50).fork()).join();
+    }
+    if (message.taxId !== undefined) {
+      writer.uint32(58).string(message.taxId);
+    }
+    if (message.preferredLocale !== undefined) {
+      writer.uint32(66).string(message.preferredLocale);
     }
     return writer;
   },
@@ -8635,6 +8944,30 @@ export const CreateCustomerRequest: MessageFns<CreateCustomerRequest> = {
             message.taxExempt = reader.string();
             continue;
           }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.address = PostalAddress.decode(reader, reader.uint32());
+            continue;
+          }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.taxId = reader.string();
+            continue;
+          }
+          case 8: {
+            if (tag !== 66) {
+              break;
+            }
+
+            message.preferredLocale = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -8658,6 +8991,17 @@ export const CreateCustomerRequest: MessageFns<CreateCustomerRequest> = {
         : isSet(object.tax_exempt)
         ? globalThis.String(object.tax_exempt)
         : undefined,
+      address: isSet(object.address) ? PostalAddress.fromJSON(object.address) : undefined,
+      taxId: isSet(object.taxId)
+        ? globalThis.String(object.taxId)
+        : isSet(object.tax_id)
+        ? globalThis.String(object.tax_id)
+        : undefined,
+      preferredLocale: isSet(object.preferredLocale)
+        ? globalThis.String(object.preferredLocale)
+        : isSet(object.preferred_locale)
+        ? globalThis.String(object.preferred_locale)
+        : undefined,
     };
   },
 
@@ -8678,6 +9022,15 @@ export const CreateCustomerRequest: MessageFns<CreateCustomerRequest> = {
     if (message.taxExempt !== undefined) {
       obj.taxExempt = message.taxExempt;
     }
+    if (message.address !== undefined) {
+      obj.address = PostalAddress.toJSON(message.address);
+    }
+    if (message.taxId !== undefined) {
+      obj.taxId = message.taxId;
+    }
+    if (message.preferredLocale !== undefined) {
+      obj.preferredLocale = message.preferredLocale;
+    }
     return obj;
   },
 
@@ -8693,6 +9046,11 @@ export const CreateCustomerRequest: MessageFns<CreateCustomerRequest> = {
     message.name = object.name ?? undefined;
     message.metadata = object.metadata ?? undefined;
     message.taxExempt = object.taxExempt ?? undefined;
+    message.address = (object.address !== undefined && object.address !== null)
+      ? PostalAddress.fromPartial(object.address)
+      : undefined;
+    message.taxId = object.taxId ?? undefined;
+    message.preferredLocale = object.preferredLocale ?? undefined;
     return message;
   },
 };
@@ -9141,7 +9499,17 @@ export const GetCustomerResponse: MessageFns<GetCustomerResponse> = {
 };
 
 function createBaseUpdateCustomerRequest(): UpdateCustomerRequest {
-  return { scope: undefined, customerId: "", name: undefined, metadata: undefined, taxExempt: undefined };
+  return {
+    scope: undefined,
+    customerId: "",
+    name: undefined,
+    metadata: undefined,
+    taxExempt: undefined,
+    address: undefined,
+    taxId: undefined,
+    preferredLocale: undefined,
+    clearedFields: [],
+  };
 }
 
 export const UpdateCustomerRequest: MessageFns<UpdateCustomerRequest> = {
@@ -9160,6 +9528,18 @@ export const UpdateCustomerRequest: MessageFns<UpdateCustomerRequest> = {
     }
     if (message.taxExempt !== undefined) {
       writer.uint32(42).string(message.taxExempt);
+    }
+    if (message.address !== undefined) {
+      PostalAddress.encode(message.address, writer.uint32(50).fork()).join();
+    }
+    if (message.taxId !== undefined) {
+      writer.uint32(58).string(message.taxId);
+    }
+    if (message.preferredLocale !== undefined) {
+      writer.uint32(66).string(message.preferredLocale);
+    }
+    for (const v of message.clearedFields) {
+      writer.uint32(74).string(v!);
     }
     return writer;
   },
@@ -9217,6 +9597,38 @@ export const UpdateCustomerRequest: MessageFns<UpdateCustomerRequest> = {
             message.taxExempt = reader.string();
             continue;
           }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.address = PostalAddress.decode(reader, reader.uint32());
+            continue;
+          }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.taxId = reader.string();
+            continue;
+          }
+          case 8: {
+            if (tag !== 66) {
+              break;
+            }
+
+            message.preferredLocale = reader.string();
+            continue;
+          }
+          case 9: {
+            if (tag !== 74) {
+              break;
+            }
+
+            message.clearedFields.push(reader.string());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -9244,6 +9656,22 @@ export const UpdateCustomerRequest: MessageFns<UpdateCustomerRequest> = {
         : isSet(object.tax_exempt)
         ? globalThis.String(object.tax_exempt)
         : undefined,
+      address: isSet(object.address) ? PostalAddress.fromJSON(object.address) : undefined,
+      taxId: isSet(object.taxId)
+        ? globalThis.String(object.taxId)
+        : isSet(object.tax_id)
+        ? globalThis.String(object.tax_id)
+        : undefined,
+      preferredLocale: isSet(object.preferredLocale)
+        ? globalThis.String(object.preferredLocale)
+        : isSet(object.preferred_locale)
+        ? globalThis.String(object.preferred_locale)
+        : undefined,
+      clearedFields: globalThis.Array.isArray(object?.clearedFields)
+        ? object.clearedFields.map((e: any) => globalThis.String(e))
+        : globalThis.Array.isArray(object?.cleared_fields)
+        ? object.cleared_fields.map((e: any) => globalThis.String(e))
+        : [],
     };
   },
 
@@ -9264,6 +9692,18 @@ export const UpdateCustomerRequest: MessageFns<UpdateCustomerRequest> = {
     if (message.taxExempt !== undefined) {
       obj.taxExempt = message.taxExempt;
     }
+    if (message.address !== undefined) {
+      obj.address = PostalAddress.toJSON(message.address);
+    }
+    if (message.taxId !== undefined) {
+      obj.taxId = message.taxId;
+    }
+    if (message.preferredLocale !== undefined) {
+      obj.preferredLocale = message.preferredLocale;
+    }
+    if (message.clearedFields?.length) {
+      obj.clearedFields = message.clearedFields;
+    }
     return obj;
   },
 
@@ -9279,6 +9719,12 @@ export const UpdateCustomerRequest: MessageFns<UpdateCustomerRequest> = {
     message.name = object.name ?? undefined;
     message.metadata = object.metadata ?? undefined;
     message.taxExempt = object.taxExempt ?? undefined;
+    message.address = (object.address !== undefined && object.address !== null)
+      ? PostalAddress.fromPartial(object.address)
+      : undefined;
+    message.taxId = object.taxId ?? undefined;
+    message.preferredLocale = object.preferredLocale ?? undefined;
+    message.clearedFields = object.clearedFields?.map((e) => e) || [];
     return message;
   },
 };
@@ -14607,7 +15053,8 @@ export const QuoteFirstInvoiceResponse: MessageFns<QuoteFirstInvoiceResponse> = 
  * in this project and mode, or a malformed id), PERMISSION_DENIED (the id belongs to another
  * project), ALREADY_EXISTS (duplicate customer email in the project+mode), FAILED_PRECONDITION
  * (a business rule refuses; reason `payment_required` when a payment did not succeed),
- * UNAVAILABLE (the payment provider or the policy service could not be reached; safe to retry).
+ * UNAVAILABLE (the payment provider, the policy service, or identity asked for the seller of a
+ * project billing keeps no copy of yet, could not be reached; safe to retry).
  */
 export type BillingServiceService = typeof BillingServiceService;
 export const BillingServiceService = {
@@ -14652,7 +15099,11 @@ export const BillingServiceService = {
     responseDeserialize: (value: Buffer): SettleUnusedCheckoutPaymentResponse =>
       SettleUnusedCheckoutPaymentResponse.decode(value),
   },
-  /** ALREADY_EXISTS for an email already used by a customer of this project and mode. */
+  /**
+   * ALREADY_EXISTS for an email already used by a customer of this project and mode;
+   * INVALID_ARGUMENT (field violations at ["body", <field>]) for buyer details the rules of
+   * docs/api-behaviour.md §22 refuse.
+   */
   createCustomer: {
     path: "/billing.v1.BillingService/CreateCustomer" as const,
     requestStream: false as const,
@@ -14685,6 +15136,10 @@ export const BillingServiceService = {
     responseSerialize: (value: GetCustomerResponse): Buffer => Buffer.from(GetCustomerResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): GetCustomerResponse => GetCustomerResponse.decode(value),
   },
+  /**
+   * Invoices already made keep the buyer as it was (Invoice.buyer). INVALID_ARGUMENT as
+   * CreateCustomer, and for a cleared field that may not be cleared or is also set.
+   */
   updateCustomer: {
     path: "/billing.v1.BillingService/UpdateCustomer" as const,
     requestStream: false as const,
@@ -15215,12 +15670,20 @@ export interface BillingServiceServer extends UntypedServiceImplementation {
    * provider's transaction belongs to another checkout session or to something else.
    */
   settleUnusedCheckoutPayment: handleUnaryCall<SettleUnusedCheckoutPaymentRequest, SettleUnusedCheckoutPaymentResponse>;
-  /** ALREADY_EXISTS for an email already used by a customer of this project and mode. */
+  /**
+   * ALREADY_EXISTS for an email already used by a customer of this project and mode;
+   * INVALID_ARGUMENT (field violations at ["body", <field>]) for buyer details the rules of
+   * docs/api-behaviour.md §22 refuse.
+   */
   createCustomer: handleUnaryCall<CreateCustomerRequest, CreateCustomerResponse>;
   /** FAILED_PRECONDITION when starting_after names no customer of this list. */
   listCustomers: handleUnaryCall<ListCustomersRequest, ListCustomersResponse>;
   /** The customer with its subscriptions and invoices, newest first. */
   getCustomer: handleUnaryCall<GetCustomerRequest, GetCustomerResponse>;
+  /**
+   * Invoices already made keep the buyer as it was (Invoice.buyer). INVALID_ARGUMENT as
+   * CreateCustomer, and for a cleared field that may not be cleared or is also set.
+   */
   updateCustomer: handleUnaryCall<UpdateCustomerRequest, UpdateCustomerResponse>;
   /**
    * For a customer with a saved authorization: charges the first period now (or starts the
@@ -15435,7 +15898,11 @@ export interface BillingServiceClient extends Client {
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: SettleUnusedCheckoutPaymentResponse) => void,
   ): ClientUnaryCall;
-  /** ALREADY_EXISTS for an email already used by a customer of this project and mode. */
+  /**
+   * ALREADY_EXISTS for an email already used by a customer of this project and mode;
+   * INVALID_ARGUMENT (field violations at ["body", <field>]) for buyer details the rules of
+   * docs/api-behaviour.md §22 refuse.
+   */
   createCustomer(
     request: CreateCustomerRequest,
     callback: (error: ServiceError | null, response: CreateCustomerResponse) => void,
@@ -15483,6 +15950,10 @@ export interface BillingServiceClient extends Client {
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: GetCustomerResponse) => void,
   ): ClientUnaryCall;
+  /**
+   * Invoices already made keep the buyer as it was (Invoice.buyer). INVALID_ARGUMENT as
+   * CreateCustomer, and for a cleared field that may not be cleared or is also set.
+   */
   updateCustomer(
     request: UpdateCustomerRequest,
     callback: (error: ServiceError | null, response: UpdateCustomerResponse) => void,

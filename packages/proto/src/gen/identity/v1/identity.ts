@@ -19,6 +19,7 @@ import {
   type UntypedServiceImplementation,
 } from "@grpc/grpc-js";
 import { PostalAddress } from "../../common/v1/address";
+import { Seller } from "../../common/v1/seller";
 import { Timestamp } from "../../google/protobuf/timestamp";
 
 export const protobufPackage = "identity.v1";
@@ -174,6 +175,22 @@ export interface GetProjectRequest {
 
 export interface GetProjectResponse {
   project?: Project | undefined;
+}
+
+export interface GetProjectSellerRequest {
+  projectId: string;
+}
+
+export interface GetProjectSellerResponse {
+  merchantId: string;
+  seller?:
+    | Seller
+    | undefined;
+  /**
+   * The merchant's last change, as merchant.seller_details_updated carries it: a copy keeps the
+   * seller with the later updated_at.
+   */
+  updatedAt?: Date | undefined;
 }
 
 export interface CreateApiKeyRequest {
@@ -2693,6 +2710,190 @@ export const GetProjectResponse: MessageFns<GetProjectResponse> = {
   },
 };
 
+function createBaseGetProjectSellerRequest(): GetProjectSellerRequest {
+  return { projectId: "" };
+}
+
+export const GetProjectSellerRequest: MessageFns<GetProjectSellerRequest> = {
+  encode(message: GetProjectSellerRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.projectId !== "") {
+      writer.uint32(10).string(message.projectId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetProjectSellerRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetProjectSellerRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.projectId = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetProjectSellerRequest {
+    return {
+      projectId: isSet(object.projectId)
+        ? globalThis.String(object.projectId)
+        : isSet(object.project_id)
+        ? globalThis.String(object.project_id)
+        : "",
+    };
+  },
+
+  toJSON(message: GetProjectSellerRequest): unknown {
+    const obj: any = {};
+    if (message.projectId !== "") {
+      obj.projectId = message.projectId;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetProjectSellerRequest>, I>>(base?: I): GetProjectSellerRequest {
+    return GetProjectSellerRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetProjectSellerRequest>, I>>(object: I): GetProjectSellerRequest {
+    const message = createBaseGetProjectSellerRequest();
+    message.projectId = object.projectId ?? "";
+    return message;
+  },
+};
+
+function createBaseGetProjectSellerResponse(): GetProjectSellerResponse {
+  return { merchantId: "", seller: undefined, updatedAt: undefined };
+}
+
+export const GetProjectSellerResponse: MessageFns<GetProjectSellerResponse> = {
+  encode(message: GetProjectSellerResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.merchantId !== "") {
+      writer.uint32(10).string(message.merchantId);
+    }
+    if (message.seller !== undefined) {
+      Seller.encode(message.seller, writer.uint32(18).fork()).join();
+    }
+    if (message.updatedAt !== undefined) {
+      Timestamp.encode(toTimestamp(message.updatedAt), writer.uint32(26).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetProjectSellerResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetProjectSellerResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.merchantId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.seller = Seller.decode(reader, reader.uint32());
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.updatedAt = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetProjectSellerResponse {
+    return {
+      merchantId: isSet(object.merchantId)
+        ? globalThis.String(object.merchantId)
+        : isSet(object.merchant_id)
+        ? globalThis.String(object.merchant_id)
+        : "",
+      seller: isSet(object.seller) ? Seller.fromJSON(object.seller) : undefined,
+      updatedAt: isSet(object.updatedAt)
+        ? fromJsonTimestamp(object.updatedAt)
+        : isSet(object.updated_at)
+        ? fromJsonTimestamp(object.updated_at)
+        : undefined,
+    };
+  },
+
+  toJSON(message: GetProjectSellerResponse): unknown {
+    const obj: any = {};
+    if (message.merchantId !== "") {
+      obj.merchantId = message.merchantId;
+    }
+    if (message.seller !== undefined) {
+      obj.seller = Seller.toJSON(message.seller);
+    }
+    if (message.updatedAt !== undefined) {
+      obj.updatedAt = message.updatedAt.toISOString();
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetProjectSellerResponse>, I>>(base?: I): GetProjectSellerResponse {
+    return GetProjectSellerResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetProjectSellerResponse>, I>>(object: I): GetProjectSellerResponse {
+    const message = createBaseGetProjectSellerResponse();
+    message.merchantId = object.merchantId ?? "";
+    message.seller = (object.seller !== undefined && object.seller !== null)
+      ? Seller.fromPartial(object.seller)
+      : undefined;
+    message.updatedAt = object.updatedAt ?? undefined;
+    return message;
+  },
+};
+
 function createBaseCreateApiKeyRequest(): CreateApiKeyRequest {
   return { merchantId: "", projectId: "", name: "", isLive: false };
 }
@@ -3550,6 +3751,22 @@ export const IdentityServiceService = {
     responseSerialize: (value: GetProjectResponse): Buffer => Buffer.from(GetProjectResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): GetProjectResponse => GetProjectResponse.decode(value),
   },
+  /**
+   * The seller of a project's invoices as of updated_at, for billing's copy of a project that
+   * has had no merchant.seller_details_updated yet (docs/events-and-test-mode.md, "Internal
+   * events"). Read-only; answered for a deactivated merchant too. NOT_FOUND for an unknown id.
+   */
+  getProjectSeller: {
+    path: "/identity.v1.IdentityService/GetProjectSeller" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: GetProjectSellerRequest): Buffer =>
+      Buffer.from(GetProjectSellerRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): GetProjectSellerRequest => GetProjectSellerRequest.decode(value),
+    responseSerialize: (value: GetProjectSellerResponse): Buffer =>
+      Buffer.from(GetProjectSellerResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): GetProjectSellerResponse => GetProjectSellerResponse.decode(value),
+  },
   createApiKey: {
     path: "/identity.v1.IdentityService/CreateApiKey" as const,
     requestStream: false as const,
@@ -3627,6 +3844,12 @@ export interface IdentityServiceServer extends UntypedServiceImplementation {
   listProjects: handleUnaryCall<ListProjectsRequest, ListProjectsResponse>;
   /** NOT_FOUND for an unknown id, PERMISSION_DENIED for another merchant's project. */
   getProject: handleUnaryCall<GetProjectRequest, GetProjectResponse>;
+  /**
+   * The seller of a project's invoices as of updated_at, for billing's copy of a project that
+   * has had no merchant.seller_details_updated yet (docs/events-and-test-mode.md, "Internal
+   * events"). Read-only; answered for a deactivated merchant too. NOT_FOUND for an unknown id.
+   */
+  getProjectSeller: handleUnaryCall<GetProjectSellerRequest, GetProjectSellerResponse>;
   createApiKey: handleUnaryCall<CreateApiKeyRequest, CreateApiKeyResponse>;
   listApiKeys: handleUnaryCall<ListApiKeysRequest, ListApiKeysResponse>;
   /** Idempotent: revoking a revoked key succeeds. */
@@ -3807,6 +4030,26 @@ export interface IdentityServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: GetProjectResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * The seller of a project's invoices as of updated_at, for billing's copy of a project that
+   * has had no merchant.seller_details_updated yet (docs/events-and-test-mode.md, "Internal
+   * events"). Read-only; answered for a deactivated merchant too. NOT_FOUND for an unknown id.
+   */
+  getProjectSeller(
+    request: GetProjectSellerRequest,
+    callback: (error: ServiceError | null, response: GetProjectSellerResponse) => void,
+  ): ClientUnaryCall;
+  getProjectSeller(
+    request: GetProjectSellerRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: GetProjectSellerResponse) => void,
+  ): ClientUnaryCall;
+  getProjectSeller(
+    request: GetProjectSellerRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: GetProjectSellerResponse) => void,
   ): ClientUnaryCall;
   createApiKey(
     request: CreateApiKeyRequest,
