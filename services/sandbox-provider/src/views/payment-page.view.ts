@@ -20,7 +20,8 @@ const STYLE = `
   .muted { color: #5b6478; overflow-wrap: anywhere; }
   button { display: block; width: 100%; min-height: 3.25rem; margin-top: .75rem; border: 0; border-radius: 10px;
            font-size: 1.1rem; font-weight: 600; color: #fff; cursor: pointer; }
-  .success { background: #1f8f4e; } .declined { background: #b42318; } .insufficient { background: #8a5a00; }
+  /* White text on each: 4.5:1 at least (WCAG 2.1 AA). */
+  .success { background: #187440; } .declined { background: #b42318; } .insufficient { background: #8a5a00; }
   a.cancel { display: block; text-align: center; margin-top: 1.25rem; padding: .75rem; font-size: 1rem; color: #1d2433; }
 `;
 
