@@ -123,13 +123,13 @@ describe('taxes (gateway -> billing -> sandbox provider)', () => {
     ).map((row) => row.payload.data);
 
   describe('the tax rate resource', () => {
-    it('creates a tax rate exactly as §21 shows it: percentage exact, active, country upper case', async () => {
+    it('creates a tax rate exactly as §21 shows it: percentage exact, active, its country', async () => {
       const m = await registerMerchant(api, 'tax-shape');
       const res = await post(m, '/tax-rates', {
         display_name: ' VAT ',
         percentage: 7.5,
         inclusive: false,
-        country: 'ng',
+        country: 'NG',
         jurisdiction: 'Lagos',
         description: 'Value added tax',
       });
@@ -181,6 +181,16 @@ describe('taxes (gateway -> billing -> sandbox provider)', () => {
       [
         'a 3-letter country',
         { display_name: 'VAT', percentage: 7.5, inclusive: false, country: 'NGA' },
+        ['body', 'country'],
+      ],
+      [
+        'a country in lower case',
+        { display_name: 'VAT', percentage: 7.5, inclusive: false, country: 'ng' },
+        ['body', 'country'],
+      ],
+      [
+        'a country code no country has',
+        { display_name: 'VAT', percentage: 7.5, inclusive: false, country: 'XX' },
         ['body', 'country'],
       ],
       [

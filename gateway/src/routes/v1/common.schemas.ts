@@ -33,6 +33,12 @@ export const PostalAddressSchema = z
   })
   .meta({ id: 'PostalAddress' });
 
+/** An assigned ISO 3166-1 alpha-2 code in upper case: an address's and a tax rate's country. */
+export const countryCode = z
+  .string()
+  .refine(isCountryCode, { message: COUNTRY_CODE_MESSAGE })
+  .meta({ description: 'ISO 3166-1 alpha-2 in upper case (`NG`, `GH`, `US`)' });
+
 /** A postal address as a request gives it; the service that keeps it checks the same rules again. */
 export const PostalAddressBody = z
   .object({
@@ -41,10 +47,7 @@ export const PostalAddressBody = z
     city: boundedText(ADDRESS.city),
     state: boundedText(ADDRESS.state).nullable().optional().meta({ description: 'State, province or region' }),
     postal_code: boundedText(ADDRESS.postal_code).nullable().optional(),
-    country: z
-      .string()
-      .refine(isCountryCode, { message: COUNTRY_CODE_MESSAGE })
-      .meta({ description: 'ISO 3166-1 alpha-2 in upper case (`NG`, `GH`, `US`)' }),
+    country: countryCode,
   })
   .meta({ id: 'PostalAddressRequest' });
 

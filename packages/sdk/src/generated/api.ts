@@ -3198,7 +3198,7 @@ export interface components {
             percentage: number;
             /** @description Required: whether prices already hold the tax */
             inclusive: boolean;
-            /** @description ISO 3166-1 alpha-2 (e.g. NG), stored upper case */
+            /** @description ISO 3166-1 alpha-2 in upper case (`NG`, `GH`, `US`) */
             country?: string;
             /** @description At most 50 characters, e.g. Lagos */
             jurisdiction?: string;

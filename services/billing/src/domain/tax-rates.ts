@@ -1,4 +1,4 @@
-import { DomainError, ExactDecimal, type FieldViolation } from '@billing/platform';
+import { COUNTRY_CODE_MESSAGE, DomainError, ExactDecimal, isCountryCode, type FieldViolation } from '@billing/platform';
 import { TAX_EXEMPTIONS, type TaxExempt } from './invoice-totals';
 
 /**
@@ -15,7 +15,6 @@ const MAX_JURISDICTION = 50;
 const MAX_DESCRIPTION = 200;
 /** 0 <= p < 100 with at most 4 decimals, as plain decimal text (no exponent, no sign). */
 const PERCENTAGE = /^\d{1,2}(\.\d{1,4})?$/;
-const COUNTRY = /^[A-Z]{2}$/;
 
 export interface TaxRateFields {
   displayName: string;
@@ -84,10 +83,10 @@ export function validateNewTaxRate(fields: TaxRateFields): ValidTaxRate {
     });
   }
   const country = fields.country ?? null;
-  if (country !== null && !COUNTRY.test(country)) {
+  if (country !== null && !isCountryCode(country)) {
     violations.push({
       loc: ['body', 'country'],
-      msg: 'Input should be an ISO 3166-1 alpha-2 country code in upper case',
+      msg: COUNTRY_CODE_MESSAGE,
       type: 'value_error',
       input: fields.country,
     });

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { billingV1 } from '@billing/proto';
-import { EXAMPLE, idParam, iso, pageQuery, timestamp } from '../common.schemas';
+import { countryCode, EXAMPLE, idParam, iso, pageQuery, timestamp } from '../common.schemas';
 
 /** A subscription carries at most this many rates (docs/api-behaviour.md §21). */
 export const MAX_TAX_RATES = 5;
@@ -40,12 +40,7 @@ export const CreateTaxRateBody = z
     display_name: displayName.meta({ description: '1..50 characters' }),
     percentage,
     inclusive: z.boolean().meta({ description: 'Required: whether prices already hold the tax' }),
-    country: z
-      .string()
-      .transform((c) => c.toUpperCase())
-      .pipe(z.string().regex(/^[A-Z]{2}$/, { error: 'Input should be an ISO 3166-1 alpha-2 country code' }))
-      .optional()
-      .meta({ description: 'ISO 3166-1 alpha-2 (e.g. NG), stored upper case' }),
+    country: countryCode.optional(),
     jurisdiction: z.string().trim().max(50).optional().meta({ description: 'At most 50 characters, e.g. Lagos' }),
     description: description.optional().meta({ description: 'At most 200 characters' }),
   })
