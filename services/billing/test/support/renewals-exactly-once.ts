@@ -226,17 +226,27 @@ export function describeRenewalsExactlyOnce({
         latencyMs > 0
           ? async () => (await providerCharges(emails)).length >= Math.floor(N / 3) && (await pendingCharges()) > 0
           : async () => (await renewed('sigkill')) >= 1 && (await pendingCharges()) > 0;
-      await waitUntil('charges in flight', chargesInFlight);
+      const pendingReferences = async () =>
+        (
+          await queryDatabase<{ reference: string }>(
+            billingDb(),
+            `SELECT reference FROM payments WHERE status = 'PENDING' AND invoice_id IS NOT NULL`,
+          )
+        ).map((p) => p.reference);
+      // Frozen first, then read, then killed: at 0 ms a charge in flight is answered within
+      // milliseconds, so a kill after a mere look could land when it was answered already. A
+      // frozen process changes nothing, so what is PENDING then is what the kill leaves.
+      let pendingAtKill: string[] = [];
+      while (pendingAtKill.length === 0) {
+        await waitUntil('charges in flight', chargesInFlight);
+        billing.signal('SIGSTOP');
+        pendingAtKill = await pendingReferences();
+        if (pendingAtKill.length === 0) billing.signal('SIGCONT');
+      }
       await billing.stop('SIGKILL');
       const before = await renewed('sigkill');
       expect(before).toBeLessThan(N);
       // The dead process left charges whose outcome billing does not know: settlement's work.
-      const pendingAtKill = (
-        await queryDatabase<{ reference: string }>(
-          billingDb(),
-          `SELECT reference FROM payments WHERE status = 'PENDING' AND invoice_id IS NOT NULL`,
-        )
-      ).map((p) => p.reference);
       expect(pendingAtKill.length).toBeGreaterThan(0);
       await billing.start();
       await waitUntil('every renewal after the restart', async () => (await renewed('sigkill')) >= N);
