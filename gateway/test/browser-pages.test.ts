@@ -1,5 +1,6 @@
 import type { Browser, Page } from 'playwright-core';
-import { type SharedPlatform, sharedPlatform } from '@billing/testing';
+import { platformEvents, queryDatabase, sharedPlatform } from '@billing/testing';
+import type { PlatformEvents, SharedPlatform } from '@billing/testing';
 import { gatewayApi, registerMerchant, type Api, type RegisteredMerchant } from './support/api';
 import { artifactsFolder, launchChromium } from './support/browser';
 import { MerchantSite } from './support/merchant-site';
@@ -12,12 +13,14 @@ describe('pages in a real browser: the hosted checkout and the API reference', (
   let site: MerchantSite;
   let browser: Browser;
   let page: Page;
+  let events: PlatformEvents;
 
   beforeAll(async () => {
     site = await new MerchantSite().start();
     platform = await sharedPlatform();
     api = gatewayApi(platform.gatewayUrl);
     merchant = await registerMerchant(api, 'browser');
+    events = await platformEvents(platform);
     browser = await launchChromium();
     // On a new machine Chromium may still be installing (support/browser.ts).
   }, 360_000);
@@ -27,19 +30,45 @@ describe('pages in a real browser: the hosted checkout and the API reference', (
   afterEach(async () => page?.close());
   afterAll(async () => {
     await browser?.close();
+    await events?.close();
     await platform?.stop();
     await site?.stop();
   });
 
-  async function newSession(planBody: Record<string, unknown>) {
-    const plan = await api('POST', '/api/v1/plans', { apiKey: merchant.testKey, body: planBody });
+  async function newSession(planBody: Record<string, unknown>, apiKey = merchant.testKey) {
+    const plan = await api('POST', '/api/v1/plans', { apiKey, body: planBody });
     expect(plan.status).toBe(201);
     const session = await api('POST', '/api/v1/checkout/sessions', {
-      apiKey: merchant.testKey,
+      apiKey,
       body: { plan_id: plan.body.id, success_url: `${site.url}/thanks`, cancel_url: `${site.url}/cancelled` },
     });
     expect(session.status).toBe(201);
     return session.body;
+  }
+
+  /** A new merchant whose legal_name billing has read (its copy of the seller, docs/api-behaviour.md §22). */
+  async function merchantWithLegalName(label: string, legalName: string) {
+    const seller = await registerMerchant(api, label);
+    const res = await api('PATCH', '/api/v1/merchants/me', { token: seller.token, body: { legal_name: legalName } });
+    expect(res.status).toBe(200);
+    const published = await events.waitFor<{ merchant_id: string; seller: { legal_name: string | null } }>(
+      'merchant.seller_details_updated',
+      (e) => e.data.merchant_id === seller.id && e.data.seller.legal_name === legalName,
+    );
+    // Billing's durable consumer of the seller events (services/billing/src/server.ts).
+    await events.waitForAcked('billing-seller-details', published.seq);
+    return seller;
+  }
+
+  /** The seller line's text, and whether it comes before the plan's heading on the page. */
+  async function sellerLine() {
+    const seller = page.getByTestId('seller');
+    const heading = page.getByRole('heading', { level: 1 });
+    const [sellerBox, headingBox] = [await seller.boundingBox(), await heading.boundingBox()];
+    return {
+      text: await seller.textContent(),
+      above: sellerBox !== null && headingBox !== null && sellerBox.y + sellerBox.height <= headingBox.y,
+    };
   }
 
   /** `fullPage: false` for a page whose whole length adds nothing (and seconds of PNG encoding). */
@@ -122,6 +151,43 @@ describe('pages in a real browser: the hosted checkout and the API reference', (
     await expect(page.getByRole('heading', { name: /expired/ }).isVisible()).resolves.toBe(true);
     expect(await page.getByRole('button', { name: 'Pay' }).count()).toBe(0);
     await shot('6-expired');
+  });
+
+  it("shows the merchant's legal_name above the plan on its checkout page", async () => {
+    const seller = await merchantWithLegalName('legal', 'Ada Lovelace Enterprises Limited');
+    const session = await newSession({ name: 'Team yearly', amount: 90000 }, seller.testKey);
+    await page.goto(session.checkout_url);
+    await expect(sellerLine()).resolves.toEqual({ text: 'Ada Lovelace Enterprises Limited', above: true });
+    expect(await page.content()).not.toContain(seller.registration.business_name);
+    await shot('7-seller-legal-name');
+  });
+
+  it('shows the business_name above the plan when the merchant has no legal_name', async () => {
+    const session = await newSession({ name: 'Plus', amount: 2500 });
+    await page.goto(session.checkout_url);
+    await expect(sellerLine()).resolves.toEqual({ text: merchant.registration.business_name, above: true });
+  });
+
+  it('shows a seller name holding HTML characters as text, never as markup', async () => {
+    const name = `<em>Smith & Sons</em> "O'Neil" <script>document.title='injected'</script>`;
+    const seller = await merchantWithLegalName('markup', name);
+    const session = await newSession({ name: 'Escaped', amount: 1000 }, seller.testKey);
+    await page.goto(session.checkout_url);
+    await expect(sellerLine()).resolves.toEqual({ text: name, above: true });
+    expect(await page.locator('em, script').count()).toBe(0);
+    await expect(page.title()).resolves.toBe('Subscribe to Escaped');
+  });
+
+  it('shows no seller line on a session made before sessions kept the seller', async () => {
+    const session = await newSession({ name: 'Legacy', amount: 1000 });
+    await queryDatabase(
+      platform.database('catalog'),
+      'UPDATE checkout_sessions SET seller_name = NULL WHERE code = $1',
+      [session.code],
+    );
+    await page.goto(session.checkout_url);
+    await expect(page.getByRole('heading', { name: 'Legacy' }).isVisible()).resolves.toBe(true);
+    expect(await page.getByTestId('seller').count()).toBe(0);
   });
 
   it('serves the API reference at /docs from its own assets, listing every operation of /openapi.json', async () => {

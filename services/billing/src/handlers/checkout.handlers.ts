@@ -49,6 +49,7 @@ export function checkoutHandlers(deps: BillingDeps): Partial<BillingHandlers> {
         currency: plan.currency,
         chargeAmount: quote.charge,
         verificationCharge: quote.verification,
+        sellerName: quote.sellerName,
       };
     },
     async settleUnusedCheckoutPayment(req) {

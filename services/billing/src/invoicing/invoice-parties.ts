@@ -30,13 +30,7 @@ export async function invoicePartiesOf(
 ): Promise<Map<string, NewInvoiceParties>> {
   const found = await deps.invoiceParties.partiesOf([...new Set(customerIds)], transaction);
   const unknown = [...new Set([...found.values()].filter((p) => !p.seller).map((p) => p.projectId))];
-  const asked = new Map<string, InvoiceSeller>();
-  if (unknown.length > 0) {
-    const answers = await Promise.all(unknown.map((projectId) => sellerFromIdentity(deps, projectId)));
-    // Sorted by project: two transactions asking for the same projects store them in one order.
-    await deps.invoiceParties.keepSellers(latestSellerPerProject(answers), deps.clock.now(), transaction);
-    for (const answer of answers) asked.set(answer.projectId, answer.seller);
-  }
+  const asked = await sellersFromIdentity(deps, unknown, transaction);
   const parties = new Map<string, NewInvoiceParties>();
   for (const customerId of customerIds) {
     const party = found.get(customerId);
@@ -44,6 +38,30 @@ export async function invoicePartiesOf(
     parties.set(customerId, { buyer: party.buyer, seller: party.seller ?? asked.get(party.projectId)! });
   }
   return parties;
+}
+
+/**
+ * The seller of a project's next invoice, as invoicePartiesOf finds it: billing's copy, else
+ * identity's answer, kept. The hosted checkout page shows its name (docs/api-behaviour.md §22).
+ */
+export async function sellerOfProject(deps: BillingDeps, projectId: string): Promise<InvoiceSeller> {
+  const kept = await deps.invoiceParties.sellerOf(projectId);
+  return kept ?? (await sellersFromIdentity(deps, [projectId])).get(projectId)!;
+}
+
+/** Identity's sellers of these projects, kept as billing's copies, by project id. */
+async function sellersFromIdentity(
+  deps: BillingDeps,
+  projectIds: string[],
+  transaction?: Transaction,
+): Promise<Map<string, InvoiceSeller>> {
+  const asked = new Map<string, InvoiceSeller>();
+  if (projectIds.length === 0) return asked;
+  const answers = await Promise.all(projectIds.map((projectId) => sellerFromIdentity(deps, projectId)));
+  // Sorted by project: two transactions asking for the same projects store them in one order.
+  await deps.invoiceParties.keepSellers(latestSellerPerProject(answers), deps.clock.now(), transaction);
+  for (const answer of answers) asked.set(answer.projectId, answer.seller);
+  return asked;
 }
 
 /** Identity's answer for one project (GetProjectSeller, with billing's deadline). */

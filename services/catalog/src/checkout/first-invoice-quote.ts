@@ -27,20 +27,21 @@ export function planSnapshotMessage(plan: PlanModel, planTaxRateIds: string[]): 
 
 /**
  * Billing's quote of a checkout's first invoice (QuoteFirstInvoice, docs/api-behaviour.md §21):
- * catalog computes no money of its own, so the page, the charge and the invoice agree.
+ * catalog computes no money of its own, so the page, the charge and the invoice agree. With it,
+ * the name of the project's seller as billing keeps it, for the page (§22).
  */
 export async function quoteFirstInvoice(
   deps: CatalogDeps,
   scope: ProjectScope,
   checkout: { plan: PlanModel; planTaxRateIds: string[]; coupon: CouponSnapshot | null; taxRateIds: string[] },
-): Promise<CheckoutQuote> {
+): Promise<{ quote: CheckoutQuote; sellerName: string }> {
   const quote = await deps.billing.quoteFirstInvoice({
     scope,
     plan: planSnapshotMessage(checkout.plan, checkout.planTaxRateIds),
     coupon: checkout.coupon ? couponSnapshotMessage(checkout.coupon) : undefined,
     taxRateIds: checkout.taxRateIds,
   });
-  return {
+  const figures: CheckoutQuote = {
     subtotal: quote.subtotal,
     discount: quote.discount,
     tax: quote.tax,
@@ -50,4 +51,5 @@ export async function quoteFirstInvoice(
     chargeAmount: quote.chargeAmount,
     verificationCharge: quote.verificationCharge,
   };
+  return { quote: figures, sellerName: quote.sellerName };
 }

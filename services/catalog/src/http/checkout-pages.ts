@@ -55,6 +55,7 @@ async function renderForm(
       code: session.code,
       plan,
       quote: session.quote,
+      sellerName: session.sellerName,
       coupon: session.coupon,
       promotionCodes: session.allowPromotionCodes,
       promotionCode: typed.promotionCode ?? session.coupon?.code ?? '',

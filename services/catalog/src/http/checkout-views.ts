@@ -47,6 +47,7 @@ const STYLE = `
   background:#f4f5f7;color:#1a1d23}main{max-width:28rem;margin:0 auto;padding:1.5rem 1rem}
   .card{background:#fff;border-radius:12px;padding:1.5rem;box-shadow:0 1px 3px rgba(0,0,0,.12)}
   h1{font-size:1.35rem;margin:0 0 .25rem}.price{font-size:1.75rem;font-weight:700;margin:.75rem 0 0}
+  .seller{margin:0 0 .25rem;font-weight:600;color:#5b6270}
   .muted{color:#5b6270}.trial{color:#0a6b3d;font-weight:600}label{display:block;font-weight:600;margin:1rem 0 .25rem}
   input{width:100%;padding:.75rem;font-size:1rem;border:1px solid #b8bdc7;border-radius:8px}
   input[readonly]{background:#eef0f3}button{width:100%;padding:.9rem;font-size:1.05rem;font-weight:700;border:0;
@@ -78,6 +79,8 @@ export interface CheckoutPageModel {
   plan: PlanView;
   /** Billing's quote of the first invoice, kept on the session (docs/api-behaviour.md §21). */
   quote: CheckoutQuote;
+  /** The seller's name kept with the session (§22); null (an older session): no seller line. */
+  sellerName: string | null;
   coupon: CouponSnapshot | null;
   /** Show the "Promotion code" field. */
   promotionCodes: boolean;
@@ -156,7 +159,7 @@ export function checkoutPage(model: CheckoutPageModel): string {
     : '';
   return layout(
     `Subscribe to ${plan.name}`,
-    `<h1>${escapeHtml(plan.name)}</h1>
+    `${model.sellerName ? `<p class="seller" data-testid="seller">${escapeHtml(model.sellerName)}</p>\n` : ''}<h1>${escapeHtml(plan.name)}</h1>
 ${plan.description ? `<p class="muted">${escapeHtml(plan.description)}</p>` : ''}
 <p class="price">${escapeHtml(price)} <span class="muted">${escapeHtml(formatInterval(plan.interval, plan.intervalCount))}</span></p>
 ${priceSummary(model)}${trial}${notice}${error}

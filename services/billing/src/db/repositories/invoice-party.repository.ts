@@ -21,6 +21,12 @@ interface PartiesRow {
   seller: InvoiceSeller | null;
 }
 
+/** A row of project_sellers `s` as the seller an invoice keeps. */
+const SELLER_OF_ROW = `jsonb_build_object(
+                'name', s.name, 'legal_name', s.legal_name, 'business_name', s.business_name,
+                'address', s.address, 'tax_id', s.tax_id, 'support_email', s.support_email,
+                'invoice_footer', s.invoice_footer)`;
+
 /**
  * The seller and the buyer invoices keep (docs/api-behaviour.md §22): billing's copy of each
  * project's seller (table project_sellers), and the customers' details, read together for a
@@ -62,6 +68,15 @@ export class InvoicePartyRepository {
     return written.length;
   }
 
+  /** The project's seller as billing keeps it now; null when it keeps none yet. */
+  async sellerOf(projectId: string, transaction?: Transaction): Promise<InvoiceSeller | null> {
+    const [row] = await this.sequelize.query<{ seller: InvoiceSeller }>(
+      `SELECT ${SELLER_OF_ROW} AS seller FROM project_sellers s WHERE s.project_id = $1`,
+      { bind: [projectId], transaction, type: QueryTypes.SELECT },
+    );
+    return row?.seller ?? null;
+  }
+
   /**
    * The buyer of each customer as it is now, with its project's seller as billing keeps it (null
    * when billing keeps none yet), by customer id: one query for a whole batch of invoices.
@@ -70,10 +85,7 @@ export class InvoicePartyRepository {
     if (customerIds.length === 0) return new Map();
     const rows = await this.sequelize.query<PartiesRow>(
       `SELECT c.id AS customer_id, c.project_id, c.name, c.email, c.address, c.tax_id, c.preferred_locale,
-              CASE WHEN s.project_id IS NULL THEN NULL ELSE jsonb_build_object(
-                'name', s.name, 'legal_name', s.legal_name, 'business_name', s.business_name,
-                'address', s.address, 'tax_id', s.tax_id, 'support_email', s.support_email,
-                'invoice_footer', s.invoice_footer) END AS seller
+              CASE WHEN s.project_id IS NULL THEN NULL ELSE ${SELLER_OF_ROW} END AS seller
          FROM customers c
          LEFT JOIN project_sellers s ON s.project_id = c.project_id
         WHERE c.id = ANY($1::uuid[])`,

@@ -3,6 +3,7 @@ import { quoteCheckout, type CheckoutQuote, type PlanSnapshot } from '../../doma
 import type { SubscriptionDiscount } from '../../domain/subscription-discount';
 import type { BillingDeps } from '../../billing-deps';
 import { invoiceTax } from '../../invoicing/invoice-taxes';
+import { sellerOfProject } from '../../invoicing/invoice-parties';
 
 export interface QuoteFirstInvoiceCommand {
   plan: PlanSnapshot;
@@ -11,17 +12,25 @@ export interface QuoteFirstInvoiceCommand {
   taxRateIds: string[];
 }
 
+/** The quote, with the name of the seller the invoice would keep now (§22). */
+export interface FirstInvoiceQuote extends CheckoutQuote {
+  sellerName: string;
+}
+
 /**
  * A checkout's first invoice before it exists (docs/api-behaviour.md §21): what the hosted page
  * shows and charges, from the rule CompleteCheckout checks the payment against and the totals
- * its first invoice is written with. Each rate must be of this project and mode (404, 403).
+ * its first invoice is written with. Each rate must be of this project and mode (404, 403). The
+ * page also shows the seller's name (§22), billing's copy of the project's (identity's answer
+ * when it keeps none yet).
  */
 export async function quoteFirstInvoice(
   deps: BillingDeps,
   scope: ProjectScope,
   command: QuoteFirstInvoiceCommand,
-): Promise<CheckoutQuote> {
+): Promise<FirstInvoiceQuote> {
   const rates = [];
   for (const id of command.taxRateIds) rates.push(await deps.taxRates.get(scope, id));
-  return quoteCheckout(command.plan, command.discount, invoiceTax(rates, 'NONE'));
+  const seller = await sellerOfProject(deps, scope.projectId);
+  return { ...quoteCheckout(command.plan, command.discount, invoiceTax(rates, 'NONE')), sellerName: seller.name };
 }

@@ -6,6 +6,7 @@ import { createCoupons } from './0004-create-coupons';
 import { addCheckoutSessionCoupons } from './0005-add-checkout-session-coupons';
 import { addCheckoutEmailTypedByPayer } from './0006-add-checkout-email-typed-by-payer';
 import { addTaxRates } from './0007-add-tax-rates';
+import { addCheckoutSellerName } from './0008-add-checkout-seller-name';
 
 /** Every migration of the catalog database, in order. Append; never edit a shipped one. */
 export const catalogMigrations: Migration[] = [
@@ -18,4 +19,5 @@ export const catalogMigrations: Migration[] = [
   addCheckoutSessionCoupons,
   addCheckoutEmailTypedByPayer,
   addTaxRates,
+  addCheckoutSellerName,
 ];

@@ -74,4 +74,8 @@ export class CheckoutSessionModel extends ProjectScopedModel {
   /** Billing's quote of its first invoice, from its plan, coupon and rates (migration 0007). */
   @Column(DataType.JSONB)
   quote!: CheckoutQuote;
+
+  /** The seller's name billing gave with the quote (migration 0008); null for older sessions. */
+  @Column(DataType.TEXT)
+  sellerName!: string | null;
 }

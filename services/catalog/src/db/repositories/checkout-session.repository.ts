@@ -23,6 +23,7 @@ export type NewCheckoutSession = Pick<
   | 'taxRateIds'
   | 'planTaxRateIds'
   | 'quote'
+  | 'sellerName'
 >;
 
 /**

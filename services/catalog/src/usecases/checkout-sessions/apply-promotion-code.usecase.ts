@@ -58,8 +58,9 @@ export async function applyPromotionCode(
           )
         : null;
       const coupon = redeemed?.coupon ?? null;
-      // The page shows, and Pay charges, billing's quote with the new coupon (§21).
-      const quote = await quoteFirstInvoice(deps, scope, {
+      // The page shows, and Pay charges, billing's quote with the new coupon (§21); the seller's
+      // name stays the one kept with the session (docs/api-behaviour.md §22).
+      const { quote } = await quoteFirstInvoice(deps, scope, {
         plan,
         planTaxRateIds: locked.planTaxRateIds,
         coupon,

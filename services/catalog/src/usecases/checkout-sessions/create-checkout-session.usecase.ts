@@ -19,7 +19,8 @@ import { attachableTaxRateIds } from '../../tax-rates/attachable-tax-rates';
  * the start and the redemption is counted once; it is given back if the session ends unpaid
  * (moveOutOfPending). Its own tax rates are billing's to check (attachable: 422, 404, 403, 400);
  * without them it keeps its plan's as they are now, and billing's quote of the first invoice
- * with the coupon and the rates is kept with it (docs/api-behaviour.md §21).
+ * with the coupon and the rates is kept with it (docs/api-behaviour.md §21), and with it the
+ * seller's name the page shows (§22).
  */
 export async function createCheckoutSession(
   deps: CatalogDeps,
@@ -49,7 +50,7 @@ export async function createCheckoutSession(
         )
       : null;
     const coupon = redeemed?.coupon ?? null;
-    const quote = await quoteFirstInvoice(deps, scope, {
+    const { quote, sellerName } = await quoteFirstInvoice(deps, scope, {
       plan,
       planTaxRateIds,
       coupon,
@@ -75,6 +76,7 @@ export async function createCheckoutSession(
         taxRateIds,
         planTaxRateIds,
         quote,
+        sellerName,
       },
       transaction,
     );

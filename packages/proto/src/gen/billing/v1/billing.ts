@@ -1063,6 +1063,11 @@ export interface QuoteFirstInvoiceResponse {
    */
   chargeAmount: number;
   verificationCharge: boolean;
+  /**
+   * The name of the project's seller (legal_name, else business_name) as billing keeps it now,
+   * for the page to show above the plan (docs/api-behaviour.md §22).
+   */
+  sellerName: string;
 }
 
 function createBaseSubscription(): Subscription {
@@ -14835,6 +14840,7 @@ function createBaseQuoteFirstInvoiceResponse(): QuoteFirstInvoiceResponse {
     currency: "",
     chargeAmount: 0,
     verificationCharge: false,
+    sellerName: "",
   };
 }
 
@@ -14866,6 +14872,9 @@ export const QuoteFirstInvoiceResponse: MessageFns<QuoteFirstInvoiceResponse> = 
     }
     if (message.verificationCharge !== false) {
       writer.uint32(72).bool(message.verificationCharge);
+    }
+    if (message.sellerName !== "") {
+      writer.uint32(82).string(message.sellerName);
     }
     return writer;
   },
@@ -14955,6 +14964,14 @@ export const QuoteFirstInvoiceResponse: MessageFns<QuoteFirstInvoiceResponse> = 
             message.verificationCharge = reader.bool();
             continue;
           }
+          case 10: {
+            if (tag !== 82) {
+              break;
+            }
+
+            message.sellerName = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -14994,6 +15011,11 @@ export const QuoteFirstInvoiceResponse: MessageFns<QuoteFirstInvoiceResponse> = 
         : isSet(object.verification_charge)
         ? globalThis.Boolean(object.verification_charge)
         : false,
+      sellerName: isSet(object.sellerName)
+        ? globalThis.String(object.sellerName)
+        : isSet(object.seller_name)
+        ? globalThis.String(object.seller_name)
+        : "",
     };
   },
 
@@ -15026,6 +15048,9 @@ export const QuoteFirstInvoiceResponse: MessageFns<QuoteFirstInvoiceResponse> = 
     if (message.verificationCharge !== false) {
       obj.verificationCharge = message.verificationCharge;
     }
+    if (message.sellerName !== "") {
+      obj.sellerName = message.sellerName;
+    }
     return obj;
   },
 
@@ -15043,6 +15068,7 @@ export const QuoteFirstInvoiceResponse: MessageFns<QuoteFirstInvoiceResponse> = 
     message.currency = object.currency ?? "";
     message.chargeAmount = object.chargeAmount ?? 0;
     message.verificationCharge = object.verificationCharge ?? false;
+    message.sellerName = object.sellerName ?? "";
     return message;
   },
 };
