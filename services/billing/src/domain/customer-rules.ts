@@ -18,6 +18,7 @@ export const normalizeEmail = (email: string) => email.trim().toLowerCase();
 
 export interface CustomerFields {
   email?: string;
+  /** An empty name clears it (a PATCH). */
   name?: string;
   metadata?: Record<string, unknown>;
   /** Buyer details (docs/api-behaviour.md §22). */

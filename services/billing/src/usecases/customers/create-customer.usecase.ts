@@ -1,23 +1,18 @@
 import { randomUUID } from 'node:crypto';
-import { DomainError, recordEvent, type PostalAddressInput, type ProjectScope } from '@billing/platform';
-import { validateCustomerFields } from '../../domain/customer-rules';
+import { DomainError, recordEvent, type ProjectScope } from '@billing/platform';
+import { validateCustomerFields, type CustomerFields } from '../../domain/customer-rules';
 import { parseTaxExempt } from '../../domain/tax-rates';
 import type { CustomerModel } from '../../db/models';
 import { customerEvents } from '../../events/customer.events';
 import type { BillingDeps } from '../../billing-deps';
 import { callProvider } from '../../provider-call';
 
-export interface NewCustomerInput {
+/** A new customer: its e-mail, and what it is taxed and invoiced as (docs/api-behaviour.md §21, §22). */
+export type NewCustomerInput = Omit<CustomerFields, 'email' | 'clearedFields'> & {
   email: string;
-  name?: string;
-  metadata?: Record<string, unknown>;
-  /** NONE (the default), EXEMPT or REVERSE (docs/api-behaviour.md §21). */
+  /** NONE (the default), EXEMPT or REVERSE. */
   taxExempt?: string;
-  /** Buyer details (docs/api-behaviour.md §22): an address, a tax ID, `en` (the default) or `fr`. */
-  address?: PostalAddressInput;
-  taxId?: string;
-  preferredLocale?: string;
-}
+};
 
 const duplicateEmail = () =>
   new DomainError('already_exists', 'A customer with this email already exists in this project and mode');

@@ -1,28 +1,15 @@
-import type { PostalAddressInput, ProjectScope } from '@billing/platform';
-import { validateCustomerFields } from '../../domain/customer-rules';
+import type { ProjectScope } from '@billing/platform';
+import { validateCustomerFields, type CustomerFields } from '../../domain/customer-rules';
 import { parseTaxExempt } from '../../domain/tax-rates';
 import type { CustomerModel } from '../../db/models';
 import type { BillingDeps } from '../../billing-deps';
 
-export interface CustomerChanges {
-  /** An empty name clears it. */
-  name?: string;
-  metadata?: Record<string, unknown>;
-  /**
-   * NONE, EXEMPT or REVERSE (docs/api-behaviour.md §21): how the invoices made from now on are
-   * taxed; issued invoices keep theirs.
-   */
-  taxExempt?: string;
-  /**
-   * Buyer details (docs/api-behaviour.md §22) for the invoices made from now on; issued invoices
-   * keep the buyer they were made out to. The address is replaced as a whole.
-   */
-  address?: PostalAddressInput;
-  taxId?: string;
-  preferredLocale?: string;
-  /** Buyer details to clear: `address`, `tax_id`. */
-  clearedFields?: string[];
-}
+/**
+ * What a PATCH changes: the customer's fields (buyer details for the invoices made from now on;
+ * issued invoices keep the buyer they were made out to; the address replaced as a whole) and
+ * how those invoices are taxed (NONE, EXEMPT or REVERSE, docs/api-behaviour.md §21).
+ */
+export type CustomerChanges = Omit<CustomerFields, 'email'> & { taxExempt?: string };
 
 /**
  * Name, metadata, tax exemption and buyer details: the e-mail identifies the customer at the
