@@ -111,10 +111,12 @@ describe('test mode apart from live mode', () => {
     process.stdout.write(
       `live renewal paid ${liveRenewedAfterMs} ms after falling due, ${backlogDoneThen}/${BACKLOG} test renewals done\n`,
     );
-    // Renewed while most of the backlog was still waiting: it did not wait behind the test work
-    // (one pass for both modes, as before, stepped the whole backlog first). The
-    // bound in time is loose for a loaded machine; the 200 ms poll makes it ~1 s on a calm one.
-    expect(backlogDoneThen).toBeLessThan(BACKLOG / 2);
+    // Renewed while the backlog was still being worked through: it did not wait behind the test
+    // work (one pass for both modes, as before, stepped the whole backlog first, due an hour
+    // earlier). How much of the backlog is done by then is the machine's speed, not the rule: a
+    // calm machine does two test batches within the live loop's second. The bound in time is
+    // loose for a loaded machine; the 200 ms poll makes it ~1 s on a calm one.
+    expect(backlogDoneThen).toBeLessThan(BACKLOG);
     expect(liveRenewedAfterMs).toBeLessThan(15_000);
     // And the test backlog still moves on.
     const progressStart = Date.now();
