@@ -1,4 +1,4 @@
-import { discountAmount, ExactDecimal, roundMinorUnits, type DiscountTerms } from '@billing/platform';
+import { discountAmount, ExactDecimal, shareOfAmount, type DiscountTerms } from '@billing/platform';
 
 /** The line types an invoice can carry (docs/api-behaviour.md §8, §18, §19). */
 export type ChargeLineType = 'SUBSCRIPTION' | 'USAGE' | 'FEE' | 'PRORATION';
@@ -132,14 +132,12 @@ function taxAmountsOf(taxable: number, tax: InvoiceTax): TaxAmount[] {
   const whole = tax.rates
     .filter((rate) => rate.inclusive)
     .reduce((total, rate) => total.plus(rate.percentage), new ExactDecimal(100));
-  const priced = new ExactDecimal(taxable);
-  const net = priced.times(100).div(whole);
-  const taxableAmount = roundMinorUnits(net);
+  // net x p_e / 100 = taxable x p_e / (100 + P): every rate, inclusive or exclusive, is one share
+  // of the taxable, divided once.
+  const taxableAmount = shareOfAmount(taxable, 100, whole);
   return tax.rates.map((rate) => ({
     ...rate,
     taxableAmount,
-    amount: roundMinorUnits(
-      rate.inclusive ? priced.times(rate.percentage).div(whole) : net.times(rate.percentage).div(100),
-    ),
+    amount: shareOfAmount(taxable, rate.percentage, whole),
   }));
 }
