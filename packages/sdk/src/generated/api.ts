@@ -1149,7 +1149,7 @@ export interface paths {
         head?: never;
         /**
          * Change a subscription's tax rates
-         * @description `tax_rate_ids` replaces the rates its invoices get (at most 5, else 422): `[]` = no tax, `null` = its plan's again (plans carry no rates yet, so: no tax). It applies to the invoices made from now on; issued invoices never change. An unknown rate is a 404, another project’s a 403, and an inactive one a 400 (a rate deactivated after it was attached may stay: it keeps applying). A cancelled or expired subscription is a 400.
+         * @description `tax_rate_ids` replaces the rates its invoices get (at most 5, else 422): `[]` = no tax, `null` = its plan's again (the plan's rates as they were when the subscription took that plan). It applies to the invoices made from now on; issued invoices never change. An unknown rate is a 404, another project’s a 403, and an inactive one a 400 (a rate deactivated after it was attached may stay: it keeps applying). A cancelled or expired subscription is a 400.
          *
          *     **Credentials:** a project's API key in `X-Api-Key`. It acts in the key’s project and mode: a test key (`svc_test_...`) reads and writes test-mode data only, a live key (`svc_live_...`) live-mode data only. An id of the other mode is a 404, one of another project a 403.
          */

@@ -78,7 +78,7 @@ export const toInvoiceTaxAmount = (t: TaxAmount): billingV1.InvoiceTaxAmount => 
 });
 
 /** A subscription's tax rates (docs/api-behaviour.md §21): its own, or (null) its plan's. */
-export const toSubscriptionTaxRates = (taxRateIds: string[] | null): billingV1.SubscriptionTaxRates => ({
+const toSubscriptionTaxRates = (taxRateIds: string[] | null): billingV1.SubscriptionTaxRates => ({
   fromPlan: taxRateIds === null,
   ids: taxRateIds ?? [],
 });

@@ -107,8 +107,7 @@ export function describeDiscount(coupon: CouponSnapshot, currency: string): stri
 }
 
 /** "VAT 7.5%", "VAT 7.5% incl." (the price holds it already). */
-export const describeTax = (tax: TaxAmountFigures) =>
-  `${tax.displayName} ${tax.percentage}%${tax.inclusive ? ' incl.' : ''}`;
+const describeTax = (tax: TaxAmountFigures) => `${tax.displayName} ${tax.percentage}%${tax.inclusive ? ' incl.' : ''}`;
 
 /**
  * Subtotal, discount, each tax and the total to pay, when a coupon or a tax applies (docs/api-behaviour.md

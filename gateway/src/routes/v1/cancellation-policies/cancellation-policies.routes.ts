@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { toMinorUnits } from '@billing/platform';
 import { defineRoute, type Resource } from '../../../http/route';
-import { required, scopeOf } from '../common.schemas';
+import { required, scopeOf, pageOf } from '../common.schemas';
 import {
   cancellationPolicyExample,
   CancellationPolicySchema,
@@ -78,7 +78,7 @@ export const cancellationPoliciesResource: Resource = {
       async handle({ auth: { apiKey }, query }) {
         const { policies } = await policy.listPolicies({
           scope: scopeOf(apiKey),
-          page: { limit: query.limit ?? 0, startingAfter: query.starting_after ?? '' },
+          page: pageOf(query),
         });
         return policies.map(toCancellationPolicy);
       },

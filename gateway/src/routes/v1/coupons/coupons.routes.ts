@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { toMinorUnits } from '@billing/platform';
 import { defineRoute, type Resource } from '../../../http/route';
-import { EXAMPLE, required, scopeOf } from '../common.schemas';
+import { EXAMPLE, required, scopeOf, pageOf } from '../common.schemas';
 import {
   couponExample,
   CouponIdParams,
@@ -89,7 +89,7 @@ export const couponsResource: Resource = {
       async handle({ auth: { apiKey }, query }) {
         const { coupons } = await catalog.listCoupons({
           scope: scopeOf(apiKey),
-          page: { limit: query.limit ?? 0, startingAfter: query.starting_after ?? '' },
+          page: pageOf(query),
         });
         return coupons.map(toCoupon);
       },

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { postalAddressMessage, toMinorUnits } from '@billing/platform';
 import { defineRoute, type Resource } from '../../../http/route';
-import { EXAMPLE, required, scopeOf } from '../common.schemas';
+import { EXAMPLE, required, scopeOf, pageOf } from '../common.schemas';
 import {
   appliedToInvoiceExample,
   balanceAdjustmentExample,
@@ -87,7 +87,7 @@ export const customersResource: Resource = {
       async handle({ auth: { apiKey }, query }) {
         const { customers } = await billing.listCustomers({
           scope: scopeOf(apiKey),
-          page: { limit: query.limit ?? 0, startingAfter: query.starting_after ?? '' },
+          page: pageOf(query),
           email: query.email,
         });
         return customers.map(toCustomer);
@@ -202,7 +202,7 @@ export const customersResource: Resource = {
         const { transactions } = await billing.listBalanceTransactions({
           scope: scopeOf(apiKey),
           customerId: params.customer_id,
-          page: { limit: query.limit ?? 0, startingAfter: query.starting_after ?? '' },
+          page: pageOf(query),
         });
         return transactions.map(toBalanceTransaction);
       },

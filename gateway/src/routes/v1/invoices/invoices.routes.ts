@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineRoute, type Resource } from '../../../http/route';
-import { required, scopeOf } from '../common.schemas';
+import { required, scopeOf, pageOf } from '../common.schemas';
 import {
   invoiceExample,
   InvoiceIdParams,
@@ -37,7 +37,7 @@ export const invoicesResource: Resource = {
       async handle({ auth: { apiKey }, query }) {
         const { invoices } = await billing.listInvoices({
           scope: scopeOf(apiKey),
-          page: { limit: query.limit ?? 0, startingAfter: query.starting_after ?? '' },
+          page: pageOf(query),
           status: query.status,
           customerId: query.customer_id,
           subscriptionId: query.subscription_id,

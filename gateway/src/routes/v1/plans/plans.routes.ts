@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { toMinorUnits } from '@billing/platform';
 import { defineRoute, type Resource } from '../../../http/route';
-import { EXAMPLE, required, scopeOf } from '../common.schemas';
+import { EXAMPLE, required, scopeOf, pageOf } from '../common.schemas';
 import {
   CreatePlanBody,
   ListPlansQuery,
@@ -86,7 +86,7 @@ export const plansResource: Resource = {
       async handle({ auth: { apiKey }, query }) {
         const { plans } = await catalog.listPlans({
           scope: scopeOf(apiKey),
-          page: { limit: query.limit ?? 0, startingAfter: query.starting_after ?? '' },
+          page: pageOf(query),
           isActive: query.is_active,
         });
         return plans.map(toPlan);

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { HttpError } from '../../../http/http-error';
 import { defineRoute, type Resource } from '../../../http/route';
 import type { CatalogClient } from '../../../clients/catalog.client';
-import { EXAMPLE, required, scopeOf } from '../common.schemas';
+import { EXAMPLE, required, scopeOf, pageOf } from '../common.schemas';
 import {
   ApplyDiscountBody,
   CancellationPreviewSchema,
@@ -171,7 +171,7 @@ export const subscriptionsResource: Resource = {
       async handle({ auth: { apiKey }, query }) {
         const { subscriptions } = await billing.listSubscriptions({
           scope: scopeOf(apiKey),
-          page: { limit: query.limit ?? 0, startingAfter: query.starting_after ?? '' },
+          page: pageOf(query),
           status: query.status ?? query.status_filter,
           customerId: query.customer_id,
           planId: query.plan_id,
@@ -207,7 +207,7 @@ export const subscriptionsResource: Resource = {
       summary: "Change a subscription's tax rates",
       description:
         '`tax_rate_ids` replaces the rates its invoices get (at most 5, else 422): `[]` = no tax, `null` = its ' +
-        "plan's again (plans carry no rates yet, so: no tax). It applies to the invoices made from now on; issued " +
+        "plan's again (the plan's rates as they were when the subscription took that plan). It applies to the invoices made from now on; issued " +
         'invoices never change. An unknown rate is a 404, another project\u2019s a 403, and an inactive one a 400 ' +
         '(a rate deactivated after it was attached may stay: it keeps applying). A cancelled or expired ' +
         'subscription is a 400.',

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineRoute, type Resource } from '../../../http/route';
-import { required, scopeOf } from '../common.schemas';
+import { required, scopeOf, pageOf } from '../common.schemas';
 import {
   CreateTaxRateBody,
   ListTaxRatesQuery,
@@ -75,7 +75,7 @@ export const taxRatesResource: Resource = {
       async handle({ auth: { apiKey }, query }) {
         const { taxRates } = await billing.listTaxRates({
           scope: scopeOf(apiKey),
-          page: { limit: query.limit ?? 0, startingAfter: query.starting_after ?? '' },
+          page: pageOf(query),
         });
         return taxRates.map(toTaxRate);
       },

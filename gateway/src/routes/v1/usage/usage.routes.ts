@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { answerWithStatus, defineRoute, type Resource } from '../../../http/route';
-import { EXAMPLE, required, scopeOf } from '../common.schemas';
+import { EXAMPLE, required, scopeOf, pageOf } from '../common.schemas';
 import {
   RecordUsageBody,
   SubscriptionIdParams,
@@ -87,7 +87,7 @@ export const subscriptionUsageResource: Resource = {
         const { records } = await billing.listUsage({
           scope: scopeOf(apiKey),
           subscriptionId: params.subscription_id,
-          page: { limit: query.limit ?? 0, startingAfter: query.starting_after ?? '' },
+          page: pageOf(query),
           billed: query.billed,
         });
         return records.map(toUsageRecord);

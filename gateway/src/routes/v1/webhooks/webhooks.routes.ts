@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineRoute, type Resource } from '../../../http/route';
-import { EXAMPLE, required, scopeOf } from '../common.schemas';
+import { EXAMPLE, required, scopeOf, pageOf } from '../common.schemas';
 import { webhookEventExample } from './webhook-events.schemas';
 import {
   CreatedWebhookSchema,
@@ -156,7 +156,7 @@ export const webhooksResource: Resource = {
           scope: scopeOf(apiKey),
           webhookId: params.webhook_id,
           status: query.status ?? '',
-          page: { limit: query.limit ?? 0, startingAfter: query.starting_after ?? '' },
+          page: pageOf(query),
         });
         return deliveries.map(toDelivery);
       },
