@@ -6,11 +6,17 @@ import { ensureDevelopmentCertificates, serviceTlsFiles } from '@billing/platfor
 // it loads (see runLanes in runner.ts).
 import { PLATFORM_PROCESSES } from '@billing/testing/dist/platform-processes';
 
-/** A development JWT secret, generated once and kept in .data/ so tokens survive restarts. */
-export function developmentJwtSecret(repoRoot: string): { secret: string; path: string; created: boolean } {
-  const path = join(repoRoot, '.data', 'dev-jwt-secret');
+/**
+ * A development secret (JWT_SECRET, DOCUMENT_LINKS_KEY), generated once and kept in .data/ so
+ * tokens and links survive restarts.
+ */
+export function developmentSecret(
+  repoRoot: string,
+  file: string,
+): { secret: string; path: string; created: boolean } {
+  const path = join(repoRoot, '.data', file);
   const existing = existsSync(path) ? readFileSync(path, 'utf8').trim() : '';
-  // The `dev-` prefix lets identity refuse this secret when NODE_ENV=production.
+  // The `dev-` prefix lets identity and billing refuse this secret when NODE_ENV=production.
   if (existing.startsWith('dev-') && existing.length >= 32) return { secret: existing, path, created: false };
   const secret = `dev-${randomBytes(32).toString('hex')}`;
   mkdirSync(dirname(path), { recursive: true });

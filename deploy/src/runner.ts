@@ -30,7 +30,7 @@ import {
 } from '@billing/testing/dist/platform-processes';
 import { portIsFree } from '@billing/testing/dist/ports';
 import { DEFAULT_CHROMIUM, ensureChromium, INSTALL_COMMAND, thisMachine } from './chromium';
-import { developmentJwtSecret, developmentTls } from './development-credentials';
+import { developmentSecret, developmentTls } from './development-credentials';
 import { ensureInfrastructure, InfrastructureError, type Infrastructure } from './infrastructure/ensure-infrastructure';
 import { terminalLinePrinter } from './terminal-line-printer';
 
@@ -133,12 +133,16 @@ async function superviseThePlatform(infra: Infrastructure, signals: SignalTrap):
     ...platformEnvironment(process.env),
   };
   // Every process gets this process's environment besides `env` (PlatformProcess).
-  if (!process.env.JWT_SECRET) {
-    const generated = developmentJwtSecret(REPO_ROOT);
-    env.JWT_SECRET = generated.secret;
+  for (const [variable, file] of [
+    ['JWT_SECRET', 'dev-jwt-secret'],
+    ['DOCUMENT_LINKS_KEY', 'dev-document-links-key'],
+  ] as const) {
+    if (process.env[variable]) continue;
+    const generated = developmentSecret(REPO_ROOT, file);
+    env[variable] = generated.secret;
     log(
-      `JWT_SECRET is not set: using a ${generated.created ? 'newly generated' : 'previously generated'} development secret ` +
-        `(${generated.path}); set JWT_SECRET for anything but local development`,
+      `${variable} is not set: using a ${generated.created ? 'newly generated' : 'previously generated'} development secret ` +
+        `(${generated.path}); set ${variable} for anything but local development`,
     );
   }
 

@@ -3,6 +3,7 @@ import {
   baseEnvSchema,
   grpcTlsEnvSchema,
   databaseEnvSchema,
+  grpcTarget,
   loadConfigOrExit,
   natsEnvSchema,
   port,
@@ -43,8 +44,12 @@ const gatewayEnvSchema = baseEnvSchema
       .string()
       .regex(/^\S+$/, 'must be a gRPC target such as 127.0.0.1:50055')
       .default('127.0.0.1:50055'),
+    /** documents.v1: the PDFs of GET /invoices/{id}/pdf and GET /credit-notes/{id}/pdf. */
+    DOCUMENTS_GRPC_URL: grpcTarget('127.0.0.1:50056'),
     /** catalog's HTTP side (hosted checkout pages, provider webhook), proxied as is. */
     CATALOG_HTTP_URL: z.url({ protocol: /^https?$/ }).default('http://127.0.0.1:8082'),
+    /** documents' HTTP side (hosted invoice pages, the PDFs of their links), proxied as is. */
+    DOCUMENTS_HTTP_URL: z.url({ protocol: /^https?$/ }).default('http://127.0.0.1:8083'),
     /** Deadline of every gRPC call; past it the request is answered 503. */
     GRPC_DEADLINE_MS: milliseconds(5000, 1, 120_000),
     /** Check every response body against its published schema (on by default in tests). */

@@ -43,6 +43,23 @@ const billingEnvSchema = baseEnvSchema
      */
     TEST_MODE_SCHEDULER_BATCH_SIZE: z.coerce.number().int().min(1).max(5000).default(100),
     TEST_MODE_SCHEDULER_CONCURRENCY: z.coerce.number().int().min(1).max(4096).default(16),
+    /**
+     * Public base address of the platform (the gateway): an invoice's `hosted_invoice_url` and
+     * `invoice_pdf`, a credit note's `credit_note_pdf`, the provider's callback of a hosted "Pay".
+     */
+    PUBLIC_URL: z
+      .url({ protocol: /^https?$/ })
+      .default('http://localhost:8080')
+      .transform((url) => url.replace(/\/$/, '')),
+    /**
+     * The keys that sign the documents' links (docs/api-behaviour.md §22), comma-separated, each
+     * at least 32 characters: the first signs, every one is accepted, so a key is rotated by
+     * putting the new one first and dropping the old one once its links may go.
+     */
+    DOCUMENT_LINKS_KEY: z
+      .string()
+      .transform((value) => value.split(',').map((key) => key.trim()))
+      .pipe(z.array(z.string().min(32, 'every key must be at least 32 characters')).min(1)),
     /** Deadline of every gRPC call billing makes (DEADLINE_EXCEEDED, a 503 at the gateway). */
     GRPC_DEADLINE_MS: z.coerce.number().int().min(1).max(120_000).default(5000),
     /**
@@ -53,6 +70,13 @@ const billingEnvSchema = baseEnvSchema
     BILLING_TEST_CRASH_AFTER_REFUND_SENT: booleanFlag,
   })
   .superRefine((env, ctx) => {
+    if (env.NODE_ENV === 'production' && env.DOCUMENT_LINKS_KEY.some((key) => key.startsWith('dev-'))) {
+      ctx.addIssue({
+        code: 'custom',
+        message: 'is a development key (dev- prefix); set a random one in production',
+        path: ['DOCUMENT_LINKS_KEY'],
+      });
+    }
     if (env.NODE_ENV === 'production' && env.BILLING_TEST_CRASH_AFTER_REFUND_SENT) {
       ctx.addIssue({
         code: 'custom',
