@@ -17,6 +17,7 @@ import { createBillingClient, type BillingClient } from './clients/billing.clien
 import { createCatalogClient, type CatalogClient } from './clients/catalog.client';
 import { createIdentityClient, type IdentityClient } from './clients/identity.client';
 import { createNotificationClient, type NotificationClient } from './clients/notification.client';
+import { createDocumentsClient, type DocumentsClient } from './clients/documents.client';
 import { createPolicyClient, type PolicyClient } from './clients/policy.client';
 import type { GatewayConfig } from './config';
 import { IdempotencyRepository } from './db/idempotency.repository';
@@ -31,16 +32,17 @@ import { RateLimits } from './middleware/rate-limit';
 import { requestId } from './middleware/request-id';
 import { buildOpenApiDocument } from './openapi/document';
 import { providerWebhookForwarder } from './proxy/provider-webhook.proxy';
-import { checkoutProxy } from './proxy/service-pages.proxy';
+import { checkoutProxy, documentPagesProxy } from './proxy/service-pages.proxy';
 import { v1Resources } from './routes/v1';
 
 export interface AppDeps {
-  config: Pick<GatewayConfig, 'PUBLIC_URL' | 'CATALOG_HTTP_URL' | 'CHECK_RESPONSES'>;
+  config: Pick<GatewayConfig, 'PUBLIC_URL' | 'CATALOG_HTTP_URL' | 'DOCUMENTS_HTTP_URL' | 'CHECK_RESPONSES'>;
   identity: IdentityClient;
   catalog: CatalogClient;
   billing: BillingClient;
   policy: PolicyClient;
   notification: NotificationClient;
+  documents: DocumentsClient;
   apiKeyCache: ApiKeyCache;
   planCache: PlanReadCache;
   /** Idempotency-Key records (the gateway's database); absent, the header is ignored. */
@@ -81,6 +83,7 @@ export function createApp(deps: AppDeps): Express {
 
   // Before any body parser: the proxied bodies must reach catalog byte for byte.
   app.use(checkoutProxy(deps.config.CATALOG_HTTP_URL, logger));
+  app.use(documentPagesProxy(deps.config.DOCUMENTS_HTTP_URL, logger));
 
   // Idempotency-Key applies to authenticated POSTs (it is scoped to the caller's credentials).
   const afterAuth = deps.idempotency ? [idempotency(deps.idempotency)] : [];
@@ -147,6 +150,11 @@ export async function startGateway(config: GatewayConfig, logger: Logger): Promi
     config.GRPC_DEADLINE_MS,
     transport.channelCredentials,
   );
+  const documents = createDocumentsClient(
+    config.DOCUMENTS_GRPC_URL,
+    config.GRPC_DEADLINE_MS,
+    transport.channelCredentials,
+  );
   const apiKeyCache = new ApiKeyCache(config.API_KEY_CACHE_TTL_MS);
   // Not used until listenForPlanChanges has confirmed its subscription.
   const planCache = new PlanReadCache(config.PLAN_CACHE_TTL_MS);
@@ -159,6 +167,7 @@ export async function startGateway(config: GatewayConfig, logger: Logger): Promi
     billing,
     policy,
     notification,
+    documents,
     apiKeyCache,
     planCache,
     rateLimits,
@@ -187,6 +196,7 @@ export async function startGateway(config: GatewayConfig, logger: Logger): Promi
       billing.close();
       policy.close();
       notification.close();
+      documents.close();
       await providerWebhooks.close();
       stopListening();
       stopPlanChanges();

@@ -1,4 +1,4 @@
-import type { Request, RequestHandler, Router } from 'express';
+import type { Request, RequestHandler, Response, Router } from 'express';
 import type { z } from 'zod';
 import type { Logger } from '@billing/platform';
 import type { ApiKeyCache, ApiKeyPrincipal } from '../auth/api-key-cache';
@@ -6,6 +6,7 @@ import type { PlanReadCache } from '../cache/plan-read-cache';
 import { PUBLIC_ROUTES } from '../auth/public-routes';
 import type { BillingClient } from '../clients/billing.client';
 import type { CatalogClient } from '../clients/catalog.client';
+import type { DocumentsClient } from '../clients/documents.client';
 import type { IdentityClient } from '../clients/identity.client';
 import type { NotificationClient } from '../clients/notification.client';
 import type { PolicyClient } from '../clients/policy.client';
@@ -20,6 +21,8 @@ export interface RouteDeps {
   billing: BillingClient;
   policy: PolicyClient;
   notification: NotificationClient;
+  /** The PDFs of invoices and credit notes (docs/api-behaviour.md §22). */
+  documents: DocumentsClient;
   apiKeyCache: ApiKeyCache;
   /** GET /plans/{id} answers, invalidated by catalog's announcements (cache/plan-change-listener.ts). */
   planCache: PlanReadCache;
@@ -85,8 +88,25 @@ interface RouteFields<
    * limits), each with when: phrased as the failure, it is also the detail of the documented example.
    */
   errors?: Partial<Record<ErrorStatus, string>>;
-  response: { status: 200 | 201 | 202 | 204; description: string; schema?: R };
-  handle(ctx: HandlerContext<A, P, Q, B>): Promise<R extends z.ZodType ? z.input<R> : void>;
+  response: RouteResponse<R>;
+  handle(ctx: HandlerContext<A, P, Q, B>): Promise<R extends z.ZodType ? z.input<R> : void | FileAnswer>;
+}
+
+/**
+ * A route's success: a JSON body of `schema`, none (204), or, with `file`, a download of that
+ * media type (an invoice's PDF) which the handler answers as a FileAnswer.
+ */
+export interface RouteResponse<R extends z.ZodType | undefined = z.ZodType | undefined> {
+  status: 200 | 201 | 202 | 204;
+  description: string;
+  schema?: R;
+  file?: 'application/pdf';
+}
+
+/** A download: its bytes and the name `Content-Disposition: attachment` gives it. */
+export interface FileAnswer {
+  content: Uint8Array;
+  filename: string;
 }
 
 /**
@@ -122,7 +142,7 @@ export interface Route {
   body?: z.ZodType;
   bodyExample?: unknown;
   errors?: Partial<Record<ErrorStatus, string>>;
-  response: { status: 200 | 201 | 202 | 204; description: string; schema?: z.ZodType };
+  response: RouteResponse;
   responseExample?: unknown;
   handle(ctx: {
     auth: Principal<AuthScheme>;
@@ -201,8 +221,18 @@ function expressHandler(route: Route, checkResponses: boolean): RequestHandler {
       }
     }
     if (route.response.status === 204) res.status(204).end();
+    else if (route.response.file) sendFile(res, route.response.file, result as FileAnswer);
     else res.status((res.locals.responseStatus as number | undefined) ?? route.response.status).json(result);
   };
+}
+
+function sendFile(res: Response, contentType: string, { content, filename }: FileAnswer): void {
+  res.set({
+    'content-type': contentType,
+    // The name is a document number (INV-000042-CN1.pdf); anything else is replaced, not quoted.
+    'content-disposition': `attachment; filename="${filename.replace(/[^A-Za-z0-9._-]/g, '_')}"`,
+  });
+  res.status(200).end(Buffer.from(content.buffer, content.byteOffset, content.byteLength));
 }
 
 /**

@@ -192,6 +192,13 @@ function validationExample(route: Route): z.input<typeof ValidationErrorSchema> 
 
 const json = (schema: z.ZodType, example: unknown) => ({ 'application/json': { schema, example } });
 
+/** How a download is named: `attachment; filename="<number>.pdf"`. */
+const ContentDispositionHeader = z.object({
+  'Content-Disposition': z
+    .string()
+    .meta({ description: 'attachment; filename="<number>.pdf"', example: 'attachment; filename="INV-000042.pdf"' }),
+});
+
 /**
  * A route's own words for a status come first; for a status its credentials, idempotency or
  * limits may also cause, that other meaning follows (a 404 is a missing record either way).
@@ -240,6 +247,12 @@ function operation(mounted: MountedRoute): RouteConfig {
       description: route.response.description,
       ...(headers ? { headers } : {}),
       ...(route.response.schema ? { content: json(route.response.schema, route.responseExample) } : {}),
+      ...(route.response.file
+        ? {
+            headers: ContentDispositionHeader,
+            content: { [route.response.file]: { schema: z.string().meta({ format: 'binary' }) } },
+          }
+        : {}),
     },
   };
   const implied = impliedStatuses(mounted);

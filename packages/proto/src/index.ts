@@ -4,3 +4,4 @@ export * as commonV1 from './common-v1';
 export * as billingV1 from './gen/billing/v1/billing';
 export * as policyV1 from './gen/policy/v1/policy';
 export * as notificationV1 from './gen/notification/v1/notification';
+export * as documentsV1 from './gen/documents/v1/documents';

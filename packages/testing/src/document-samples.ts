@@ -65,6 +65,7 @@ export function sampleInvoice(): InvoiceDocument {
     credit_applied: 0,
     amount_paid: 805_970,
     amount_due: 0,
+    amount_refunded: 100_000,
     credit_notes: [{ number: 'INV-000042-CN1', amount: 100_000 }],
     tax_note: null,
     footer: 'Thank you for your business. Questions: billing@kanocloud.example',

@@ -12,3 +12,4 @@ export * from './chromium-ready';
 export * from './document-samples';
 export * from './platform-events';
 export * from './platform-clients';
+export * from './pdf-text';

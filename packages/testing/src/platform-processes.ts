@@ -25,7 +25,7 @@ const metricsPort = (name: ServiceName, defaultPort: number): ProcessSpec['metri
 });
 
 export type ServiceName =
-  'identity' | 'sandbox-provider' | 'policy' | 'billing' | 'catalog' | 'notification' | 'gateway';
+  'identity' | 'sandbox-provider' | 'policy' | 'billing' | 'documents' | 'catalog' | 'notification' | 'gateway';
 
 const grpcService = (
   name: ServiceName,
@@ -61,6 +61,11 @@ export const PLATFORM_PROCESSES: ProcessSpec[] = [
   // Before billing, which is to ask it for the refund of a cancel-now.
   grpcService('policy', 50054, 9473),
   grpcService('billing', 50053, 9474),
+  grpcService('documents', 50056, 9477, {
+    portVariable: 'DOCUMENTS_HTTP_PORT',
+    defaultPort: 8083,
+    urlVariable: 'DOCUMENTS_HTTP_URL',
+  }),
   grpcService('catalog', 50052, 9475, {
     portVariable: 'CATALOG_HTTP_PORT',
     defaultPort: 8082,

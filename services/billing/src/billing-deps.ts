@@ -2,6 +2,8 @@ import type { Sequelize } from 'sequelize-typescript';
 import type { Clock, Logger, ProjectClocks, PromiseClient } from '@billing/platform';
 import type { PaymentProvider, SandboxControlsClient } from '@billing/payments';
 import type { identityV1, policyV1 } from '@billing/proto';
+import type { DocumentLinks } from './domain/document-links';
+import type { HostedInvoicePaymentRepository } from './db/repositories/hosted-invoice-payment.repository';
 import type { CreditNoteRepository } from './db/repositories/credit-note.repository';
 import type { CustomerBalanceRepository } from './db/repositories/customer-balance.repository';
 import type { CustomerRepository } from './db/repositories/customer.repository';
@@ -38,6 +40,10 @@ export interface BillingDeps {
   refunds: RefundRepository;
   /** Credit notes of paid invoices (docs/api-behaviour.md §23). */
   creditNotes: CreditNoteRepository;
+  /** The payments the hosted invoice page's "Pay" started (docs/api-behaviour.md §22). */
+  hostedInvoicePayments: HostedInvoicePaymentRepository;
+  /** The links of invoices' hosted pages and PDFs and of credit notes' PDFs (§22). */
+  documentLinks: DocumentLinks;
   usage: UsageRecordRepository;
   /** Idempotency-Keys of money-moving requests, stored with the change each made. */
   idempotencyKeys: IdempotencyKeyRepository;

@@ -26,6 +26,9 @@ import { InvoiceRepository } from './db/repositories/invoice.repository';
 import { PaymentAuthorizationRepository } from './db/repositories/payment-authorization.repository';
 import { PaymentRepository } from './db/repositories/payment.repository';
 import { RefundRepository } from './db/repositories/refund.repository';
+import { HostedInvoicePaymentRepository } from './db/repositories/hosted-invoice-payment.repository';
+import { DocumentLinks } from './domain/document-links';
+import { settleHostedInvoicePayments } from './usecases/scheduler/settle-hosted-invoice-payments.usecase';
 import { CreditNoteRepository } from './db/repositories/credit-note.repository';
 import { SubscriptionPlanRepository } from './db/repositories/subscription-plan.repository';
 import { SubscriptionRepository } from './db/repositories/subscription.repository';
@@ -94,6 +97,8 @@ export async function startBilling(config: BillingConfig, logger: Logger): Promi
     payments: new PaymentRepository(),
     refunds: new RefundRepository(),
     creditNotes: new CreditNoteRepository(),
+    hostedInvoicePayments: new HostedInvoicePaymentRepository(),
+    documentLinks: new DocumentLinks(config.PUBLIC_URL, config.DOCUMENT_LINKS_KEY),
     usage: new UsageRecordRepository(),
     idempotencyKeys: new IdempotencyKeyRepository(storage.sequelize),
     policy,
@@ -189,6 +194,13 @@ export async function startBilling(config: BillingConfig, logger: Logger): Promi
     () => issueDueRefunds(deps, { olderThanMs: config.PAYMENT_SETTLE_AFTER_MS }),
     logger,
   );
+  // Hosted "Pay"s whose payer never came back: applied once the provider has a final word.
+  const hostedPayments = startPollingLoop(
+    'hosted-invoice-payment-settlement',
+    config.RENEWAL_POLL_MS,
+    () => settleHostedInvoicePayments(deps, { olderThanMs: config.PAYMENT_SETTLE_AFTER_MS }),
+    logger,
+  );
   // Idempotency-Key records past their 24 h lifetime, which answer no retry any more.
   const keyExpiry = startPollingLoop(
     'idempotency-key-expiry',
@@ -201,6 +213,7 @@ export async function startBilling(config: BillingConfig, logger: Logger): Promi
     async stop() {
       await sellerEvents.stop();
       await keyExpiry.stop();
+      await hostedPayments.stop();
       await refundRetries.stop();
       await firstCharges.stop();
       await Promise.all(schedulers.map((scheduler) => scheduler.stop()));

@@ -1,6 +1,5 @@
 import { renderCreditNotePdf } from '@billing/documents';
-import { sampleCreditNote } from '@billing/testing';
-import { labelledValues, missingFrom, pdfStrings } from './support/pdf-text';
+import { labelledValues, missingFrom, pdfStrings, sampleCreditNote } from '@billing/testing';
 
 describe('a credit note PDF (docs/api-behaviour.md §22)', () => {
   it('holds its number, the invoice number, the amount, each rate’s tax and the reason', async () => {

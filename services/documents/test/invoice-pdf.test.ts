@@ -1,6 +1,5 @@
 import { formatMoney, renderInvoicePdf, type InvoiceDocument } from '@billing/documents';
-import { sampleInvoice } from '@billing/testing';
-import { labelledValues, missingFrom, pdfPages, pdfStrings, plainSpaces } from './support/pdf-text';
+import { labelledValues, missingFrom, pdfPages, pdfStrings, plainSpaces, sampleInvoice } from '@billing/testing';
 
 /** The strings of an invoice's PDF, rendered once per document a test names. */
 async function stringsOf(invoice: InvoiceDocument): Promise<string[]> {

@@ -153,4 +153,8 @@ export const EXAMPLE = {
   createdAt: '2026-03-02T09:15:00.000Z',
   periodEnd: '2026-04-02T09:15:00.000Z',
   secret: 'whsec_NhcBVQhKnID+nJPxMcVKFbUew6IvAGRWNtSOL3Rs4wA=',
+  /** The platform's public address in the examples' links (PUBLIC_URL). */
+  publicUrl: 'https://billing.example.com',
+  /** What follows a document's id in the token of its link (docs/api-behaviour.md §22). */
+  linkMac: 'Xq3vN8sK1pR7tY2wB5mD9fH4jL6cZ0aE3gU8iO1kS7n',
 } as const;

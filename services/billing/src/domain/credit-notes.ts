@@ -77,14 +77,24 @@ export function creditNoteRefusal(
  * invoice together never carry back more, or less, tax than it bore.
  */
 export function creditNoteTaxes(invoice: CreditedInvoice, earlier: EarlierCreditNotes, amount: number): RateAmount[] {
-  const closesTheInvoice = earlier.amount + amount === invoice.amount;
+  if (earlier.amount + amount !== invoice.amount) return taxSharesOf(invoice, amount);
   return invoice.taxes.map(({ taxRateId, amount: invoiceTax }) => {
-    if (closesTheInvoice) {
-      const carried = earlier.taxes.find((t) => t.taxRateId === taxRateId)?.amount ?? 0;
-      return { taxRateId, amount: invoiceTax - carried };
-    }
-    return { taxRateId, amount: invoice.amount === 0 ? 0 : shareOfAmount(invoiceTax, amount, invoice.amount) };
+    const carried = earlier.taxes.find((t) => t.taxRateId === taxRateId)?.amount ?? 0;
+    return { taxRateId, amount: invoiceTax - carried };
   });
+}
+
+/**
+ * Each rate's share of `amount`: that rate's invoice tax x amount / invoice amount, rounded once.
+ * What a note carries, unless it closes the invoice; and what the note of a second payment of the
+ * invoice carries (docs/api-behaviour.md §23), which credits that payment, not the invoice, so it
+ * neither counts the invoice's own notes nor is counted by them.
+ */
+export function taxSharesOf(invoice: Pick<CreditedInvoice, 'amount' | 'taxes'>, amount: number): RateAmount[] {
+  return invoice.taxes.map(({ taxRateId, amount: invoiceTax }) => ({
+    taxRateId,
+    amount: invoice.amount === 0 ? 0 : shareOfAmount(invoiceTax, amount, invoice.amount),
+  }));
 }
 
 /** A note as asked for (minor units), checked: what `validateCreditNoteRequest` lets through. */

@@ -1,5 +1,6 @@
 import { toMajorUnits, type NewEvent } from '@billing/platform';
 import type { CreditNoteModel } from '../db/models';
+import type { DocumentLinks } from '../domain/document-links';
 
 /**
  * The one place credit_note.* events are built (docs/api-behaviour.md §12, §23): each event type
@@ -10,7 +11,7 @@ import type { CreditNoteModel } from '../db/models';
  */
 
 /** The credit note resource of docs/api-behaviour.md §23, as GET /credit-notes/{id} answers it. */
-export const creditNoteEventData = (note: CreditNoteModel) => ({
+export const creditNoteEventData = (note: CreditNoteModel, links: DocumentLinks) => ({
   id: note.id,
   number: note.number,
   invoice_id: note.invoiceId,
@@ -24,17 +25,16 @@ export const creditNoteEventData = (note: CreditNoteModel) => ({
   balance_transaction_id: note.balanceTransactionId,
   memo: note.memo,
   status: note.status,
-  // The PDF belongs to the documents service, which is not built yet (docs/api-behaviour.md §23).
-  credit_note_pdf: null,
+  credit_note_pdf: links.creditNotePdf(note.id),
   livemode: note.livemode,
   created_at: note.createdAt.toISOString(),
 });
 
 export const creditNoteEvents = {
   /** A note was issued: by the merchant, or by a refund the platform made itself (§23). */
-  created: (note: CreditNoteModel): NewEvent<unknown> => ({
+  created: (note: CreditNoteModel, links: DocumentLinks): NewEvent<unknown> => ({
     type: 'credit_note.created',
-    data: creditNoteEventData(note),
+    data: creditNoteEventData(note, links),
     projectId: note.projectId,
     livemode: note.livemode,
     occurredAt: note.createdAt,

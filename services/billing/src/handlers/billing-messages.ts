@@ -1,4 +1,5 @@
 import { billingV1 } from '@billing/proto';
+import type { DocumentLinks } from '../domain/document-links';
 import { postalAddressMessage, sellerMessage, type UnaryHandlers } from '@billing/platform';
 import type {
   CreditNoteModel,
@@ -127,7 +128,13 @@ export const toInvoiceSummary = (i: InvoiceModel): billingV1.InvoiceSummary => (
   amountDue: i.amountDue,
 });
 
-export const toInvoice = ({ invoice: i, lines, customerEmail, creditNotes }: InvoiceView): billingV1.Invoice => ({
+export const toInvoice = ({
+  invoice: i,
+  lines,
+  customerEmail,
+  creditNotes,
+  links,
+}: InvoiceView): billingV1.Invoice => ({
   id: i.id,
   number: i.number,
   subscriptionId: i.subscriptionId,
@@ -168,13 +175,17 @@ export const toInvoice = ({ invoice: i, lines, customerEmail, creditNotes }: Inv
   buyer: i.buyer ? toBuyer(i.buyer) : undefined,
   amountCredited: creditNotes.reduce((total, note) => total + note.amount, 0),
   creditNotes,
+  hostedInvoiceUrl: links.hostedInvoiceUrl,
+  invoicePdf: links.invoicePdf,
 });
 
 export const toCreditNoteTax = (tax: RateAmount[]): billingV1.CreditNoteTax[] =>
   tax.map((t) => ({ taxRateId: t.taxRateId, amount: t.amount }));
 
-export const toCreditNote = (n: CreditNoteModel): billingV1.CreditNote => ({
+/** `links`: where the note's PDF is (docs/api-behaviour.md §22). */
+export const toCreditNote = (n: CreditNoteModel, links: DocumentLinks): billingV1.CreditNote => ({
   ...n.get({ plain: true }),
+  creditNotePdf: links.creditNotePdf(n.id),
   tax: n.tax.map((t) => ({ taxRateId: t.tax_rate_id, amount: Number(t.amount) })),
   // Absent, not null, where a proto field is optional.
   refundId: n.refundId ?? undefined,

@@ -5,6 +5,7 @@ import type { BillingHandlers } from './billing-messages';
 import { checkoutHandlers } from './checkout.handlers';
 import { creditNoteHandlers } from './credit-note.handlers';
 import { customerHandlers } from './customer.handlers';
+import { documentHandlers } from './document.handlers';
 import { invoiceHandlers } from './invoice.handlers';
 import { subscriptionHandlers } from './subscription.handlers';
 import { taxRateHandlers } from './tax-rate.handlers';
@@ -20,6 +21,7 @@ export function billingHandlers(deps: BillingDeps, logger: Logger): billingV1.Bi
     ...checkoutHandlers(deps),
     ...creditNoteHandlers(deps),
     ...customerHandlers(deps),
+    ...documentHandlers(deps),
     ...invoiceHandlers(deps),
     ...subscriptionHandlers(deps),
     ...taxRateHandlers(deps),

@@ -18,7 +18,7 @@ export function creditNoteHandlers(deps: BillingDeps): Partial<BillingHandlers> 
         memo: req.memo,
         idempotencyKey: req.idempotencyKey || undefined,
       });
-      return { creditNote: toCreditNote(note) };
+      return { creditNote: toCreditNote(note, deps.documentLinks) };
     },
     async previewCreditNote(req) {
       const draft = await previewCreditNote(deps, requireScope(req.scope), {
@@ -44,10 +44,11 @@ export function creditNoteHandlers(deps: BillingDeps): Partial<BillingHandlers> 
         { limit: req.page?.limit, startingAfter: req.page?.startingAfter || undefined },
         { invoiceId: req.invoiceId, customerId: req.customerId },
       );
-      return { creditNotes: notes.map(toCreditNote) };
+      return { creditNotes: notes.map((note) => toCreditNote(note, deps.documentLinks)) };
     },
     async getCreditNote(req) {
-      return { creditNote: toCreditNote(await getCreditNote(deps, requireScope(req.scope), req.creditNoteId)) };
+      const note = await getCreditNote(deps, requireScope(req.scope), req.creditNoteId);
+      return { creditNote: toCreditNote(note, deps.documentLinks) };
     },
   };
 }

@@ -1,12 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import type { Transaction } from 'sequelize';
 import { DomainError, recordEvent } from '@billing/platform';
-import type { CreditNoteModel, InvoiceModel, RefundModel } from '../db/models';
+import type { CreditNoteModel, InvoiceModel, PaymentModel, RefundModel } from '../db/models';
 import { balanceCurrencyAfter } from '../domain/customer-balance';
 import {
   creditNoteNumber,
   creditNoteRefusal,
   creditNoteTaxes,
+  taxSharesOf,
   type CreditNoteRequest,
   type RateAmount,
 } from '../domain/credit-notes';
@@ -81,7 +82,7 @@ export async function draftCreditNote(
 async function recordCreditNote(
   deps: BillingDeps,
   draft: CreditNoteDraft,
-  note: { id: string; at: Date; refundId?: string; balanceTransactionId?: string },
+  note: { id: string; at: Date; refundId?: string; balanceTransactionId?: string; creditsSecondPayment?: boolean },
   transaction: Transaction,
 ): Promise<CreditNoteModel> {
   const { invoice, request, number, tax } = draft;
@@ -98,10 +99,11 @@ async function recordCreditNote(
       refundId: note.refundId ?? null,
       balanceTransactionId: note.balanceTransactionId ?? null,
       createdAt: note.at,
+      creditsSecondPayment: note.creditsSecondPayment,
     },
     transaction,
   );
-  await recordEvent(deps.sequelize, transaction, creditNoteEvents.created(created));
+  await recordEvent(deps.sequelize, transaction, creditNoteEvents.created(created, deps.documentLinks));
   return created;
 }
 
@@ -178,4 +180,64 @@ export async function createRefundWithCreditNote(
   const row = await deps.refunds.create(refundScopeOf(invoice), refund, transaction);
   await recordCreditNote(deps, draft, { id: randomUUID(), at: refund.createdAt, refundId: row.id }, transaction);
   return row;
+}
+
+/**
+ * A payment of `invoice` that arrived when another payment had paid it already (a hosted "Pay"
+ * in a second tab, a charge racing it; docs/api-behaviour.md §22): given back in full, as a
+ * PENDING refund of that payment (reason DUPLICATE_PAYMENT, reference `second-payment:<its
+ * reference>`, so it is refunded once whoever records it) with its DUPLICATE credit note, in the
+ * transaction that records the payment. The note credits that payment, not the invoice (§23):
+ * its tax is that payment's share of the invoice's, and it counts in none of the invoice's limits
+ * nor in its `amount_refunded`.
+ */
+export async function refundSecondInvoicePayment(
+  deps: BillingDeps,
+  second: { invoice: InvoiceModel; payment: PaymentModel; at: Date },
+  transaction: Transaction,
+): Promise<RefundModel | null> {
+  const { invoice, payment, at } = second;
+  const reference = `second-payment:${payment.reference}`;
+  if (await deps.refunds.findByReference(reference, transaction)) return null;
+  await deps.payments.markSecondPayment(payment, transaction);
+  const refund = await deps.refunds.create(
+    refundScopeOf(invoice),
+    {
+      id: randomUUID(),
+      reference,
+      paymentId: payment.id,
+      transactionReference: payment.reference,
+      invoiceId: null,
+      subscriptionId: invoice.subscriptionId,
+      amount: payment.amount,
+      currency: payment.currency,
+      reason: 'DUPLICATE_PAYMENT',
+      createdAt: at,
+      updatedAt: deps.clock.now(),
+    },
+    transaction,
+  );
+  const earlier = await deps.creditNotes.earlierOf(invoice.id, transaction);
+  const draft: CreditNoteDraft = {
+    invoice,
+    request: {
+      amount: payment.amount,
+      reason: 'DUPLICATE',
+      refundTo: 'CARD',
+      memo: `Refund of a second payment of invoice ${invoice.number}`,
+    },
+    number: creditNoteNumber(invoice.number, earlier.count),
+    tax: taxSharesOf({ amount: invoice.amount, taxes: taxPerRateOf(invoice) }, payment.amount),
+  };
+  await recordCreditNote(
+    deps,
+    draft,
+    { id: randomUUID(), at, refundId: refund.id, creditsSecondPayment: true },
+    transaction,
+  );
+  deps.logger.warn(
+    { reference: payment.reference, invoice_id: invoice.id },
+    'second payment of a paid invoice; refunded in full with a DUPLICATE credit note',
+  );
+  return refund;
 }

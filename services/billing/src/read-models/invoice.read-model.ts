@@ -4,14 +4,16 @@ import type { CreditNoteSummary } from '../db/repositories/credit-note.repositor
 import type { BillingDeps } from '../billing-deps';
 
 /**
- * An invoice with its lines, its customer's e-mail and its credit notes (their sum is its
- * `amount_credited`, docs/api-behaviour.md §23): what the invoice API shows.
+ * An invoice with its lines, its customer's e-mail, its credit notes (their sum is its
+ * `amount_credited`, docs/api-behaviour.md §23) and the links of its hosted page and PDF (§22):
+ * what the invoice API shows.
  */
 export interface InvoiceView {
   invoice: InvoiceModel;
   lines: InvoiceLineModel[];
   customerEmail: string;
   creditNotes: CreditNoteSummary[];
+  links: { hostedInvoiceUrl: string; invoicePdf: string };
 }
 
 /** Lines, e-mails and credit notes of a page of invoices, in three queries. */
@@ -35,6 +37,10 @@ export async function invoiceViews(
     lines: lines.filter((l) => l.invoiceId === invoice.id),
     customerEmail: emails.get(invoice.customerId) ?? '',
     creditNotes: creditNotes.get(invoice.id) ?? [],
+    links: {
+      hostedInvoiceUrl: deps.documentLinks.invoicePage(invoice.id),
+      invoicePdf: deps.documentLinks.invoicePdf(invoice.id),
+    },
   }));
 }
 

@@ -1,16 +1,7 @@
-import { toMajorUnits, type TaxAmountFigures } from '@billing/platform';
+import { escapeHtml, toMajorUnits, type TaxAmountFigures } from '@billing/platform';
 import type { CheckoutQuote } from '../domain/checkout-session';
 import type { CouponSnapshot } from '../domain/coupon-rules';
 
-/** Text into HTML: every page value goes through this. */
-export function escapeHtml(value: unknown): string {
-  return String(value ?? '')
-    .replace(/&/g, '&amp;')
-    .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;')
-    .replace(/"/g, '&quot;')
-    .replace(/'/g, '&#39;');
-}
 
 export interface PlanView {
   name: string;

@@ -97,6 +97,8 @@ export interface InvoiceDocument {
   credit_applied: number;
   amount_paid: number;
   amount_due: number;
+  /** What went back to the card: the invoice's `amount_refunded`. */
+  amount_refunded: number;
   credit_notes: DocumentCreditNoteEntry[];
   /** "Reverse charge" on a reverse-charge invoice, else null (docs/api-behaviour.md §22). */
   tax_note: string | null;

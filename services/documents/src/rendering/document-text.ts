@@ -93,7 +93,7 @@ export function invoiceText(invoice: InvoiceDocument): DocumentText {
   };
 }
 
-/** Subtotal, discount, each tax, total, credit applied, paid and due: the invoice's own figures. */
+/** Subtotal, discount, each tax, total, credit applied, paid, due and refunded: the invoice's own figures. */
 function invoiceTotals(invoice: InvoiceDocument, labels: DocumentLabels, money: Money): TotalRow[] {
   const row = (label: string, minor: number, strong = false): TotalRow => ({ label, value: money(minor), strong });
   return [
@@ -104,6 +104,7 @@ function invoiceTotals(invoice: InvoiceDocument, labels: DocumentLabels, money: 
     ...(invoice.credit_applied === 0 ? [] : [row(labels.creditApplied, -invoice.credit_applied)]),
     row(labels.amountPaid, invoice.amount_paid),
     row(labels.amountDue, invoice.amount_due, true),
+    ...(invoice.amount_refunded === 0 ? [] : [row(labels.amountRefunded, invoice.amount_refunded)]),
   ];
 }
 

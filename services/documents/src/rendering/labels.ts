@@ -31,6 +31,7 @@ export interface DocumentLabels {
   creditApplied: string;
   amountPaid: string;
   amountDue: string;
+  amountRefunded: string;
   creditNotes: string;
   invoiceNumber: string;
   reason: string;
@@ -39,6 +40,16 @@ export interface DocumentLabels {
   ofWhich: string;
   totalCredited: string;
   memo: string;
+  /** The hosted invoice page's own words (docs/api-behaviour.md §22). */
+  page: {
+    pay: string;
+    downloadPdf: string;
+    paid: string;
+    refunded: string;
+    notPaid: string;
+    pending: string;
+    notPayable: string;
+  };
   statuses: Record<InvoiceStatus, string>;
   reasons: Record<CreditNoteReason, string>;
   refundTargets: Record<CreditNoteRefundTarget, string>;
@@ -66,6 +77,7 @@ const EN: DocumentLabels = {
   creditApplied: 'Credit applied',
   amountPaid: 'Amount paid',
   amountDue: 'Amount due',
+  amountRefunded: 'Refunded',
   creditNotes: 'Refunds and credit notes',
   invoiceNumber: 'Invoice',
   reason: 'Reason',
@@ -74,6 +86,15 @@ const EN: DocumentLabels = {
   ofWhich: 'of which',
   totalCredited: 'Total credited',
   memo: 'Memo',
+  page: {
+    pay: 'Pay',
+    downloadPdf: 'Download PDF',
+    paid: 'Thank you: your payment was received and this invoice is paid.',
+    refunded: 'This invoice was already paid or closed, so your payment was not used: it has been refunded in full.',
+    notPaid: 'Your payment did not go through. You can try again.',
+    pending: 'Your payment is being confirmed. This page will show it as paid once it is.',
+    notPayable: 'This invoice cannot be paid any more.',
+  },
   statuses: { DRAFT: 'Draft', OPEN: 'Open', PAID: 'Paid', VOID: 'Void', UNCOLLECTIBLE: 'Uncollectible' },
   reasons: {
     DUPLICATE: 'Duplicate',
@@ -106,6 +127,7 @@ const FR: DocumentLabels = {
   creditApplied: 'Crédit appliqué',
   amountPaid: 'Montant payé',
   amountDue: 'Montant dû',
+  amountRefunded: 'Remboursé',
   creditNotes: 'Remboursements et avoirs',
   invoiceNumber: 'Facture',
   reason: 'Motif',
@@ -114,6 +136,16 @@ const FR: DocumentLabels = {
   ofWhich: 'dont',
   totalCredited: 'Total crédité',
   memo: 'Note',
+  page: {
+    pay: 'Payer',
+    downloadPdf: 'Télécharger le PDF',
+    paid: 'Merci : votre paiement a été reçu et cette facture est payée.',
+    refunded:
+      "Cette facture était déjà payée ou close : votre paiement n'a pas été utilisé et vous a été remboursé en totalité.",
+    notPaid: "Votre paiement n'a pas abouti. Vous pouvez réessayer.",
+    pending: 'Votre paiement est en cours de confirmation. Cette page l’indiquera dès qu’il sera reçu.',
+    notPayable: 'Cette facture ne peut plus être payée.',
+  },
   statuses: { DRAFT: 'Brouillon', OPEN: 'Ouverte', PAID: 'Payée', VOID: 'Annulée', UNCOLLECTIBLE: 'Irrécouvrable' },
   reasons: {
     DUPLICATE: 'Doublon',

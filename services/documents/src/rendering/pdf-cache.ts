@@ -7,6 +7,12 @@ import { renderInvoicePdf } from './render-invoice-pdf';
 
 export type DocumentKind = 'invoice' | 'credit-note';
 
+/** A document's PDF as a download: its bytes and `<number>.pdf` (docs/api-behaviour.md §22). */
+export interface PdfDownload {
+  pdf: Buffer;
+  filename: string;
+}
+
 /**
  * The key of a document's state: a SHA-256 of its kind and its canonical JSON. Everything a
  * document shows is in it, so a change the reader could see (paid, a credit note, another

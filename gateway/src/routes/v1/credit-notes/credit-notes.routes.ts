@@ -115,7 +115,7 @@ export const invoiceCreditNotesResource: Resource = {
 export const creditNotesResource: Resource = {
   tag: creditNotesTag,
   prefixes: ['/credit-notes'],
-  routes: ({ billing }) => [
+  routes: ({ billing, documents }) => [
     defineRoute({
       method: 'get',
       path: '',
@@ -157,6 +157,26 @@ export const creditNotesResource: Resource = {
           creditNoteId: params.credit_note_id,
         });
         return toCreditNote(required(creditNote, 'credit_note'));
+      },
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/:credit_note_id/pdf',
+      operationId: 'getCreditNotePdf',
+      summary: "Download a credit note's PDF",
+      description:
+        'The note as a PDF with a text layer: its number, the invoice it credits, the amount, its tax per rate, the ' +
+        'reason and where the money went. `credit_note_pdf` is the same file through a link that needs no API key.',
+      auth: 'apiKey',
+      params: CreditNoteIdParams,
+      errors: { 403: 'Credit note belongs to another project', 404: 'Credit note not found' },
+      response: { status: 200, description: 'The PDF, as an attachment named <number>.pdf', file: 'application/pdf' },
+      async handle({ auth: { apiKey }, params }) {
+        const { pdf } = await documents.renderCreditNotePdf({
+          scope: scopeOf(apiKey),
+          creditNoteId: params.credit_note_id,
+        });
+        return required(pdf, 'pdf');
       },
     }),
   ],

@@ -57,9 +57,9 @@ export const CreditNoteSchema = z
     }),
     memo: z.string().nullable(),
     status: z.enum(['ISSUED']),
-    credit_note_pdf: z.string().nullable().meta({
+    credit_note_pdf: z.url().meta({
       description:
-        'The PDF of the note. Always null for now: PDFs come from the documents service, which is not built yet',
+        'The PDF of the note: a link that needs no API key, carrying an unguessable token, valid as long as the note exists',
     }),
     livemode: z.boolean(),
     created_at: timestamp,
@@ -107,7 +107,7 @@ export const toCreditNote = (n: billingV1.CreditNote): z.input<typeof CreditNote
   refund_id: n.refundId ?? null,
   balance_transaction_id: n.balanceTransactionId ?? null,
   status: n.status as 'ISSUED',
-  credit_note_pdf: null,
+  credit_note_pdf: n.creditNotePdf,
   livemode: n.livemode,
   created_at: iso(n.createdAt),
 });
@@ -127,7 +127,7 @@ export const creditNoteExample = {
   balance_transaction_id: null,
   memo: 'One seat fewer from March',
   status: 'ISSUED',
-  credit_note_pdf: null,
+  credit_note_pdf: `${EXAMPLE.publicUrl}/cn/3e9c1a7d5b2f4d8e9a610c4f7b2e8d15${EXAMPLE.linkMac}/pdf`,
   livemode: false,
   created_at: '2026-03-10T10:30:00.000Z',
 } satisfies z.input<typeof CreditNoteSchema>;

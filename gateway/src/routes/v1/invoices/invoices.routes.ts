@@ -20,7 +20,7 @@ export const invoicesResource: Resource = {
       'subscription is cancelled. Amounts are in major currency units.',
   },
   prefixes: ['/invoices'],
-  routes: ({ billing }) => [
+  routes: ({ billing, documents }) => [
     defineRoute({
       method: 'get',
       path: '',
@@ -61,6 +61,25 @@ export const invoicesResource: Resource = {
       async handle({ auth: { apiKey }, params }) {
         const { invoice } = await billing.getInvoice({ scope: scopeOf(apiKey), invoiceId: params.invoice_id });
         return toInvoice(required(invoice, 'invoice'));
+      },
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/:invoice_id/pdf',
+      operationId: 'getInvoicePdf',
+      summary: "Download an invoice's PDF",
+      description:
+        'The invoice as a PDF with a text layer: the seller and buyer as they were when it was made, each line, ' +
+        'the discount, each tax, the total and the status, in the customer\u2019s language. The same state of the ' +
+        'invoice gives the same bytes; a payment or a credit note gives a new PDF. `invoice_pdf` is the same file ' +
+        'through a link that needs no API key.',
+      auth: 'apiKey',
+      params: InvoiceIdParams,
+      errors: { 403: 'Invoice belongs to another project', 404: 'Invoice not found' },
+      response: { status: 200, description: 'The PDF, as an attachment named <number>.pdf', file: 'application/pdf' },
+      async handle({ auth: { apiKey }, params }) {
+        const { pdf } = await documents.renderInvoicePdf({ scope: scopeOf(apiKey), invoiceId: params.invoice_id });
+        return required(pdf, 'pdf');
       },
     }),
     defineRoute({

@@ -79,6 +79,12 @@ export const InvoiceSchema = z
     paid_at: timestamp.nullable(),
     attempt_count: z.number().int(),
     next_payment_attempt: timestamp.nullable(),
+    hosted_invoice_url: z.url().meta({
+      description:
+        'The invoice page for the customer (with "Pay" while it is OPEN and owes, and "Download PDF"): no API key ' +
+        'needed, an unguessable token, valid as long as the invoice exists',
+    }),
+    invoice_pdf: z.url().meta({ description: 'The PDF of the invoice, through the same kind of link' }),
     livemode: z.boolean(),
     created_at: timestamp,
   })
@@ -132,6 +138,8 @@ export const toInvoice = (i: billingV1.Invoice): z.input<typeof InvoiceSchema> =
   paid_at: i.paidAt ? i.paidAt.toISOString() : null,
   attempt_count: i.attemptCount,
   next_payment_attempt: i.nextPaymentAttempt ? i.nextPaymentAttempt.toISOString() : null,
+  hosted_invoice_url: i.hostedInvoiceUrl,
+  invoice_pdf: i.invoicePdf,
   livemode: i.livemode,
   created_at: iso(i.createdAt),
 });
@@ -176,6 +184,8 @@ export const invoiceExample = {
   paid_at: EXAMPLE.createdAt,
   attempt_count: 1,
   next_payment_attempt: null,
+  hosted_invoice_url: `${EXAMPLE.publicUrl}/i/ff700b66b6ab402c8a7f115a7ebf7ff1${EXAMPLE.linkMac}`,
+  invoice_pdf: `${EXAMPLE.publicUrl}/i/ff700b66b6ab402c8a7f115a7ebf7ff1${EXAMPLE.linkMac}/pdf`,
   livemode: false,
   created_at: EXAMPLE.createdAt,
 } satisfies z.input<typeof InvoiceSchema>;

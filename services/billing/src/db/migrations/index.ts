@@ -21,6 +21,7 @@ import { indexFailedFirstCharges } from './0020-index-failed-first-charges';
 import { addTaxes } from './0021-add-taxes';
 import { createCreditNotes } from './0030-create-credit-notes';
 import { addPlanTaxRates } from './0040-add-plan-tax-rates';
+import { addHostedInvoicePayments } from './0060-add-hosted-invoice-payments';
 import { addInvoiceParties } from './0050-add-invoice-parties';
 
 /** Every migration of the billing database, in order. Append; never edit a shipped one. */
@@ -52,4 +53,5 @@ export const billingMigrations: Migration[] = [
   // Billing consumes events since merchant.seller_details_updated (the platform's table).
   parkedEventsMigration,
   addInvoiceParties,
+  addHostedInvoicePayments,
 ];

@@ -38,6 +38,13 @@ export class CreditNoteModel extends ProjectScopedModel {
   @Column(DataType.TEXT)
   reason!: CreditNoteReason;
 
+  /**
+   * The note of a second payment of the invoice, refunded (DUPLICATE, docs/api-behaviour.md §23):
+   * it credits that payment, so it counts in none of the invoice's own limits.
+   */
+  @Column(DataType.BOOLEAN)
+  creditsSecondPayment!: boolean;
+
   @Column(DataType.TEXT)
   refundTo!: CreditNoteDestination;
 

@@ -1,6 +1,7 @@
 import { CreditNoteModel } from './credit-note.model';
 import { CustomerModel } from './customer.model';
 import { CustomerBalanceTransactionModel } from './customer-balance-transaction.model';
+import { HostedInvoicePaymentModel } from './hosted-invoice-payment.model';
 import { InvoiceLineModel } from './invoice-line.model';
 import { InvoiceModel } from './invoice.model';
 import { PaymentAuthorizationModel } from './payment-authorization.model';
@@ -15,6 +16,7 @@ export {
   CreditNoteModel,
   CustomerBalanceTransactionModel,
   CustomerModel,
+  HostedInvoicePaymentModel,
   InvoiceLineModel,
   InvoiceModel,
   PaymentAuthorizationModel,
@@ -34,6 +36,7 @@ export const billingModels = [
   InvoiceModel,
   InvoiceLineModel,
   PaymentModel,
+  HostedInvoicePaymentModel,
   RefundModel,
   UsageRecordModel,
   CustomerBalanceTransactionModel,

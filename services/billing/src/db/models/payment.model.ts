@@ -1,8 +1,13 @@
 import { Column, DataType, Table } from 'sequelize-typescript';
 import { bigintColumn, ProjectScopedModel } from '@billing/platform';
 
-/** UNUSED_CHECKOUT: a checkout payment that completed nothing (a second Pay, or paid too late); refunded. */
-export type PaymentPurpose = 'INVOICE' | 'VERIFICATION' | 'UNUSED_CHECKOUT';
+/**
+ * UNUSED_CHECKOUT: a checkout payment that completed nothing (a second Pay, or paid too late);
+ * refunded. SECOND_INVOICE_PAYMENT: a payment of an invoice another payment had paid already
+ * (a hosted "Pay" twice, a charge racing it); refunded. An invoice's one SUCCEEDED INVOICE
+ * payment is the one that paid it.
+ */
+export type PaymentPurpose = 'INVOICE' | 'VERIFICATION' | 'UNUSED_CHECKOUT' | 'SECOND_INVOICE_PAYMENT';
 export type PaymentStatus = 'PENDING' | 'SUCCEEDED' | 'FAILED';
 
 /** One provider transaction billing acted on; `reference` is unique, so it is used once. */

@@ -5,9 +5,15 @@ import { bigintColumn, ProjectScopedModel } from '@billing/platform';
  * ABANDONED_CHARGE: a first charge whose subscription was never created (settle-first-charges).
  * UNUSED_CHECKOUT_PAYMENT: a checkout payment that completed nothing (refund-unused-checkout-payment).
  * CREDIT_NOTE: a merchant's credit note to the card (docs/api-behaviour.md §23).
+ * DUPLICATE_PAYMENT: a second payment of a paid invoice, given back with its note (§23).
  */
 export type RefundReason =
-  'VERIFICATION' | 'CANCELLATION' | 'ABANDONED_CHARGE' | 'UNUSED_CHECKOUT_PAYMENT' | 'CREDIT_NOTE';
+  | 'VERIFICATION'
+  | 'CANCELLATION'
+  | 'ABANDONED_CHARGE'
+  | 'UNUSED_CHECKOUT_PAYMENT'
+  | 'CREDIT_NOTE'
+  | 'DUPLICATE_PAYMENT';
 /** PROCESSING = claimed by one caller that is talking to the provider right now. */
 export type RefundStatus = 'PENDING' | 'PROCESSING' | 'PROCESSED' | 'FAILED';
 

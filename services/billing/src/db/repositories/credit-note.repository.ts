@@ -24,6 +24,8 @@ export interface NewCreditNote {
   memo: string | null;
   /** The project's time. */
   createdAt: Date;
+  /** The note of a second payment of the invoice (§23): outside the invoice's own limits. */
+  creditsSecondPayment?: boolean;
 }
 
 /** What an invoice view shows of each of its notes. */
@@ -38,26 +40,36 @@ export class CreditNoteRepository {
   /** In the caller's transaction, which holds the invoice's row lock (its number is taken there). */
   create(scope: RowScope, note: NewCreditNote, transaction: Transaction): Promise<CreditNoteModel> {
     const tax = note.tax.map((t) => ({ tax_rate_id: t.taxRateId, amount: t.amount }));
-    const row = { ...note, tax, projectId: scope.projectId, livemode: scope.livemode, status: 'ISSUED' };
+    const row = {
+      ...note,
+      tax,
+      creditsSecondPayment: note.creditsSecondPayment ?? false,
+      projectId: scope.projectId,
+      livemode: scope.livemode,
+      status: 'ISSUED',
+    };
     return CreditNoteModel.create(row, { transaction });
   }
 
   /**
-   * The notes an invoice has, summed: how many, their amounts and their tax per rate. Read under
-   * the invoice's lock by whoever issues the next one, so the sum it checks is the sum it adds to.
+   * The notes an invoice has, summed: how many (every note takes a number), their amounts and
+   * their tax per rate (the notes of second payments apart: they credit those payments, not the
+   * invoice, docs/api-behaviour.md §23). Read under the invoice's lock by whoever issues the next
+   * one, so the sum it checks is the sum it adds to.
    */
   async earlierOf(invoiceId: string, transaction?: Transaction): Promise<EarlierCreditNotes> {
-    const notes = await CreditNoteModel.findAll({
-      attributes: ['amount', 'tax'],
+    const all = await CreditNoteModel.findAll({
+      attributes: ['amount', 'tax', 'creditsSecondPayment'],
       where: { invoiceId },
       transaction,
     });
+    const notes = all.filter((note) => !note.creditsSecondPayment);
     const taxes = new Map<string, number>();
     for (const note of notes) {
       for (const t of note.tax) taxes.set(t.tax_rate_id, (taxes.get(t.tax_rate_id) ?? 0) + Number(t.amount));
     }
     return {
-      count: notes.length,
+      count: all.length,
       amount: notes.reduce((total, note) => total + note.amount, 0),
       taxes: [...taxes].map(([taxRateId, amount]) => ({ taxRateId, amount })),
     };

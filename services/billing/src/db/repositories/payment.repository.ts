@@ -1,4 +1,4 @@
-import { QueryTypes, type Transaction } from 'sequelize';
+import { Op, QueryTypes, type Transaction } from 'sequelize';
 import type { ProjectScope, RowScope } from '@billing/platform';
 import { PaymentModel, type PaymentPurpose, type PaymentStatus } from '../models/payment.model';
 
@@ -100,9 +100,20 @@ export class PaymentRepository {
     return new Set(rows.map((r) => r.reference));
   }
 
-  /** The charge that paid an invoice (a refund of the invoice gives back part of it). */
+  /**
+   * The charge that paid an invoice (a refund of the invoice gives back part of it); a second
+   * payment of it, refunded on its own, is not that charge.
+   */
   findSucceededForInvoice(invoiceId: string, transaction?: Transaction): Promise<PaymentModel | null> {
-    return PaymentModel.findOne({ where: { invoiceId, status: 'SUCCEEDED' }, transaction });
+    return PaymentModel.findOne({
+      where: { invoiceId, status: 'SUCCEEDED', purpose: { [Op.ne]: 'SECOND_INVOICE_PAYMENT' } },
+      transaction,
+    });
+  }
+
+  /** A payment of an invoice that another payment had paid first: it is given back on its own (§23). */
+  async markSecondPayment(payment: PaymentModel, transaction: Transaction): Promise<void> {
+    await payment.update({ purpose: 'SECOND_INVOICE_PAYMENT' }, { transaction });
   }
 
   /** The payment of a reference, locked until the caller's transaction ends. */

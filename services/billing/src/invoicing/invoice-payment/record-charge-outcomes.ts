@@ -15,6 +15,7 @@ import {
 } from './charges';
 import { recordInvoicesPaid } from './invoice-paid';
 import { refundUnwantedCharge } from './unwanted-charge-refund';
+import { refundSecondInvoicePayment } from '../credit-notes';
 import { invoiceEvents } from '../../events/invoice.events';
 
 const DEFAULT_DUNNING_DAYS = [1, 3, 5];
@@ -34,7 +35,8 @@ export interface SuccessfulCharge {
  * Records successful charges in the caller's transaction, any number (a single one is a batch of
  * one): payments SUCCEEDED (one UPDATE), then the "invoice paid" rule with its consequences
  * (recordInvoicesPaid). A payment someone else settled meanwhile is left as it is; a charge of an
- * invoice closed meanwhile is refunded in full (refundUnwantedCharge). Locks in a fixed order:
+ * invoice paid meanwhile by another payment is refunded in full with a DUPLICATE note
+ * (refundSecondInvoicePayment), one of an invoice closed meanwhile without (refundUnwantedCharge). Locks in a fixed order:
  * payments by reference, then invoices, then subscriptions by id. Returns the invoices it paid.
  */
 export async function recordSuccessfulCharges(
@@ -66,14 +68,15 @@ export async function recordSuccessfulCharges(
   const paidIds = new Set(paid.map((p) => p.invoice.id));
   for (const { claim } of ours) {
     if (paidIds.has(claim.invoice.id)) continue;
-    // Money moved for an invoice that was closed meanwhile (voided, written off): given back.
     const payment = await deps.payments.findByReference(claim.reference, transaction);
-    if (payment) {
-      await refundUnwantedCharge(
-        deps,
-        { payment, invoice: claim.invoice, onInvoice: false, at: claim.at },
-        transaction,
-      );
+    const invoice = await deps.invoices.lock(claim.invoice.id, transaction);
+    if (!payment || !invoice) continue;
+    if (invoice.status === 'PAID') {
+      // Paid meanwhile by another payment (the hosted page's "Pay"): this one is a second payment.
+      await refundSecondInvoicePayment(deps, { invoice, payment, at: claim.at }, transaction);
+    } else {
+      // Money moved for an invoice that was closed meanwhile (voided, written off): given back.
+      await refundUnwantedCharge(deps, { payment, invoice, onInvoice: false, at: claim.at }, transaction);
     }
   }
   return paid;

@@ -28,6 +28,57 @@ export const protobufPackage = "billing.v1";
 
 export const protobufFileName = "billing/v1/billing.proto";
 
+export interface GetInvoiceByLinkRequest {
+  /** The token of hosted_invoice_url or invoice_pdf. */
+  token: string;
+}
+
+export interface GetInvoiceByLinkResponse {
+  invoice?: Invoice | undefined;
+}
+
+export interface GetCreditNoteByLinkRequest {
+  /** The token of credit_note_pdf. */
+  token: string;
+}
+
+export interface GetCreditNoteByLinkResponse {
+  creditNote?:
+    | CreditNote
+    | undefined;
+  /** The invoice it credits: its parties, number and tax names are the note's. */
+  invoice?: Invoice | undefined;
+}
+
+export interface StartInvoicePaymentRequest {
+  token: string;
+}
+
+export interface StartInvoicePaymentResponse {
+  /** The provider's payment page. */
+  authorizationUrl: string;
+}
+
+export interface ApplyInvoicePaymentRequest {
+  token: string;
+  /** The provider's reference of the payment, as its callback names it. */
+  transactionReference: string;
+}
+
+export interface ApplyInvoicePaymentResponse {
+  /** The invoice as it is now. */
+  invoice?:
+    | Invoice
+    | undefined;
+  /**
+   * PAID: this payment paid the invoice; REFUNDED: the invoice was paid or closed before it, so
+   * it is refunded in full; NOT_PAID: the payment failed or was abandoned; PENDING: not final at
+   * the provider yet (asked again later); UNKNOWN: a reference this invoice's page did not start
+   * (nothing changed).
+   */
+  outcome: string;
+}
+
 /** The subscription as the API shows it (list view + detail fields of docs/api-behaviour.md §8). */
 export interface Subscription {
   id: string;
@@ -162,7 +213,15 @@ export interface Invoice {
    * §22), never changed afterwards; unset on invoices created before billing kept them.
    */
   seller?: Seller | undefined;
-  buyer?: InvoiceBuyer | undefined;
+  buyer?:
+    | InvoiceBuyer
+    | undefined;
+  /**
+   * The hosted invoice page and the PDF (docs/api-behaviour.md §22): absolute URLs on PUBLIC_URL
+   * carrying an unguessable token, valid as long as the invoice exists.
+   */
+  hostedInvoiceUrl: string;
+  invoicePdf: string;
 }
 
 /** A credit note as an invoice lists it. */
@@ -947,7 +1006,11 @@ export interface CreditNote {
   /** ISSUED. */
   status: string;
   livemode: boolean;
-  createdAt?: Date | undefined;
+  createdAt?:
+    | Date
+    | undefined;
+  /** Its PDF, as an invoice's invoice_pdf (docs/api-behaviour.md §22). */
+  creditNotePdf: string;
 }
 
 /** A merchant's note of a PAID invoice. */
@@ -1069,6 +1132,618 @@ export interface QuoteFirstInvoiceResponse {
    */
   sellerName: string;
 }
+
+function createBaseGetInvoiceByLinkRequest(): GetInvoiceByLinkRequest {
+  return { token: "" };
+}
+
+export const GetInvoiceByLinkRequest: MessageFns<GetInvoiceByLinkRequest> = {
+  encode(message: GetInvoiceByLinkRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.token !== "") {
+      writer.uint32(10).string(message.token);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetInvoiceByLinkRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetInvoiceByLinkRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.token = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetInvoiceByLinkRequest {
+    return { token: isSet(object.token) ? globalThis.String(object.token) : "" };
+  },
+
+  toJSON(message: GetInvoiceByLinkRequest): unknown {
+    const obj: any = {};
+    if (message.token !== "") {
+      obj.token = message.token;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetInvoiceByLinkRequest>, I>>(base?: I): GetInvoiceByLinkRequest {
+    return GetInvoiceByLinkRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetInvoiceByLinkRequest>, I>>(object: I): GetInvoiceByLinkRequest {
+    const message = createBaseGetInvoiceByLinkRequest();
+    message.token = object.token ?? "";
+    return message;
+  },
+};
+
+function createBaseGetInvoiceByLinkResponse(): GetInvoiceByLinkResponse {
+  return { invoice: undefined };
+}
+
+export const GetInvoiceByLinkResponse: MessageFns<GetInvoiceByLinkResponse> = {
+  encode(message: GetInvoiceByLinkResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.invoice !== undefined) {
+      Invoice.encode(message.invoice, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetInvoiceByLinkResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetInvoiceByLinkResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.invoice = Invoice.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetInvoiceByLinkResponse {
+    return { invoice: isSet(object.invoice) ? Invoice.fromJSON(object.invoice) : undefined };
+  },
+
+  toJSON(message: GetInvoiceByLinkResponse): unknown {
+    const obj: any = {};
+    if (message.invoice !== undefined) {
+      obj.invoice = Invoice.toJSON(message.invoice);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetInvoiceByLinkResponse>, I>>(base?: I): GetInvoiceByLinkResponse {
+    return GetInvoiceByLinkResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetInvoiceByLinkResponse>, I>>(object: I): GetInvoiceByLinkResponse {
+    const message = createBaseGetInvoiceByLinkResponse();
+    message.invoice = (object.invoice !== undefined && object.invoice !== null)
+      ? Invoice.fromPartial(object.invoice)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseGetCreditNoteByLinkRequest(): GetCreditNoteByLinkRequest {
+  return { token: "" };
+}
+
+export const GetCreditNoteByLinkRequest: MessageFns<GetCreditNoteByLinkRequest> = {
+  encode(message: GetCreditNoteByLinkRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.token !== "") {
+      writer.uint32(10).string(message.token);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetCreditNoteByLinkRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetCreditNoteByLinkRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.token = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetCreditNoteByLinkRequest {
+    return { token: isSet(object.token) ? globalThis.String(object.token) : "" };
+  },
+
+  toJSON(message: GetCreditNoteByLinkRequest): unknown {
+    const obj: any = {};
+    if (message.token !== "") {
+      obj.token = message.token;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetCreditNoteByLinkRequest>, I>>(base?: I): GetCreditNoteByLinkRequest {
+    return GetCreditNoteByLinkRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetCreditNoteByLinkRequest>, I>>(object: I): GetCreditNoteByLinkRequest {
+    const message = createBaseGetCreditNoteByLinkRequest();
+    message.token = object.token ?? "";
+    return message;
+  },
+};
+
+function createBaseGetCreditNoteByLinkResponse(): GetCreditNoteByLinkResponse {
+  return { creditNote: undefined, invoice: undefined };
+}
+
+export const GetCreditNoteByLinkResponse: MessageFns<GetCreditNoteByLinkResponse> = {
+  encode(message: GetCreditNoteByLinkResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.creditNote !== undefined) {
+      CreditNote.encode(message.creditNote, writer.uint32(10).fork()).join();
+    }
+    if (message.invoice !== undefined) {
+      Invoice.encode(message.invoice, writer.uint32(18).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetCreditNoteByLinkResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetCreditNoteByLinkResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.creditNote = CreditNote.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.invoice = Invoice.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetCreditNoteByLinkResponse {
+    return {
+      creditNote: isSet(object.creditNote)
+        ? CreditNote.fromJSON(object.creditNote)
+        : isSet(object.credit_note)
+        ? CreditNote.fromJSON(object.credit_note)
+        : undefined,
+      invoice: isSet(object.invoice) ? Invoice.fromJSON(object.invoice) : undefined,
+    };
+  },
+
+  toJSON(message: GetCreditNoteByLinkResponse): unknown {
+    const obj: any = {};
+    if (message.creditNote !== undefined) {
+      obj.creditNote = CreditNote.toJSON(message.creditNote);
+    }
+    if (message.invoice !== undefined) {
+      obj.invoice = Invoice.toJSON(message.invoice);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetCreditNoteByLinkResponse>, I>>(base?: I): GetCreditNoteByLinkResponse {
+    return GetCreditNoteByLinkResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetCreditNoteByLinkResponse>, I>>(object: I): GetCreditNoteByLinkResponse {
+    const message = createBaseGetCreditNoteByLinkResponse();
+    message.creditNote = (object.creditNote !== undefined && object.creditNote !== null)
+      ? CreditNote.fromPartial(object.creditNote)
+      : undefined;
+    message.invoice = (object.invoice !== undefined && object.invoice !== null)
+      ? Invoice.fromPartial(object.invoice)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseStartInvoicePaymentRequest(): StartInvoicePaymentRequest {
+  return { token: "" };
+}
+
+export const StartInvoicePaymentRequest: MessageFns<StartInvoicePaymentRequest> = {
+  encode(message: StartInvoicePaymentRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.token !== "") {
+      writer.uint32(10).string(message.token);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): StartInvoicePaymentRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseStartInvoicePaymentRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.token = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): StartInvoicePaymentRequest {
+    return { token: isSet(object.token) ? globalThis.String(object.token) : "" };
+  },
+
+  toJSON(message: StartInvoicePaymentRequest): unknown {
+    const obj: any = {};
+    if (message.token !== "") {
+      obj.token = message.token;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<StartInvoicePaymentRequest>, I>>(base?: I): StartInvoicePaymentRequest {
+    return StartInvoicePaymentRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<StartInvoicePaymentRequest>, I>>(object: I): StartInvoicePaymentRequest {
+    const message = createBaseStartInvoicePaymentRequest();
+    message.token = object.token ?? "";
+    return message;
+  },
+};
+
+function createBaseStartInvoicePaymentResponse(): StartInvoicePaymentResponse {
+  return { authorizationUrl: "" };
+}
+
+export const StartInvoicePaymentResponse: MessageFns<StartInvoicePaymentResponse> = {
+  encode(message: StartInvoicePaymentResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.authorizationUrl !== "") {
+      writer.uint32(10).string(message.authorizationUrl);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): StartInvoicePaymentResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseStartInvoicePaymentResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.authorizationUrl = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): StartInvoicePaymentResponse {
+    return {
+      authorizationUrl: isSet(object.authorizationUrl)
+        ? globalThis.String(object.authorizationUrl)
+        : isSet(object.authorization_url)
+        ? globalThis.String(object.authorization_url)
+        : "",
+    };
+  },
+
+  toJSON(message: StartInvoicePaymentResponse): unknown {
+    const obj: any = {};
+    if (message.authorizationUrl !== "") {
+      obj.authorizationUrl = message.authorizationUrl;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<StartInvoicePaymentResponse>, I>>(base?: I): StartInvoicePaymentResponse {
+    return StartInvoicePaymentResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<StartInvoicePaymentResponse>, I>>(object: I): StartInvoicePaymentResponse {
+    const message = createBaseStartInvoicePaymentResponse();
+    message.authorizationUrl = object.authorizationUrl ?? "";
+    return message;
+  },
+};
+
+function createBaseApplyInvoicePaymentRequest(): ApplyInvoicePaymentRequest {
+  return { token: "", transactionReference: "" };
+}
+
+export const ApplyInvoicePaymentRequest: MessageFns<ApplyInvoicePaymentRequest> = {
+  encode(message: ApplyInvoicePaymentRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.token !== "") {
+      writer.uint32(10).string(message.token);
+    }
+    if (message.transactionReference !== "") {
+      writer.uint32(18).string(message.transactionReference);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ApplyInvoicePaymentRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseApplyInvoicePaymentRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.token = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.transactionReference = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ApplyInvoicePaymentRequest {
+    return {
+      token: isSet(object.token) ? globalThis.String(object.token) : "",
+      transactionReference: isSet(object.transactionReference)
+        ? globalThis.String(object.transactionReference)
+        : isSet(object.transaction_reference)
+        ? globalThis.String(object.transaction_reference)
+        : "",
+    };
+  },
+
+  toJSON(message: ApplyInvoicePaymentRequest): unknown {
+    const obj: any = {};
+    if (message.token !== "") {
+      obj.token = message.token;
+    }
+    if (message.transactionReference !== "") {
+      obj.transactionReference = message.transactionReference;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ApplyInvoicePaymentRequest>, I>>(base?: I): ApplyInvoicePaymentRequest {
+    return ApplyInvoicePaymentRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ApplyInvoicePaymentRequest>, I>>(object: I): ApplyInvoicePaymentRequest {
+    const message = createBaseApplyInvoicePaymentRequest();
+    message.token = object.token ?? "";
+    message.transactionReference = object.transactionReference ?? "";
+    return message;
+  },
+};
+
+function createBaseApplyInvoicePaymentResponse(): ApplyInvoicePaymentResponse {
+  return { invoice: undefined, outcome: "" };
+}
+
+export const ApplyInvoicePaymentResponse: MessageFns<ApplyInvoicePaymentResponse> = {
+  encode(message: ApplyInvoicePaymentResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.invoice !== undefined) {
+      Invoice.encode(message.invoice, writer.uint32(10).fork()).join();
+    }
+    if (message.outcome !== "") {
+      writer.uint32(18).string(message.outcome);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ApplyInvoicePaymentResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseApplyInvoicePaymentResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.invoice = Invoice.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.outcome = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ApplyInvoicePaymentResponse {
+    return {
+      invoice: isSet(object.invoice) ? Invoice.fromJSON(object.invoice) : undefined,
+      outcome: isSet(object.outcome) ? globalThis.String(object.outcome) : "",
+    };
+  },
+
+  toJSON(message: ApplyInvoicePaymentResponse): unknown {
+    const obj: any = {};
+    if (message.invoice !== undefined) {
+      obj.invoice = Invoice.toJSON(message.invoice);
+    }
+    if (message.outcome !== "") {
+      obj.outcome = message.outcome;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ApplyInvoicePaymentResponse>, I>>(base?: I): ApplyInvoicePaymentResponse {
+    return ApplyInvoicePaymentResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ApplyInvoicePaymentResponse>, I>>(object: I): ApplyInvoicePaymentResponse {
+    const message = createBaseApplyInvoicePaymentResponse();
+    message.invoice = (object.invoice !== undefined && object.invoice !== null)
+      ? Invoice.fromPartial(object.invoice)
+      : undefined;
+    message.outcome = object.outcome ?? "";
+    return message;
+  },
+};
 
 function createBaseSubscription(): Subscription {
   return {
@@ -2089,6 +2764,8 @@ function createBaseInvoice(): Invoice {
     creditNotes: [],
     seller: undefined,
     buyer: undefined,
+    hostedInvoiceUrl: "",
+    invoicePdf: "",
   };
 }
 
@@ -2186,6 +2863,12 @@ export const Invoice: MessageFns<Invoice> = {
     }
     if (message.buyer !== undefined) {
       InvoiceBuyer.encode(message.buyer, writer.uint32(234).fork()).join();
+    }
+    if (message.hostedInvoiceUrl !== "") {
+      writer.uint32(338).string(message.hostedInvoiceUrl);
+    }
+    if (message.invoicePdf !== "") {
+      writer.uint32(346).string(message.invoicePdf);
     }
     return writer;
   },
@@ -2451,6 +3134,22 @@ export const Invoice: MessageFns<Invoice> = {
             message.buyer = InvoiceBuyer.decode(reader, reader.uint32());
             continue;
           }
+          case 42: {
+            if (tag !== 338) {
+              break;
+            }
+
+            message.hostedInvoiceUrl = reader.string();
+            continue;
+          }
+          case 43: {
+            if (tag !== 346) {
+              break;
+            }
+
+            message.invoicePdf = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -2574,6 +3273,16 @@ export const Invoice: MessageFns<Invoice> = {
         : [],
       seller: isSet(object.seller) ? Seller.fromJSON(object.seller) : undefined,
       buyer: isSet(object.buyer) ? InvoiceBuyer.fromJSON(object.buyer) : undefined,
+      hostedInvoiceUrl: isSet(object.hostedInvoiceUrl)
+        ? globalThis.String(object.hostedInvoiceUrl)
+        : isSet(object.hosted_invoice_url)
+        ? globalThis.String(object.hosted_invoice_url)
+        : "",
+      invoicePdf: isSet(object.invoicePdf)
+        ? globalThis.String(object.invoicePdf)
+        : isSet(object.invoice_pdf)
+        ? globalThis.String(object.invoice_pdf)
+        : "",
     };
   },
 
@@ -2672,6 +3381,12 @@ export const Invoice: MessageFns<Invoice> = {
     if (message.buyer !== undefined) {
       obj.buyer = InvoiceBuyer.toJSON(message.buyer);
     }
+    if (message.hostedInvoiceUrl !== "") {
+      obj.hostedInvoiceUrl = message.hostedInvoiceUrl;
+    }
+    if (message.invoicePdf !== "") {
+      obj.invoicePdf = message.invoicePdf;
+    }
     return obj;
   },
 
@@ -2715,6 +3430,8 @@ export const Invoice: MessageFns<Invoice> = {
     message.buyer = (object.buyer !== undefined && object.buyer !== null)
       ? InvoiceBuyer.fromPartial(object.buyer)
       : undefined;
+    message.hostedInvoiceUrl = object.hostedInvoiceUrl ?? "";
+    message.invoicePdf = object.invoicePdf ?? "";
     return message;
   },
 };
@@ -13260,6 +13977,7 @@ function createBaseCreditNote(): CreditNote {
     status: "",
     livemode: false,
     createdAt: undefined,
+    creditNotePdf: "",
   };
 }
 
@@ -13309,6 +14027,9 @@ export const CreditNote: MessageFns<CreditNote> = {
     }
     if (message.createdAt !== undefined) {
       Timestamp.encode(toTimestamp(message.createdAt), writer.uint32(122).fork()).join();
+    }
+    if (message.creditNotePdf !== "") {
+      writer.uint32(130).string(message.creditNotePdf);
     }
     return writer;
   },
@@ -13446,6 +14167,14 @@ export const CreditNote: MessageFns<CreditNote> = {
             message.createdAt = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
             continue;
           }
+          case 16: {
+            if (tag !== 130) {
+              break;
+            }
+
+            message.creditNotePdf = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -13499,6 +14228,11 @@ export const CreditNote: MessageFns<CreditNote> = {
         : isSet(object.created_at)
         ? fromJsonTimestamp(object.created_at)
         : undefined,
+      creditNotePdf: isSet(object.creditNotePdf)
+        ? globalThis.String(object.creditNotePdf)
+        : isSet(object.credit_note_pdf)
+        ? globalThis.String(object.credit_note_pdf)
+        : "",
     };
   },
 
@@ -13549,6 +14283,9 @@ export const CreditNote: MessageFns<CreditNote> = {
     if (message.createdAt !== undefined) {
       obj.createdAt = message.createdAt.toISOString();
     }
+    if (message.creditNotePdf !== "") {
+      obj.creditNotePdf = message.creditNotePdf;
+    }
     return obj;
   },
 
@@ -13572,6 +14309,7 @@ export const CreditNote: MessageFns<CreditNote> = {
     message.status = object.status ?? "";
     message.livemode = object.livemode ?? false;
     message.createdAt = object.createdAt ?? undefined;
+    message.creditNotePdf = object.creditNotePdf ?? "";
     return message;
   },
 };
@@ -15674,6 +16412,69 @@ export const BillingServiceService = {
       Buffer.from(QuoteFirstInvoiceResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): QuoteFirstInvoiceResponse => QuoteFirstInvoiceResponse.decode(value),
   },
+  /**
+   * The invoice a hosted page or PDF link names. Read-only. NOT_FOUND, saying nothing about any
+   * invoice, for a token billing did not sign or whose invoice does not exist.
+   */
+  getInvoiceByLink: {
+    path: "/billing.v1.BillingService/GetInvoiceByLink" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: GetInvoiceByLinkRequest): Buffer =>
+      Buffer.from(GetInvoiceByLinkRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): GetInvoiceByLinkRequest => GetInvoiceByLinkRequest.decode(value),
+    responseSerialize: (value: GetInvoiceByLinkResponse): Buffer =>
+      Buffer.from(GetInvoiceByLinkResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): GetInvoiceByLinkResponse => GetInvoiceByLinkResponse.decode(value),
+  },
+  /** The credit note a PDF link names, with its invoice. Read-only. NOT_FOUND as GetInvoiceByLink. */
+  getCreditNoteByLink: {
+    path: "/billing.v1.BillingService/GetCreditNoteByLink" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: GetCreditNoteByLinkRequest): Buffer =>
+      Buffer.from(GetCreditNoteByLinkRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): GetCreditNoteByLinkRequest => GetCreditNoteByLinkRequest.decode(value),
+    responseSerialize: (value: GetCreditNoteByLinkResponse): Buffer =>
+      Buffer.from(GetCreditNoteByLinkResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): GetCreditNoteByLinkResponse => GetCreditNoteByLinkResponse.decode(value),
+  },
+  /**
+   * "Pay" on the hosted invoice page: starts a payment of the OPEN invoice's amount_due at the
+   * provider's payment page (the sandbox in test mode) and answers where to send the payer.
+   * NOT_FOUND as GetInvoiceByLink; FAILED_PRECONDITION when the invoice is not OPEN or owes
+   * nothing; UNAVAILABLE when the provider cannot be reached (nothing started).
+   */
+  startInvoicePayment: {
+    path: "/billing.v1.BillingService/StartInvoicePayment" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: StartInvoicePaymentRequest): Buffer =>
+      Buffer.from(StartInvoicePaymentRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): StartInvoicePaymentRequest => StartInvoicePaymentRequest.decode(value),
+    responseSerialize: (value: StartInvoicePaymentResponse): Buffer =>
+      Buffer.from(StartInvoicePaymentResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): StartInvoicePaymentResponse => StartInvoicePaymentResponse.decode(value),
+  },
+  /**
+   * A hosted "Pay" came back (the payer's callback, or billing's own sweep): the payment is
+   * applied once, however often this is called. It pays the OPEN invoice (invoice.paid, a
+   * PAST_DUE subscription ACTIVE, the card used becomes the subscription's); a payment of an
+   * invoice paid meanwhile (another tab, a retry of the merchant's) is refunded in full with a
+   * DUPLICATE credit note; one of an invoice closed meanwhile is refunded. NOT_FOUND as
+   * GetInvoiceByLink; UNAVAILABLE when the provider cannot be asked (nothing changed).
+   */
+  applyInvoicePayment: {
+    path: "/billing.v1.BillingService/ApplyInvoicePayment" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ApplyInvoicePaymentRequest): Buffer =>
+      Buffer.from(ApplyInvoicePaymentRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ApplyInvoicePaymentRequest => ApplyInvoicePaymentRequest.decode(value),
+    responseSerialize: (value: ApplyInvoicePaymentResponse): Buffer =>
+      Buffer.from(ApplyInvoicePaymentResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ApplyInvoicePaymentResponse => ApplyInvoicePaymentResponse.decode(value),
+  },
 } as const;
 
 export interface BillingServiceServer extends UntypedServiceImplementation {
@@ -15874,6 +16675,29 @@ export interface BillingServiceServer extends UntypedServiceImplementation {
    * plan snapshot.
    */
   quoteFirstInvoice: handleUnaryCall<QuoteFirstInvoiceRequest, QuoteFirstInvoiceResponse>;
+  /**
+   * The invoice a hosted page or PDF link names. Read-only. NOT_FOUND, saying nothing about any
+   * invoice, for a token billing did not sign or whose invoice does not exist.
+   */
+  getInvoiceByLink: handleUnaryCall<GetInvoiceByLinkRequest, GetInvoiceByLinkResponse>;
+  /** The credit note a PDF link names, with its invoice. Read-only. NOT_FOUND as GetInvoiceByLink. */
+  getCreditNoteByLink: handleUnaryCall<GetCreditNoteByLinkRequest, GetCreditNoteByLinkResponse>;
+  /**
+   * "Pay" on the hosted invoice page: starts a payment of the OPEN invoice's amount_due at the
+   * provider's payment page (the sandbox in test mode) and answers where to send the payer.
+   * NOT_FOUND as GetInvoiceByLink; FAILED_PRECONDITION when the invoice is not OPEN or owes
+   * nothing; UNAVAILABLE when the provider cannot be reached (nothing started).
+   */
+  startInvoicePayment: handleUnaryCall<StartInvoicePaymentRequest, StartInvoicePaymentResponse>;
+  /**
+   * A hosted "Pay" came back (the payer's callback, or billing's own sweep): the payment is
+   * applied once, however often this is called. It pays the OPEN invoice (invoice.paid, a
+   * PAST_DUE subscription ACTIVE, the card used becomes the subscription's); a payment of an
+   * invoice paid meanwhile (another tab, a retry of the merchant's) is refunded in full with a
+   * DUPLICATE credit note; one of an invoice closed meanwhile is refunded. NOT_FOUND as
+   * GetInvoiceByLink; UNAVAILABLE when the provider cannot be asked (nothing changed).
+   */
+  applyInvoicePayment: handleUnaryCall<ApplyInvoicePaymentRequest, ApplyInvoicePaymentResponse>;
 }
 
 export interface BillingServiceClient extends Client {
@@ -16647,6 +17471,85 @@ export interface BillingServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: QuoteFirstInvoiceResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * The invoice a hosted page or PDF link names. Read-only. NOT_FOUND, saying nothing about any
+   * invoice, for a token billing did not sign or whose invoice does not exist.
+   */
+  getInvoiceByLink(
+    request: GetInvoiceByLinkRequest,
+    callback: (error: ServiceError | null, response: GetInvoiceByLinkResponse) => void,
+  ): ClientUnaryCall;
+  getInvoiceByLink(
+    request: GetInvoiceByLinkRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: GetInvoiceByLinkResponse) => void,
+  ): ClientUnaryCall;
+  getInvoiceByLink(
+    request: GetInvoiceByLinkRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: GetInvoiceByLinkResponse) => void,
+  ): ClientUnaryCall;
+  /** The credit note a PDF link names, with its invoice. Read-only. NOT_FOUND as GetInvoiceByLink. */
+  getCreditNoteByLink(
+    request: GetCreditNoteByLinkRequest,
+    callback: (error: ServiceError | null, response: GetCreditNoteByLinkResponse) => void,
+  ): ClientUnaryCall;
+  getCreditNoteByLink(
+    request: GetCreditNoteByLinkRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: GetCreditNoteByLinkResponse) => void,
+  ): ClientUnaryCall;
+  getCreditNoteByLink(
+    request: GetCreditNoteByLinkRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: GetCreditNoteByLinkResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * "Pay" on the hosted invoice page: starts a payment of the OPEN invoice's amount_due at the
+   * provider's payment page (the sandbox in test mode) and answers where to send the payer.
+   * NOT_FOUND as GetInvoiceByLink; FAILED_PRECONDITION when the invoice is not OPEN or owes
+   * nothing; UNAVAILABLE when the provider cannot be reached (nothing started).
+   */
+  startInvoicePayment(
+    request: StartInvoicePaymentRequest,
+    callback: (error: ServiceError | null, response: StartInvoicePaymentResponse) => void,
+  ): ClientUnaryCall;
+  startInvoicePayment(
+    request: StartInvoicePaymentRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: StartInvoicePaymentResponse) => void,
+  ): ClientUnaryCall;
+  startInvoicePayment(
+    request: StartInvoicePaymentRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: StartInvoicePaymentResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * A hosted "Pay" came back (the payer's callback, or billing's own sweep): the payment is
+   * applied once, however often this is called. It pays the OPEN invoice (invoice.paid, a
+   * PAST_DUE subscription ACTIVE, the card used becomes the subscription's); a payment of an
+   * invoice paid meanwhile (another tab, a retry of the merchant's) is refunded in full with a
+   * DUPLICATE credit note; one of an invoice closed meanwhile is refunded. NOT_FOUND as
+   * GetInvoiceByLink; UNAVAILABLE when the provider cannot be asked (nothing changed).
+   */
+  applyInvoicePayment(
+    request: ApplyInvoicePaymentRequest,
+    callback: (error: ServiceError | null, response: ApplyInvoicePaymentResponse) => void,
+  ): ClientUnaryCall;
+  applyInvoicePayment(
+    request: ApplyInvoicePaymentRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ApplyInvoicePaymentResponse) => void,
+  ): ClientUnaryCall;
+  applyInvoicePayment(
+    request: ApplyInvoicePaymentRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ApplyInvoicePaymentResponse) => void,
   ): ClientUnaryCall;
 }
 
