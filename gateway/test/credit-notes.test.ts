@@ -99,7 +99,7 @@ describe('credit notes (gateway -> billing -> sandbox provider)', () => {
       balance_transaction_id: null,
       memo: 'Two days without service',
       status: 'ISSUED',
-      credit_note_pdf: null,
+      credit_note_pdf: expect.stringMatching(/\/cn\/[0-9a-f]{32}[A-Za-z0-9_-]{43}\/pdf$/),
       livemode: false,
       created_at: expect.stringMatching(ISO_UTC),
     });
