@@ -10,10 +10,7 @@ import { PLATFORM_PROCESSES } from '@billing/testing/dist/platform-processes';
  * A development secret (JWT_SECRET, DOCUMENT_LINKS_KEY), generated once and kept in .data/ so
  * tokens and links survive restarts.
  */
-export function developmentSecret(
-  repoRoot: string,
-  file: string,
-): { secret: string; path: string; created: boolean } {
+export function developmentSecret(repoRoot: string, file: string): { secret: string; path: string; created: boolean } {
   const path = join(repoRoot, '.data', file);
   const existing = existsSync(path) ? readFileSync(path, 'utf8').trim() : '';
   // The `dev-` prefix lets identity and billing refuse this secret when NODE_ENV=production.

@@ -91,6 +91,7 @@ describe('compose', () => {
         'billing',
         'policy',
         'notification',
+        'documents',
         'sandbox-provider',
         'gateway',
       ]),
@@ -115,7 +116,7 @@ describe('compose', () => {
         .filter((c) => c.env.GRPC_TLS_CERT_FILE)
         .map((c) => c.label)
         .sort(),
-    ).toEqual(['billing', 'catalog', 'gateway', 'identity', 'notification', 'policy']);
+    ).toEqual(['billing', 'catalog', 'documents', 'gateway', 'identity', 'notification', 'policy']);
     expect(problems).toEqual([]);
     expect(refusals(runConfigLoaders(checks))).toEqual([]);
   });

@@ -1,9 +1,11 @@
 import { PLATFORM_PROCESSES, platformEnvironment, processEnvironment } from '@billing/testing';
 
 describe('platform process list', () => {
-  it('starts the gateway after every service it calls', () => {
-    expect(PLATFORM_PROCESSES.map((p) => p.name).at(-1)).toBe('gateway');
-    expect(PLATFORM_PROCESSES.map((p) => p.name)).toContain('identity');
+  it('starts the gateway after every service it calls, and documents after billing', () => {
+    const names = PLATFORM_PROCESSES.map((p) => p.name);
+    expect(names.at(-1)).toBe('gateway');
+    expect(names).toContain('identity');
+    expect(names.indexOf('documents')).toBeGreaterThan(names.indexOf('billing'));
   });
 
   it('gives every process the port and the address of every service', () => {
@@ -13,6 +15,10 @@ describe('platform process list', () => {
       IDENTITY_GRPC_URL: '127.0.0.1:6001',
       CATALOG_GRPC_PORT: '50052',
       CATALOG_GRPC_URL: '127.0.0.1:50052',
+      // A gRPC service's second, HTTP port (the pages the gateway proxies) and its address.
+      DOCUMENTS_GRPC_URL: '127.0.0.1:50056',
+      DOCUMENTS_HTTP_PORT: '8083',
+      DOCUMENTS_HTTP_URL: 'http://127.0.0.1:8083',
       PORT: '9000',
     });
   });

@@ -10,7 +10,7 @@ export interface ProcessSpec {
   defaultPort: number;
   /** Where the others reach it (`<NAME>_GRPC_URL` / `<NAME>_URL`); the gateway has none. */
   urlVariable?: string;
-  /** A second, HTTP port of a gRPC service (catalog's hosted checkout pages). */
+  /** A second, HTTP port of a gRPC service (catalog's hosted checkout pages, documents' invoice pages). */
   http?: { portVariable: string; defaultPort: number; urlVariable: string };
   /**
    * Its Prometheus metrics port: the process reads METRICS_PORT, which is set from this
@@ -25,7 +25,7 @@ const metricsPort = (name: ServiceName, defaultPort: number): ProcessSpec['metri
 });
 
 export type ServiceName =
-  'identity' | 'sandbox-provider' | 'policy' | 'billing' | 'documents' | 'catalog' | 'notification' | 'gateway';
+  'identity' | 'sandbox-provider' | 'policy' | 'billing' | 'catalog' | 'notification' | 'documents' | 'gateway';
 
 const grpcService = (
   name: ServiceName,
@@ -61,17 +61,18 @@ export const PLATFORM_PROCESSES: ProcessSpec[] = [
   // Before billing, which is to ask it for the refund of a cancel-now.
   grpcService('policy', 50054, 9473),
   grpcService('billing', 50053, 9474),
-  grpcService('documents', 50056, 9477, {
-    portVariable: 'DOCUMENTS_HTTP_PORT',
-    defaultPort: 8083,
-    urlVariable: 'DOCUMENTS_HTTP_URL',
-  }),
   grpcService('catalog', 50052, 9475, {
     portVariable: 'CATALOG_HTTP_PORT',
     defaultPort: 8082,
     urlVariable: 'CATALOG_HTTP_URL',
   }),
   grpcService('notification', 50055, 9476),
+  // After billing, which it reads every invoice and credit note from.
+  grpcService('documents', 50056, 9477, {
+    portVariable: 'DOCUMENTS_HTTP_PORT',
+    defaultPort: 8083,
+    urlVariable: 'DOCUMENTS_HTTP_URL',
+  }),
   {
     name: 'gateway',
     entry: 'gateway/dist/main.js',

@@ -212,8 +212,8 @@ async function launchPlatform(runId: string, options: StartOptions): Promise<Pla
   try {
     // All at once: no process needs another to start (they connect on first use), and each
     // spends much of its start waiting on PostgreSQL, so a test's platform is up sooner.
-    // Seven processes starting together on two loaded cores each take far longer than one
-    // alone: each gets the time the seven would have had one after another.
+    // Eight processes starting together on two loaded cores each take far longer than one
+    // alone: each gets the time the eight would have had one after another.
     const starts = PLATFORM_PROCESSES.filter((spec) => wanted.includes(spec.name)).flatMap((spec) =>
       replicas[spec.name].map((replica) => replica.start(options.startTimeoutMs ?? PARALLEL_START_TIMEOUT_MS)),
     );
