@@ -17,7 +17,8 @@ import { waitFor } from './support/wait';
 const TOKEN = /^[0-9a-f]{32}[A-Za-z0-9_-]{43}$/;
 
 /** NGN as the page and the PDF write it for an `en` customer. */
-const naira = (major: number) => new Intl.NumberFormat('en', { style: 'currency', currency: 'NGN' }).format(major);
+const naira = (major: number) =>
+  new Intl.NumberFormat('en', { style: 'currency', currency: 'NGN', currencyDisplay: 'narrowSymbol' }).format(major);
 
 /**
  * Invoice documents (docs/api-behaviour.md §22, §23) through the gateway, every process real: the
@@ -48,7 +49,7 @@ describe('invoice documents: links, hosted page, Pay, PDFs (gateway -> documents
       `SELECT seq FROM outbox_events WHERE event_type = 'invoice.paid' AND payload->'data'->>'id' = $1`,
       [invoiceId],
     );
-  /** What the payer's card paid and got back at the provider, in minor units. */
+  /** What the payer paid on the hosted invoice page and got back, at the provider, in minor units. */
   const moneyAtProvider = async (email: string) => {
     const ledger = await sandbox.ledger({ email });
     return {
@@ -56,7 +57,9 @@ describe('invoice documents: links, hosted page, Pay, PDFs (gateway -> documents
         .filter((t) => t.reference.startsWith('hinv-'))
         .map((t) => [t.amount, t.status])
         .sort(),
-      refunds: ledger.refunds.map((r) => [r.amount, r.status]),
+      refunds: ledger.refunds
+        .filter((r) => r.transaction_reference.startsWith('hinv-'))
+        .map((r) => [r.amount, r.status]),
     };
   };
 
@@ -137,7 +140,7 @@ describe('invoice documents: links, hosted page, Pay, PDFs (gateway -> documents
     }
     expect(strings).toContain(naira(invoice.amount));
     expect(strings).toContain('Open');
-    expect(strings).toContain('Cloud Services Ltd'.length > 0 ? 'doc-pdf Cloud Services Ltd' : '');
+    expect(strings).toContain('doc-pdf Cloud Services Ltd');
     expect(strings).toContain('Ada Obi');
 
     // Another project's key sees no such invoice.
@@ -167,7 +170,12 @@ describe('invoice documents: links, hosted page, Pay, PDFs (gateway -> documents
     await followCallback(backA);
 
     const amountDue = Math.round(invoice.amount_due * 100);
-    await waitFor(async () => (await moneyAtProvider(payer.email)).refunds.length === 1, 10_000);
+    await waitFor(
+      'the second payment refunded',
+      () => moneyAtProvider(payer.email),
+      (money) => money.refunds.length === 1,
+      10_000,
+    );
     expect(await moneyAtProvider(payer.email)).toEqual({
       hostedPayments: [
         [amountDue, 'success'],
@@ -210,16 +218,13 @@ describe('invoice documents: links, hosted page, Pay, PDFs (gateway -> documents
     const renewals = (await get(m, `/invoices?subscription_id=${subscriptionId}&limit=10`)).body as Json[];
     const next = renewals.find((i) => i.period_start === subscription.current_period_end);
     expect(next?.status).toBe('PAID');
-    const codes = (await sandbox.ledger({ email: payer.email })).transactions;
-    const pageCard = codes.find((t) => t.reference.startsWith('hinv-') && t.status === 'success')?.authorization_code;
-    const renewalCharge = codes.find(
-      (t) => t.channel === 'authorization' && t.status === 'success' && t.amount === amountDue,
-    );
-    expect(renewalCharge?.authorization_code).toBeDefined();
-    expect(codes.filter((t) => t.reference.startsWith('hinv-')).map((t) => t.authorization_code)).toContain(
-      renewalCharge?.authorization_code,
-    );
-    expect(pageCard).toBeDefined();
+    const ledger = (await sandbox.ledger({ email: payer.email })).transactions;
+    const cardsOfPage = ledger.filter((t) => t.reference.startsWith('hinv-')).map((t) => t.authorization_code);
+    const [renewal] = ledger
+      .filter((t) => t.channel === 'authorization')
+      .sort((a, b) => Date.parse(b.created_at) - Date.parse(a.created_at));
+    expect(renewal).toMatchObject({ amount: amountDue, status: 'success' });
+    expect(cardsOfPage).toContain(renewal.authorization_code);
   });
 
   it('a way back naming a payment this page did not start changes nothing; a PAID invoice offers no Pay and refuses one (409)', async () => {
@@ -253,7 +258,12 @@ describe('invoice documents: links, hosted page, Pay, PDFs (gateway -> documents
     const { invoice, m, subscriptionId } = open;
     await payOnSandboxPage(await pressPay(`${invoice.hosted_invoice_url}/pay`));
     // No callback: PAYMENT_SETTLE_AFTER_MS later, billing asks the provider and applies it.
-    await waitFor(async () => (await invoiceNow(open)).status === 'PAID', 20_000);
+    await waitFor(
+      'the invoice paid by the sweep',
+      () => invoiceNow(open),
+      (now) => now.status === 'PAID',
+      20_000,
+    );
     expect((await get(m, `/subscriptions/${subscriptionId}`)).body.status).toBe('ACTIVE');
     expect(await paidEvents(invoice.id)).toHaveLength(1);
     expect((await moneyAtProvider(open.payer.email)).refunds).toEqual([]);

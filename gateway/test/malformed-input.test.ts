@@ -327,13 +327,19 @@ describe('/openapi.json covers every route the gateway serves', () => {
       logger,
     );
     const app = createApp({
-      config: { PUBLIC_URL: 'http://localhost', CATALOG_HTTP_URL: 'http://127.0.0.1:1', CHECK_RESPONSES: false },
+      config: {
+        PUBLIC_URL: 'http://localhost',
+        CATALOG_HTTP_URL: 'http://127.0.0.1:1',
+        DOCUMENTS_HTTP_URL: 'http://127.0.0.1:1',
+        CHECK_RESPONSES: false,
+      },
       // Route handlers are only built here, never called.
       identity: {} as never,
       catalog: {} as never,
       billing: {} as never,
       policy: {} as never,
       notification: {} as never,
+      documents: {} as never,
       apiKeyCache: new ApiKeyCache(1000),
       planCache: new PlanReadCache(0),
       rateLimits,

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { isDeepStrictEqual, promisify } from 'node:util';
 import type { z } from 'zod';
+import { DocumentLinks } from '../../services/billing/src/domain/document-links';
 import { creditNoteEventData } from '../../services/billing/src/events/credit-note.events';
 import { customerEventData } from '../../services/billing/src/events/customer.events';
 import { invoiceEventData } from '../../services/billing/src/events/invoice.events';
@@ -378,24 +379,27 @@ describe('the webhook events of the document', () => {
       'invoice.payment_failed': { ...invoiceData, status: 'OPEN', paid_at: null, failure: 'Declined' },
       'invoice.voided': { ...invoiceData, status: 'VOID', paid_at: null },
       'refund.processed': refundProcessedEventData(refund),
-      'credit_note.created': creditNoteEventData({
-        id: '3e9c1a7d-5b2f-4d8e-9a61-0c4f7b2e8d15',
-        projectId: '00000000-0000-4000-8000-000000000001',
-        number: 'INV-000001-CN1',
-        invoiceId: invoice.id,
-        customerId: ids.customer,
-        amount: 500_000,
-        currency: 'NGN',
-        tax: [{ tax_rate_id: '6f1d2c3b-4a5e-4f60-8b7a-9c8d7e6f5a4b', amount: 34_884 }],
-        reason: 'ORDER_CHANGE',
-        refundTo: 'CARD',
-        refundId: refund.id,
-        balanceTransactionId: null,
-        memo: null,
-        status: 'ISSUED',
-        livemode: false,
-        createdAt: at,
-      } as never),
+      'credit_note.created': creditNoteEventData(
+        {
+          id: '3e9c1a7d-5b2f-4d8e-9a61-0c4f7b2e8d15',
+          projectId: '00000000-0000-4000-8000-000000000001',
+          number: 'INV-000001-CN1',
+          invoiceId: invoice.id,
+          customerId: ids.customer,
+          amount: 500_000,
+          currency: 'NGN',
+          tax: [{ tax_rate_id: '6f1d2c3b-4a5e-4f60-8b7a-9c8d7e6f5a4b', amount: 34_884 }],
+          reason: 'ORDER_CHANGE',
+          refundTo: 'CARD',
+          refundId: refund.id,
+          balanceTransactionId: null,
+          memo: null,
+          status: 'ISSUED',
+          livemode: false,
+          createdAt: at,
+        } as never,
+        new DocumentLinks('https://billing.example.com', ['k'.repeat(32)]),
+      ),
     };
     const delivered = (name: WebhookEventName, eventData: unknown) =>
       JSON.parse(

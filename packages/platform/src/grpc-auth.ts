@@ -27,6 +27,25 @@ export const GRPC_CALLERS: Readonly<Record<string, readonly string[]>> = {
   'billing.v1.BillingService': ['gateway', 'catalog'],
   'catalog.v1.CatalogService': ['gateway'],
   'notification.v1.NotificationService': ['gateway'],
+  'documents.v1.DocumentsService': ['gateway'],
+};
+
+/**
+ * Callers allowed some methods of a service only: documents, which serves public pages, reads
+ * billing's invoices and credit notes and starts and applies a hosted "Pay", and can do nothing
+ * else there (no refund, no credit note, no change to a subscription).
+ */
+export const GRPC_METHOD_CALLERS: Readonly<Record<string, Readonly<Record<string, readonly string[]>>>> = {
+  'billing.v1.BillingService': {
+    documents: [
+      'GetInvoice',
+      'GetCreditNote',
+      'GetInvoiceByLink',
+      'GetCreditNoteByLink',
+      'StartInvoicePayment',
+      'ApplyInvoicePayment',
+    ],
+  },
 };
 
 /** Answered to every caller, so that kubelet gRPC probes (which speak plaintext) keep working. */
@@ -118,11 +137,14 @@ function serviceNamesOf(certificate: { subject?: { CN?: string | string[] }; sub
 
 /**
  * Refuses a call whose caller has no certificate signed by the platform's CA (UNAUTHENTICATED),
- * or whose certificate names a service that GRPC_CALLERS does not allow to call this one
- * (PERMISSION_DENIED: the caller is known, it may just not do this).
+ * or whose certificate names a service that GRPC_CALLERS (or, method by method,
+ * GRPC_METHOD_CALLERS) does not allow to call this (PERMISSION_DENIED: the caller is known, it
+ * may just not do this).
  */
 export const callerCheck: ServerInterceptor = (method, call) => {
-  const service = method.path.split('/')[1] ?? '';
+  const [, service = '', rpc = ''] = method.path.split('/');
+  const mayCall = (name: string) =>
+    (GRPC_CALLERS[service] ?? []).includes(name) || (GRPC_METHOD_CALLERS[service]?.[name] ?? []).includes(rpc);
   return new ServerInterceptingCall(
     call,
     new ResponderBuilder()
@@ -139,12 +161,11 @@ export const callerCheck: ServerInterceptor = (method, call) => {
                   details: 'a service certificate signed by the platform CA is required',
                 });
               }
-              const allowed = GRPC_CALLERS[service] ?? [];
               const names = serviceNamesOf(peer);
-              if (!names.some((name) => allowed.includes(name))) {
+              if (!names.some(mayCall)) {
                 return call.sendStatus({
                   code: GrpcStatus.PERMISSION_DENIED,
-                  details: `${names[0] ?? 'this caller'} may not call ${service}`,
+                  details: `${names[0] ?? 'this caller'} may not call ${service}/${rpc}`,
                 });
               }
               nextMetadata(metadata);

@@ -39,7 +39,9 @@ export class DocumentLinks {
     if (!match) return null;
     const [, hex, mac] = match;
     const given = Buffer.from(mac, 'base64url');
-    if (given.length !== 32) return null;
+    // Only the one spelling of a MAC: the last character's two spare bits must be zero, so two
+    // links never open the same document.
+    if (given.length !== 32 || given.toString('base64url') !== mac) return null;
     // Every key is tried, so how long the check takes says nothing about which key signed it.
     let valid = false;
     for (const key of this.keys) valid = timingSafeEqual(given, this.mac(key, kind, hex)) || valid;

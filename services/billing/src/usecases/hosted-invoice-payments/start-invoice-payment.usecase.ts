@@ -19,13 +19,16 @@ export async function startInvoicePayment(deps: BillingDeps, token: string): Pro
   // Paystack allows only [A-Za-z0-9.=-] in a reference; 48 random bits tell two tabs apart.
   const reference = `hinv-${invoice.id.replace(/-/g, '')}-${randomBytes(6).toString('hex')}`;
   const email = await deps.customers.emailOf(invoice.customerId);
-  await deps.hostedInvoicePayments.recordStart(invoice, {
-    reference,
-    invoiceId: invoice.id,
-    amount: invoice.amountDue,
-    currency: invoice.currency,
-    createdAt: deps.clock.now(),
-  });
+  await deps.hostedInvoicePayments.recordStart(
+    { projectId: invoice.projectId, livemode: invoice.livemode },
+    {
+      reference,
+      invoiceId: invoice.id,
+      amount: invoice.amountDue,
+      currency: invoice.currency,
+      createdAt: deps.clock.now(),
+    },
+  );
   const started = await callProvider('start the payment', () =>
     deps.providerFor(invoice.livemode).initializeTransaction({
       email,
