@@ -8,6 +8,12 @@ import { pathToFileURL } from 'node:url';
  */
 const PDFJS = pathToFileURL(require.resolve('pdfjs-dist/legacy/build/pdf.mjs')).href;
 
+/** pdf.js for a browser (its module and its worker), for a test that shows a PDF in Chromium. */
+export const PDFJS_BROWSER_BUILD = {
+  module: require.resolve('pdfjs-dist/build/pdf.mjs'),
+  worker: require.resolve('pdfjs-dist/build/pdf.worker.mjs'),
+};
+
 const EXTRACT = `
 const { getDocument } = await import(process.env.PDFJS_MODULE);
 const chunks = [];
