@@ -250,7 +250,10 @@ function operation(mounted: MountedRoute): RouteConfig {
       ...(route.response.file
         ? {
             headers: ContentDispositionHeader,
-            content: { [route.response.file]: { schema: z.string().meta({ format: 'binary' }) } },
+            content: {
+              // The first bytes of every PDF: what a client can check it got one.
+              [route.response.file]: { schema: z.string().meta({ format: 'binary' }), example: '%PDF-1.3 ...' },
+            },
           }
         : {}),
     },

@@ -158,6 +158,22 @@ describe('a merchant integrates through the SDK alone', () => {
     ]);
   });
 
+  it("downloads the paid invoice's PDF, and its hosted_invoice_url opens without a key", async () => {
+    const [invoice] = await billing.get('/api/v1/invoices', {
+      params: { query: { subscription_id: session.subscription_id! } },
+    });
+    const pdf = await billing.get('/api/v1/invoices/{invoice_id}/pdf', {
+      params: { path: { invoice_id: invoice.id } },
+      parseAs: 'arrayBuffer',
+    });
+    expect(
+      Buffer.from(pdf as ArrayBuffer)
+        .subarray(0, 5)
+        .toString(),
+    ).toBe('%PDF-');
+    expect((await fetch(invoice.hosted_invoice_url)).status).toBe(200);
+  });
+
   it('verifies the invoice.paid delivery with verifyWebhook, by either signature scheme', async () => {
     const delivery = await waitForDelivery('invoice.paid');
     const event = verifyWebhook<Schema<'Invoice'>>({

@@ -696,6 +696,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/invoices/{invoice_id}/pdf": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Download an invoice's PDF
+         * @description The invoice as a PDF with a text layer: the seller and buyer as they were when it was made, each line, the discount, each tax, the total and the status, in the customer’s language. The same state of the invoice gives the same bytes; a payment or a credit note gives a new PDF. `invoice_pdf` is the same file through a link that needs no API key.
+         *
+         *     **Credentials:** a project's API key in `X-Api-Key`. It acts in the key’s project and mode: a test key (`svc_test_...`) reads and writes test-mode data only, a live key (`svc_live_...`) live-mode data only. An id of the other mode is a 404, one of another project a 403.
+         */
+        get: operations["getInvoicePdf"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/invoices/{invoice_id}/pay": {
         parameters: {
             query?: never;
@@ -876,6 +898,28 @@ export interface paths {
          *     **Credentials:** a project's API key in `X-Api-Key`. It acts in the key’s project and mode: a test key (`svc_test_...`) reads and writes test-mode data only, a live key (`svc_live_...`) live-mode data only. An id of the other mode is a 404, one of another project a 403.
          */
         get: operations["getCreditNote"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/credit-notes/{credit_note_id}/pdf": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Download a credit note's PDF
+         * @description The note as a PDF with a text layer: its number, the invoice it credits, the amount, its tax per rate, the reason and where the money went. `credit_note_pdf` is the same file through a link that needs no API key.
+         *
+         *     **Credentials:** a project's API key in `X-Api-Key`. It acts in the key’s project and mode: a test key (`svc_test_...`) reads and writes test-mode data only, a live key (`svc_live_...`) live-mode data only. An id of the other mode is a 404, one of another project a 403.
+         */
+        get: operations["getCreditNotePdf"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2610,8 +2654,11 @@ export interface components {
             memo: string | null;
             /** @enum {string} */
             status: "ISSUED";
-            /** @description The PDF of the note. Always null for now: PDFs come from the documents service, which is not built yet */
-            credit_note_pdf: string | null;
+            /**
+             * Format: uri
+             * @description The PDF of the note: a link that needs no API key, carrying an unguessable token, valid as long as the note exists
+             */
+            credit_note_pdf: string;
             livemode: boolean;
             /** Format: date-time */
             created_at: string;
@@ -3142,6 +3189,16 @@ export interface components {
             attempt_count: number;
             /** Format: date-time */
             next_payment_attempt: string | null;
+            /**
+             * Format: uri
+             * @description The invoice page for the customer (with "Pay" while it is OPEN and owes, and "Download PDF"): no API key needed, an unguessable token, valid as long as the invoice exists
+             */
+            hosted_invoice_url: string;
+            /**
+             * Format: uri
+             * @description The PDF of the invoice, through the same kind of link
+             */
+            invoice_pdf: string;
             livemode: boolean;
             /** Format: date-time */
             created_at: string;
@@ -3738,6 +3795,16 @@ export interface components {
                 attempt_count: number;
                 /** Format: date-time */
                 next_payment_attempt: string | null;
+                /**
+                 * Format: uri
+                 * @description The invoice page for the customer (with "Pay" while it is OPEN and owes, and "Download PDF"): no API key needed, an unguessable token, valid as long as the invoice exists
+                 */
+                hosted_invoice_url: string;
+                /**
+                 * Format: uri
+                 * @description The PDF of the invoice, through the same kind of link
+                 */
+                invoice_pdf: string;
                 livemode: boolean;
                 /** Format: date-time */
                 created_at: string;
@@ -10132,6 +10199,8 @@ export interface operations {
                      *         "paid_at": null,
                      *         "attempt_count": 1,
                      *         "next_payment_attempt": "2026-04-05T09:15:00.000Z",
+                     *         "hosted_invoice_url": "https://billing.example.com/i/ff700b66b6ab402c8a7f115a7ebf7ff1Xq3vN8sK1pR7tY2wB5mD9fH4jL6cZ0aE3gU8iO1kS7n",
+                     *         "invoice_pdf": "https://billing.example.com/i/ff700b66b6ab402c8a7f115a7ebf7ff1Xq3vN8sK1pR7tY2wB5mD9fH4jL6cZ0aE3gU8iO1kS7n/pdf",
                      *         "livemode": false,
                      *         "created_at": "2026-04-02T09:15:00.000Z"
                      *       },
@@ -10174,6 +10243,8 @@ export interface operations {
                      *         "paid_at": "2026-03-02T09:15:00.000Z",
                      *         "attempt_count": 1,
                      *         "next_payment_attempt": null,
+                     *         "hosted_invoice_url": "https://billing.example.com/i/ff700b66b6ab402c8a7f115a7ebf7ff1Xq3vN8sK1pR7tY2wB5mD9fH4jL6cZ0aE3gU8iO1kS7n",
+                     *         "invoice_pdf": "https://billing.example.com/i/ff700b66b6ab402c8a7f115a7ebf7ff1Xq3vN8sK1pR7tY2wB5mD9fH4jL6cZ0aE3gU8iO1kS7n/pdf",
                      *         "livemode": false,
                      *         "created_at": "2026-03-02T09:15:00.000Z"
                      *       }
@@ -10365,11 +10436,131 @@ export interface operations {
                      *       "paid_at": "2026-03-02T09:15:00.000Z",
                      *       "attempt_count": 1,
                      *       "next_payment_attempt": null,
+                     *       "hosted_invoice_url": "https://billing.example.com/i/ff700b66b6ab402c8a7f115a7ebf7ff1Xq3vN8sK1pR7tY2wB5mD9fH4jL6cZ0aE3gU8iO1kS7n",
+                     *       "invoice_pdf": "https://billing.example.com/i/ff700b66b6ab402c8a7f115a7ebf7ff1Xq3vN8sK1pR7tY2wB5mD9fH4jL6cZ0aE3gU8iO1kS7n/pdf",
                      *       "livemode": false,
                      *       "created_at": "2026-03-02T09:15:00.000Z"
                      *     }
                      */
                     "application/json": components["schemas"]["Invoice"];
+                };
+            };
+            /** @description The X-Api-Key header is missing, or names an unknown or revoked key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Not authenticated: send the X-Api-Key header"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Invoice belongs to another project; or: The API key is disabled, or its merchant deactivated */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Invoice belongs to another project"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Invoice not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Invoice not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A rate limit is spent (docs/rate-limits.md); come back after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": string;
+                    /** @description Requests per second the key's mode allows, sustained */
+                    "X-RateLimit-Limit": string;
+                    /** @description What is left of the current 2 s window */
+                    "X-RateLimit-Remaining": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Rate limit exceeded: 25 requests per second for this API key"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An internal error; quote the error id to support */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Internal server error (error id 0b7c9a61-5d2e-4f3a-8c1b-6e9d2a4f7b30)"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A backing service is unavailable or too slow; retry after `Retry-After` */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "A backing service is temporarily unavailable; please retry"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getInvoicePdf: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Invoice id */
+                invoice_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The PDF, as an attachment named <number>.pdf */
+            200: {
+                headers: {
+                    /** @description attachment; filename="<number>.pdf" */
+                    "Content-Disposition": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /** @example %PDF-1.3 ... */
+                    "application/pdf": string;
                 };
             };
             /** @description The X-Api-Key header is missing, or names an unknown or revoked key */
@@ -10544,6 +10735,8 @@ export interface operations {
                      *       "paid_at": "2026-04-03T11:02:00.000Z",
                      *       "attempt_count": 2,
                      *       "next_payment_attempt": null,
+                     *       "hosted_invoice_url": "https://billing.example.com/i/ff700b66b6ab402c8a7f115a7ebf7ff1Xq3vN8sK1pR7tY2wB5mD9fH4jL6cZ0aE3gU8iO1kS7n",
+                     *       "invoice_pdf": "https://billing.example.com/i/ff700b66b6ab402c8a7f115a7ebf7ff1Xq3vN8sK1pR7tY2wB5mD9fH4jL6cZ0aE3gU8iO1kS7n/pdf",
                      *       "livemode": false,
                      *       "created_at": "2026-04-02T09:15:00.000Z"
                      *     }
@@ -10789,6 +10982,8 @@ export interface operations {
                      *       "paid_at": null,
                      *       "attempt_count": 1,
                      *       "next_payment_attempt": null,
+                     *       "hosted_invoice_url": "https://billing.example.com/i/ff700b66b6ab402c8a7f115a7ebf7ff1Xq3vN8sK1pR7tY2wB5mD9fH4jL6cZ0aE3gU8iO1kS7n",
+                     *       "invoice_pdf": "https://billing.example.com/i/ff700b66b6ab402c8a7f115a7ebf7ff1Xq3vN8sK1pR7tY2wB5mD9fH4jL6cZ0aE3gU8iO1kS7n/pdf",
                      *       "livemode": false,
                      *       "created_at": "2026-04-02T09:15:00.000Z"
                      *     }
@@ -11653,7 +11848,7 @@ export interface operations {
                      *       "balance_transaction_id": null,
                      *       "memo": "One seat fewer from March",
                      *       "status": "ISSUED",
-                     *       "credit_note_pdf": null,
+                     *       "credit_note_pdf": "https://billing.example.com/cn/3e9c1a7d5b2f4d8e9a610c4f7b2e8d15Xq3vN8sK1pR7tY2wB5mD9fH4jL6cZ0aE3gU8iO1kS7n/pdf",
                      *       "livemode": false,
                      *       "created_at": "2026-03-10T10:30:00.000Z"
                      *     }
@@ -12071,7 +12266,7 @@ export interface operations {
                      *         "balance_transaction_id": "a2c6e9f1-4b8d-4e3a-9f57-2d1c8b6e4a30",
                      *         "memo": "Service credit for the March outage",
                      *         "status": "ISSUED",
-                     *         "credit_note_pdf": null,
+                     *         "credit_note_pdf": "https://billing.example.com/cn/3e9c1a7d5b2f4d8e9a610c4f7b2e8d15Xq3vN8sK1pR7tY2wB5mD9fH4jL6cZ0aE3gU8iO1kS7n/pdf",
                      *         "livemode": false,
                      *         "created_at": "2026-03-20T14:00:00.000Z"
                      *       },
@@ -12089,7 +12284,7 @@ export interface operations {
                      *         "balance_transaction_id": null,
                      *         "memo": "One seat fewer from March",
                      *         "status": "ISSUED",
-                     *         "credit_note_pdf": null,
+                     *         "credit_note_pdf": "https://billing.example.com/cn/3e9c1a7d5b2f4d8e9a610c4f7b2e8d15Xq3vN8sK1pR7tY2wB5mD9fH4jL6cZ0aE3gU8iO1kS7n/pdf",
                      *         "livemode": false,
                      *         "created_at": "2026-03-10T10:30:00.000Z"
                      *       }
@@ -12253,12 +12448,130 @@ export interface operations {
                      *       "balance_transaction_id": null,
                      *       "memo": "One seat fewer from March",
                      *       "status": "ISSUED",
-                     *       "credit_note_pdf": null,
+                     *       "credit_note_pdf": "https://billing.example.com/cn/3e9c1a7d5b2f4d8e9a610c4f7b2e8d15Xq3vN8sK1pR7tY2wB5mD9fH4jL6cZ0aE3gU8iO1kS7n/pdf",
                      *       "livemode": false,
                      *       "created_at": "2026-03-10T10:30:00.000Z"
                      *     }
                      */
                     "application/json": components["schemas"]["CreditNote"];
+                };
+            };
+            /** @description The X-Api-Key header is missing, or names an unknown or revoked key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Not authenticated: send the X-Api-Key header"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Credit note belongs to another project; or: The API key is disabled, or its merchant deactivated */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Credit note belongs to another project"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Credit note not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Credit note not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A rate limit is spent (docs/rate-limits.md); come back after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": string;
+                    /** @description Requests per second the key's mode allows, sustained */
+                    "X-RateLimit-Limit": string;
+                    /** @description What is left of the current 2 s window */
+                    "X-RateLimit-Remaining": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Rate limit exceeded: 25 requests per second for this API key"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An internal error; quote the error id to support */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Internal server error (error id 0b7c9a61-5d2e-4f3a-8c1b-6e9d2a4f7b30)"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A backing service is unavailable or too slow; retry after `Retry-After` */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "A backing service is temporarily unavailable; please retry"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getCreditNotePdf: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Credit note id */
+                credit_note_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The PDF, as an attachment named <number>.pdf */
+            200: {
+                headers: {
+                    /** @description attachment; filename="<number>.pdf" */
+                    "Content-Disposition": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /** @example %PDF-1.3 ... */
+                    "application/pdf": string;
                 };
             };
             /** @description The X-Api-Key header is missing, or names an unknown or revoked key */
@@ -16492,6 +16805,8 @@ export interface operations {
                      *         "paid_at": "2026-03-17T21:15:00.000Z",
                      *         "attempt_count": 1,
                      *         "next_payment_attempt": null,
+                     *         "hosted_invoice_url": "https://billing.example.com/i/ff700b66b6ab402c8a7f115a7ebf7ff1Xq3vN8sK1pR7tY2wB5mD9fH4jL6cZ0aE3gU8iO1kS7n",
+                     *         "invoice_pdf": "https://billing.example.com/i/ff700b66b6ab402c8a7f115a7ebf7ff1Xq3vN8sK1pR7tY2wB5mD9fH4jL6cZ0aE3gU8iO1kS7n/pdf",
                      *         "livemode": false,
                      *         "created_at": "2026-03-17T21:15:00.000Z"
                      *       }
@@ -19636,7 +19951,7 @@ export interface operations {
                  *         "balance_transaction_id": null,
                  *         "memo": "One seat fewer from March",
                  *         "status": "ISSUED",
-                 *         "credit_note_pdf": null,
+                 *         "credit_note_pdf": "https://billing.example.com/cn/3e9c1a7d5b2f4d8e9a610c4f7b2e8d15Xq3vN8sK1pR7tY2wB5mD9fH4jL6cZ0aE3gU8iO1kS7n/pdf",
                  *         "livemode": false,
                  *         "created_at": "2026-03-10T10:30:00.000Z"
                  *       },

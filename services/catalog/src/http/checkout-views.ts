@@ -2,7 +2,6 @@ import { escapeHtml, toMajorUnits, type TaxAmountFigures } from '@billing/platfo
 import type { CheckoutQuote } from '../domain/checkout-session';
 import type { CouponSnapshot } from '../domain/coupon-rules';
 
-
 export interface PlanView {
   name: string;
   description: string;
