@@ -86,6 +86,9 @@ describe("the README's tours against a started platform", () => {
 
       const printed = stdout.trim().split('\n');
       expect(printed).toContain('ACTIVE');
+      if (tour.name === 'curl') {
+        expect(printed).toContainEqual(expect.stringMatching(/^http:\/\/[^/]+\/i\/[0-9a-f]{32}[A-Za-z0-9_-]{43}$/));
+      }
       expect(printed).toContain('invoice.paid SUCCEEDED');
       const delivery = await receiver.waitFor((r) => r.path === hookPath);
       expect(JSON.parse(delivery.body.toString('utf8'))).toMatchObject({
@@ -97,13 +100,14 @@ describe("the README's tours against a started platform", () => {
     120_000,
   );
 
-  it('the growing tour discounts and taxes the checkout, grants credit and upgrades as its preview said', async () => {
+  it('the growing tour discounts and taxes the checkout, opens the hosted invoice and its PDF, grants credit and upgrades as its preview said', async () => {
     const tour = tours.find((t) => t.name === 'growing');
     expect(tour).toBeDefined();
     const stdout = await runTour(tour!, { BASE_URL: platform.gatewayUrl });
     expect(stdout.trim().split('\n')).toEqual([
       'paid 8062.5 of 10000',
       'VAT 7.5%: 562.5 on 7500',
+      'invoice page 200, attachment; filename="INV-000001.pdf"',
       'balance 1000',
       'PRORATION PRORATION DISCOUNT',
       'Pro: preview matches, credit used 1000',

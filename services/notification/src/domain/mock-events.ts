@@ -78,7 +78,8 @@ export function mockEventData(event: EventName, at: Date): Record<string, unknow
       balance_transaction_id: null,
       memo: null,
       status: 'ISSUED',
-      credit_note_pdf: null,
+      // A sample: a test event names no real note, so its link opens nothing.
+      credit_note_pdf: 'https://billing.example.com/cn/sample/pdf',
       livemode: false,
       created_at: created,
     };
