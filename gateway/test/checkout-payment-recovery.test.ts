@@ -142,6 +142,23 @@ describe('checkout payments: second Pay, late payments, foreign references', () 
       [first.reference],
     );
     expect(subscriptions).toEqual([{ id: completed.subscription_id }]);
+    // The second payment's refund has its note: DUPLICATE, on the invoice the first payment paid (§23).
+    const [invoice] = (
+      await api('GET', `/api/v1/invoices?subscription_id=${completed.subscription_id}`, { apiKey: merchant.testKey })
+    ).body;
+    expect(invoice).toMatchObject({
+      status: 'PAID',
+      amount_paid: PRICE / 100,
+      amount_refunded: 0,
+      credit_notes: [{ number: `${invoice.number}-CN1`, amount: PRICE / 100 }],
+    });
+    const note = await api('GET', `/api/v1/credit-notes/${invoice.credit_notes[0].id}`, { apiKey: merchant.testKey });
+    const [refund] = await queryDatabase<{ id: string }>(
+      platform.database('billing'),
+      'SELECT id FROM refunds WHERE transaction_reference = $1',
+      [second.reference],
+    );
+    expect(note.body).toMatchObject({ reason: 'DUPLICATE', refund_to: 'CARD', refund_id: refund.id });
   });
 
   it('paid after the merchant expired the session: refunded once, the payer told so', async () => {
@@ -157,6 +174,13 @@ describe('checkout payments: second Pay, late payments, foreign references', () 
     expect(await getSession(code)).toMatchObject({ status: 'EXPIRED', subscription_id: null });
     await expectRefundedOnce(email, [late.reference]);
     expect(await subscriptionsOf(email)).toEqual([]);
+    // No invoice was made, so the refund has no note to go with (§23).
+    const notes = await queryDatabase(
+      platform.database('billing'),
+      'SELECT n.id FROM credit_notes n JOIN refunds r ON r.id = n.refund_id WHERE r.transaction_reference = $1',
+      [late.reference],
+    );
+    expect(notes).toEqual([]);
   });
 
   it('paid after the payer cancelled in another tab: refunded once, even with no callback', async () => {

@@ -217,27 +217,43 @@ export async function refundSecondInvoicePayment(
     },
     transaction,
   );
-  const earlier = await deps.creditNotes.earlierOf(invoice.id, transaction);
-  const draft: CreditNoteDraft = {
-    invoice,
-    request: {
-      amount: payment.amount,
-      reason: 'DUPLICATE',
-      refundTo: 'CARD',
-      memo: `Refund of a second payment of invoice ${invoice.number}`,
-    },
-    number: creditNoteNumber(invoice.number, earlier.count),
-    tax: taxSharesOf({ amount: invoice.amount, taxes: taxPerRateOf(invoice) }, payment.amount),
-  };
-  await recordCreditNote(
-    deps,
-    draft,
-    { id: randomUUID(), at, refundId: refund.id, creditsSecondPayment: true },
-    transaction,
-  );
+  await recordSecondPaymentNote(deps, { invoice, refund, at }, transaction);
   deps.logger.warn(
     { reference: payment.reference, invoice_id: invoice.id },
     'second payment of a paid invoice; refunded in full with a DUPLICATE credit note',
   );
   return refund;
+}
+
+/**
+ * The DUPLICATE credit note of `refund`, which gives back a second payment of `invoice` in full
+ * (a second "Pay" of its hosted page, or a second payment of the checkout that made it), written
+ * in the transaction that decides the refund, under the invoice's lock. It credits that payment,
+ * not the invoice (docs/api-behaviour.md §23): its tax is that payment's share of the invoice's,
+ * and it counts in none of the invoice's own limits.
+ */
+export async function recordSecondPaymentNote(
+  deps: BillingDeps,
+  second: { invoice: InvoiceModel; refund: RefundModel; at: Date },
+  transaction: Transaction,
+): Promise<CreditNoteModel> {
+  const { invoice, refund, at } = second;
+  const earlier = await deps.creditNotes.earlierOf(invoice.id, transaction);
+  const draft: CreditNoteDraft = {
+    invoice,
+    request: {
+      amount: refund.amount,
+      reason: 'DUPLICATE',
+      refundTo: 'CARD',
+      memo: `Refund of a second payment of invoice ${invoice.number}`,
+    },
+    number: creditNoteNumber(invoice.number, earlier.count),
+    tax: taxSharesOf({ amount: invoice.amount, taxes: taxPerRateOf(invoice) }, refund.amount),
+  };
+  return recordCreditNote(
+    deps,
+    draft,
+    { id: randomUUID(), at, refundId: refund.id, creditsSecondPayment: true },
+    transaction,
+  );
 }

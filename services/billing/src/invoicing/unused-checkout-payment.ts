@@ -5,6 +5,7 @@ import type { PaymentModel } from '../db/models';
 import { assertPaymentOfSession, verifiedPaymentFields } from '../domain/checkout-completion';
 import type { BillingDeps } from '../billing-deps';
 import { callProvider } from '../provider-call';
+import { recordSecondPaymentNote } from './credit-notes';
 import { issueRefunds } from './refund-issuing';
 
 export type UnusedPaymentOutcome = 'USED' | 'REFUNDED' | 'NOT_PAID' | 'PENDING';
@@ -60,7 +61,7 @@ export async function refundUnusedCheckoutPayment(
       },
       transaction,
     );
-    return deps.refunds.create(
+    const refund = await deps.refunds.create(
       scope,
       {
         id: randomUUID(),
@@ -77,6 +78,15 @@ export async function refundUnusedCheckoutPayment(
       },
       transaction,
     );
+    // The session was completed by another payment, which paid its first invoice: this one is a
+    // second payment of that invoice, and its refund has a DUPLICATE note (§23). A session that
+    // expired or was cancelled made no invoice, and a trial's checkout paid none.
+    const invoice = subscription && (await deps.invoices.findFirstOfSubscription(subscription.id, transaction));
+    if (invoice?.status === 'PAID' && invoice.amountPaid > 0) {
+      const locked = (await deps.invoices.lock(invoice.id, transaction))!;
+      await recordSecondPaymentNote(deps, { invoice: locked, refund, at: now }, transaction);
+    }
+    return refund;
   });
   if (refund) {
     deps.logger.warn(
