@@ -12,12 +12,13 @@ import {
   readRemoteError,
 } from '@billing/platform';
 import { createDevelopmentCertificates, serviceTlsFiles } from '@billing/platform/dev-tls';
-import { identityV1 } from '@billing/proto';
+import { billingV1, identityV1 } from '@billing/proto';
 import { channelCredentialsFrom, type SharedPlatform, sharedPlatform } from '@billing/testing';
 
 /**
  * Internal authentication (docs/decisions.md, "Internal authentication"): a real identity
- * process under mutual TLS, called with every kind of wrong credential and with the right one.
+ * process under mutual TLS, called with every kind of wrong credential and with the right one;
+ * and billing, which documents may call for some methods only.
  */
 describe('gRPC internal authentication', () => {
   let platform: SharedPlatform;
@@ -89,6 +90,40 @@ describe('gRPC internal authentication', () => {
     // Nothing was done: the rightful caller registers that same email afterwards.
     const registered = await registerAs(platform.grpcCredentials('gateway'), email);
     expect(registered.merchant?.email).toBe(email);
+  });
+
+  it("lets documents call billing's reading methods only: a credit note asked with its certificate is PERMISSION_DENIED", async () => {
+    const billing = createPromiseClient(
+      billingV1.BillingServiceClient,
+      platform.env.BILLING_GRPC_URL,
+      20_000,
+      platform.grpcCredentials('documents'),
+    );
+    try {
+      const scope = { projectId: '00000000-0000-4000-8000-000000000001', merchantId: '', livemode: false };
+      const issue = await billing
+        .issueCreditNote({
+          scope,
+          invoiceId: '00000000-0000-4000-8000-000000000002',
+          amount: 100,
+          reason: 'DUPLICATE',
+          refundTo: 'CARD',
+        })
+        .then(
+          () => null,
+          (e: ServiceError) => readRemoteError(e),
+        );
+      expect(issue?.code).toBe(status.PERMISSION_DENIED);
+      expect(issue?.detail).toContain('documents may not call billing.v1.BillingService/IssueCreditNote');
+      // A method it may call gets past the check: billing answers it (a link that opens nothing).
+      const read = await billing.getInvoiceByLink({ token: 'not-a-token' }).then(
+        () => null,
+        (e: ServiceError) => readRemoteError(e),
+      );
+      expect(read?.code).toBe(status.NOT_FOUND);
+    } finally {
+      billing.close();
+    }
   });
 
   it('serves the rightful caller', async () => {
