@@ -6,6 +6,7 @@ import { gatewayApi, ISO_UTC, merchantCalls, registerMerchant, UUID } from './su
 import { payHostedCheckout, type PaidCheckout } from './support/hosted-checkout';
 import { plus, sandboxControlsOf } from './support/test-clock';
 import { startWebhookReceiver, type WebhookReceiver } from './support/webhook-receiver';
+import { waitFor } from './support/wait';
 
 /**
  * Credit notes (docs/api-behaviour.md §23) through the gateway: every process real, money checked
@@ -195,6 +196,26 @@ describe('credit notes (gateway -> billing -> sandbox provider)', () => {
     expect((await credit(m, invoice.id, { ...body, amount: 30 })).status).toBe(201);
     expect(await invoiceOf(m, invoice.id)).toMatchObject({ amount_credited: 100 });
     expect((await get(m, `/customers/${paid.customerId}`)).body.customer.balance).toBe(100);
+  });
+
+  it('two notes sent at once that together exceed the invoice: one issued, the other refused, the card refunded once', async () => {
+    const { m, paid, invoice } = await paidInvoice('racing');
+    const body = { amount: 60, reason: 'ORDER_CHANGE', refund_to: 'CARD' };
+    const answers = await Promise.all([credit(m, invoice.id, body), credit(m, invoice.id, body)]);
+    expect(answers.map((a) => a.status).sort()).toEqual([201, 400]);
+    expect(answers.find((a) => a.status === 400)?.body.detail).toContain('40.00 NGN remain');
+    const after = await invoiceOf(m, invoice.id);
+    expect(after).toMatchObject({
+      amount_credited: 60,
+      credit_notes: [{ number: `${invoice.number}-CN1`, amount: 60 }],
+    });
+    await waitFor(
+      'the refund processed',
+      () => refundsAtProvider(paid),
+      (refunds) => refunds.length === 1,
+      10_000,
+    );
+    expect(await refundsAtProvider(paid)).toEqual([[6000, 'processed']]);
   });
 
   it('a note to the card never exceeds what the card paid less refunds (400), though the balance may take the rest', async () => {

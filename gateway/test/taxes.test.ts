@@ -630,7 +630,7 @@ describe('taxes (gateway -> billing -> sandbox provider)', () => {
       ]);
     });
 
-    it('a cancel-now refund gives back what was paid, tax included', async () => {
+    it("a cancel-now refund gives back what was paid, tax included; the cancelled subscription's rates then stay as they were (400)", async () => {
       const m = await registerMerchant(api, 'tax-refund');
       const planId = await plan(m, 'Monthly', 10000);
       const rate = await vat(m);
@@ -655,6 +655,13 @@ describe('taxes (gateway -> billing -> sandbox provider)', () => {
       expect(ledger.refunds.filter((r) => charged.has(r.transaction_reference)).map((r) => r.amount)).toEqual([
         1075000,
       ]);
+      // A cancelled subscription makes no more invoices: its rates no longer change (400), nothing saved.
+      const refused = await patch(m, `/subscriptions/${subscription.id}`, { tax_rate_ids: [] });
+      expect([refused.status, refused.body.detail]).toEqual([
+        400,
+        'A cancelled subscription makes no more invoices; its tax rates cannot change',
+      ]);
+      expect((await get(m, `/subscriptions/${subscription.id}`)).body.tax_rate_ids).toEqual([rate]);
     });
   });
 
