@@ -136,6 +136,7 @@ async function superviseThePlatform(infra: Infrastructure, signals: SignalTrap):
   for (const [variable, file] of [
     ['JWT_SECRET', 'dev-jwt-secret'],
     ['DOCUMENT_LINKS_KEY', 'dev-document-links-key'],
+    ['PORTAL_LINKS_KEY', 'dev-portal-links-key'],
   ] as const) {
     if (process.env[variable]) continue;
     const generated = developmentSecret(REPO_ROOT, file);

@@ -33,3 +33,4 @@ export * from './http-server';
 export * from './project-clocks';
 export * from './statement-batches';
 export * from './bounded-concurrency';
+export * from './portal-links';

@@ -171,6 +171,7 @@ async function launchPlatform(runId: string, options: StartOptions): Promise<Pla
     EVENTS_SUBJECT_PREFIX: `events_${runId}`,
     JWT_SECRET: `test-secret-${runId}-0123456789abcdef`,
     DOCUMENT_LINKS_KEY: `test-document-links-${runId}-0123456789abcdef`,
+    PORTAL_LINKS_KEY: `test-portal-links-${runId}-0123456789abcdef`,
     SANDBOX_SECRET_KEY: `sk_test_sandbox_${runId}`,
     PUBLIC_URL: `http://127.0.0.1:${ports.PORT}`,
     // One registration's scrypt alone takes about a second on these machines, and the 5 s
