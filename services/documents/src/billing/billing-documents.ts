@@ -1,4 +1,4 @@
-import type { Currency, ProjectScope, PromiseClient } from '@billing/platform';
+import { postalAddressOfMessage, type Currency, type ProjectScope, type PromiseClient } from '@billing/platform';
 import type { billingV1, commonV1 } from '@billing/proto';
 import {
   DOCUMENT_LOCALES,
@@ -80,16 +80,7 @@ const localeOf = (value: string | undefined): DocumentLocale =>
   DOCUMENT_LOCALES.find((locale) => locale === value) ?? 'en';
 
 const addressOf = (a: commonV1.PostalAddress | undefined): PostalAddress | null =>
-  a
-    ? ({
-        line1: a.line1,
-        line2: a.line2 ?? null,
-        city: a.city,
-        state: a.state ?? null,
-        postal_code: a.postalCode ?? null,
-        country: a.country,
-      } satisfies PostalAddress)
-    : null;
+  a ? postalAddressOfMessage(a) : null;
 
 /**
  * The seller and buyer the invoice kept (docs/api-behaviour.md §22). An invoice made before
