@@ -45,11 +45,13 @@ export async function invoiceTaxesOf(
     deps.taxRates.findInScopes(wanted, transaction),
     deps.customers.taxExemptionsOf([...new Set(subscriptions.map((s) => s.customerId))], transaction),
   ]);
+  // One lookup per rate id: a batch of 500 renewals sharing a few rates stays linear.
+  const byId = new Map(rates.map((rate) => [rate.id, rate]));
   return new Map(
     subscriptions.map((s, k) => {
       const own = wanted[k].ids.flatMap((id) => {
-        const rate = rates.find((r) => r.id === id && r.projectId === s.projectId && r.livemode === s.livemode);
-        return rate ? [rate] : [];
+        const rate = byId.get(id);
+        return rate && rate.projectId === s.projectId && rate.livemode === s.livemode ? [rate] : [];
       });
       return [s.id, invoiceTax(own, exemptions.get(s.customerId) ?? 'NONE')];
     }),
