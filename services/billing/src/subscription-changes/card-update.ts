@@ -17,7 +17,7 @@ export type CardUpdateOutcome = 'UPDATED' | 'NOT_PAID' | 'PENDING';
  * billing's sweep, both at once): the provider is asked what became of the verification charge,
  * then, under the update's row lock, a successful one is recorded as a VERIFICATION payment, its
  * refund in full is decided (a refund of no invoice, no credit note: §23), and the card becomes
- * the subscription's card (cardsOfSubscriptions prefers it for renewals and dunning retries). A
+ * the subscription's newest card (cardsOfSubscriptions prefers it for renewals and dunning retries). A
  * success whose card the provider will not charge again changes no card (NOT_PAID) and is
  * refunded all the same. After commit the refund is sent (the refund sweep sends it after a
  * crash), and only the caller that applied the update retries the OPEN invoice of a PAST_DUE
@@ -85,7 +85,7 @@ export async function applyCardUpdate(deps: BillingDeps, started: CardUpdateMode
         await deps.cardUpdates.settle(started.reference, 'NOT_PAID', deps.clock.now(), transaction);
         return { outcome: 'NOT_PAID', refund, updated: false };
       }
-      await deps.authorizations.save(update.customerId, card, at, transaction, update.subscriptionId);
+      await deps.authorizations.makeSubscriptionCard(update.customerId, update.subscriptionId, card, at, transaction);
       await deps.cardUpdates.settle(started.reference, 'UPDATED', deps.clock.now(), transaction);
       return { outcome: 'UPDATED', refund, updated: true };
     },

@@ -28,5 +28,15 @@ export const addCardUpdates: Migration = {
       )`);
     await sql(`CREATE INDEX card_updates_started ON card_updates (checked_at) WHERE state = 'STARTED'`);
     await sql(`CREATE INDEX card_updates_subscription ON card_updates (subscription_id)`);
+
+    // A card is kept once per customer and subscription (null: the customer's own card) instead of
+    // once per customer, so that a card the customer already has can still become one
+    // subscription's card (an update to a card the provider knows, same authorization code).
+    await sql(
+      `ALTER TABLE payment_authorizations DROP CONSTRAINT payment_authorizations_customer_id_authorization_code_key`,
+    );
+    await sql(`
+      ALTER TABLE payment_authorizations ADD CONSTRAINT payment_authorizations_card
+        UNIQUE NULLS NOT DISTINCT (customer_id, authorization_code, subscription_id)`);
   },
 };
