@@ -229,7 +229,7 @@ describe('card update: StartCardUpdate and ApplyCardUpdate (billing over gRPC, s
     expect(await paidEvents(invoice.id)).toHaveLength(1);
   });
 
-  it("StartCardUpdate: another customer's or another project's subscription is NOT_FOUND, a return_url that is not http(s) is INVALID_ARGUMENT; nothing is started", async () => {
+  it("StartCardUpdate: another customer's or another project's subscription is NOT_FOUND, a return_url that is not http(s) is INVALID_ARGUMENT, a cancelled subscription FAILED_PRECONDITION; nothing is started", async () => {
     const open = await openTaxedInvoice(api, platform.gatewayUrl, 'card-start');
     const { m, subscriptionId } = open;
     const other = await createdBody(post(m, '/customers', { email: `other-${randomUUID()}@example.com` }));
@@ -248,6 +248,9 @@ describe('card update: StartCardUpdate and ApplyCardUpdate (billing over gRPC, s
     expect((await startWith({ subscriptionId: 'not-an-id' })).code).toBe(status.NOT_FOUND);
     expect((await startWith({ returnUrl: 'javascript:alert(1)' })).code).toBe(status.INVALID_ARGUMENT);
     expect((await startWith({ returnUrl: '' })).code).toBe(status.INVALID_ARGUMENT);
+    // A cancelled subscription is charged no more: no card to update.
+    expect((await post(m, `/subscriptions/${subscriptionId}/cancel`, {})).status).toBe(200);
+    expect((await startWith({})).code).toBe(status.FAILED_PRECONDITION);
     const started = await queryDatabase(
       platform.database('billing'),
       'SELECT reference FROM card_updates WHERE subscription_id = $1',
