@@ -41,14 +41,17 @@ export async function startCardUpdate(
   const reference = `card-${subscription.id.replace(/-/g, '')}-${randomBytes(6).toString('hex')}`;
   callbackUrl.searchParams.set('reference', reference);
   const email = await deps.customers.emailOf(subscription.customerId);
-  await deps.cardUpdates.recordStart(scope, {
-    reference,
-    customerId: subscription.customerId,
-    subscriptionId: subscription.id,
-    amount: VERIFICATION_CHARGE_AMOUNT,
-    currency: subscription.currency,
-    createdAt: deps.clock.now(),
-  });
+  await deps.cardUpdates.recordStart(
+    { projectId: scope.projectId, livemode: scope.livemode },
+    {
+      reference,
+      customerId: subscription.customerId,
+      subscriptionId: subscription.id,
+      amount: VERIFICATION_CHARGE_AMOUNT,
+      currency: subscription.currency,
+      createdAt: deps.clock.now(),
+    },
+  );
   const started = await callProvider('start the card update', () =>
     deps.providerFor(scope.livemode).initializeTransaction({
       email,
