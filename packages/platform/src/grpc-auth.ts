@@ -45,6 +45,8 @@ export const GRPC_METHOD_CALLERS: Readonly<Record<string, Readonly<Record<string
       'StartInvoicePayment',
       'ApplyInvoicePayment',
     ],
+    // The customer portal's "Update card" (docs/api-behaviour.md §20, "Updating the card").
+    portal: ['StartCardUpdate', 'ApplyCardUpdate'],
   },
 };
 

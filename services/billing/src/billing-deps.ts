@@ -3,6 +3,7 @@ import type { Clock, Logger, ProjectClocks, PromiseClient } from '@billing/platf
 import type { PaymentProvider, SandboxControlsClient } from '@billing/payments';
 import type { identityV1, policyV1 } from '@billing/proto';
 import type { DocumentLinks } from './domain/document-links';
+import type { CardUpdateRepository } from './db/repositories/card-update.repository';
 import type { HostedInvoicePaymentRepository } from './db/repositories/hosted-invoice-payment.repository';
 import type { CreditNoteRepository } from './db/repositories/credit-note.repository';
 import type { CustomerBalanceRepository } from './db/repositories/customer-balance.repository';
@@ -42,6 +43,8 @@ export interface BillingDeps {
   creditNotes: CreditNoteRepository;
   /** The payments the hosted invoice page's "Pay" started (docs/api-behaviour.md §22). */
   hostedInvoicePayments: HostedInvoicePaymentRepository;
+  /** The card updates the customer portal's "Update card" started (docs/api-behaviour.md §20). */
+  cardUpdates: CardUpdateRepository;
   /** The links of invoices' hosted pages and PDFs and of credit notes' PDFs (§22). */
   documentLinks: DocumentLinks;
   usage: UsageRecordRepository;

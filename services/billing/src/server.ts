@@ -26,8 +26,10 @@ import { InvoiceRepository } from './db/repositories/invoice.repository';
 import { PaymentAuthorizationRepository } from './db/repositories/payment-authorization.repository';
 import { PaymentRepository } from './db/repositories/payment.repository';
 import { RefundRepository } from './db/repositories/refund.repository';
+import { CardUpdateRepository } from './db/repositories/card-update.repository';
 import { HostedInvoicePaymentRepository } from './db/repositories/hosted-invoice-payment.repository';
 import { DocumentLinks } from './domain/document-links';
+import { settleCardUpdates } from './usecases/scheduler/settle-card-updates.usecase';
 import { settleHostedInvoicePayments } from './usecases/scheduler/settle-hosted-invoice-payments.usecase';
 import { CreditNoteRepository } from './db/repositories/credit-note.repository';
 import { SubscriptionPlanRepository } from './db/repositories/subscription-plan.repository';
@@ -98,6 +100,7 @@ export async function startBilling(config: BillingConfig, logger: Logger): Promi
     refunds: new RefundRepository(),
     creditNotes: new CreditNoteRepository(),
     hostedInvoicePayments: new HostedInvoicePaymentRepository(),
+    cardUpdates: new CardUpdateRepository(),
     documentLinks: new DocumentLinks(config.PUBLIC_URL, config.DOCUMENT_LINKS_KEY),
     usage: new UsageRecordRepository(),
     idempotencyKeys: new IdempotencyKeyRepository(storage.sequelize),
@@ -201,6 +204,13 @@ export async function startBilling(config: BillingConfig, logger: Logger): Promi
     () => settleHostedInvoicePayments(deps, { olderThanMs: config.PAYMENT_SETTLE_AFTER_MS }),
     logger,
   );
+  // Card updates whose payer never came back to the portal: applied once the provider has a final word.
+  const cardUpdates = startPollingLoop(
+    'card-update-settlement',
+    config.RENEWAL_POLL_MS,
+    () => settleCardUpdates(deps, { olderThanMs: config.PAYMENT_SETTLE_AFTER_MS }),
+    logger,
+  );
   // Idempotency-Key records past their 24 h lifetime, which answer no retry any more.
   const keyExpiry = startPollingLoop(
     'idempotency-key-expiry',
@@ -213,6 +223,7 @@ export async function startBilling(config: BillingConfig, logger: Logger): Promi
     async stop() {
       await sellerEvents.stop();
       await keyExpiry.stop();
+      await cardUpdates.stop();
       await hostedPayments.stop();
       await refundRetries.stop();
       await firstCharges.stop();

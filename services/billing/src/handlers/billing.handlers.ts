@@ -2,6 +2,7 @@ import { unaryService, type Logger } from '@billing/platform';
 import type { billingV1 } from '@billing/proto';
 import type { BillingDeps } from '../billing-deps';
 import type { BillingHandlers } from './billing-messages';
+import { cardUpdateHandlers } from './card-update.handlers';
 import { checkoutHandlers } from './checkout.handlers';
 import { creditNoteHandlers } from './credit-note.handlers';
 import { customerHandlers } from './customer.handlers';
@@ -18,6 +19,7 @@ import { usageHandlers } from './usage.handlers';
  */
 export function billingHandlers(deps: BillingDeps, logger: Logger): billingV1.BillingServiceServer {
   const handlers: Partial<BillingHandlers> = {
+    ...cardUpdateHandlers(deps),
     ...checkoutHandlers(deps),
     ...creditNoteHandlers(deps),
     ...customerHandlers(deps),

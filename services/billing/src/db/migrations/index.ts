@@ -22,6 +22,7 @@ import { addTaxes } from './0021-add-taxes';
 import { createCreditNotes } from './0030-create-credit-notes';
 import { addPlanTaxRates } from './0040-add-plan-tax-rates';
 import { addHostedInvoicePayments } from './0060-add-hosted-invoice-payments';
+import { addCardUpdates } from './0070-add-card-updates';
 import { addInvoiceParties } from './0050-add-invoice-parties';
 
 /** Every migration of the billing database, in order. Append; never edit a shipped one. */
@@ -54,4 +55,5 @@ export const billingMigrations: Migration[] = [
   parkedEventsMigration,
   addInvoiceParties,
   addHostedInvoicePayments,
+  addCardUpdates,
 ];

@@ -1,3 +1,4 @@
+import { CardUpdateModel } from './card-update.model';
 import { CreditNoteModel } from './credit-note.model';
 import { CustomerModel } from './customer.model';
 import { CustomerBalanceTransactionModel } from './customer-balance-transaction.model';
@@ -13,6 +14,7 @@ import { TaxRateModel } from './tax-rate.model';
 import { UsageRecordModel } from './usage-record.model';
 
 export {
+  CardUpdateModel,
   CreditNoteModel,
   CustomerBalanceTransactionModel,
   CustomerModel,
@@ -37,6 +39,7 @@ export const billingModels = [
   InvoiceLineModel,
   PaymentModel,
   HostedInvoicePaymentModel,
+  CardUpdateModel,
   RefundModel,
   UsageRecordModel,
   CustomerBalanceTransactionModel,

@@ -32,7 +32,47 @@ export class PaymentAuthorizationRepository {
   }
 
   /**
-   * Keeps a card once per customer: the same authorization seen again is not a new card.
+   * The card a customer's "Update card" verified becomes the subscription's newest card
+   * (docs/api-behaviour.md §20, "Updating the card"), also when the provider answers with an
+   * authorization it gave before (Paystack may for the same card): that row of this subscription
+   * is made the newest again, so cardsOfSubscriptions picks it over a card saved since.
+   */
+  async makeSubscriptionCard(
+    customerId: string,
+    subscriptionId: string,
+    authorization: ProviderAuthorization,
+    now: Date,
+    transaction: Transaction,
+  ): Promise<void> {
+    await PaymentAuthorizationModel.sequelize!.query(
+      `INSERT INTO payment_authorizations
+         (id, customer_id, authorization_code, last4, brand, exp_month, exp_year, reusable, subscription_id, created_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
+       ON CONFLICT (customer_id, authorization_code, subscription_id) DO UPDATE
+         SET last4 = EXCLUDED.last4, brand = EXCLUDED.brand, exp_month = EXCLUDED.exp_month,
+             exp_year = EXCLUDED.exp_year, reusable = EXCLUDED.reusable, created_at = EXCLUDED.created_at`,
+      {
+        bind: [
+          randomUUID(),
+          customerId,
+          authorization.authorizationCode,
+          authorization.last4 || null,
+          authorization.brand || null,
+          authorization.expMonth || null,
+          authorization.expYear || null,
+          authorization.reusable,
+          subscriptionId,
+          now,
+        ],
+        transaction,
+        type: QueryTypes.INSERT,
+      },
+    );
+  }
+
+  /**
+   * Keeps a card once per customer and subscription (null: the customer's own): the same
+   * authorization seen again is not a new card.
    * `subscriptionId`: the one subscription it pays (§20); null, the customer's own card.
    */
   async save(

@@ -79,6 +79,37 @@ export interface ApplyInvoicePaymentResponse {
   outcome: string;
 }
 
+export interface StartCardUpdateRequest {
+  scope?: ProjectScope | undefined;
+  customerId: string;
+  /** The subscription whose card it becomes. */
+  subscriptionId: string;
+  /** Where the provider sends the payer back (the portal's callback), with ?reference=. */
+  returnUrl: string;
+}
+
+export interface StartCardUpdateResponse {
+  /** The provider's card page. */
+  authorizationUrl: string;
+}
+
+export interface ApplyCardUpdateRequest {
+  scope?: ProjectScope | undefined;
+  customerId: string;
+  /** The reference the callback names (its `reference` parameter). */
+  transactionReference: string;
+}
+
+export interface ApplyCardUpdateResponse {
+  /**
+   * UPDATED: the card is the subscription's (now or by an earlier call); NOT_PAID: the
+   * verification charge failed or was abandoned, or the card cannot be charged again (refunded),
+   * and the old card stays; PENDING: no final word from the provider yet (asked again later);
+   * UNKNOWN: a reference this customer did not start here (nothing changed).
+   */
+  outcome: string;
+}
+
 /** The subscription as the API shows it (list view + detail fields of docs/api-behaviour.md §8). */
 export interface Subscription {
   id: string;
@@ -1740,6 +1771,388 @@ export const ApplyInvoicePaymentResponse: MessageFns<ApplyInvoicePaymentResponse
     message.invoice = (object.invoice !== undefined && object.invoice !== null)
       ? Invoice.fromPartial(object.invoice)
       : undefined;
+    message.outcome = object.outcome ?? "";
+    return message;
+  },
+};
+
+function createBaseStartCardUpdateRequest(): StartCardUpdateRequest {
+  return { scope: undefined, customerId: "", subscriptionId: "", returnUrl: "" };
+}
+
+export const StartCardUpdateRequest: MessageFns<StartCardUpdateRequest> = {
+  encode(message: StartCardUpdateRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.scope !== undefined) {
+      ProjectScope.encode(message.scope, writer.uint32(10).fork()).join();
+    }
+    if (message.customerId !== "") {
+      writer.uint32(18).string(message.customerId);
+    }
+    if (message.subscriptionId !== "") {
+      writer.uint32(26).string(message.subscriptionId);
+    }
+    if (message.returnUrl !== "") {
+      writer.uint32(34).string(message.returnUrl);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): StartCardUpdateRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseStartCardUpdateRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.scope = ProjectScope.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.customerId = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.subscriptionId = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.returnUrl = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): StartCardUpdateRequest {
+    return {
+      scope: isSet(object.scope) ? ProjectScope.fromJSON(object.scope) : undefined,
+      customerId: isSet(object.customerId)
+        ? globalThis.String(object.customerId)
+        : isSet(object.customer_id)
+        ? globalThis.String(object.customer_id)
+        : "",
+      subscriptionId: isSet(object.subscriptionId)
+        ? globalThis.String(object.subscriptionId)
+        : isSet(object.subscription_id)
+        ? globalThis.String(object.subscription_id)
+        : "",
+      returnUrl: isSet(object.returnUrl)
+        ? globalThis.String(object.returnUrl)
+        : isSet(object.return_url)
+        ? globalThis.String(object.return_url)
+        : "",
+    };
+  },
+
+  toJSON(message: StartCardUpdateRequest): unknown {
+    const obj: any = {};
+    if (message.scope !== undefined) {
+      obj.scope = ProjectScope.toJSON(message.scope);
+    }
+    if (message.customerId !== "") {
+      obj.customerId = message.customerId;
+    }
+    if (message.subscriptionId !== "") {
+      obj.subscriptionId = message.subscriptionId;
+    }
+    if (message.returnUrl !== "") {
+      obj.returnUrl = message.returnUrl;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<StartCardUpdateRequest>, I>>(base?: I): StartCardUpdateRequest {
+    return StartCardUpdateRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<StartCardUpdateRequest>, I>>(object: I): StartCardUpdateRequest {
+    const message = createBaseStartCardUpdateRequest();
+    message.scope = (object.scope !== undefined && object.scope !== null)
+      ? ProjectScope.fromPartial(object.scope)
+      : undefined;
+    message.customerId = object.customerId ?? "";
+    message.subscriptionId = object.subscriptionId ?? "";
+    message.returnUrl = object.returnUrl ?? "";
+    return message;
+  },
+};
+
+function createBaseStartCardUpdateResponse(): StartCardUpdateResponse {
+  return { authorizationUrl: "" };
+}
+
+export const StartCardUpdateResponse: MessageFns<StartCardUpdateResponse> = {
+  encode(message: StartCardUpdateResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.authorizationUrl !== "") {
+      writer.uint32(10).string(message.authorizationUrl);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): StartCardUpdateResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseStartCardUpdateResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.authorizationUrl = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): StartCardUpdateResponse {
+    return {
+      authorizationUrl: isSet(object.authorizationUrl)
+        ? globalThis.String(object.authorizationUrl)
+        : isSet(object.authorization_url)
+        ? globalThis.String(object.authorization_url)
+        : "",
+    };
+  },
+
+  toJSON(message: StartCardUpdateResponse): unknown {
+    const obj: any = {};
+    if (message.authorizationUrl !== "") {
+      obj.authorizationUrl = message.authorizationUrl;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<StartCardUpdateResponse>, I>>(base?: I): StartCardUpdateResponse {
+    return StartCardUpdateResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<StartCardUpdateResponse>, I>>(object: I): StartCardUpdateResponse {
+    const message = createBaseStartCardUpdateResponse();
+    message.authorizationUrl = object.authorizationUrl ?? "";
+    return message;
+  },
+};
+
+function createBaseApplyCardUpdateRequest(): ApplyCardUpdateRequest {
+  return { scope: undefined, customerId: "", transactionReference: "" };
+}
+
+export const ApplyCardUpdateRequest: MessageFns<ApplyCardUpdateRequest> = {
+  encode(message: ApplyCardUpdateRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.scope !== undefined) {
+      ProjectScope.encode(message.scope, writer.uint32(10).fork()).join();
+    }
+    if (message.customerId !== "") {
+      writer.uint32(18).string(message.customerId);
+    }
+    if (message.transactionReference !== "") {
+      writer.uint32(26).string(message.transactionReference);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ApplyCardUpdateRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseApplyCardUpdateRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.scope = ProjectScope.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.customerId = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.transactionReference = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ApplyCardUpdateRequest {
+    return {
+      scope: isSet(object.scope) ? ProjectScope.fromJSON(object.scope) : undefined,
+      customerId: isSet(object.customerId)
+        ? globalThis.String(object.customerId)
+        : isSet(object.customer_id)
+        ? globalThis.String(object.customer_id)
+        : "",
+      transactionReference: isSet(object.transactionReference)
+        ? globalThis.String(object.transactionReference)
+        : isSet(object.transaction_reference)
+        ? globalThis.String(object.transaction_reference)
+        : "",
+    };
+  },
+
+  toJSON(message: ApplyCardUpdateRequest): unknown {
+    const obj: any = {};
+    if (message.scope !== undefined) {
+      obj.scope = ProjectScope.toJSON(message.scope);
+    }
+    if (message.customerId !== "") {
+      obj.customerId = message.customerId;
+    }
+    if (message.transactionReference !== "") {
+      obj.transactionReference = message.transactionReference;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ApplyCardUpdateRequest>, I>>(base?: I): ApplyCardUpdateRequest {
+    return ApplyCardUpdateRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ApplyCardUpdateRequest>, I>>(object: I): ApplyCardUpdateRequest {
+    const message = createBaseApplyCardUpdateRequest();
+    message.scope = (object.scope !== undefined && object.scope !== null)
+      ? ProjectScope.fromPartial(object.scope)
+      : undefined;
+    message.customerId = object.customerId ?? "";
+    message.transactionReference = object.transactionReference ?? "";
+    return message;
+  },
+};
+
+function createBaseApplyCardUpdateResponse(): ApplyCardUpdateResponse {
+  return { outcome: "" };
+}
+
+export const ApplyCardUpdateResponse: MessageFns<ApplyCardUpdateResponse> = {
+  encode(message: ApplyCardUpdateResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.outcome !== "") {
+      writer.uint32(10).string(message.outcome);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ApplyCardUpdateResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseApplyCardUpdateResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.outcome = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ApplyCardUpdateResponse {
+    return { outcome: isSet(object.outcome) ? globalThis.String(object.outcome) : "" };
+  },
+
+  toJSON(message: ApplyCardUpdateResponse): unknown {
+    const obj: any = {};
+    if (message.outcome !== "") {
+      obj.outcome = message.outcome;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ApplyCardUpdateResponse>, I>>(base?: I): ApplyCardUpdateResponse {
+    return ApplyCardUpdateResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ApplyCardUpdateResponse>, I>>(object: I): ApplyCardUpdateResponse {
+    const message = createBaseApplyCardUpdateResponse();
     message.outcome = object.outcome ?? "";
     return message;
   },
@@ -16475,6 +16888,51 @@ export const BillingServiceService = {
       Buffer.from(ApplyInvoicePaymentResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): ApplyInvoicePaymentResponse => ApplyInvoicePaymentResponse.decode(value),
   },
+  /**
+   * Starts a card update of the customer's subscription: records the attempt, then starts a
+   * provider transaction of the verification charge (1.00 in the subscription's currency, refunded
+   * once the card is saved) whose callback is return_url with ?reference=<the reference> (the
+   * provider adds trxref and reference too), and answers the provider's page (the sandbox in test
+   * mode). Every call starts a new attempt. NOT_FOUND when the customer or the subscription is
+   * not of this project and mode, or the subscription is not the customer's (saying nothing of
+   * which); INVALID_ARGUMENT (at return_url) when return_url is not an http(s) URL;
+   * FAILED_PRECONDITION when the subscription is CANCELLED or EXPIRED (nothing is charged to it
+   * any more); UNAVAILABLE when the provider cannot be reached (the attempt is recorded, nothing
+   * is charged; the payer presses again).
+   */
+  startCardUpdate: {
+    path: "/billing.v1.BillingService/StartCardUpdate" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: StartCardUpdateRequest): Buffer =>
+      Buffer.from(StartCardUpdateRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): StartCardUpdateRequest => StartCardUpdateRequest.decode(value),
+    responseSerialize: (value: StartCardUpdateResponse): Buffer =>
+      Buffer.from(StartCardUpdateResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): StartCardUpdateResponse => StartCardUpdateResponse.decode(value),
+  },
+  /**
+   * A card update came back (the portal's callback, or billing's own sweep for payers who never
+   * come back): applied once, however often or concurrently this is called. When the provider
+   * says the verification charge succeeded, the card becomes the subscription's (its renewals and
+   * dunning retries charge it), the verification charge is refunded in full (no credit note), and
+   * when the subscription is PAST_DUE each OPEN invoice of it is charged at once to the new card
+   * (as POST /invoices/{id}/pay: invoice.paid and ACTIVE on success, invoice.payment_failed and
+   * dunning on a decline). A reference this customer did not start in this project and mode
+   * answers UNKNOWN and changes nothing. UNAVAILABLE when the provider cannot be asked (nothing
+   * changed; call again).
+   */
+  applyCardUpdate: {
+    path: "/billing.v1.BillingService/ApplyCardUpdate" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ApplyCardUpdateRequest): Buffer =>
+      Buffer.from(ApplyCardUpdateRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ApplyCardUpdateRequest => ApplyCardUpdateRequest.decode(value),
+    responseSerialize: (value: ApplyCardUpdateResponse): Buffer =>
+      Buffer.from(ApplyCardUpdateResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ApplyCardUpdateResponse => ApplyCardUpdateResponse.decode(value),
+  },
 } as const;
 
 export interface BillingServiceServer extends UntypedServiceImplementation {
@@ -16698,6 +17156,31 @@ export interface BillingServiceServer extends UntypedServiceImplementation {
    * GetInvoiceByLink; UNAVAILABLE when the provider cannot be asked (nothing changed).
    */
   applyInvoicePayment: handleUnaryCall<ApplyInvoicePaymentRequest, ApplyInvoicePaymentResponse>;
+  /**
+   * Starts a card update of the customer's subscription: records the attempt, then starts a
+   * provider transaction of the verification charge (1.00 in the subscription's currency, refunded
+   * once the card is saved) whose callback is return_url with ?reference=<the reference> (the
+   * provider adds trxref and reference too), and answers the provider's page (the sandbox in test
+   * mode). Every call starts a new attempt. NOT_FOUND when the customer or the subscription is
+   * not of this project and mode, or the subscription is not the customer's (saying nothing of
+   * which); INVALID_ARGUMENT (at return_url) when return_url is not an http(s) URL;
+   * FAILED_PRECONDITION when the subscription is CANCELLED or EXPIRED (nothing is charged to it
+   * any more); UNAVAILABLE when the provider cannot be reached (the attempt is recorded, nothing
+   * is charged; the payer presses again).
+   */
+  startCardUpdate: handleUnaryCall<StartCardUpdateRequest, StartCardUpdateResponse>;
+  /**
+   * A card update came back (the portal's callback, or billing's own sweep for payers who never
+   * come back): applied once, however often or concurrently this is called. When the provider
+   * says the verification charge succeeded, the card becomes the subscription's (its renewals and
+   * dunning retries charge it), the verification charge is refunded in full (no credit note), and
+   * when the subscription is PAST_DUE each OPEN invoice of it is charged at once to the new card
+   * (as POST /invoices/{id}/pay: invoice.paid and ACTIVE on success, invoice.payment_failed and
+   * dunning on a decline). A reference this customer did not start in this project and mode
+   * answers UNKNOWN and changes nothing. UNAVAILABLE when the provider cannot be asked (nothing
+   * changed; call again).
+   */
+  applyCardUpdate: handleUnaryCall<ApplyCardUpdateRequest, ApplyCardUpdateResponse>;
 }
 
 export interface BillingServiceClient extends Client {
@@ -17550,6 +18033,59 @@ export interface BillingServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: ApplyInvoicePaymentResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * Starts a card update of the customer's subscription: records the attempt, then starts a
+   * provider transaction of the verification charge (1.00 in the subscription's currency, refunded
+   * once the card is saved) whose callback is return_url with ?reference=<the reference> (the
+   * provider adds trxref and reference too), and answers the provider's page (the sandbox in test
+   * mode). Every call starts a new attempt. NOT_FOUND when the customer or the subscription is
+   * not of this project and mode, or the subscription is not the customer's (saying nothing of
+   * which); INVALID_ARGUMENT (at return_url) when return_url is not an http(s) URL;
+   * FAILED_PRECONDITION when the subscription is CANCELLED or EXPIRED (nothing is charged to it
+   * any more); UNAVAILABLE when the provider cannot be reached (the attempt is recorded, nothing
+   * is charged; the payer presses again).
+   */
+  startCardUpdate(
+    request: StartCardUpdateRequest,
+    callback: (error: ServiceError | null, response: StartCardUpdateResponse) => void,
+  ): ClientUnaryCall;
+  startCardUpdate(
+    request: StartCardUpdateRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: StartCardUpdateResponse) => void,
+  ): ClientUnaryCall;
+  startCardUpdate(
+    request: StartCardUpdateRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: StartCardUpdateResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * A card update came back (the portal's callback, or billing's own sweep for payers who never
+   * come back): applied once, however often or concurrently this is called. When the provider
+   * says the verification charge succeeded, the card becomes the subscription's (its renewals and
+   * dunning retries charge it), the verification charge is refunded in full (no credit note), and
+   * when the subscription is PAST_DUE each OPEN invoice of it is charged at once to the new card
+   * (as POST /invoices/{id}/pay: invoice.paid and ACTIVE on success, invoice.payment_failed and
+   * dunning on a decline). A reference this customer did not start in this project and mode
+   * answers UNKNOWN and changes nothing. UNAVAILABLE when the provider cannot be asked (nothing
+   * changed; call again).
+   */
+  applyCardUpdate(
+    request: ApplyCardUpdateRequest,
+    callback: (error: ServiceError | null, response: ApplyCardUpdateResponse) => void,
+  ): ClientUnaryCall;
+  applyCardUpdate(
+    request: ApplyCardUpdateRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ApplyCardUpdateResponse) => void,
+  ): ClientUnaryCall;
+  applyCardUpdate(
+    request: ApplyCardUpdateRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ApplyCardUpdateResponse) => void,
   ): ClientUnaryCall;
 }
 
