@@ -1,6 +1,10 @@
 import type { Clock, Logger } from '@billing/platform';
 import type { AttemptRecord, DeliveryRepository } from './db/repositories/delivery.repository';
+import type { CustomerEmailRepository } from './db/repositories/customer-email.repository';
+import type { EmailSettingsRepository } from './db/repositories/email-settings.repository';
 import type { WebhookRepository } from './db/repositories/webhook.repository';
+import type { BillingEmailFacts } from './emails/email-facts';
+import type { SmtpMailer } from './emails/smtp-mailer';
 import type { WebhookHttp } from './delivery/webhook-http';
 import type { SecretBox } from './domain/webhook-secret';
 import type { WebhookUrlPolicy } from './domain/webhook-url';
@@ -21,5 +25,20 @@ export interface NotificationDeps {
   clock: Clock;
   /** Runs a delivery pass now (a test send is due at once). */
   wakeWorkers(): void;
+  /** Customer emails (docs/api-behaviour.md §24): their rows, the settings, billing's facts. */
+  emails: CustomerEmailRepository;
+  emailSettings: EmailSettingsRepository;
+  emailFacts: BillingEmailFacts;
+  /** Null without SMTP_URL: emails are written and stay QUEUED. */
+  mailer: SmtpMailer | null;
+  /** EMAIL_RETRY_DELAYS_MS, and the lease of a claimed email (past the SMTP timeouts). */
+  email: { retryDelaysMs: number[]; leaseMs: number };
+  /** Runs an email pass now (new emails were queued). */
+  wakeEmails(): void;
+  /**
+   * Test-only fault injection (NOTIFICATION_TEST_CRASH_AFTER_EMAIL_SENT): runs right after the
+   * SMTP server accepted an email and before it is recorded SENT.
+   */
+  afterEmailSent?: () => void;
   logger: Logger;
 }
