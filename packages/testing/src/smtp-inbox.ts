@@ -38,7 +38,9 @@ export class SmtpInbox {
     return `smtp://127.0.0.1:${this.port}`;
   }
 
+  /** Listens (again, on the same port after a stop); nothing when it already does. */
   async start(): Promise<this> {
+    if (this.server) return this;
     const server = new SMTPServer({
       authOptional: true,
       disabledCommands: ['STARTTLS', 'AUTH'],

@@ -9,7 +9,8 @@ import type { WebhookHttp } from './delivery/webhook-http';
 import type { SecretBox } from './domain/webhook-secret';
 import type { WebhookUrlPolicy } from './domain/webhook-url';
 
-export interface NotificationDeps {
+/** What the webhooks' machinery works with (registration, fan-out, attempts). */
+export interface WebhookDeps {
   webhooks: WebhookRepository;
   deliveries: DeliveryRepository;
   /** Records an attempt; concurrent ones share a transaction (DeliveryRepository.recordAttempts). */
@@ -25,7 +26,14 @@ export interface NotificationDeps {
   clock: Clock;
   /** Runs a delivery pass now (a test send is due at once). */
   wakeWorkers(): void;
-  /** Customer emails (docs/api-behaviour.md §24): their rows, the settings, billing's facts. */
+  logger: Logger;
+}
+
+/**
+ * What customer emails work with (docs/api-behaviour.md §24): their rows, the settings,
+ * billing's facts, SMTP. Apart from the webhooks' deps, so neither machinery reaches the other's.
+ */
+export interface EmailDeps {
   emails: CustomerEmailRepository;
   emailSettings: EmailSettingsRepository;
   emailFacts: BillingEmailFacts;
@@ -40,5 +48,10 @@ export interface NotificationDeps {
    * SMTP server accepted an email and before it is recorded SENT.
    */
   afterEmailSent?: () => void;
+  /** Real time, as webhooks (docs/api-behaviour.md §16.1). */
+  clock: Clock;
   logger: Logger;
 }
+
+/** Everything the service's wiring hands its handlers. */
+export type NotificationDeps = WebhookDeps & EmailDeps;

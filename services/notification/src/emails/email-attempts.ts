@@ -2,7 +2,7 @@ import { inSpan, recordSpanError, SpanKind } from '@billing/platform';
 import type { ClaimedEmail, EmailAttemptRecord } from '../db/repositories/customer-email.repository';
 import { emailRetryDelayMs } from '../domain/customer-emails';
 import { renderCustomerEmail } from '../domain/email-templates';
-import type { NotificationDeps } from '../notification-deps';
+import type { EmailDeps } from '../notification-deps';
 import { EmailFactsMissing } from './email-facts';
 
 /**
@@ -15,7 +15,7 @@ import { EmailFactsMissing } from './email-facts';
  * this one may; the only window left is between the server's 250 and the UPDATE recording it,
  * where a crash makes the next claimer send it again, under the same Message-ID.
  */
-export function attemptEmail(deps: NotificationDeps, email: ClaimedEmail): Promise<EmailAttemptRecord['outcome'] | 'WRITTEN'> {
+export function attemptEmail(deps: EmailDeps, email: ClaimedEmail): Promise<EmailAttemptRecord['outcome'] | 'WRITTEN'> {
   const attributes = { 'email.id': email.id, 'email.type': email.type, 'email.attempt': email.attempts + 1 };
   return inSpan('customer email attempt', { kind: SpanKind.INTERNAL, attributes }, async (span) => {
     const record = await attempt(deps, email);
@@ -26,7 +26,7 @@ export function attemptEmail(deps: NotificationDeps, email: ClaimedEmail): Promi
   });
 }
 
-async function attempt(deps: NotificationDeps, email: ClaimedEmail): Promise<EmailAttemptRecord | 'WRITTEN'> {
+async function attempt(deps: EmailDeps, email: ClaimedEmail): Promise<EmailAttemptRecord | 'WRITTEN'> {
   const now = deps.clock.now();
   const retry = (error: string): EmailAttemptRecord => ({
     id: email.id,

@@ -1,6 +1,6 @@
 import type { EventEnvelope } from '@billing/platform';
 import { emailOfEvent } from '../../domain/customer-emails';
-import type { NotificationDeps } from '../../notification-deps';
+import type { EmailDeps } from '../../notification-deps';
 
 /**
  * The consumer's half of customer emails (docs/api-behaviour.md §24): the emails a batch of
@@ -9,7 +9,7 @@ import type { NotificationDeps } from '../../notification-deps';
  * (event_id, type)), so a redelivery never sends twice. Nothing is sent here: the email loop
  * does, apart from the webhooks, so neither waits for the other. Returns how many it queued.
  */
-export async function queueCustomerEmails(deps: NotificationDeps, envelopes: EventEnvelope[]): Promise<number> {
+export async function queueCustomerEmails(deps: EmailDeps, envelopes: EventEnvelope[]): Promise<number> {
   const emails = envelopes.flatMap((envelope) => emailOfEvent(envelope) ?? []);
   if (emails.length === 0) return 0;
   const queued = await deps.emails.createForEvents(emails, deps.clock.now());

@@ -1,6 +1,6 @@
 import { BoundedConcurrency } from '@billing/platform';
 import { attemptEmail } from '../../emails/email-attempts';
-import type { NotificationDeps } from '../../notification-deps';
+import type { EmailDeps } from '../../notification-deps';
 
 /** Emails claimed per pass, and sent side by side at most. */
 const CLAIM_LIMIT = 100;
@@ -11,7 +11,7 @@ const CONCURRENCY = 10;
  * (docs/api-behaviour.md §24). Without an SMTP server it only writes the ones not written yet,
  * which stay QUEUED. Returns how many it claimed.
  */
-export async function sendDueEmails(deps: NotificationDeps): Promise<number> {
+export async function sendDueEmails(deps: EmailDeps): Promise<number> {
   const claimed = await deps.emails.claimDue(deps.clock.now(), CLAIM_LIMIT, deps.email.leaseMs, !deps.mailer);
   const slots = new BoundedConcurrency(CONCURRENCY, CLAIM_LIMIT, 'customer emails');
   await Promise.all(

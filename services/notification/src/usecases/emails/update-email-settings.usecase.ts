@@ -1,6 +1,6 @@
 import { DomainError, type ProjectScope } from '@billing/platform';
 import { emailSettingsViolations, type EmailSettings } from '../../domain/customer-emails';
-import type { NotificationDeps } from '../../notification-deps';
+import type { EmailDeps } from '../../notification-deps';
 
 /**
  * PUT /email-settings (docs/api-behaviour.md §24): replaces the project's settings in this mode.
@@ -8,7 +8,7 @@ import type { NotificationDeps } from '../../notification-deps';
  * reply_to of its event's time.
  */
 export async function updateEmailSettings(
-  deps: NotificationDeps,
+  deps: EmailDeps,
   scope: ProjectScope,
   settings: EmailSettings,
 ): Promise<EmailSettings> {
