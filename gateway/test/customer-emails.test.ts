@@ -197,8 +197,9 @@ describe('customer emails (notification -> SMTP)', () => {
       });
       expect(hook.status).toBe(201);
       const payer = await paidCustomer(api, platform.gatewayUrl, quiet, 'quiet');
-      const [invoice] = (await api('GET', `/api/v1/invoices?subscription_id=${payer.subscriptionId}`, { apiKey: quiet.testKey }))
-        .body;
+      const [invoice] = (
+        await api('GET', `/api/v1/invoices?subscription_id=${payer.subscriptionId}`, { apiKey: quiet.testKey })
+      ).body;
       // The consumer writes an event's emails before its deliveries: once the webhook has it,
       // its email would exist.
       await receiver.delivered('invoice.paid', invoice.id);
