@@ -112,7 +112,9 @@ export async function startNotification(config: NotificationConfig, logger: Logg
     ...(config.NOTIFICATION_TEST_CRASH_AFTER_EMAIL_SENT
       ? {
           afterEmailSent: () => {
-            logger.warn('NOTIFICATION_TEST_CRASH_AFTER_EMAIL_SENT: killing notification after the SMTP server took an email');
+            logger.warn(
+              'NOTIFICATION_TEST_CRASH_AFTER_EMAIL_SENT: killing notification after the SMTP server took an email',
+            );
             process.kill(process.pid, 'SIGKILL');
           },
         }

@@ -16,11 +16,7 @@ export interface AttemptTracker {
 }
 
 /** Starts sending deliveries this process holds the lease of (claimed, or created claimed). */
-export function startClaimedDeliveries(
-  deps: WebhookDeps,
-  claimed: ClaimedDelivery[],
-  attempts: AttemptTracker,
-): void {
+export function startClaimedDeliveries(deps: WebhookDeps, claimed: ClaimedDelivery[], attempts: AttemptTracker): void {
   for (const delivery of claimed) attempts.track(attemptDelivery(deps, delivery));
 }
 

@@ -247,7 +247,13 @@ const greetingOf = (locale: CustomerLocale, name: string | null) =>
   locale === 'fr' ? (name ? `Bonjour ${name},` : 'Bonjour,') : name ? `Hello ${name},` : 'Hello,';
 
 const signOffOf = (locale: CustomerLocale, merchant: string | null) =>
-  locale === 'fr' ? (merchant ? `Cordialement,\n${merchant}` : 'Cordialement') : merchant ? `Thank you,\n${merchant}` : 'Thank you';
+  locale === 'fr'
+    ? merchant
+      ? `Cordialement,\n${merchant}`
+      : 'Cordialement'
+    : merchant
+      ? `Thank you,\n${merchant}`
+      : 'Thank you';
 
 /** The email of these facts, in their locale: subject, HTML (escaped) and plain text. */
 export function renderCustomerEmail(facts: EmailFacts): RenderedEmail {

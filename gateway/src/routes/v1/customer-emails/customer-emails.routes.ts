@@ -57,7 +57,11 @@ export const emailSettingsResource: Resource = {
       async handle({ auth: { apiKey }, body }) {
         const { settings } = await notification.updateEmailSettings({
           scope: scopeOf(apiKey),
-          settings: { enabled: body.enabled, fromName: body.from_name ?? undefined, replyTo: body.reply_to ?? undefined },
+          settings: {
+            enabled: body.enabled,
+            fromName: body.from_name ?? undefined,
+            replyTo: body.reply_to ?? undefined,
+          },
         });
         return toEmailSettings(settings);
       },
@@ -102,4 +106,3 @@ export const customerEmailsResource: Resource = {
     }),
   ],
 };
-

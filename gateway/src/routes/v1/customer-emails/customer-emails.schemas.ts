@@ -4,7 +4,9 @@ import { EXAMPLE, idParam, iso, pageQuery, timestamp } from '../common.schemas';
 
 export const EmailSettingsSchema = z
   .object({
-    enabled: z.boolean().meta({ description: 'Whether the platform emails this project\u2019s customers in this mode' }),
+    enabled: z
+      .boolean()
+      .meta({ description: 'Whether the platform emails this project\u2019s customers in this mode' }),
     from_name: z.string().nullable().meta({ description: 'The name on the From line; null: the address alone' }),
     reply_to: z.string().nullable().meta({ description: 'Where customers\u2019 replies go; null: no Reply-To' }),
   })
@@ -18,7 +20,9 @@ export const UpdateEmailSettingsBody = z
   })
   .meta({ id: 'UpdateEmailSettingsRequest' });
 
-export const toEmailSettings = (settings: notificationV1.EmailSettings | undefined): z.input<typeof EmailSettingsSchema> => ({
+export const toEmailSettings = (
+  settings: notificationV1.EmailSettings | undefined,
+): z.input<typeof EmailSettingsSchema> => ({
   enabled: settings?.enabled ?? false,
   from_name: settings?.fromName ?? null,
   reply_to: settings?.replyTo ?? null,

@@ -59,7 +59,13 @@ const claimedOf = (row: ClaimedRow): ClaimedEmail => ({
   replyTo: row.reply_to,
   composition:
     row.subject !== null && row.to_address !== null
-      ? { to: row.to_address, subject: row.subject, locale: row.locale ?? 'en', html: row.html ?? '', text: row.text_body ?? '' }
+      ? {
+          to: row.to_address,
+          subject: row.subject,
+          locale: row.locale ?? 'en',
+          html: row.html ?? '',
+          text: row.text_body ?? '',
+        }
       : null,
   attempts: row.attempts,
 });

@@ -21,7 +21,10 @@ export async function sendDueEmails(deps: EmailDeps): Promise<number> {
           await attemptEmail(deps, email);
         } catch (err) {
           // Its lease runs out and any process tries again.
-          deps.logger.error({ err, email_id: email.id }, 'customer email attempt not recorded; retried after its lease');
+          deps.logger.error(
+            { err, email_id: email.id },
+            'customer email attempt not recorded; retried after its lease',
+          );
         }
       }),
     ),
