@@ -48,8 +48,8 @@ const notificationEnvSchema = baseEnvSchema
       .transform((url) => url.replace(/\/$/, '')),
     /**
      * The keys that sign the portal links of customer emails (packages/platform/src/portal-links.ts),
-     * comma-separated, each at least 32 characters: the first signs. Unset: a payment_failed email
-     * cannot be written and waits, QUEUED.
+     * comma-separated, each at least 32 characters: the first signs. Required in production; unset
+     * in development, a payment_failed email cannot be written and waits, QUEUED.
      */
     PORTAL_LINKS_KEY: z
       .string()
@@ -57,7 +57,7 @@ const notificationEnvSchema = baseEnvSchema
       .pipe(z.array(z.string().min(32, 'every key must be at least 32 characters')).min(1))
       .optional(),
     /** smtp://host:port (or smtps://user:pass@host:465): where customer emails go. Unset: they stay QUEUED. */
-    SMTP_URL: z.url({ protocol: /^smtps?$/ }).optional(),
+    SMTP_URL: z.preprocess((value) => (value === '' ? undefined : value), z.url({ protocol: /^smtps?$/ }).optional()),
     /** The From address of customer emails (its name is the settings' from_name). */
     EMAIL_FROM_ADDRESS: z.email().default('no-reply@billing.localhost'),
     /** The waits after failed attempts, in turn, the last one repeated: an SMTP outage is waited out. */
@@ -85,6 +85,13 @@ const notificationEnvSchema = baseEnvSchema
         code: 'custom',
         path: ['NOTIFICATION_TEST_CRASH_AFTER_EMAIL_SENT'],
         message: 'is a test-only fault injection and cannot be set in production',
+      });
+    }
+    if (env.NODE_ENV === 'production' && !env.PORTAL_LINKS_KEY) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['PORTAL_LINKS_KEY'],
+        message: 'is required in production (the portal links of customer emails)',
       });
     }
     if (env.NODE_ENV === 'production' && env.PORTAL_LINKS_KEY?.some((key) => key.startsWith('dev-'))) {
