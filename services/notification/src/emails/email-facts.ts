@@ -104,7 +104,10 @@ export class BillingEmailFacts {
     try {
       return await call();
     } catch (err) {
-      if (isGrpcServiceError(err) && (err.code === GrpcStatus.NOT_FOUND || err.code === GrpcStatus.PERMISSION_DENIED)) {
+      // The email's own scope names the customer and invoice, so NOT_FOUND means they are gone.
+      // Anything else (billing down, a deadline, a caller refused by a misconfigured
+      // deployment) is retried: fixed later, the email still goes.
+      if (isGrpcServiceError(err) && err.code === GrpcStatus.NOT_FOUND) {
         throw new EmailFactsMissing(`billing: ${err.details || err.message}`);
       }
       throw err;
