@@ -42,6 +42,13 @@ const EVENT_CONSUMER = 'notification';
 /** How long a stopping process waits for receivers before it cuts their attempts off. */
 const DELIVERY_DRAIN_MS = 5_000;
 
+/** Waits for `work`, or `ms` at most. */
+async function settledWithin(work: Promise<unknown>, ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([work, new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)))]);
+  clearTimeout(timer);
+}
+
 export interface RunningNotification {
   port: number;
   stop(): Promise<void>;
@@ -178,9 +185,14 @@ export async function startNotification(config: NotificationConfig, logger: Logg
     async stop() {
       await consumer.stop();
       await worker.stop();
-      await emailLoop.stop();
-      // Side by side, within the 10 s a stop has (docs/deployment.md, "Stopping").
-      await Promise.all([grpc.shutdown(), deliveries.drain(DELIVERY_DRAIN_MS)]);
+      // Side by side, within the 10 s a stop has (docs/deployment.md, "Stopping"). An email pass
+      // still waiting on the SMTP server after the grace keeps its leases: those emails go again
+      // once they run out, as after a crash (docs/decisions.md, "Customer emails").
+      await Promise.all([
+        grpc.shutdown(),
+        deliveries.drain(DELIVERY_DRAIN_MS),
+        settledWithin(emailLoop.stop(), DELIVERY_DRAIN_MS),
+      ]);
       await nats.drain();
       await http.close();
       mailer?.close();
