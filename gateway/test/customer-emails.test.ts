@@ -243,6 +243,26 @@ describe('customer emails (notification -> SMTP)', () => {
     expect(live.status).toBe(404);
   });
 
+  it('an address the SMTP server refuses for good (550): the email is FAILED after one attempt, never retried', async () => {
+    const payer = await paidCustomer(api, platform.gatewayUrl, m, 'refused');
+    await emailsSent(api, m, payer.customerId, ['invoice.created', 'invoice.paid']);
+    // From now on the server knows no such mailbox.
+    inbox.refused.add(payer.email);
+    expect((await post(`/subscriptions/${payer.subscriptionId}/cancel`)).status).toBe(200);
+    const emails = await waitFor(
+      'the cancellation email FAILED',
+      () => emailsOf(api, m, payer.customerId),
+      (listed) => listed.some((e: Json) => e.status === 'FAILED'),
+    );
+    const failed = emails.find((e: Json) => e.status === 'FAILED');
+    expect(failed).toMatchObject({ type: 'subscription.cancelled', attempts: 1, sent_at: null });
+    // Well past the retry delays (0.3 s, 0.6 s, 1 s here): still one attempt.
+    await new Promise((r) => setTimeout(r, 1500));
+    const later = await emailsOf(api, m, payer.customerId);
+    expect(later.find((e: Json) => e.id === failed.id)).toMatchObject({ status: 'FAILED', attempts: 1 });
+    expect(inbox.to(payer.email)).toHaveLength(2);
+  });
+
   describe('emails and webhooks never wait for each other', () => {
     it('a webhook receiver that fails every attempt does not delay the emails of the same events', async () => {
       const hooked = await registerMerchant(api, 'hooked');

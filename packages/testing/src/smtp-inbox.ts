@@ -27,6 +27,8 @@ const firstAddress = (value: AddressObject | AddressObject[] | undefined) => {
 export class SmtpInbox {
   readonly received: ReceivedEmail[] = [];
   holding = false;
+  /** Recipients refused for good (550 to RCPT TO), as a server that knows no such mailbox. */
+  readonly refused = new Set<string>();
   /** Messages read and waiting for release(). */
   held = 0;
   port = 0;
@@ -46,6 +48,12 @@ export class SmtpInbox {
       disabledCommands: ['STARTTLS', 'AUTH'],
       logger: false,
       onClose: (session) => void this.closedSessions.add(session.id),
+      onRcptTo: (address, _session, callback) => {
+        if (!this.refused.has(address.address)) return callback();
+        const refusal = new Error('No such mailbox') as Error & { responseCode: number };
+        refusal.responseCode = 550;
+        callback(refusal);
+      },
       onData: (stream, session, callback) => {
         const chunks: Buffer[] = [];
         stream.on('data', (chunk: Buffer) => chunks.push(chunk));
