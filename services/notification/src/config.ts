@@ -16,7 +16,7 @@ import {
 /** Known to everyone, so refused in production: only for local development and tests. */
 export const DEVELOPMENT_WEBHOOK_SECRETS_KEY = Buffer.alloc(32, 'development-webhook-secrets-key').toString('base64');
 
-const notificationEnvSchema = baseEnvSchema
+export const notificationEnvSchema = baseEnvSchema
   .extend(grpcTlsEnvSchema.shape)
   .extend(databaseEnvSchema.shape)
   .extend(grpcServerEnvSchema.shape)
@@ -57,7 +57,7 @@ const notificationEnvSchema = baseEnvSchema
       .pipe(z.array(z.string().min(32, 'every key must be at least 32 characters')).min(1))
       .optional(),
     /** smtp://host:port (or smtps://user:pass@host:465): where customer emails go. Unset: they stay QUEUED. */
-    SMTP_URL: z.preprocess((value) => (value === '' ? undefined : value), z.url({ protocol: /^smtps?$/ }).optional()),
+    SMTP_URL: z.url({ protocol: /^smtps?$/ }).optional(),
     /** The From address of customer emails (its name is the settings' from_name). */
     EMAIL_FROM_ADDRESS: z.email().default('no-reply@billing.localhost'),
     /** The waits after failed attempts, in turn, the last one repeated: an SMTP outage is waited out. */
