@@ -93,7 +93,7 @@ describe('customer emails survive an SMTP outage and a killed notification', () 
     inbox.release();
     expect(inbox.to(payer.email)).toHaveLength(0);
     await platform.processes.notification.start();
-    // The killed process's claims come back when their lease runs out (about 16 s here).
+    // The killed process's claims come back when their lease runs out (about 34 s here).
     await waitFor(
       'both emails SENT',
       () => listedOrNone(payer.customerId),

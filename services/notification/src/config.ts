@@ -63,7 +63,7 @@ export const notificationEnvSchema = baseEnvSchema
     /** The waits after failed attempts, in turn, the last one repeated: an SMTP outage is waited out. */
     EMAIL_RETRY_DELAYS_MS: commaSeparatedIntegers().default([60_000, 300_000, 1_800_000, 7_200_000]),
     /** Each SMTP wait (connection, greeting, every reply). */
-    EMAIL_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(30_000),
+    EMAIL_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(20_000),
     /** How often the email loop looks for due emails besides being woken by new ones. */
     EMAIL_POLL_MS: z.coerce.number().int().min(10).max(60_000).default(1_000),
     /**

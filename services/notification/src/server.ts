@@ -54,8 +54,15 @@ export interface RunningNotification {
   stop(): Promise<void>;
 }
 
-/** A claimed email's lease: past the longest SMTP exchange (three of its waits) and a billing read. */
-const emailLeaseMs = (config: NotificationConfig) => 3 * config.EMAIL_TIMEOUT_MS + config.GRPC_DEADLINE_MS + 5_000;
+/**
+ * A claimed email's lease: past the longest exchange nodemailer can have with the SMTP server (a
+ * connection, a greeting and at most ten replies, STARTTLS and AUTH included, each wait bounded
+ * by EMAIL_TIMEOUT_MS) and a billing read, so no other process sends an email while its sender
+ * may still be talking to the server (docs/decisions.md, "Customer emails").
+ */
+const EMAIL_EXCHANGE_WAITS = 12;
+const emailLeaseMs = (config: NotificationConfig) =>
+  EMAIL_EXCHANGE_WAITS * config.EMAIL_TIMEOUT_MS + config.GRPC_DEADLINE_MS + 5_000;
 
 /**
  * Wiring: database, secret box, DNS, webhook HTTP, billing client, SMTP, gRPC server, event
