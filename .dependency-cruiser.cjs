@@ -23,7 +23,7 @@ module.exports = {
         "A use case is one operation: it reaches another's work only through a named shared home " +
         '(billing: invoicing/, subscription-changes/, scheduling/, read-models/, events/, domain/; ' +
         'catalog: checkout/, coupon-redemptions/, tax-rates/, read-models/, events/, domain/; ' +
-        'identity: access/, provisioning/, seller-details/, events/; notification: delivery/, registration/; ' +
+        'identity: access/, provisioning/, seller-details/, events/; notification: delivery/, registration/, emails/; ' +
         'sandbox-provider: customers/, resources/, webhooks/; documents: billing/, rendering/), never through its module.',
       severity: 'error',
       from: { path: `${LAID_OUT}usecases/` },
@@ -45,7 +45,7 @@ module.exports = {
       from: {
         path:
           `${SERVICE}(invoicing|subscription-changes|scheduling|read-models|events|domain|db` +
-          '|checkout|coupon-redemptions|tax-rates|access|provisioning|seller-details|delivery|registration|customers|resources|webhooks' +
+          '|checkout|coupon-redemptions|tax-rates|access|provisioning|seller-details|delivery|registration|emails|customers|resources|webhooks' +
           '|billing|rendering)/',
       },
       to: { path: `${SERVICE}usecases/` },

@@ -474,7 +474,7 @@ describe('GET /metrics of every process after a renewal and a webhook delivery',
         .sort();
     expect(backlog('billing')).toEqual(['billing_dunning', 'billing_renewals']);
     expect(backlog('catalog')).toEqual(['checkout_expiry']);
-    expect(backlog('notification')).toEqual(['webhook_deliveries', 'webhook_retries']);
+    expect(backlog('notification')).toEqual(['customer_emails', 'webhook_deliveries', 'webhook_retries']);
     // The renewal was worked off: nothing is left due.
     expect(after.billing.sum('scheduler_due_items', { scheduler: 'billing_renewals' })).toBe(0);
 

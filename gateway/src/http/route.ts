@@ -67,7 +67,7 @@ interface RouteFields<
   B extends z.ZodType | undefined,
   R extends z.ZodType | undefined,
 > {
-  method: 'get' | 'post' | 'patch' | 'delete';
+  method: 'get' | 'post' | 'put' | 'patch' | 'delete';
   /** Relative to the resource's prefix, in Express syntax ('' is the collection itself). */
   path: string;
   /**
@@ -131,7 +131,7 @@ export type RouteSpec<
 
 /** A route with its types erased, as the router and the document generator see it. */
 export interface Route {
-  method: 'get' | 'post' | 'patch' | 'delete';
+  method: 'get' | 'post' | 'put' | 'patch' | 'delete';
   path: string;
   operationId: string;
   summary: string;

@@ -2,7 +2,8 @@
 # Creates the Secret `platform-secrets` that the prod overlay expects, generating the random keys.
 #   DATABASE_URL=postgres://billing:…@db.example.internal:5432/postgres \
 #     [BILLING_DATABASE_URL=postgres://…@billing-db.example.internal:5432/postgres] \
-#     [PAYSTACK_SECRET_KEY=sk_live_…] k8s/overlays/prod/create-secrets.sh
+#     [PAYSTACK_SECRET_KEY=sk_live_…] [SMTP_URL=smtps://user:…@smtp.example.com:465] \
+#     k8s/overlays/prod/create-secrets.sh
 # Extra arguments go to kubectl: `--dry-run=client -o yaml` prints the Secret instead, for your
 # secret manager or `kubeseal`. Every key a process requires at start is here
 # (deploy/test/k8s-manifests.test.ts starts each process's configuration on what this creates).
@@ -16,10 +17,13 @@ for name in $(env | sed -n 's/^\([A-Z][A-Z_]*_DATABASE_URL\)=.*/\1/p'); do
   set -- --from-literal="$name=$(printenv "$name")" "$@"
 done
 if [ -n "${PAYSTACK_SECRET_KEY:-}" ]; then set -- --from-literal=PAYSTACK_SECRET_KEY="$PAYSTACK_SECRET_KEY" "$@"; fi
+# Optional: the SMTP server of customer emails, credentials included (unset = they stay QUEUED).
+if [ -n "${SMTP_URL:-}" ]; then set -- --from-literal=SMTP_URL="$SMTP_URL" "$@"; fi
 
 exec kubectl --namespace "$NAMESPACE" create secret generic platform-secrets \
   --from-literal=JWT_SECRET="$(openssl rand -hex 32)" \
   --from-literal=DOCUMENT_LINKS_KEY="$(openssl rand -hex 32)" \
+  --from-literal=PORTAL_LINKS_KEY="$(openssl rand -hex 32)" \
   --from-literal=SANDBOX_SECRET_KEY="sk_test_$(openssl rand -hex 24)" \
   --from-literal=WEBHOOK_SECRETS_KEY="$(openssl rand -base64 32)" \
   "$@"

@@ -87,7 +87,9 @@ export function loadConfigOrExit<S extends z.ZodType>(schema: S): z.infer<S> {
 }
 
 function redactValue(name: string, value: string | undefined): string | undefined {
-  return /SECRET|PASSWORD|TOKEN|KEY/i.test(name) ? '***' : value;
+  if (/SECRET|PASSWORD|TOKEN|KEY/i.test(name)) return '***';
+  // A URL's credentials (DATABASE_URL, SMTP_URL) are never printed either.
+  return value?.replace(/\/\/[^/@\s]*@/, '//***@');
 }
 
 /** "60000,300000" -> [60000, 300000]; used for the retry schedules of section 15. */

@@ -33,7 +33,8 @@ export const GRPC_CALLERS: Readonly<Record<string, readonly string[]>> = {
 /**
  * Callers allowed some methods of a service only: documents, which serves public pages, reads
  * billing's invoices and credit notes and starts and applies a hosted "Pay", and can do nothing
- * else there (no refund, no credit note, no change to a subscription).
+ * else there (no refund, no credit note, no change to a subscription); notification reads a
+ * customer and an invoice for the emails it writes.
  */
 export const GRPC_METHOD_CALLERS: Readonly<Record<string, Readonly<Record<string, readonly string[]>>>> = {
   'billing.v1.BillingService': {
@@ -47,6 +48,9 @@ export const GRPC_METHOD_CALLERS: Readonly<Record<string, Readonly<Record<string
     ],
     // The customer portal's "Update card" (docs/api-behaviour.md §20, "Updating the card").
     portal: ['StartCardUpdate', 'ApplyCardUpdate'],
+    // Customer emails (docs/api-behaviour.md §24): the customer's address, name and locale, and
+    // the invoice's number and links. Nothing else, and nothing that changes anything.
+    notification: ['GetCustomer', 'GetInvoice'],
   },
 };
 

@@ -47,6 +47,16 @@ describe('createBillingClient', () => {
     expect(sent[0].headers.get('authorization')).toBe('Bearer jwt');
   });
 
+  it('puts the email settings with put, retried after a 503 (a PUT repeats safely) and without an Idempotency-Key', async () => {
+    const settings = { enabled: true, from_name: 'Acme Gym', reply_to: 'help@acme.example' };
+    const { sent, fetch } = scriptedFetch(json(503, { detail: 'busy' }, { 'retry-after': '0' }), json(200, settings));
+    const billing = createBillingClient({ baseUrl: 'http://gw', apiKey: 'k', fetch });
+    expect(await billing.put('/api/v1/email-settings', { body: settings })).toEqual(settings);
+    expect(sent.map((s) => s.method)).toEqual(['PUT', 'PUT']);
+    expect(sent[0].headers.get(IDEMPOTENCY_KEY_HEADER)).toBeNull();
+    expect(JSON.parse(sent[1].body)).toEqual(settings);
+  });
+
   it('gives a POST a UUID Idempotency-Key and sends the same key on its retry after a 503', async () => {
     const { sent, fetch } = scriptedFetch(json(503, { detail: 'busy' }, { 'retry-after': '0' }), json(201, plan));
     const billing = createBillingClient({ baseUrl: 'http://gw', apiKey: 'k', fetch });

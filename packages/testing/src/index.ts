@@ -13,3 +13,4 @@ export * from './document-samples';
 export * from './platform-events';
 export * from './platform-clients';
 export * from './pdf-text';
+export * from './smtp-inbox';

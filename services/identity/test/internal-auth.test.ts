@@ -18,7 +18,7 @@ import { channelCredentialsFrom, type SharedPlatform, sharedPlatform } from '@bi
 /**
  * Internal authentication (docs/decisions.md, "Internal authentication"): a real identity
  * process under mutual TLS, called with every kind of wrong credential and with the right one;
- * and billing, which documents may call for some methods only.
+ * and billing, which documents and notification may call for some methods only.
  */
 describe('gRPC internal authentication', () => {
   let platform: SharedPlatform;
@@ -121,6 +121,42 @@ describe('gRPC internal authentication', () => {
         (e: ServiceError) => readRemoteError(e),
       );
       expect(read?.code).toBe(status.NOT_FOUND);
+    } finally {
+      billing.close();
+    }
+  });
+
+  it("lets notification read billing's customers and invoices only: listing customers with its certificate is PERMISSION_DENIED", async () => {
+    const billing = createPromiseClient(
+      billingV1.BillingServiceClient,
+      platform.env.BILLING_GRPC_URL,
+      20_000,
+      platform.grpcCredentials('notification'),
+    );
+    try {
+      const scope = { projectId: '00000000-0000-4000-8000-000000000001', merchantId: '', livemode: false };
+      const refused = async (call: () => Promise<unknown>) =>
+        call().then(
+          () => null,
+          (e: ServiceError) => readRemoteError(e),
+        );
+      const list = await refused(() => billing.listCustomers({ scope }));
+      expect(list?.code).toBe(status.PERMISSION_DENIED);
+      expect(list?.detail).toContain('notification may not call billing.v1.BillingService/ListCustomers');
+      const cancel = await refused(() =>
+        billing.cancelSubscription({
+          scope,
+          subscriptionId: '00000000-0000-4000-8000-000000000003',
+          atPeriodEnd: false,
+          cancelledBy: 'MERCHANT',
+        }),
+      );
+      expect(cancel?.code).toBe(status.PERMISSION_DENIED);
+      // The methods it may call get past the check: billing answers them (no such customer, invoice).
+      const customerId = '00000000-0000-4000-8000-000000000004';
+      expect((await refused(() => billing.getCustomer({ scope, customerId })))?.code).toBe(status.NOT_FOUND);
+      const invoiceId = '00000000-0000-4000-8000-000000000005';
+      expect((await refused(() => billing.getInvoice({ scope, invoiceId })))?.code).toBe(status.NOT_FOUND);
     } finally {
       billing.close();
     }

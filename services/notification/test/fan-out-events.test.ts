@@ -11,7 +11,7 @@ import { WebhookHttp } from '../src/delivery/webhook-http';
 import { SecretBox } from '../src/domain/webhook-secret';
 import type { AttemptTracker } from '../src/delivery/delivery-attempts';
 import { fanOutEvents } from '../src/usecases/deliveries/fan-out-events.usecase';
-import type { NotificationDeps } from '../src/notification-deps';
+import type { WebhookDeps } from '../src/notification-deps';
 
 const TIMEOUT_MS = 2_000;
 /** The attempt timeout and the lease margin of delivery/delivery-attempts.ts. */
@@ -30,7 +30,7 @@ describe('fanOutEvents: deliveries start from the consumer when its process has 
   const received: { id: string; signature: string | undefined }[] = [];
   /** The receiver answers once this is resolved, so a test can look at deliveries mid-attempt. */
   let answer: Promise<void> = Promise.resolve();
-  let deps: NotificationDeps;
+  let deps: WebhookDeps;
   let wakes = 0;
   const projectId = randomUUID();
 

@@ -5,6 +5,7 @@ import { cancellationPoliciesResource } from './cancellation-policies/cancellati
 import { checkoutResource } from './checkout/checkout.routes';
 import { couponsResource } from './coupons/coupons.routes';
 import { creditNotesResource, invoiceCreditNotesResource } from './credit-notes/credit-notes.routes';
+import { customerEmailsResource, emailSettingsResource } from './customer-emails/customer-emails.routes';
 import { customersResource } from './customers/customers.routes';
 import { invoicesResource } from './invoices/invoices.routes';
 import { testClockResource } from './test-clock/test-clock.routes';
@@ -27,6 +28,8 @@ export const v1Resources: Resource[] = [
   checkoutResource,
   couponsResource,
   customersResource,
+  customerEmailsResource,
+  emailSettingsResource,
   invoicesResource,
   taxRatesResource,
   invoiceCreditNotesResource,

@@ -8,7 +8,7 @@ import type {
   InvoiceDocument,
   PostalAddress,
 } from '../domain/invoice-document';
-import { formatMoney } from '../domain/money-format';
+import { formatMoney } from '@billing/platform';
 import { labelsFor, type DocumentLabels } from './labels';
 
 /**

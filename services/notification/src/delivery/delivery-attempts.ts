@@ -2,7 +2,7 @@ import { contextOfTraceHeaders, inSpan, recordSpanError, SpanKind } from '@billi
 import type { ClaimedDelivery } from '../db/repositories/delivery.repository';
 import { signedHeaders } from '../domain/delivery-signature';
 import { afterAttempt } from '../domain/delivery-status';
-import type { NotificationDeps } from '../notification-deps';
+import type { WebhookDeps } from '../notification-deps';
 import { countDeliveryAttempt } from './delivery-metrics';
 
 /**
@@ -16,16 +16,12 @@ export interface AttemptTracker {
 }
 
 /** Starts sending deliveries this process holds the lease of (claimed, or created claimed). */
-export function startClaimedDeliveries(
-  deps: NotificationDeps,
-  claimed: ClaimedDelivery[],
-  attempts: AttemptTracker,
-): void {
+export function startClaimedDeliveries(deps: WebhookDeps, claimed: ClaimedDelivery[], attempts: AttemptTracker): void {
   for (const delivery of claimed) attempts.track(attemptDelivery(deps, delivery));
 }
 
 /** A claim's lease: past the attempt's own timeout, so a lease never runs out under a live attempt. */
-export function deliveryLeaseMs(deps: NotificationDeps): number {
+export function deliveryLeaseMs(deps: WebhookDeps): number {
   return deps.delivery.timeoutMs + LEASE_MARGIN_MS;
 }
 
@@ -36,7 +32,7 @@ const LEASE_MARGIN_MS = 5_000;
  * request"), whatever pass or replica makes it; its attributes name the delivery, never its
  * secret or body.
  */
-function attemptDelivery(deps: NotificationDeps, delivery: ClaimedDelivery) {
+function attemptDelivery(deps: WebhookDeps, delivery: ClaimedDelivery) {
   const attributes = {
     'webhook.id': delivery.webhookId,
     'webhook.delivery_id': delivery.id,
@@ -62,7 +58,7 @@ function attemptDelivery(deps: NotificationDeps, delivery: ClaimedDelivery) {
 }
 
 /** Sends one claimed delivery and records the attempt; nothing when its secret cannot be opened. */
-async function sendDelivery(deps: NotificationDeps, delivery: ClaimedDelivery) {
+async function sendDelivery(deps: WebhookDeps, delivery: ClaimedDelivery) {
   const at = deps.clock.now();
   let secret: string;
   try {

@@ -2,6 +2,8 @@ import { DomainError, requireScope, unaryService, type Logger, type UnaryHandler
 import { notificationV1 } from '@billing/proto';
 import type { DeliveryAttemptModel, DeliveryModel } from '../db/models/delivery.model';
 import type { WebhookModel } from '../db/models/webhook.model';
+import type { CustomerEmailModel } from '../db/models/customer-email.model';
+import type { EmailSettings } from '../domain/customer-emails';
 import type { DeliveryStatus } from '../domain/delivery-status';
 import { createWebhook } from '../usecases/webhooks/create-webhook.usecase';
 import { deleteWebhook } from '../usecases/webhooks/delete-webhook.usecase';
@@ -9,6 +11,7 @@ import type { NotificationDeps } from '../notification-deps';
 import { retryDelivery } from '../usecases/deliveries/retry-delivery.usecase';
 import { rotateWebhookSecret } from '../usecases/webhooks/rotate-webhook-secret.usecase';
 import { sendTestEvent } from '../usecases/webhooks/send-test-event.usecase';
+import { updateEmailSettings } from '../usecases/emails/update-email-settings.usecase';
 
 const toWebhook = (w: WebhookModel): notificationV1.Webhook => ({
   id: w.id,
@@ -41,6 +44,26 @@ const toAttempt = (a: DeliveryAttemptModel): notificationV1.DeliveryAttempt => (
   statusCode: a.statusCode ?? undefined,
   durationMs: a.durationMs,
   error: a.error ?? undefined,
+});
+
+const toEmailSettings = (settings: EmailSettings): notificationV1.EmailSettings => ({
+  enabled: settings.enabled,
+  fromName: settings.fromName ?? undefined,
+  replyTo: settings.replyTo ?? undefined,
+});
+
+const toCustomerEmail = (e: CustomerEmailModel): notificationV1.CustomerEmail => ({
+  id: e.id,
+  eventId: e.eventId,
+  type: e.type,
+  to: e.toAddress ?? undefined,
+  subject: e.subject ?? undefined,
+  status: e.status,
+  attempts: e.attempts,
+  sentAt: e.sentAt ?? undefined,
+  createdAt: e.createdAt,
+  customerId: e.customerId,
+  livemode: e.livemode,
 });
 
 const DELIVERY_STATUSES: DeliveryStatus[] = ['PENDING', 'RETRYING', 'SUCCEEDED', 'FAILED'];
@@ -100,6 +123,24 @@ export function notificationHandlers(deps: NotificationDeps, logger: Logger): no
     },
     async retryDelivery(req) {
       return { delivery: toDelivery(await retryDelivery(deps, requireScope(req.scope), req.deliveryId)) };
+    },
+    async getEmailSettings(req) {
+      return { settings: toEmailSettings(await deps.emailSettings.get(requireScope(req.scope))) };
+    },
+    async updateEmailSettings(req) {
+      const settings = await updateEmailSettings(deps, requireScope(req.scope), {
+        enabled: req.settings?.enabled ?? false,
+        fromName: req.settings?.fromName ?? null,
+        replyTo: req.settings?.replyTo ?? null,
+      });
+      return { settings: toEmailSettings(settings) };
+    },
+    async listCustomerEmails(req) {
+      const emails = await deps.emails.list(requireScope(req.scope), req.customerId, {
+        limit: req.page?.limit,
+        startingAfter: req.page?.startingAfter || undefined,
+      });
+      return { emails: emails.map(toCustomerEmail) };
     },
   };
   return unaryService(handlers, logger);

@@ -1,14 +1,14 @@
 import { isIP } from 'node:net';
 import { DomainError } from '@billing/platform';
 import { forbiddenAddressViolation, isForbiddenAddress, parseWebhookUrl } from '../domain/webhook-url';
-import type { NotificationDeps } from '../notification-deps';
+import type { WebhookDeps } from '../notification-deps';
 
 /**
  * The SSRF guard at registration: the URL's rules, then every address its host resolves to must
  * be a public one (unless insecure webhooks are allowed). A host that does not resolve is
  * refused too: nothing could be delivered to it.
  */
-export async function checkWebhookUrl(deps: NotificationDeps, raw: string): Promise<string> {
+export async function checkWebhookUrl(deps: WebhookDeps, raw: string): Promise<string> {
   const parsed = parseWebhookUrl(raw, deps.urlPolicy);
   if (parsed.violation) throw DomainError.invalid([parsed.violation]);
   if (deps.urlPolicy.allowInsecure) return parsed.url.toString();

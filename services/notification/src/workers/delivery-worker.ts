@@ -1,6 +1,6 @@
 import type { Logger } from '@billing/platform';
 import type { AttemptTracker } from '../delivery/delivery-attempts';
-import type { NotificationDeps } from '../notification-deps';
+import type { WebhookDeps } from '../notification-deps';
 import { startDueDeliveries } from '../usecases/deliveries/start-due-deliveries.usecase';
 
 /** Attempts in flight in one process at most; the rest wait in the table, due. */
@@ -16,7 +16,7 @@ export class DeliveryWorker implements AttemptTracker {
   private readonly inFlight = new Set<Promise<unknown>>();
 
   constructor(
-    private readonly deps: NotificationDeps,
+    private readonly deps: WebhookDeps,
     private readonly logger: Logger,
   ) {}
 

@@ -2,6 +2,7 @@ import { parkedEventsMigration, type Migration } from '@billing/platform';
 import { createWebhooks } from './0001-create-webhooks';
 import { createDeliveries } from './0002-create-deliveries';
 import { deliveryTraceContext } from './0003-delivery-trace-context';
+import { customerEmails } from './0004-customer-emails';
 
 /** Every migration of the notification database, in order. Append; never edit a shipped one. */
 export const notificationMigrations: Migration[] = [
@@ -9,4 +10,5 @@ export const notificationMigrations: Migration[] = [
   createDeliveries,
   parkedEventsMigration,
   deliveryTraceContext,
+  customerEmails,
 ];

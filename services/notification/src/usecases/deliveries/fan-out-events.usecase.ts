@@ -3,7 +3,7 @@ import { deliveryBody } from '../../domain/delivery-signature';
 import { subscribesTo } from '../../domain/event-catalogue';
 import type { EventToDeliver } from '../../db/repositories/delivery.repository';
 import { deliveryLeaseMs, startClaimedDeliveries, type AttemptTracker } from '../../delivery/delivery-attempts';
-import type { NotificationDeps } from '../../notification-deps';
+import type { WebhookDeps } from '../../notification-deps';
 
 /**
  * Turns events into deliveries: one per matching active webhook of the event's project and
@@ -19,7 +19,7 @@ import type { NotificationDeps } from '../../notification-deps';
  * room they wait due, and the workers are woken. Returns how many deliveries it created.
  */
 export async function fanOutEvents(
-  deps: NotificationDeps,
+  deps: WebhookDeps,
   envelopes: EventEnvelope[],
   traces: Context[],
   attempts: AttemptTracker,

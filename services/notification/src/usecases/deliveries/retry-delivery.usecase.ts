@@ -1,7 +1,7 @@
 import { DomainError, type ProjectScope } from '@billing/platform';
 import type { DeliveryModel } from '../../db/models/delivery.model';
 import { DELIVERY_TRANSITIONS } from '../../domain/delivery-status';
-import type { NotificationDeps } from '../../notification-deps';
+import type { WebhookDeps } from '../../notification-deps';
 
 /**
  * A merchant's re-send of a FAILED delivery: due again at once, for one attempt (its number
@@ -9,7 +9,7 @@ import type { NotificationDeps } from '../../notification-deps';
  * Answers the delivery as accepted; the workers are woken to send it.
  */
 export async function retryDelivery(
-  deps: NotificationDeps,
+  deps: WebhookDeps,
   scope: ProjectScope,
   deliveryId: string,
 ): Promise<DeliveryModel> {

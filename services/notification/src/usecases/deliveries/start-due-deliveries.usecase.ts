@@ -1,5 +1,5 @@
 import { deliveryLeaseMs, startClaimedDeliveries, type AttemptTracker } from '../../delivery/delivery-attempts';
-import type { NotificationDeps } from '../../notification-deps';
+import type { WebhookDeps } from '../../notification-deps';
 
 /** Deliveries claimed per pass, and of one webhook at most, so one receiver cannot take them all. */
 const CLAIM_LIMIT = 500;
@@ -10,7 +10,7 @@ const PER_WEBHOOK = 200;
  * starts sending each, signed afresh. It does not wait for the answers. Returns how many it
  * started.
  */
-export async function startDueDeliveries(deps: NotificationDeps, attempts: AttemptTracker): Promise<number> {
+export async function startDueDeliveries(deps: WebhookDeps, attempts: AttemptTracker): Promise<number> {
   const room = attempts.room();
   if (room <= 0) return 0;
   const claimed = await deps.deliveries.claimDue(

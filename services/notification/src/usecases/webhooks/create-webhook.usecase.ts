@@ -4,7 +4,7 @@ import type { WebhookModel } from '../../db/models/webhook.model';
 import { eventListViolations, normalizedEvents } from '../../domain/event-catalogue';
 import { newWebhookSecret } from '../../domain/webhook-secret';
 import { checkWebhookUrl } from '../../registration/check-webhook-url';
-import type { NotificationDeps } from '../../notification-deps';
+import type { WebhookDeps } from '../../notification-deps';
 
 export interface CreateWebhookCommand {
   url: string;
@@ -14,7 +14,7 @@ export interface CreateWebhookCommand {
 
 /** Registers a webhook (events validated against the catalogue, URL through the SSRF guard). */
 export async function createWebhook(
-  deps: NotificationDeps,
+  deps: WebhookDeps,
   scope: ProjectScope,
   command: CreateWebhookCommand,
 ): Promise<{ webhook: WebhookModel; secret: string }> {

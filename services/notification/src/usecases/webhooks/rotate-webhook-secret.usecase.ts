@@ -1,10 +1,10 @@
 import type { ProjectScope } from '@billing/platform';
 import { newWebhookSecret } from '../../domain/webhook-secret';
-import type { NotificationDeps } from '../../notification-deps';
+import type { WebhookDeps } from '../../notification-deps';
 
 /** A new signing secret; the old one signs nothing from now on. */
 export async function rotateWebhookSecret(
-  deps: NotificationDeps,
+  deps: WebhookDeps,
   scope: ProjectScope,
   webhookId: string,
 ): Promise<{ webhookId: string; secret: string }> {

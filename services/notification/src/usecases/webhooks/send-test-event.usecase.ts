@@ -4,14 +4,14 @@ import { EVENT_CATALOGUE, type EventName } from '../../domain/event-catalogue';
 import { deliveryBody } from '../../domain/delivery-signature';
 import { mockEventData } from '../../domain/mock-events';
 import type { DeliveryModel } from '../../db/models/delivery.model';
-import type { NotificationDeps } from '../../notification-deps';
+import type { WebhookDeps } from '../../notification-deps';
 
 /**
  * A mock event of a catalogue kind for one webhook: a delivery like any other (signed, retried
  * on the schedule, in the logs), due at once; the workers are woken to send it.
  */
 export async function sendTestEvent(
-  deps: NotificationDeps,
+  deps: WebhookDeps,
   scope: ProjectScope,
   webhookId: string,
   event: string,

@@ -25,6 +25,58 @@ export const protobufPackage = "notification.v1";
 
 export const protobufFileName = "notification/v1/notification.proto";
 
+export interface EmailSettings {
+  enabled: boolean;
+  fromName?: string | undefined;
+  replyTo?: string | undefined;
+}
+
+export interface GetEmailSettingsRequest {
+  scope?: ProjectScope | undefined;
+}
+
+export interface GetEmailSettingsResponse {
+  settings?: EmailSettings | undefined;
+}
+
+export interface UpdateEmailSettingsRequest {
+  scope?: ProjectScope | undefined;
+  settings?: EmailSettings | undefined;
+}
+
+export interface UpdateEmailSettingsResponse {
+  settings?: EmailSettings | undefined;
+}
+
+export interface CustomerEmail {
+  id: string;
+  eventId: string;
+  /** The event the email is about: invoice.created, invoice.paid, ... */
+  type: string;
+  /** Unset until the email is written (the customer's address read from billing). */
+  to?: string | undefined;
+  subject?:
+    | string
+    | undefined;
+  /** QUEUED, SENT or FAILED. */
+  status: string;
+  attempts: number;
+  sentAt?: Date | undefined;
+  createdAt?: Date | undefined;
+  customerId: string;
+  livemode: boolean;
+}
+
+export interface ListCustomerEmailsRequest {
+  scope?: ProjectScope | undefined;
+  customerId: string;
+  page?: PageRequest | undefined;
+}
+
+export interface ListCustomerEmailsResponse {
+  emails: CustomerEmail[];
+}
+
 export interface Delivery {
   id: string;
   webhookId: string;
@@ -142,6 +194,846 @@ export interface RotateSecretResponse {
   webhookId: string;
   secret: string;
 }
+
+function createBaseEmailSettings(): EmailSettings {
+  return { enabled: false, fromName: undefined, replyTo: undefined };
+}
+
+export const EmailSettings: MessageFns<EmailSettings> = {
+  encode(message: EmailSettings, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.enabled !== false) {
+      writer.uint32(8).bool(message.enabled);
+    }
+    if (message.fromName !== undefined) {
+      writer.uint32(18).string(message.fromName);
+    }
+    if (message.replyTo !== undefined) {
+      writer.uint32(26).string(message.replyTo);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): EmailSettings {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseEmailSettings();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.enabled = reader.bool();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.fromName = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.replyTo = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): EmailSettings {
+    return {
+      enabled: isSet(object.enabled) ? globalThis.Boolean(object.enabled) : false,
+      fromName: isSet(object.fromName)
+        ? globalThis.String(object.fromName)
+        : isSet(object.from_name)
+        ? globalThis.String(object.from_name)
+        : undefined,
+      replyTo: isSet(object.replyTo)
+        ? globalThis.String(object.replyTo)
+        : isSet(object.reply_to)
+        ? globalThis.String(object.reply_to)
+        : undefined,
+    };
+  },
+
+  toJSON(message: EmailSettings): unknown {
+    const obj: any = {};
+    if (message.enabled !== false) {
+      obj.enabled = message.enabled;
+    }
+    if (message.fromName !== undefined) {
+      obj.fromName = message.fromName;
+    }
+    if (message.replyTo !== undefined) {
+      obj.replyTo = message.replyTo;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<EmailSettings>, I>>(base?: I): EmailSettings {
+    return EmailSettings.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<EmailSettings>, I>>(object: I): EmailSettings {
+    const message = createBaseEmailSettings();
+    message.enabled = object.enabled ?? false;
+    message.fromName = object.fromName ?? undefined;
+    message.replyTo = object.replyTo ?? undefined;
+    return message;
+  },
+};
+
+function createBaseGetEmailSettingsRequest(): GetEmailSettingsRequest {
+  return { scope: undefined };
+}
+
+export const GetEmailSettingsRequest: MessageFns<GetEmailSettingsRequest> = {
+  encode(message: GetEmailSettingsRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.scope !== undefined) {
+      ProjectScope.encode(message.scope, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetEmailSettingsRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetEmailSettingsRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.scope = ProjectScope.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetEmailSettingsRequest {
+    return { scope: isSet(object.scope) ? ProjectScope.fromJSON(object.scope) : undefined };
+  },
+
+  toJSON(message: GetEmailSettingsRequest): unknown {
+    const obj: any = {};
+    if (message.scope !== undefined) {
+      obj.scope = ProjectScope.toJSON(message.scope);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetEmailSettingsRequest>, I>>(base?: I): GetEmailSettingsRequest {
+    return GetEmailSettingsRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetEmailSettingsRequest>, I>>(object: I): GetEmailSettingsRequest {
+    const message = createBaseGetEmailSettingsRequest();
+    message.scope = (object.scope !== undefined && object.scope !== null)
+      ? ProjectScope.fromPartial(object.scope)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseGetEmailSettingsResponse(): GetEmailSettingsResponse {
+  return { settings: undefined };
+}
+
+export const GetEmailSettingsResponse: MessageFns<GetEmailSettingsResponse> = {
+  encode(message: GetEmailSettingsResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.settings !== undefined) {
+      EmailSettings.encode(message.settings, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetEmailSettingsResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetEmailSettingsResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.settings = EmailSettings.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetEmailSettingsResponse {
+    return { settings: isSet(object.settings) ? EmailSettings.fromJSON(object.settings) : undefined };
+  },
+
+  toJSON(message: GetEmailSettingsResponse): unknown {
+    const obj: any = {};
+    if (message.settings !== undefined) {
+      obj.settings = EmailSettings.toJSON(message.settings);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetEmailSettingsResponse>, I>>(base?: I): GetEmailSettingsResponse {
+    return GetEmailSettingsResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetEmailSettingsResponse>, I>>(object: I): GetEmailSettingsResponse {
+    const message = createBaseGetEmailSettingsResponse();
+    message.settings = (object.settings !== undefined && object.settings !== null)
+      ? EmailSettings.fromPartial(object.settings)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseUpdateEmailSettingsRequest(): UpdateEmailSettingsRequest {
+  return { scope: undefined, settings: undefined };
+}
+
+export const UpdateEmailSettingsRequest: MessageFns<UpdateEmailSettingsRequest> = {
+  encode(message: UpdateEmailSettingsRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.scope !== undefined) {
+      ProjectScope.encode(message.scope, writer.uint32(10).fork()).join();
+    }
+    if (message.settings !== undefined) {
+      EmailSettings.encode(message.settings, writer.uint32(18).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): UpdateEmailSettingsRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseUpdateEmailSettingsRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.scope = ProjectScope.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.settings = EmailSettings.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): UpdateEmailSettingsRequest {
+    return {
+      scope: isSet(object.scope) ? ProjectScope.fromJSON(object.scope) : undefined,
+      settings: isSet(object.settings) ? EmailSettings.fromJSON(object.settings) : undefined,
+    };
+  },
+
+  toJSON(message: UpdateEmailSettingsRequest): unknown {
+    const obj: any = {};
+    if (message.scope !== undefined) {
+      obj.scope = ProjectScope.toJSON(message.scope);
+    }
+    if (message.settings !== undefined) {
+      obj.settings = EmailSettings.toJSON(message.settings);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<UpdateEmailSettingsRequest>, I>>(base?: I): UpdateEmailSettingsRequest {
+    return UpdateEmailSettingsRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<UpdateEmailSettingsRequest>, I>>(object: I): UpdateEmailSettingsRequest {
+    const message = createBaseUpdateEmailSettingsRequest();
+    message.scope = (object.scope !== undefined && object.scope !== null)
+      ? ProjectScope.fromPartial(object.scope)
+      : undefined;
+    message.settings = (object.settings !== undefined && object.settings !== null)
+      ? EmailSettings.fromPartial(object.settings)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseUpdateEmailSettingsResponse(): UpdateEmailSettingsResponse {
+  return { settings: undefined };
+}
+
+export const UpdateEmailSettingsResponse: MessageFns<UpdateEmailSettingsResponse> = {
+  encode(message: UpdateEmailSettingsResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.settings !== undefined) {
+      EmailSettings.encode(message.settings, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): UpdateEmailSettingsResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseUpdateEmailSettingsResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.settings = EmailSettings.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): UpdateEmailSettingsResponse {
+    return { settings: isSet(object.settings) ? EmailSettings.fromJSON(object.settings) : undefined };
+  },
+
+  toJSON(message: UpdateEmailSettingsResponse): unknown {
+    const obj: any = {};
+    if (message.settings !== undefined) {
+      obj.settings = EmailSettings.toJSON(message.settings);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<UpdateEmailSettingsResponse>, I>>(base?: I): UpdateEmailSettingsResponse {
+    return UpdateEmailSettingsResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<UpdateEmailSettingsResponse>, I>>(object: I): UpdateEmailSettingsResponse {
+    const message = createBaseUpdateEmailSettingsResponse();
+    message.settings = (object.settings !== undefined && object.settings !== null)
+      ? EmailSettings.fromPartial(object.settings)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseCustomerEmail(): CustomerEmail {
+  return {
+    id: "",
+    eventId: "",
+    type: "",
+    to: undefined,
+    subject: undefined,
+    status: "",
+    attempts: 0,
+    sentAt: undefined,
+    createdAt: undefined,
+    customerId: "",
+    livemode: false,
+  };
+}
+
+export const CustomerEmail: MessageFns<CustomerEmail> = {
+  encode(message: CustomerEmail, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.id !== "") {
+      writer.uint32(10).string(message.id);
+    }
+    if (message.eventId !== "") {
+      writer.uint32(18).string(message.eventId);
+    }
+    if (message.type !== "") {
+      writer.uint32(26).string(message.type);
+    }
+    if (message.to !== undefined) {
+      writer.uint32(34).string(message.to);
+    }
+    if (message.subject !== undefined) {
+      writer.uint32(42).string(message.subject);
+    }
+    if (message.status !== "") {
+      writer.uint32(50).string(message.status);
+    }
+    if (message.attempts !== 0) {
+      writer.uint32(56).int32(message.attempts);
+    }
+    if (message.sentAt !== undefined) {
+      Timestamp.encode(toTimestamp(message.sentAt), writer.uint32(66).fork()).join();
+    }
+    if (message.createdAt !== undefined) {
+      Timestamp.encode(toTimestamp(message.createdAt), writer.uint32(74).fork()).join();
+    }
+    if (message.customerId !== "") {
+      writer.uint32(82).string(message.customerId);
+    }
+    if (message.livemode !== false) {
+      writer.uint32(88).bool(message.livemode);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CustomerEmail {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCustomerEmail();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.id = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.eventId = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.type = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.to = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.subject = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.status = reader.string();
+            continue;
+          }
+          case 7: {
+            if (tag !== 56) {
+              break;
+            }
+
+            message.attempts = reader.int32();
+            continue;
+          }
+          case 8: {
+            if (tag !== 66) {
+              break;
+            }
+
+            message.sentAt = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 9: {
+            if (tag !== 74) {
+              break;
+            }
+
+            message.createdAt = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 10: {
+            if (tag !== 82) {
+              break;
+            }
+
+            message.customerId = reader.string();
+            continue;
+          }
+          case 11: {
+            if (tag !== 88) {
+              break;
+            }
+
+            message.livemode = reader.bool();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): CustomerEmail {
+    return {
+      id: isSet(object.id) ? globalThis.String(object.id) : "",
+      eventId: isSet(object.eventId)
+        ? globalThis.String(object.eventId)
+        : isSet(object.event_id)
+        ? globalThis.String(object.event_id)
+        : "",
+      type: isSet(object.type) ? globalThis.String(object.type) : "",
+      to: isSet(object.to) ? globalThis.String(object.to) : undefined,
+      subject: isSet(object.subject) ? globalThis.String(object.subject) : undefined,
+      status: isSet(object.status) ? globalThis.String(object.status) : "",
+      attempts: isSet(object.attempts) ? globalThis.Number(object.attempts) : 0,
+      sentAt: isSet(object.sentAt)
+        ? fromJsonTimestamp(object.sentAt)
+        : isSet(object.sent_at)
+        ? fromJsonTimestamp(object.sent_at)
+        : undefined,
+      createdAt: isSet(object.createdAt)
+        ? fromJsonTimestamp(object.createdAt)
+        : isSet(object.created_at)
+        ? fromJsonTimestamp(object.created_at)
+        : undefined,
+      customerId: isSet(object.customerId)
+        ? globalThis.String(object.customerId)
+        : isSet(object.customer_id)
+        ? globalThis.String(object.customer_id)
+        : "",
+      livemode: isSet(object.livemode) ? globalThis.Boolean(object.livemode) : false,
+    };
+  },
+
+  toJSON(message: CustomerEmail): unknown {
+    const obj: any = {};
+    if (message.id !== "") {
+      obj.id = message.id;
+    }
+    if (message.eventId !== "") {
+      obj.eventId = message.eventId;
+    }
+    if (message.type !== "") {
+      obj.type = message.type;
+    }
+    if (message.to !== undefined) {
+      obj.to = message.to;
+    }
+    if (message.subject !== undefined) {
+      obj.subject = message.subject;
+    }
+    if (message.status !== "") {
+      obj.status = message.status;
+    }
+    if (message.attempts !== 0) {
+      obj.attempts = Math.round(message.attempts);
+    }
+    if (message.sentAt !== undefined) {
+      obj.sentAt = message.sentAt.toISOString();
+    }
+    if (message.createdAt !== undefined) {
+      obj.createdAt = message.createdAt.toISOString();
+    }
+    if (message.customerId !== "") {
+      obj.customerId = message.customerId;
+    }
+    if (message.livemode !== false) {
+      obj.livemode = message.livemode;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<CustomerEmail>, I>>(base?: I): CustomerEmail {
+    return CustomerEmail.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<CustomerEmail>, I>>(object: I): CustomerEmail {
+    const message = createBaseCustomerEmail();
+    message.id = object.id ?? "";
+    message.eventId = object.eventId ?? "";
+    message.type = object.type ?? "";
+    message.to = object.to ?? undefined;
+    message.subject = object.subject ?? undefined;
+    message.status = object.status ?? "";
+    message.attempts = object.attempts ?? 0;
+    message.sentAt = object.sentAt ?? undefined;
+    message.createdAt = object.createdAt ?? undefined;
+    message.customerId = object.customerId ?? "";
+    message.livemode = object.livemode ?? false;
+    return message;
+  },
+};
+
+function createBaseListCustomerEmailsRequest(): ListCustomerEmailsRequest {
+  return { scope: undefined, customerId: "", page: undefined };
+}
+
+export const ListCustomerEmailsRequest: MessageFns<ListCustomerEmailsRequest> = {
+  encode(message: ListCustomerEmailsRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.scope !== undefined) {
+      ProjectScope.encode(message.scope, writer.uint32(10).fork()).join();
+    }
+    if (message.customerId !== "") {
+      writer.uint32(18).string(message.customerId);
+    }
+    if (message.page !== undefined) {
+      PageRequest.encode(message.page, writer.uint32(26).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListCustomerEmailsRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListCustomerEmailsRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.scope = ProjectScope.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.customerId = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.page = PageRequest.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListCustomerEmailsRequest {
+    return {
+      scope: isSet(object.scope) ? ProjectScope.fromJSON(object.scope) : undefined,
+      customerId: isSet(object.customerId)
+        ? globalThis.String(object.customerId)
+        : isSet(object.customer_id)
+        ? globalThis.String(object.customer_id)
+        : "",
+      page: isSet(object.page) ? PageRequest.fromJSON(object.page) : undefined,
+    };
+  },
+
+  toJSON(message: ListCustomerEmailsRequest): unknown {
+    const obj: any = {};
+    if (message.scope !== undefined) {
+      obj.scope = ProjectScope.toJSON(message.scope);
+    }
+    if (message.customerId !== "") {
+      obj.customerId = message.customerId;
+    }
+    if (message.page !== undefined) {
+      obj.page = PageRequest.toJSON(message.page);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ListCustomerEmailsRequest>, I>>(base?: I): ListCustomerEmailsRequest {
+    return ListCustomerEmailsRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ListCustomerEmailsRequest>, I>>(object: I): ListCustomerEmailsRequest {
+    const message = createBaseListCustomerEmailsRequest();
+    message.scope = (object.scope !== undefined && object.scope !== null)
+      ? ProjectScope.fromPartial(object.scope)
+      : undefined;
+    message.customerId = object.customerId ?? "";
+    message.page = (object.page !== undefined && object.page !== null)
+      ? PageRequest.fromPartial(object.page)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseListCustomerEmailsResponse(): ListCustomerEmailsResponse {
+  return { emails: [] };
+}
+
+export const ListCustomerEmailsResponse: MessageFns<ListCustomerEmailsResponse> = {
+  encode(message: ListCustomerEmailsResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.emails) {
+      CustomerEmail.encode(v!, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListCustomerEmailsResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListCustomerEmailsResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.emails.push(CustomerEmail.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListCustomerEmailsResponse {
+    return {
+      emails: globalThis.Array.isArray(object?.emails) ? object.emails.map((e: any) => CustomerEmail.fromJSON(e)) : [],
+    };
+  },
+
+  toJSON(message: ListCustomerEmailsResponse): unknown {
+    const obj: any = {};
+    if (message.emails?.length) {
+      obj.emails = message.emails.map((e) => CustomerEmail.toJSON(e));
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ListCustomerEmailsResponse>, I>>(base?: I): ListCustomerEmailsResponse {
+    return ListCustomerEmailsResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ListCustomerEmailsResponse>, I>>(object: I): ListCustomerEmailsResponse {
+    const message = createBaseListCustomerEmailsResponse();
+    message.emails = object.emails?.map((e) => CustomerEmail.fromPartial(e)) || [];
+    return message;
+  },
+};
 
 function createBaseDelivery(): Delivery {
   return {
@@ -2256,6 +3148,51 @@ export const NotificationServiceService = {
       Buffer.from(RetryDeliveryResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): RetryDeliveryResponse => RetryDeliveryResponse.decode(value),
   },
+  /**
+   * The customer email settings of the project and mode (docs/api-behaviour.md §24): the defaults
+   * (disabled, no from_name, no reply_to) when never set.
+   */
+  getEmailSettings: {
+    path: "/notification.v1.NotificationService/GetEmailSettings" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: GetEmailSettingsRequest): Buffer =>
+      Buffer.from(GetEmailSettingsRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): GetEmailSettingsRequest => GetEmailSettingsRequest.decode(value),
+    responseSerialize: (value: GetEmailSettingsResponse): Buffer =>
+      Buffer.from(GetEmailSettingsResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): GetEmailSettingsResponse => GetEmailSettingsResponse.decode(value),
+  },
+  /**
+   * Replaces them; INVALID_ARGUMENT when from_name is over 100 characters or reply_to is not an
+   * email address. Idempotent.
+   */
+  updateEmailSettings: {
+    path: "/notification.v1.NotificationService/UpdateEmailSettings" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: UpdateEmailSettingsRequest): Buffer =>
+      Buffer.from(UpdateEmailSettingsRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): UpdateEmailSettingsRequest => UpdateEmailSettingsRequest.decode(value),
+    responseSerialize: (value: UpdateEmailSettingsResponse): Buffer =>
+      Buffer.from(UpdateEmailSettingsResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): UpdateEmailSettingsResponse => UpdateEmailSettingsResponse.decode(value),
+  },
+  /**
+   * The emails of one customer, newest first (the caller has checked the customer is the
+   * scope's); FAILED_PRECONDITION when starting_after names no email of this list.
+   */
+  listCustomerEmails: {
+    path: "/notification.v1.NotificationService/ListCustomerEmails" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ListCustomerEmailsRequest): Buffer =>
+      Buffer.from(ListCustomerEmailsRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ListCustomerEmailsRequest => ListCustomerEmailsRequest.decode(value),
+    responseSerialize: (value: ListCustomerEmailsResponse): Buffer =>
+      Buffer.from(ListCustomerEmailsResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ListCustomerEmailsResponse => ListCustomerEmailsResponse.decode(value),
+  },
 } as const;
 
 export interface NotificationServiceServer extends UntypedServiceImplementation {
@@ -2287,6 +3224,21 @@ export interface NotificationServiceServer extends UntypedServiceImplementation 
    * FAILED_PRECONDITION when the delivery is not FAILED.
    */
   retryDelivery: handleUnaryCall<RetryDeliveryRequest, RetryDeliveryResponse>;
+  /**
+   * The customer email settings of the project and mode (docs/api-behaviour.md §24): the defaults
+   * (disabled, no from_name, no reply_to) when never set.
+   */
+  getEmailSettings: handleUnaryCall<GetEmailSettingsRequest, GetEmailSettingsResponse>;
+  /**
+   * Replaces them; INVALID_ARGUMENT when from_name is over 100 characters or reply_to is not an
+   * email address. Idempotent.
+   */
+  updateEmailSettings: handleUnaryCall<UpdateEmailSettingsRequest, UpdateEmailSettingsResponse>;
+  /**
+   * The emails of one customer, newest first (the caller has checked the customer is the
+   * scope's); FAILED_PRECONDITION when starting_after names no email of this list.
+   */
+  listCustomerEmails: handleUnaryCall<ListCustomerEmailsRequest, ListCustomerEmailsResponse>;
 }
 
 export interface NotificationServiceClient extends Client {
@@ -2429,6 +3381,63 @@ export interface NotificationServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: RetryDeliveryResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * The customer email settings of the project and mode (docs/api-behaviour.md §24): the defaults
+   * (disabled, no from_name, no reply_to) when never set.
+   */
+  getEmailSettings(
+    request: GetEmailSettingsRequest,
+    callback: (error: ServiceError | null, response: GetEmailSettingsResponse) => void,
+  ): ClientUnaryCall;
+  getEmailSettings(
+    request: GetEmailSettingsRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: GetEmailSettingsResponse) => void,
+  ): ClientUnaryCall;
+  getEmailSettings(
+    request: GetEmailSettingsRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: GetEmailSettingsResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * Replaces them; INVALID_ARGUMENT when from_name is over 100 characters or reply_to is not an
+   * email address. Idempotent.
+   */
+  updateEmailSettings(
+    request: UpdateEmailSettingsRequest,
+    callback: (error: ServiceError | null, response: UpdateEmailSettingsResponse) => void,
+  ): ClientUnaryCall;
+  updateEmailSettings(
+    request: UpdateEmailSettingsRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: UpdateEmailSettingsResponse) => void,
+  ): ClientUnaryCall;
+  updateEmailSettings(
+    request: UpdateEmailSettingsRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: UpdateEmailSettingsResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * The emails of one customer, newest first (the caller has checked the customer is the
+   * scope's); FAILED_PRECONDITION when starting_after names no email of this list.
+   */
+  listCustomerEmails(
+    request: ListCustomerEmailsRequest,
+    callback: (error: ServiceError | null, response: ListCustomerEmailsResponse) => void,
+  ): ClientUnaryCall;
+  listCustomerEmails(
+    request: ListCustomerEmailsRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ListCustomerEmailsResponse) => void,
+  ): ClientUnaryCall;
+  listCustomerEmails(
+    request: ListCustomerEmailsRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ListCustomerEmailsResponse) => void,
   ): ClientUnaryCall;
 }
 
