@@ -6,6 +6,7 @@ import type { PlanReadCache } from '../cache/plan-read-cache';
 import { PUBLIC_ROUTES } from '../auth/public-routes';
 import type { BillingClient } from '../clients/billing.client';
 import type { CatalogClient } from '../clients/catalog.client';
+import type { PortalClient } from '../clients/portal.client';
 import type { DocumentsClient } from '../clients/documents.client';
 import type { IdentityClient } from '../clients/identity.client';
 import type { NotificationClient } from '../clients/notification.client';
@@ -23,6 +24,8 @@ export interface RouteDeps {
   notification: NotificationClient;
   /** The PDFs of invoices and credit notes (docs/api-behaviour.md §22). */
   documents: DocumentsClient;
+  /** The customer portal's configuration and sessions (docs/api-behaviour.md §24). */
+  portal: PortalClient;
   apiKeyCache: ApiKeyCache;
   /** GET /plans/{id} answers, invalidated by catalog's announcements (cache/plan-change-listener.ts). */
   planCache: PlanReadCache;
@@ -67,7 +70,7 @@ interface RouteFields<
   B extends z.ZodType | undefined,
   R extends z.ZodType | undefined,
 > {
-  method: 'get' | 'post' | 'patch' | 'delete';
+  method: 'get' | 'post' | 'put' | 'patch' | 'delete';
   /** Relative to the resource's prefix, in Express syntax ('' is the collection itself). */
   path: string;
   /**
@@ -131,7 +134,7 @@ export type RouteSpec<
 
 /** A route with its types erased, as the router and the document generator see it. */
 export interface Route {
-  method: 'get' | 'post' | 'patch' | 'delete';
+  method: 'get' | 'post' | 'put' | 'patch' | 'delete';
   path: string;
   operationId: string;
   summary: string;

@@ -18,6 +18,7 @@ export * from './parked-events';
 export * from './tracing';
 export * from './spans';
 export * from './money';
+export * from './money-format';
 export * from './html';
 export * from './canonical-json';
 export * from './postal-address';

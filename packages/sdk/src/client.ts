@@ -23,7 +23,7 @@ export interface BillingClientOptions {
   fetch?: Fetch;
 }
 
-type Method = 'get' | 'post' | 'patch' | 'delete';
+type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
 type PathOf<M extends Method> = ClientPathsWithMethod<Client<paths>, M>;
 type InitOf<P extends keyof paths, M extends Method> = MaybeOptionalInit<paths[P], M>;
 /** The init argument is optional exactly when the operation has no required parameter or body (as openapi-fetch's). */
@@ -41,13 +41,14 @@ export type DataMethod<M extends Method> = <P extends PathOf<M>, Init extends In
 ) => Promise<[SuccessData<P, M, Init>] extends [never] ? void : SuccessData<P, M, Init>>;
 
 /**
- * The API's client. `get`/`post`/`patch`/`delete` resolve with the typed success body and throw
- * BillingApiError on any other answer; `GET`/`POST`/`PATCH`/`DELETE` are openapi-fetch's own, which
+ * The API's client. `get`/`post`/`put`/`patch`/`delete` resolve with the typed success body and throw
+ * BillingApiError on any other answer; `GET`/`POST`/`PUT`/`PATCH`/`DELETE` are openapi-fetch's own, which
  * resolve with `{ data, error, response }` whatever the status.
  */
 export type BillingClient = Client<paths> & {
   get: DataMethod<'get'>;
   post: DataMethod<'post'>;
+  put: DataMethod<'put'>;
   patch: DataMethod<'patch'>;
   delete: DataMethod<'delete'>;
 };
@@ -81,6 +82,7 @@ export function createBillingClient(options: BillingClientOptions): BillingClien
   return Object.assign(client, {
     get: dataMethod('get'),
     post: dataMethod('post'),
+    put: dataMethod('put'),
     patch: dataMethod('patch'),
     delete: dataMethod('delete'),
   });

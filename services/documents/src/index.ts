@@ -4,7 +4,6 @@
  * serving the pages and PDFs build on this.
  */
 export * from './domain/invoice-document';
-export * from './domain/money-format';
 export * from './domain/display-format';
 export * from './rendering/document-text';
 export * from './rendering/fonts';

@@ -1,11 +1,5 @@
-import {
-  formatCountry,
-  formatDate,
-  formatMoney,
-  formatPercentage,
-  formatPeriod,
-  formatQuantity,
-} from '@billing/documents';
+import { formatMoney } from '@billing/platform';
+import { formatCountry, formatDate, formatPercentage, formatPeriod, formatQuantity } from '@billing/documents';
 
 // Intl's own spaces, written out: a no-break space (U+00A0) before a trailing sign, a narrow
 // no-break space (U+202F) between French thousands.

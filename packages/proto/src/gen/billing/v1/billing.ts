@@ -1133,6 +1133,46 @@ export interface QuoteFirstInvoiceResponse {
   sellerName: string;
 }
 
+export interface GetCardOnFileRequest {
+  scope?: ProjectScope | undefined;
+  customerId: string;
+}
+
+export interface GetCardOnFileResponse {
+  /** Unset when the customer has no saved card. */
+  card?: CardOnFile | undefined;
+}
+
+export interface CardOnFile {
+  /** As the provider names it (visa, mastercard, ...); empty when it did not say. */
+  brand: string;
+  last4: string;
+  /** Two digits and four digits, as the provider gives them; empty when it did not say. */
+  expMonth: string;
+  expYear: string;
+}
+
+export interface StartCardUpdateRequest {
+  scope?: ProjectScope | undefined;
+  customerId: string;
+  subscriptionId: string;
+  returnUrl: string;
+}
+
+export interface StartCardUpdateResponse {
+  authorizationUrl: string;
+}
+
+export interface ApplyCardUpdateRequest {
+  scope?: ProjectScope | undefined;
+  customerId: string;
+  transactionReference: string;
+}
+
+export interface ApplyCardUpdateResponse {
+  outcome: string;
+}
+
 function createBaseGetInvoiceByLinkRequest(): GetInvoiceByLinkRequest {
   return { token: "" };
 }
@@ -15811,6 +15851,673 @@ export const QuoteFirstInvoiceResponse: MessageFns<QuoteFirstInvoiceResponse> = 
   },
 };
 
+function createBaseGetCardOnFileRequest(): GetCardOnFileRequest {
+  return { scope: undefined, customerId: "" };
+}
+
+export const GetCardOnFileRequest: MessageFns<GetCardOnFileRequest> = {
+  encode(message: GetCardOnFileRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.scope !== undefined) {
+      ProjectScope.encode(message.scope, writer.uint32(10).fork()).join();
+    }
+    if (message.customerId !== "") {
+      writer.uint32(18).string(message.customerId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetCardOnFileRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetCardOnFileRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.scope = ProjectScope.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.customerId = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetCardOnFileRequest {
+    return {
+      scope: isSet(object.scope) ? ProjectScope.fromJSON(object.scope) : undefined,
+      customerId: isSet(object.customerId)
+        ? globalThis.String(object.customerId)
+        : isSet(object.customer_id)
+        ? globalThis.String(object.customer_id)
+        : "",
+    };
+  },
+
+  toJSON(message: GetCardOnFileRequest): unknown {
+    const obj: any = {};
+    if (message.scope !== undefined) {
+      obj.scope = ProjectScope.toJSON(message.scope);
+    }
+    if (message.customerId !== "") {
+      obj.customerId = message.customerId;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetCardOnFileRequest>, I>>(base?: I): GetCardOnFileRequest {
+    return GetCardOnFileRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetCardOnFileRequest>, I>>(object: I): GetCardOnFileRequest {
+    const message = createBaseGetCardOnFileRequest();
+    message.scope = (object.scope !== undefined && object.scope !== null)
+      ? ProjectScope.fromPartial(object.scope)
+      : undefined;
+    message.customerId = object.customerId ?? "";
+    return message;
+  },
+};
+
+function createBaseGetCardOnFileResponse(): GetCardOnFileResponse {
+  return { card: undefined };
+}
+
+export const GetCardOnFileResponse: MessageFns<GetCardOnFileResponse> = {
+  encode(message: GetCardOnFileResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.card !== undefined) {
+      CardOnFile.encode(message.card, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetCardOnFileResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetCardOnFileResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.card = CardOnFile.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetCardOnFileResponse {
+    return { card: isSet(object.card) ? CardOnFile.fromJSON(object.card) : undefined };
+  },
+
+  toJSON(message: GetCardOnFileResponse): unknown {
+    const obj: any = {};
+    if (message.card !== undefined) {
+      obj.card = CardOnFile.toJSON(message.card);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetCardOnFileResponse>, I>>(base?: I): GetCardOnFileResponse {
+    return GetCardOnFileResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetCardOnFileResponse>, I>>(object: I): GetCardOnFileResponse {
+    const message = createBaseGetCardOnFileResponse();
+    message.card = (object.card !== undefined && object.card !== null)
+      ? CardOnFile.fromPartial(object.card)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseCardOnFile(): CardOnFile {
+  return { brand: "", last4: "", expMonth: "", expYear: "" };
+}
+
+export const CardOnFile: MessageFns<CardOnFile> = {
+  encode(message: CardOnFile, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.brand !== "") {
+      writer.uint32(10).string(message.brand);
+    }
+    if (message.last4 !== "") {
+      writer.uint32(18).string(message.last4);
+    }
+    if (message.expMonth !== "") {
+      writer.uint32(26).string(message.expMonth);
+    }
+    if (message.expYear !== "") {
+      writer.uint32(34).string(message.expYear);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CardOnFile {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCardOnFile();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.brand = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.last4 = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.expMonth = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.expYear = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): CardOnFile {
+    return {
+      brand: isSet(object.brand) ? globalThis.String(object.brand) : "",
+      last4: isSet(object.last4) ? globalThis.String(object.last4) : "",
+      expMonth: isSet(object.expMonth)
+        ? globalThis.String(object.expMonth)
+        : isSet(object.exp_month)
+        ? globalThis.String(object.exp_month)
+        : "",
+      expYear: isSet(object.expYear)
+        ? globalThis.String(object.expYear)
+        : isSet(object.exp_year)
+        ? globalThis.String(object.exp_year)
+        : "",
+    };
+  },
+
+  toJSON(message: CardOnFile): unknown {
+    const obj: any = {};
+    if (message.brand !== "") {
+      obj.brand = message.brand;
+    }
+    if (message.last4 !== "") {
+      obj.last4 = message.last4;
+    }
+    if (message.expMonth !== "") {
+      obj.expMonth = message.expMonth;
+    }
+    if (message.expYear !== "") {
+      obj.expYear = message.expYear;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<CardOnFile>, I>>(base?: I): CardOnFile {
+    return CardOnFile.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<CardOnFile>, I>>(object: I): CardOnFile {
+    const message = createBaseCardOnFile();
+    message.brand = object.brand ?? "";
+    message.last4 = object.last4 ?? "";
+    message.expMonth = object.expMonth ?? "";
+    message.expYear = object.expYear ?? "";
+    return message;
+  },
+};
+
+function createBaseStartCardUpdateRequest(): StartCardUpdateRequest {
+  return { scope: undefined, customerId: "", subscriptionId: "", returnUrl: "" };
+}
+
+export const StartCardUpdateRequest: MessageFns<StartCardUpdateRequest> = {
+  encode(message: StartCardUpdateRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.scope !== undefined) {
+      ProjectScope.encode(message.scope, writer.uint32(10).fork()).join();
+    }
+    if (message.customerId !== "") {
+      writer.uint32(18).string(message.customerId);
+    }
+    if (message.subscriptionId !== "") {
+      writer.uint32(26).string(message.subscriptionId);
+    }
+    if (message.returnUrl !== "") {
+      writer.uint32(34).string(message.returnUrl);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): StartCardUpdateRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseStartCardUpdateRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.scope = ProjectScope.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.customerId = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.subscriptionId = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.returnUrl = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): StartCardUpdateRequest {
+    return {
+      scope: isSet(object.scope) ? ProjectScope.fromJSON(object.scope) : undefined,
+      customerId: isSet(object.customerId)
+        ? globalThis.String(object.customerId)
+        : isSet(object.customer_id)
+        ? globalThis.String(object.customer_id)
+        : "",
+      subscriptionId: isSet(object.subscriptionId)
+        ? globalThis.String(object.subscriptionId)
+        : isSet(object.subscription_id)
+        ? globalThis.String(object.subscription_id)
+        : "",
+      returnUrl: isSet(object.returnUrl)
+        ? globalThis.String(object.returnUrl)
+        : isSet(object.return_url)
+        ? globalThis.String(object.return_url)
+        : "",
+    };
+  },
+
+  toJSON(message: StartCardUpdateRequest): unknown {
+    const obj: any = {};
+    if (message.scope !== undefined) {
+      obj.scope = ProjectScope.toJSON(message.scope);
+    }
+    if (message.customerId !== "") {
+      obj.customerId = message.customerId;
+    }
+    if (message.subscriptionId !== "") {
+      obj.subscriptionId = message.subscriptionId;
+    }
+    if (message.returnUrl !== "") {
+      obj.returnUrl = message.returnUrl;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<StartCardUpdateRequest>, I>>(base?: I): StartCardUpdateRequest {
+    return StartCardUpdateRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<StartCardUpdateRequest>, I>>(object: I): StartCardUpdateRequest {
+    const message = createBaseStartCardUpdateRequest();
+    message.scope = (object.scope !== undefined && object.scope !== null)
+      ? ProjectScope.fromPartial(object.scope)
+      : undefined;
+    message.customerId = object.customerId ?? "";
+    message.subscriptionId = object.subscriptionId ?? "";
+    message.returnUrl = object.returnUrl ?? "";
+    return message;
+  },
+};
+
+function createBaseStartCardUpdateResponse(): StartCardUpdateResponse {
+  return { authorizationUrl: "" };
+}
+
+export const StartCardUpdateResponse: MessageFns<StartCardUpdateResponse> = {
+  encode(message: StartCardUpdateResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.authorizationUrl !== "") {
+      writer.uint32(10).string(message.authorizationUrl);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): StartCardUpdateResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseStartCardUpdateResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.authorizationUrl = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): StartCardUpdateResponse {
+    return {
+      authorizationUrl: isSet(object.authorizationUrl)
+        ? globalThis.String(object.authorizationUrl)
+        : isSet(object.authorization_url)
+        ? globalThis.String(object.authorization_url)
+        : "",
+    };
+  },
+
+  toJSON(message: StartCardUpdateResponse): unknown {
+    const obj: any = {};
+    if (message.authorizationUrl !== "") {
+      obj.authorizationUrl = message.authorizationUrl;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<StartCardUpdateResponse>, I>>(base?: I): StartCardUpdateResponse {
+    return StartCardUpdateResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<StartCardUpdateResponse>, I>>(object: I): StartCardUpdateResponse {
+    const message = createBaseStartCardUpdateResponse();
+    message.authorizationUrl = object.authorizationUrl ?? "";
+    return message;
+  },
+};
+
+function createBaseApplyCardUpdateRequest(): ApplyCardUpdateRequest {
+  return { scope: undefined, customerId: "", transactionReference: "" };
+}
+
+export const ApplyCardUpdateRequest: MessageFns<ApplyCardUpdateRequest> = {
+  encode(message: ApplyCardUpdateRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.scope !== undefined) {
+      ProjectScope.encode(message.scope, writer.uint32(10).fork()).join();
+    }
+    if (message.customerId !== "") {
+      writer.uint32(18).string(message.customerId);
+    }
+    if (message.transactionReference !== "") {
+      writer.uint32(26).string(message.transactionReference);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ApplyCardUpdateRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseApplyCardUpdateRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.scope = ProjectScope.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.customerId = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.transactionReference = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ApplyCardUpdateRequest {
+    return {
+      scope: isSet(object.scope) ? ProjectScope.fromJSON(object.scope) : undefined,
+      customerId: isSet(object.customerId)
+        ? globalThis.String(object.customerId)
+        : isSet(object.customer_id)
+        ? globalThis.String(object.customer_id)
+        : "",
+      transactionReference: isSet(object.transactionReference)
+        ? globalThis.String(object.transactionReference)
+        : isSet(object.transaction_reference)
+        ? globalThis.String(object.transaction_reference)
+        : "",
+    };
+  },
+
+  toJSON(message: ApplyCardUpdateRequest): unknown {
+    const obj: any = {};
+    if (message.scope !== undefined) {
+      obj.scope = ProjectScope.toJSON(message.scope);
+    }
+    if (message.customerId !== "") {
+      obj.customerId = message.customerId;
+    }
+    if (message.transactionReference !== "") {
+      obj.transactionReference = message.transactionReference;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ApplyCardUpdateRequest>, I>>(base?: I): ApplyCardUpdateRequest {
+    return ApplyCardUpdateRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ApplyCardUpdateRequest>, I>>(object: I): ApplyCardUpdateRequest {
+    const message = createBaseApplyCardUpdateRequest();
+    message.scope = (object.scope !== undefined && object.scope !== null)
+      ? ProjectScope.fromPartial(object.scope)
+      : undefined;
+    message.customerId = object.customerId ?? "";
+    message.transactionReference = object.transactionReference ?? "";
+    return message;
+  },
+};
+
+function createBaseApplyCardUpdateResponse(): ApplyCardUpdateResponse {
+  return { outcome: "" };
+}
+
+export const ApplyCardUpdateResponse: MessageFns<ApplyCardUpdateResponse> = {
+  encode(message: ApplyCardUpdateResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.outcome !== "") {
+      writer.uint32(10).string(message.outcome);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ApplyCardUpdateResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseApplyCardUpdateResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.outcome = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ApplyCardUpdateResponse {
+    return { outcome: isSet(object.outcome) ? globalThis.String(object.outcome) : "" };
+  },
+
+  toJSON(message: ApplyCardUpdateResponse): unknown {
+    const obj: any = {};
+    if (message.outcome !== "") {
+      obj.outcome = message.outcome;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ApplyCardUpdateResponse>, I>>(base?: I): ApplyCardUpdateResponse {
+    return ApplyCardUpdateResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ApplyCardUpdateResponse>, I>>(object: I): ApplyCardUpdateResponse {
+    const message = createBaseApplyCardUpdateResponse();
+    message.outcome = object.outcome ?? "";
+    return message;
+  },
+};
+
 /**
  * BillingService owns customers, subscriptions, invoices, tax rates, usage, refunds and test clocks. Money
  * is in minor units (int64). Errors: INVALID_ARGUMENT (field violations), NOT_FOUND (no such id
@@ -16475,6 +17182,51 @@ export const BillingServiceService = {
       Buffer.from(ApplyInvoicePaymentResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): ApplyInvoicePaymentResponse => ApplyInvoicePaymentResponse.decode(value),
   },
+  /**
+   * The card the customer's renewals charge: the customer's own saved card, else the newest card
+   * of one of its subscriptions; unset when none is saved. Read-only. NOT_FOUND for a customer of
+   * no such id in this project and mode.
+   */
+  getCardOnFile: {
+    path: "/billing.v1.BillingService/GetCardOnFile" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: GetCardOnFileRequest): Buffer => Buffer.from(GetCardOnFileRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): GetCardOnFileRequest => GetCardOnFileRequest.decode(value),
+    responseSerialize: (value: GetCardOnFileResponse): Buffer =>
+      Buffer.from(GetCardOnFileResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): GetCardOnFileResponse => GetCardOnFileResponse.decode(value),
+  },
+  /**
+   * "Update card": starts an authorization of a new card at the provider's page (the sandbox in
+   * test mode) and answers where to send the customer.
+   */
+  startCardUpdate: {
+    path: "/billing.v1.BillingService/StartCardUpdate" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: StartCardUpdateRequest): Buffer =>
+      Buffer.from(StartCardUpdateRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): StartCardUpdateRequest => StartCardUpdateRequest.decode(value),
+    responseSerialize: (value: StartCardUpdateResponse): Buffer =>
+      Buffer.from(StartCardUpdateResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): StartCardUpdateResponse => StartCardUpdateResponse.decode(value),
+  },
+  /**
+   * The provider's page came back: the new card becomes the one renewals and dunning retries
+   * charge. Applied once, however often it is called.
+   */
+  applyCardUpdate: {
+    path: "/billing.v1.BillingService/ApplyCardUpdate" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ApplyCardUpdateRequest): Buffer =>
+      Buffer.from(ApplyCardUpdateRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ApplyCardUpdateRequest => ApplyCardUpdateRequest.decode(value),
+    responseSerialize: (value: ApplyCardUpdateResponse): Buffer =>
+      Buffer.from(ApplyCardUpdateResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ApplyCardUpdateResponse => ApplyCardUpdateResponse.decode(value),
+  },
 } as const;
 
 export interface BillingServiceServer extends UntypedServiceImplementation {
@@ -16698,6 +17450,22 @@ export interface BillingServiceServer extends UntypedServiceImplementation {
    * GetInvoiceByLink; UNAVAILABLE when the provider cannot be asked (nothing changed).
    */
   applyInvoicePayment: handleUnaryCall<ApplyInvoicePaymentRequest, ApplyInvoicePaymentResponse>;
+  /**
+   * The card the customer's renewals charge: the customer's own saved card, else the newest card
+   * of one of its subscriptions; unset when none is saved. Read-only. NOT_FOUND for a customer of
+   * no such id in this project and mode.
+   */
+  getCardOnFile: handleUnaryCall<GetCardOnFileRequest, GetCardOnFileResponse>;
+  /**
+   * "Update card": starts an authorization of a new card at the provider's page (the sandbox in
+   * test mode) and answers where to send the customer.
+   */
+  startCardUpdate: handleUnaryCall<StartCardUpdateRequest, StartCardUpdateResponse>;
+  /**
+   * The provider's page came back: the new card becomes the one renewals and dunning retries
+   * charge. Applied once, however often it is called.
+   */
+  applyCardUpdate: handleUnaryCall<ApplyCardUpdateRequest, ApplyCardUpdateResponse>;
 }
 
 export interface BillingServiceClient extends Client {
@@ -17550,6 +18318,64 @@ export interface BillingServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: ApplyInvoicePaymentResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * The card the customer's renewals charge: the customer's own saved card, else the newest card
+   * of one of its subscriptions; unset when none is saved. Read-only. NOT_FOUND for a customer of
+   * no such id in this project and mode.
+   */
+  getCardOnFile(
+    request: GetCardOnFileRequest,
+    callback: (error: ServiceError | null, response: GetCardOnFileResponse) => void,
+  ): ClientUnaryCall;
+  getCardOnFile(
+    request: GetCardOnFileRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: GetCardOnFileResponse) => void,
+  ): ClientUnaryCall;
+  getCardOnFile(
+    request: GetCardOnFileRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: GetCardOnFileResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * "Update card": starts an authorization of a new card at the provider's page (the sandbox in
+   * test mode) and answers where to send the customer.
+   */
+  startCardUpdate(
+    request: StartCardUpdateRequest,
+    callback: (error: ServiceError | null, response: StartCardUpdateResponse) => void,
+  ): ClientUnaryCall;
+  startCardUpdate(
+    request: StartCardUpdateRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: StartCardUpdateResponse) => void,
+  ): ClientUnaryCall;
+  startCardUpdate(
+    request: StartCardUpdateRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: StartCardUpdateResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * The provider's page came back: the new card becomes the one renewals and dunning retries
+   * charge. Applied once, however often it is called.
+   */
+  applyCardUpdate(
+    request: ApplyCardUpdateRequest,
+    callback: (error: ServiceError | null, response: ApplyCardUpdateResponse) => void,
+  ): ClientUnaryCall;
+  applyCardUpdate(
+    request: ApplyCardUpdateRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ApplyCardUpdateResponse) => void,
+  ): ClientUnaryCall;
+  applyCardUpdate(
+    request: ApplyCardUpdateRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ApplyCardUpdateResponse) => void,
   ): ClientUnaryCall;
 }
 
