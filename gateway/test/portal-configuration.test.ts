@@ -1,5 +1,14 @@
 import { type SharedPlatform, sharedPlatform } from '@billing/testing';
-import { createdBody, gatewayApi, ISO_UTC, merchantCalls, registerMerchant, UUID, type Api, type RegisteredMerchant } from './support/api';
+import {
+  createdBody,
+  gatewayApi,
+  ISO_UTC,
+  merchantCalls,
+  registerMerchant,
+  UUID,
+  type Api,
+  type RegisteredMerchant,
+} from './support/api';
 
 /** docs/api-behaviour.md §24: the portal configuration and POST /portal/sessions. */
 describe('customer portal configuration and sessions (gateway -> portal -> catalog, billing)', () => {
@@ -64,7 +73,7 @@ describe('customer portal configuration and sessions (gateway -> portal -> catal
     expect(replaced.body).toMatchObject({ plan_change: { enabled: false, plan_ids: [], proration: 'IMMEDIATE' } });
   });
 
-  it('refuses with 422 plans that are inactive, unknown, another project\'s or of two currencies', async () => {
+  it("refuses with 422 plans that are inactive, unknown, another project's or of two currencies", async () => {
     const [ngn, usd, inactive, foreign] = await Promise.all([
       createdBody(post(acme, '/plans', { name: 'NGN', amount: 1000 })),
       createdBody(post(acme, '/plans', { name: 'USD', amount: 10, currency: 'USD' })),
@@ -82,18 +91,27 @@ describe('customer portal configuration and sessions (gateway -> portal -> catal
     }
     const one = await put(acme, configuration([ngn.id]));
     expect(one.status).toBe(422);
-    const longHeadline = await put(acme, configuration([], { plan_change: { enabled: false }, headline: 'x'.repeat(101) }));
+    const longHeadline = await put(
+      acme,
+      configuration([], { plan_change: { enabled: false }, headline: 'x'.repeat(101) }),
+    );
     expect(longHeadline.status).toBe(422);
-    const badUrl = await put(acme, configuration([], { plan_change: { enabled: false }, return_url_default: 'javascript:alert(1)' }));
+    const badUrl = await put(
+      acme,
+      configuration([], { plan_change: { enabled: false }, return_url_default: 'javascript:alert(1)' }),
+    );
     expect(badUrl.status).toBe(422);
     const badMode = await put(acme, configuration([], { plan_change: { enabled: false }, cancellation: 'SOMETIMES' }));
     expect(badMode.status).toBe(422);
   });
 
-  it('creates a session of the project\'s customer: a URL under /portal/s/ that works for 10 minutes', async () => {
+  it("creates a session of the project's customer: a URL under /portal/s/ that works for 10 minutes", async () => {
     const customer = await createdBody(post(acme, '/customers', { email: `portal-${Date.now()}@example.com` }));
     const before = Date.now();
-    const res = await post(acme, '/portal/sessions', { customer_id: customer.id, return_url: 'https://acme.example.com/back' });
+    const res = await post(acme, '/portal/sessions', {
+      customer_id: customer.id,
+      return_url: 'https://acme.example.com/back',
+    });
     expect([res.status, res.body]).toEqual([
       201,
       {
@@ -113,7 +131,7 @@ describe('customer portal configuration and sessions (gateway -> portal -> catal
     expect(again.body.url).not.toBe(res.body.url);
   });
 
-  it('refuses a session of an unknown customer (404), another project\'s (403) and a bad return_url (422)', async () => {
+  it("refuses a session of an unknown customer (404), another project's (403) and a bad return_url (422)", async () => {
     const theirs = await createdBody(post(other, '/customers', { email: `theirs-${Date.now()}@example.com` }));
     const unknown = await post(acme, '/portal/sessions', { customer_id: '00000000-0000-4000-8000-000000000000' });
     const foreign = await post(acme, '/portal/sessions', { customer_id: theirs.id });

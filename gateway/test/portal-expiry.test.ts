@@ -1,5 +1,12 @@
 import { startPlatform, type PlatformUnderTest } from '@billing/testing';
-import { createdBody, gatewayApi, merchantCalls, registerMerchant, type Api, type RegisteredMerchant } from './support/api';
+import {
+  createdBody,
+  gatewayApi,
+  merchantCalls,
+  registerMerchant,
+  type Api,
+  type RegisteredMerchant,
+} from './support/api';
 import { payHostedCheckout, type PaidCheckout } from './support/hosted-checkout';
 import { openPortal, portalBrowser, portalSessionUrl } from './support/portal';
 

@@ -1,5 +1,12 @@
 import { type SharedPlatform, sharedPlatform } from '@billing/testing';
-import { createdBody, gatewayApi, merchantCalls, registerMerchant, type Api, type RegisteredMerchant } from './support/api';
+import {
+  createdBody,
+  gatewayApi,
+  merchantCalls,
+  registerMerchant,
+  type Api,
+  type RegisteredMerchant,
+} from './support/api';
 import { payHostedCheckout, type PaidCheckout } from './support/hosted-checkout';
 import { csrfOf, openPortal, portalBrowser, portalSessionUrl } from './support/portal';
 
@@ -72,14 +79,16 @@ describe('customer portal security', () => {
   it('answers every page and action 401 without a live session, and changes nothing', async () => {
     const browser = portalBrowser(platform.gatewayUrl, 'portal_session=AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA');
     const home = await browser.get('/portal');
-    const cancel = await browser.post(`/portal/subscriptions/${ada.subscriptionId}/cancel/confirm`, { csrf_token: 'x' });
+    const cancel = await browser.post(`/portal/subscriptions/${ada.subscriptionId}/cancel/confirm`, {
+      csrf_token: 'x',
+    });
     const noCookie = await portalBrowser(platform.gatewayUrl).post('/portal/billing-details/confirm', { name: 'Eve' });
     expect([home.status, cancel.status, noCookie.status]).toEqual([401, 401, 401]);
     namesNobody(await home.text());
     expect((await subscriptionOf(ada.subscriptionId)).cancel_at_period_end).toBe(false);
   });
 
-  it('refuses a form without the CSRF token or with another session\'s (403), and nothing changes', async () => {
+  it("refuses a form without the CSRF token or with another session's (403), and nothing changes", async () => {
     const { browser } = await openPortal(platform.gatewayUrl, await portalSessionUrl(api, acme, ada.customerId));
     const other = await openPortal(platform.gatewayUrl, await portalSessionUrl(api, acme, ada.customerId));
     const foreignToken = csrfOf(other.home);
@@ -88,20 +97,25 @@ describe('customer portal security', () => {
     const foreign = await browser.post(`/portal/subscriptions/${ada.subscriptionId}/cancel/confirm`, {
       csrf_token: foreignToken,
     });
-    const details = await browser.post('/portal/billing-details/confirm', { csrf_token: foreignToken, name: 'Mallory' });
+    const details = await browser.post('/portal/billing-details/confirm', {
+      csrf_token: foreignToken,
+      name: 'Mallory',
+    });
     expect([missing.status, foreign.status, details.status]).toEqual([403, 403, 403]);
     expect((await subscriptionOf(ada.subscriptionId)).cancel_at_period_end).toBe(false);
     expect((await get(acme, `/customers/${ada.customerId}`)).body.name).not.toBe('Mallory');
   });
 
-  it('answers 404 to another customer\'s subscription id in a URL or form, and nothing changes', async () => {
+  it("answers 404 to another customer's subscription id in a URL or form, and nothing changes", async () => {
     const { browser, home } = await openPortal(platform.gatewayUrl, await portalSessionUrl(api, acme, ada.customerId));
     const csrf = csrfOf(home);
     expect(home).toContain(ada.subscriptionId);
     expect(home).not.toContain(bola.subscriptionId);
 
     const review = await browser.post(`/portal/subscriptions/${bola.subscriptionId}/cancel`, { csrf_token: csrf });
-    const confirm = await browser.post(`/portal/subscriptions/${bola.subscriptionId}/cancel/confirm`, { csrf_token: csrf });
+    const confirm = await browser.post(`/portal/subscriptions/${bola.subscriptionId}/cancel/confirm`, {
+      csrf_token: csrf,
+    });
     const change = await browser.post(`/portal/subscriptions/${bola.subscriptionId}/change-plan`, { csrf_token: csrf });
     expect([review.status, confirm.status, change.status]).toEqual([404, 404, 404]);
     namesNobody(await confirm.text());
@@ -109,7 +123,7 @@ describe('customer portal security', () => {
     expect((await subscriptionOf(bola.subscriptionId)).status).toBe('ACTIVE');
   });
 
-  it('a portal cookie replayed on another customer\'s used link opens nothing and shows neither customer', async () => {
+  it("a portal cookie replayed on another customer's used link opens nothing and shows neither customer", async () => {
     const { browser: adas } = await openPortal(platform.gatewayUrl, await portalSessionUrl(api, acme, ada.customerId));
     const bolasUrl = await portalSessionUrl(api, acme, bola.customerId);
     await openPortal(platform.gatewayUrl, bolasUrl);
@@ -124,7 +138,7 @@ describe('customer portal security', () => {
     expect(home).not.toContain(bola.email);
   });
 
-  it('opens a fresh session from a customer email\'s entry link (PortalLinks)', async () => {
+  it("opens a fresh session from a customer email's entry link (PortalLinks)", async () => {
     const { PortalLinks } = await import('@billing/platform');
     const key = platform.env.PORTAL_LINKS_KEY;
     const token = new PortalLinks([key]).tokenOf({

@@ -25,7 +25,7 @@ const metricsPort = (name: ServiceName, defaultPort: number): ProcessSpec['metri
 });
 
 export type ServiceName =
-    | 'identity'
+  | 'identity'
   | 'sandbox-provider'
   | 'policy'
   | 'billing'

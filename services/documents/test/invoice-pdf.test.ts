@@ -1,4 +1,5 @@
-import { formatMoney, renderInvoicePdf, type InvoiceDocument } from '@billing/documents';
+import { formatMoney } from '@billing/platform';
+import { renderInvoicePdf, type InvoiceDocument } from '@billing/documents';
 import { labelledValues, missingFrom, pdfPages, pdfStrings, plainSpaces, sampleInvoice } from '@billing/testing';
 
 /** The strings of an invoice's PDF, rendered once per document a test names. */

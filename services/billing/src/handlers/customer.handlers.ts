@@ -61,7 +61,12 @@ export function customerHandlers(deps: BillingDeps): Partial<BillingHandlers> {
       const card = await getCardOnFile(deps, requireScope(req.scope), req.customerId);
       return {
         card: card
-          ? { brand: card.brand ?? '', last4: card.last4 ?? '', expMonth: card.expMonth ?? '', expYear: card.expYear ?? '' }
+          ? {
+              brand: card.brand ?? '',
+              last4: card.last4 ?? '',
+              expMonth: card.expMonth ?? '',
+              expYear: card.expYear ?? '',
+            }
           : undefined,
       };
     },

@@ -45,7 +45,10 @@ export function checkCsrf(session: PortalSessionModel, given: unknown): void {
   const expected = Buffer.from(session.csrfToken ?? '', 'utf8');
   const actual = Buffer.from(typeof given === 'string' ? given : '', 'utf8');
   if (expected.length === 0 || actual.length !== expected.length || !timingSafeEqual(actual, expected)) {
-    throw new DomainError('permission_denied', 'This form has expired or did not come from this portal; reload the page');
+    throw new DomainError(
+      'permission_denied',
+      'This form has expired or did not come from this portal; reload the page',
+    );
   }
 }
 

@@ -22,7 +22,11 @@ export async function ownedSubscription(
     return subscription;
   } catch (err) {
     const code = isGrpcServiceError(err) ? err.code : undefined;
-    if (code === GrpcStatus.NOT_FOUND || code === GrpcStatus.PERMISSION_DENIED || code === GrpcStatus.INVALID_ARGUMENT) {
+    if (
+      code === GrpcStatus.NOT_FOUND ||
+      code === GrpcStatus.PERMISSION_DENIED ||
+      code === GrpcStatus.INVALID_ARGUMENT
+    ) {
       throw NOT_FOUND();
     }
     throw err;

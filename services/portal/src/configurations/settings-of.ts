@@ -17,9 +17,7 @@ export function settingsOf(row: PortalConfigurationModel): PortalSettings {
 }
 
 /** The settings the portal follows for a project and mode: the stored ones, else the defaults. */
-export async function settingsFor(
-  find: () => Promise<PortalConfigurationModel | null>,
-): Promise<PortalSettings> {
+export async function settingsFor(find: () => Promise<PortalConfigurationModel | null>): Promise<PortalSettings> {
   const row = await find();
   return row ? settingsOf(row) : DEFAULT_SETTINGS;
 }

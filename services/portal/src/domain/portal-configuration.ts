@@ -54,8 +54,10 @@ export function parseSettings(input: {
   returnUrlDefault?: string;
 }): PortalSettings {
   const violations: FieldViolation[] = [];
-  const at = (field: string, msg: string) => violations.push({ loc: ['body', ...field.split('.')], msg, type: 'value_error' });
-  if (!CANCELLATION.includes(input.cancellation as CancellationMode)) at('cancellation', 'must be NONE, AT_PERIOD_END or IMMEDIATELY');
+  const at = (field: string, msg: string) =>
+    violations.push({ loc: ['body', ...field.split('.')], msg, type: 'value_error' });
+  if (!CANCELLATION.includes(input.cancellation as CancellationMode))
+    at('cancellation', 'must be NONE, AT_PERIOD_END or IMMEDIATELY');
   const proration = input.planChangeProration || 'IMMEDIATE';
   if (!PRORATION.includes(proration as PlanChangeProration)) at('plan_change.proration', 'must be IMMEDIATE or NONE');
   const planIds = [...new Set(input.planChangePlanIds)];

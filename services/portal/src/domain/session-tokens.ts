@@ -13,7 +13,8 @@ export const hashOf = (token: string): string => createHash('sha256').update(tok
 export const isTokenShaped = (token: string): boolean => /^[A-Za-z0-9_-]{43}$/.test(token);
 
 /** When a session URL created at `createdAt` stops opening the portal. */
-export const linkExpiry = (createdAt: Date, ttlSeconds: number): Date => new Date(createdAt.getTime() + ttlSeconds * 1000);
+export const linkExpiry = (createdAt: Date, ttlSeconds: number): Date =>
+  new Date(createdAt.getTime() + ttlSeconds * 1000);
 
 /** Whether a browser session last used at `lastSeenAt` is still alive at `now`. */
 export const isAlive = (lastSeenAt: Date, now: Date, idleSeconds: number): boolean =>

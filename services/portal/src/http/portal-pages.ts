@@ -48,7 +48,9 @@ const confirmationId = () => randomBytes(18).toString('base64url');
 
 const formOf = (req: Request): Record<string, string> => {
   const body = (req.body ?? {}) as Record<string, unknown>;
-  return Object.fromEntries(Object.entries(body).filter((entry): entry is [string, string] => typeof entry[1] === 'string'));
+  return Object.fromEntries(
+    Object.entries(body).filter((entry): entry is [string, string] => typeof entry[1] === 'string'),
+  );
 };
 
 /**
@@ -67,7 +69,8 @@ export function createPortalPagesApp(deps: PortalDeps, logger: Logger): Express 
       'x-frame-options': 'DENY',
       'referrer-policy': 'no-referrer',
       'x-content-type-options': 'nosniff',
-      'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; frame-ancestors 'none'",
+      'content-security-policy':
+        "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; frame-ancestors 'none'",
     });
     next();
   });
@@ -218,7 +221,8 @@ function pageOfError(err: unknown): { status: number; page: string } {
         return refused(404, 'Not found', 'There is no such item in your account.');
       case GrpcStatus.INVALID_ARGUMENT:
       case GrpcStatus.OUT_OF_RANGE: {
-        const detail = remote.violations.map((v) => `${v.loc.slice(1).join('.')}: ${v.msg}`).join('; ') || remote.detail;
+        const detail =
+          remote.violations.map((v) => `${v.loc.slice(1).join('.')}: ${v.msg}`).join('; ') || remote.detail;
         return refused(422, 'Please check the details', detail);
       }
       case GrpcStatus.FAILED_PRECONDITION:
@@ -236,5 +240,8 @@ function pageOfError(err: unknown): { status: number; page: string } {
         break;
     }
   }
-  return { status: 500, page: messagePage('Something went wrong', 'We could not do this. Please try again in a moment.', true) };
+  return {
+    status: 500,
+    page: messagePage('Something went wrong', 'We could not do this. Please try again in a moment.', true),
+  };
 }

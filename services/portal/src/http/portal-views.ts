@@ -89,11 +89,26 @@ function subscriptionSection(view: PortalView, item: SubscriptionView): string {
   const { settings } = view;
   const facts: [string, string][] = [
     ['Status', STATUS_WORDS[s.status] ?? s.status],
-    ['Price', item.renewal ? `${money(item.renewal.amount, item.renewal.currency)} every ${s.intervalCount > 1 ? `${s.intervalCount} ` : ''}${s.interval.toLowerCase()}${s.intervalCount > 1 ? 's' : ''}` : ''],
-    ['Next renewal', item.renewal ? `${day(item.renewal.date)}, ${money(item.renewal.amount, item.renewal.currency)}` : ''],
+    [
+      'Price',
+      item.renewal
+        ? `${money(item.renewal.amount, item.renewal.currency)} every ${s.intervalCount > 1 ? `${s.intervalCount} ` : ''}${s.interval.toLowerCase()}${s.intervalCount > 1 ? 's' : ''}`
+        : '',
+    ],
+    [
+      'Next renewal',
+      item.renewal ? `${day(item.renewal.date)}, ${money(item.renewal.amount, item.renewal.currency)}` : '',
+    ],
     ['Trial ends', s.status === 'TRIALING' ? day(s.trialEnd) : ''],
     ['Plan change', item.pendingPlanName ? `to ${item.pendingPlanName} on ${day(s.pendingPlanChangeAt)}` : ''],
-    ['Cancellation', s.cancelAtPeriodEnd ? `Cancels on ${day(s.currentPeriodEnd)}` : s.cancelledAt ? `Cancelled on ${day(s.cancelledAt)}` : ''],
+    [
+      'Cancellation',
+      s.cancelAtPeriodEnd
+        ? `Cancels on ${day(s.currentPeriodEnd)}`
+        : s.cancelledAt
+          ? `Cancelled on ${day(s.cancelledAt)}`
+          : '',
+    ],
   ];
   const actions: string[] = [];
   const base = `/portal/subscriptions/${encodeURIComponent(s.id)}`;
@@ -108,7 +123,12 @@ function subscriptionSection(view: PortalView, item: SubscriptionView): string {
       )
       .join('');
     actions.push(
-      buttonForm(`${base}/change-plan`, 'Change plan', view.csrfToken, `<fieldset><legend>Plans</legend>${choices}</fieldset>`),
+      buttonForm(
+        `${base}/change-plan`,
+        'Change plan',
+        view.csrfToken,
+        `<fieldset><legend>Plans</legend>${choices}</fieldset>`,
+      ),
     );
   }
   if (settings.cancellation !== 'NONE' && LIVE.has(s.status) && !s.cancelAtPeriodEnd) {
@@ -144,7 +164,14 @@ function billingDetailsSection(view: PortalView): string {
   const shown = rows([
     ['Name', c.name ?? ''],
     ['Email', c.email],
-    ['Address', address ? [address.line1, address.line2, address.city, address.state, address.postalCode, address.country].filter(Boolean).join(', ') : ''],
+    [
+      'Address',
+      address
+        ? [address.line1, address.line2, address.city, address.state, address.postalCode, address.country]
+            .filter(Boolean)
+            .join(', ')
+        : '',
+    ],
     ['Tax ID', c.taxId ?? ''],
   ]);
   if (!view.settings.billingDetailsUpdate) return `<dl>${shown}</dl>`;
@@ -188,7 +215,9 @@ export function homePage(view: PortalView, notice: string | null, canReturn: boo
 ${known ? `<p role="status" class="notice${known.problem ? ' problem' : ''}">${escapeHtml(known.text)}</p>` : ''}
 ${canReturn ? `<div class="actions">${buttonForm('/portal/return', 'Return', view.csrfToken, '', 'secondary')}</div>` : ''}</div>
 <section class="card" aria-labelledby="subscriptions"><h2 id="subscriptions">Subscriptions</h2>${
-      view.subscriptions.length ? view.subscriptions.map((item) => subscriptionSection(view, item)).join('') : '<p class="muted">No subscriptions.</p>'
+      view.subscriptions.length
+        ? view.subscriptions.map((item) => subscriptionSection(view, item)).join('')
+        : '<p class="muted">No subscriptions.</p>'
     }</section>
 <section class="card" aria-labelledby="payment"><h2 id="payment">Payment method</h2>${card}${cardAction}</section>
 <section class="card" aria-labelledby="balance"><h2 id="balance">Credit balance</h2><p>${escapeHtml(balance)}</p></section>
@@ -198,7 +227,13 @@ ${canReturn ? `<div class="actions">${buttonForm('/portal/return', 'Return', vie
 }
 
 /** A confirmation: what the action will do, "Confirm" and a way back. */
-function confirmationPage(title: string, facts: string, action: string, csrfToken: string, fields: Record<string, string>) {
+function confirmationPage(
+  title: string,
+  facts: string,
+  action: string,
+  csrfToken: string,
+  fields: Record<string, string>,
+) {
   const extra = Object.entries(fields)
     .map(([name, value]) => hidden(name, value))
     .join('');
@@ -215,7 +250,14 @@ export function cancellationReviewPage(review: CancellationReview, csrfToken: st
   const facts = rows([
     ['Subscription', s.planName],
     ['Ends', review.atPeriodEnd ? `At the end of the current period, ${day(s.currentPeriodEnd)}` : 'Now'],
-    ['Refund', refund ? money(refund.amount, refund.currency) : review.atPeriodEnd ? 'None (it runs until the period ends)' : 'None'],
+    [
+      'Refund',
+      refund
+        ? money(refund.amount, refund.currency)
+        : review.atPeriodEnd
+          ? 'None (it runs until the period ends)'
+          : 'None',
+    ],
   ]);
   return confirmationPage(
     'Cancel subscription',
@@ -259,13 +301,20 @@ export function planChangeReviewPage(review: PlanChangeReview, csrfToken: string
   );
 }
 
-export function billingDetailsReviewPage(details: BillingDetails, form: Record<string, string>, csrfToken: string): string {
+export function billingDetailsReviewPage(
+  details: BillingDetails,
+  form: Record<string, string>,
+  csrfToken: string,
+): string {
   const a = details.address;
   return confirmationPage(
     'Update billing details',
     `<dl>${rows([
       ['Name', details.name ?? '(unchanged)'],
-      ['Address', a ? [a.line1, a.line2, a.city, a.state, a.postalCode, a.country].filter(Boolean).join(', ') : '(none)'],
+      [
+        'Address',
+        a ? [a.line1, a.line2, a.city, a.state, a.postalCode, a.country].filter(Boolean).join(', ') : '(none)',
+      ],
       ['Tax ID', details.taxId ?? '(none)'],
     ])}</dl>`,
     '/portal/billing-details/confirm',
@@ -277,7 +326,7 @@ export function billingDetailsReviewPage(details: BillingDetails, form: Record<s
 export function cardReviewPage(csrfToken: string): string {
   return confirmationPage(
     'Update card',
-    '<p>You will go to the payment provider\'s page to authorize a new card. Your renewals and any retry of an unpaid invoice then charge it.</p>',
+    "<p>You will go to the payment provider's page to authorize a new card. Your renewals and any retry of an unpaid invoice then charge it.</p>",
     '/portal/card',
     csrfToken,
     {},

@@ -27,7 +27,7 @@ export const portalResource: Resource = {
       operationId: 'getPortalConfiguration',
       summary: 'The customer portal configuration',
       description:
-        'Of the key\'s project and mode; before any PUT the defaults: cancellation `AT_PERIOD_END`, plan changes off, ' +
+        "Of the key's project and mode; before any PUT the defaults: cancellation `AT_PERIOD_END`, plan changes off, " +
         'card and billing-details updates on, no headline and no return URL (`updated_at` null).',
       auth: 'apiKey',
       response: { status: 200, description: 'The configuration', schema: PortalConfigurationSchema },
@@ -43,7 +43,7 @@ export const portalResource: Resource = {
       operationId: 'putPortalConfiguration',
       summary: 'Replace the customer portal configuration',
       description:
-        'The whole configuration of the key\'s project and mode. `plan_change.plan_ids` must name active plans of ' +
+        "The whole configuration of the key's project and mode. `plan_change.plan_ids` must name active plans of " +
         'this project and mode, all in one currency, at least two when plan changes are enabled: otherwise 422 ' +
         'naming the plan. The portal follows it from its next page.',
       auth: 'apiKey',
@@ -75,7 +75,7 @@ export const portalResource: Resource = {
       operationId: 'createPortalSession',
       summary: 'Open the customer portal for one customer',
       description:
-        "`url` opens the portal for that customer: once, within 10 minutes of `created_at` (`expires_at`); the " +
+        '`url` opens the portal for that customer: once, within 10 minutes of `created_at` (`expires_at`); the ' +
         'browser session it starts lasts while the customer is active, ending after an hour without a request. ' +
         'Afterwards the link shows a page saying it expired and nothing else. Send the customer there straight ' +
         "away; never keep or share the URL. An unknown customer -> 404, another project's -> 403.",

@@ -34,7 +34,8 @@ export const PortalConfigurationSchema = z
 export const PutPortalConfigurationBody = z
   .object({
     cancellation: z.enum(CANCELLATION).meta({
-      description: 'What "Cancel subscription" does: nothing offered, at the end of the period, or now with the policy refund',
+      description:
+        'What "Cancel subscription" does: nothing offered, at the end of the period, or now with the policy refund',
     }),
     plan_change: z
       .object({
@@ -57,7 +58,9 @@ export const PutPortalConfigurationBody = z
 export const CreatePortalSessionBody = z
   .object({
     customer_id: idParam('Customer'),
-    return_url: returnUrl.optional().meta({ description: 'Where "Return" goes; else the configuration\'s return_url_default' }),
+    return_url: returnUrl
+      .optional()
+      .meta({ description: 'Where "Return" goes; else the configuration\'s return_url_default' }),
   })
   .meta({ id: 'CreatePortalSessionRequest' });
 

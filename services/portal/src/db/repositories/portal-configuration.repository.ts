@@ -24,7 +24,10 @@ export class PortalConfigurationRepository {
     };
     await PortalConfigurationModel.bulkCreate(
       [{ id: randomUUID(), projectId: scope.projectId, livemode: scope.livemode, createdAt: now, ...values }],
-      { updateOnDuplicate: [...Object.keys(values)] as (keyof PortalConfigurationModel)[], conflictAttributes: ['projectId', 'livemode'] },
+      {
+        updateOnDuplicate: [...Object.keys(values)] as (keyof PortalConfigurationModel)[],
+        conflictAttributes: ['projectId', 'livemode'],
+      },
     );
     return (await PortalConfigurationModel.findOne({ where: scopeWhere(scope) }))!;
   }

@@ -12,5 +12,7 @@ export interface StoredSettings {
 /** GET /portal/configuration (docs/api-behaviour.md §24): the configuration, or the defaults. */
 export async function getPortalConfiguration(deps: PortalDeps, scope: ProjectScope): Promise<StoredSettings> {
   const row = await deps.configurations.find(scope);
-  return row ? { settings: settingsOf(row), updatedAt: row.updatedAt } : { settings: DEFAULT_SETTINGS, updatedAt: null };
+  return row
+    ? { settings: settingsOf(row), updatedAt: row.updatedAt }
+    : { settings: DEFAULT_SETTINGS, updatedAt: null };
 }

@@ -27,7 +27,11 @@ export async function putPortalConfiguration(
       else currencies.add(plan.currency);
     } catch (err) {
       const code = isGrpcServiceError(err) ? err.code : undefined;
-      if (code !== GrpcStatus.NOT_FOUND && code !== GrpcStatus.PERMISSION_DENIED && code !== GrpcStatus.INVALID_ARGUMENT) {
+      if (
+        code !== GrpcStatus.NOT_FOUND &&
+        code !== GrpcStatus.PERMISSION_DENIED &&
+        code !== GrpcStatus.INVALID_ARGUMENT
+      ) {
         throw err;
       }
       violations.push({ loc, msg: 'no plan of this project and mode has this id', type: 'value_error', input: planId });
