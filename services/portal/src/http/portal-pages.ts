@@ -123,8 +123,8 @@ export function createPortalPagesApp(deps: PortalDeps, logger: Logger): Express 
 
   app.post('/portal/subscriptions/:id/cancel/confirm', async (req: Request<{ id: string }>, res) => {
     const current = await formSession(req);
-    await cancelSubscription(deps, current, req.params.id, formOf(req).confirmation_id);
-    res.redirect(303, '/portal?done=cancelled');
+    const { atPeriodEnd } = await cancelSubscription(deps, current, req.params.id, formOf(req).confirmation_id);
+    res.redirect(303, `/portal?done=${atPeriodEnd ? 'cancel_scheduled' : 'cancelled'}`);
   });
 
   app.post('/portal/subscriptions/:id/change-plan', async (req: Request<{ id: string }>, res) => {

@@ -82,6 +82,21 @@ const STATUS_WORDS: Record<string, string> = {
   INCOMPLETE: 'Incomplete',
 };
 
+const PERIODS: Record<string, string> = {
+  daily: 'day',
+  weekly: 'week',
+  monthly: 'month',
+  quarterly: 'quarter',
+  biannually: 'half-year',
+  annually: 'year',
+};
+
+/** "every month", "every 3 months": how often a subscription renews (§4's intervals). */
+export function periodWords(interval: string, count: number): string {
+  const unit = PERIODS[interval.toLowerCase()] ?? interval.toLowerCase();
+  return count > 1 ? `every ${count} ${unit}s` : `every ${unit}`;
+}
+
 const LIVE = new Set(['ACTIVE', 'TRIALING', 'PAST_DUE', 'PAUSED']);
 
 function subscriptionSection(view: PortalView, item: SubscriptionView): string {
@@ -89,12 +104,7 @@ function subscriptionSection(view: PortalView, item: SubscriptionView): string {
   const { settings } = view;
   const facts: [string, string][] = [
     ['Status', STATUS_WORDS[s.status] ?? s.status],
-    [
-      'Price',
-      item.renewal
-        ? `${money(item.renewal.amount, item.renewal.currency)} every ${s.intervalCount > 1 ? `${s.intervalCount} ` : ''}${s.interval.toLowerCase()}${s.intervalCount > 1 ? 's' : ''}`
-        : '',
-    ],
+    ['Price', item.renewal ? `${money(item.renewal.amount, item.renewal.currency)} ${periodWords(s.interval, s.intervalCount)}` : ''],
     [
       'Next renewal',
       item.renewal ? `${day(item.renewal.date)}, ${money(item.renewal.amount, item.renewal.currency)}` : '',
@@ -119,7 +129,7 @@ function subscriptionSection(view: PortalView, item: SubscriptionView): string {
         (plan, index) =>
           `<div class="radio"><input type="radio" id="plan-${escapeHtml(s.id)}-${index}" name="plan_id" value="${escapeHtml(plan.id)}"${
             index === 0 ? ' checked' : ''
-          }> <label for="plan-${escapeHtml(s.id)}-${index}">${escapeHtml(plan.name)} (${escapeHtml(money(plan.amount, plan.currency))} before tax)</label></div>`,
+          }> <label for="plan-${escapeHtml(s.id)}-${index}">${escapeHtml(plan.name)} (${escapeHtml(`${money(plan.amount, plan.currency)} ${periodWords(plan.interval, plan.intervalCount)}`)} before tax)</label></div>`,
       )
       .join('');
     actions.push(

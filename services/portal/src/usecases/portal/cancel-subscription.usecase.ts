@@ -15,7 +15,7 @@ export async function cancelSubscription(
   session: PortalSessionModel,
   subscriptionId: string,
   confirmationId: unknown,
-): Promise<void> {
+): Promise<{ atPeriodEnd: boolean }> {
   const scope = scopeOf(session);
   const subscription = await ownedSubscription(deps, session, subscriptionId);
   const { atPeriodEnd } = cancellationOf(await settingsFor(() => deps.configurations.find(scope)));
@@ -26,4 +26,5 @@ export async function cancelSubscription(
     cancelledBy: 'CUSTOMER',
     idempotencyKey: idempotencyKeyOf(session.id, confirmationId),
   });
+  return { atPeriodEnd };
 }
