@@ -2,15 +2,17 @@
 # Writes what compose needs besides the image (docs/deployment.md), into deploy/ or the folder
 # given, once: an existing secret is kept, because WEBHOOK_SECRETS_KEY encrypts the webhook
 # secrets stored in the pgdata volume (a new key could not read them) and DOCUMENT_LINKS_KEY
-# signs the invoice and credit-note links already sent; a secret .env lacks (one a newer version
+# signs the invoice and credit-note links already sent (PORTAL_LINKS_KEY the portal entry links
+# of customer emails); a secret .env lacks (one a newer version
 # of the platform needs) is added.
-#   .env          JWT_SECRET, SANDBOX_SECRET_KEY, WEBHOOK_SECRETS_KEY, DOCUMENT_LINKS_KEY
+#   .env          JWT_SECRET, SANDBOX_SECRET_KEY, WEBHOOK_SECRETS_KEY, DOCUMENT_LINKS_KEY,
+#                 PORTAL_LINKS_KEY
 #   tls/<process> ca.crt, tls.crt, tls.key: gRPC mutual TLS, a certificate per process whose CN
 #                 and DNS name are its compose service name, from a CA made here (its key is
 #                 thrown away; remove tls/ and run again for new ones)
 set -eu
 dir="${1:-$(dirname "$0")}"
-processes="gateway identity catalog billing policy notification documents"
+processes="gateway identity catalog billing policy notification documents portal"
 
 secret() {
   if grep -qs "^$1=" "$dir/.env"; then return; fi
@@ -26,6 +28,7 @@ secret JWT_SECRET "$(openssl rand -hex 32)"
 secret SANDBOX_SECRET_KEY "sk_test_$(openssl rand -hex 24)"
 secret WEBHOOK_SECRETS_KEY "$(openssl rand -base64 32)"
 secret DOCUMENT_LINKS_KEY "$(openssl rand -hex 32)"
+secret PORTAL_LINKS_KEY "$(openssl rand -hex 32)"
 
 if [ -e "$dir/tls" ]; then
   for process in $processes; do

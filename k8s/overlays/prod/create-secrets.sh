@@ -20,6 +20,7 @@ if [ -n "${PAYSTACK_SECRET_KEY:-}" ]; then set -- --from-literal=PAYSTACK_SECRET
 exec kubectl --namespace "$NAMESPACE" create secret generic platform-secrets \
   --from-literal=JWT_SECRET="$(openssl rand -hex 32)" \
   --from-literal=DOCUMENT_LINKS_KEY="$(openssl rand -hex 32)" \
+  --from-literal=PORTAL_LINKS_KEY="$(openssl rand -hex 32)" \
   --from-literal=SANDBOX_SECRET_KEY="sk_test_$(openssl rand -hex 24)" \
   --from-literal=WEBHOOK_SECRETS_KEY="$(openssl rand -base64 32)" \
   "$@"
