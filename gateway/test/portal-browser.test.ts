@@ -2,7 +2,14 @@ import { readFileSync } from 'node:fs';
 import { AxeBuilder } from '@axe-core/playwright';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { pdfStrings, sharedPlatform, type SharedPlatform } from '@billing/testing';
-import { createdBody, gatewayApi, merchantCalls, registerMerchant, type Api, type RegisteredMerchant } from './support/api';
+import {
+  createdBody,
+  gatewayApi,
+  merchantCalls,
+  registerMerchant,
+  type Api,
+  type RegisteredMerchant,
+} from './support/api';
 import { artifactsFolder, launchChromium } from './support/browser';
 import { payHostedCheckout, type PaidCheckout } from './support/hosted-checkout';
 import { portalSessionUrl } from './support/portal';
@@ -10,7 +17,9 @@ import { sandboxControlsOf } from './support/test-clock';
 
 /** NGN as the portal writes it (docs/api-behaviour.md §24). */
 const naira = (minor: number) =>
-  new Intl.NumberFormat('en', { style: 'currency', currency: 'NGN', currencyDisplay: 'narrowSymbol' }).format(minor / 100);
+  new Intl.NumberFormat('en', { style: 'currency', currency: 'NGN', currencyDisplay: 'narrowSymbol' }).format(
+    minor / 100,
+  );
 /** Spaces as one plain space: a page's text gives back Intl's no-break spaces as they are. */
 const plain = (text: string) => text.replace(/[\u00a0\u202f\u2009]/g, ' ').replace(/\s+/g, ' ');
 
@@ -113,7 +122,9 @@ describe('the customer portal in a real browser', () => {
     expect(row).toContain(invoice.number);
     expect(row).toContain(naira(invoice.amount * 100));
     expect(row).toContain('PAID');
-    expect(plain((await page.locator('section[aria-labelledby=payment]').textContent()) ?? '')).toMatch(/ending in \d{4}/);
+    expect(plain((await page.locator('section[aria-labelledby=payment]').textContent()) ?? '')).toMatch(
+      /ending in \d{4}/,
+    );
     expect(await page.locator('section[aria-labelledby=details]').textContent()).toContain(customer.email);
 
     const [download] = await Promise.all([
@@ -131,7 +142,9 @@ describe('the customer portal in a real browser', () => {
 
   it('"Cancel subscription" shows the refund quote of /cancel/preview and, confirmed, cancels at the period end', async () => {
     const customer = await openedPortal('portal-cancel');
-    const preview = await post(acme, `/subscriptions/${customer.subscriptionId}/cancel/preview`, { at_period_end: true });
+    const preview = await post(acme, `/subscriptions/${customer.subscriptionId}/cancel/preview`, {
+      at_period_end: true,
+    });
     expect(preview.status).toBe(200);
 
     await page.getByRole('button', { name: 'Cancel subscription' }).click();
@@ -202,7 +215,10 @@ describe('the customer portal in a real browser', () => {
       .locator('table tbody tr')
       .evaluateAll((rows) => rows.map((row) => [...row.querySelectorAll('td')].map((cell) => cell.textContent ?? '')));
     expect(lines.map((row) => row.map(plain))).toEqual(
-      preview.body.lines.map((line: { description: string; amount: number }) => [line.description, naira(line.amount * 100)]),
+      preview.body.lines.map((line: { description: string; amount: number }) => [
+        line.description,
+        naira(line.amount * 100),
+      ]),
     );
 
     await page.getByRole('button', { name: 'Confirm' }).click();

@@ -104,7 +104,12 @@ function subscriptionSection(view: PortalView, item: SubscriptionView): string {
   const { settings } = view;
   const facts: [string, string][] = [
     ['Status', STATUS_WORDS[s.status] ?? s.status],
-    ['Price', item.renewal ? `${money(item.renewal.amount, item.renewal.currency)} ${periodWords(s.interval, s.intervalCount)}` : ''],
+    [
+      'Price',
+      item.renewal
+        ? `${money(item.renewal.amount, item.renewal.currency)} ${periodWords(s.interval, s.intervalCount)}`
+        : '',
+    ],
     [
       'Next renewal',
       item.renewal ? `${day(item.renewal.date)}, ${money(item.renewal.amount, item.renewal.currency)}` : '',
