@@ -3,6 +3,7 @@ import { status as GrpcStatus } from '@grpc/grpc-js';
 import express, { type Express, type NextFunction, type Request, type Response } from 'express';
 import { DomainError, isGrpcServiceError, readRemoteError, type Logger } from '@billing/platform';
 import { checkCsrf, liveSession } from '../browser-sessions/browser-session';
+import { ownedSubscription } from '../browser-sessions/owned-subscription';
 import { ADDRESS_FIELDS, billingDetailsOf } from '../domain/billing-details';
 import type { PortalSessionModel } from '../db/models/portal-session.model';
 import type { PortalDeps } from '../portal-deps';
@@ -155,19 +156,21 @@ export function createPortalPagesApp(deps: PortalDeps, logger: Logger): Express 
 
   app.post('/portal/card/review', async (req, res) => {
     const current = await formSession(req);
-    res.send(cardReviewPage(current.csrfToken!));
+    const subscription = await ownedSubscription(deps, current, formOf(req).subscription_id ?? '');
+    res.send(cardReviewPage(subscription, current.csrfToken!));
   });
 
   app.post('/portal/card', async (req, res) => {
     const current = await formSession(req);
-    res.redirect(303, await startCardUpdate(deps, current));
+    res.redirect(303, await startCardUpdate(deps, current, formOf(req).subscription_id));
   });
 
   app.get('/portal/card/callback', async (req, res) => {
     const current = await session(req);
     const reference = typeof req.query.reference === 'string' ? req.query.reference : '';
     const outcome = await finishCardUpdate(deps, current, reference);
-    res.redirect(303, `/portal?done=${outcome === 'UPDATED' ? 'card_updated' : 'card_not_updated'}`);
+    const notice = outcome === 'UPDATED' ? 'card_updated' : outcome === 'PENDING' ? 'card_pending' : 'card_not_updated';
+    res.redirect(303, `/portal?done=${notice}`);
   });
 
   app.post('/portal/return', async (req, res) => {

@@ -146,6 +146,9 @@ function subscriptionSection(view: PortalView, item: SubscriptionView): string {
       ),
     );
   }
+  if (settings.paymentMethodUpdate && LIVE.has(s.status)) {
+    actions.push(buttonForm('/portal/card/review', 'Update card', view.csrfToken, hidden('subscription_id', s.id)));
+  }
   if (settings.cancellation !== 'NONE' && LIVE.has(s.status) && !s.cancelAtPeriodEnd) {
     actions.push(buttonForm(`${base}/cancel`, 'Cancel subscription', view.csrfToken, '', 'danger'));
   }
@@ -206,6 +209,7 @@ const NOTICES: Record<string, { text: string; problem?: boolean }> = {
   details_updated: { text: 'Your billing details are updated.' },
   card_updated: { text: 'Your card is updated.' },
   card_not_updated: { text: 'Your card was not updated.', problem: true },
+  card_pending: { text: 'Your card update is being confirmed by the payment provider.' },
 };
 
 /** The portal home (docs/api-behaviour.md §24). */
@@ -218,9 +222,6 @@ export function homePage(view: PortalView, notice: string | null, canReturn: boo
         ['Expires', view.card.expMonth && view.card.expYear ? `${view.card.expMonth}/${view.card.expYear}` : ''],
       ])}</dl>`
     : '<p class="muted">No card on file.</p>';
-  const cardAction = view.settings.paymentMethodUpdate
-    ? `<div class="actions">${buttonForm('/portal/card/review', 'Update card', view.csrfToken)}</div>`
-    : '';
   const balance = c.balance > 0 && c.balanceCurrency ? money(c.balance, c.balanceCurrency) : 'None';
   return portalPage(
     `${view.sellerName}: your account`,
@@ -234,7 +235,7 @@ ${canReturn ? `<div class="actions">${buttonForm('/portal/return', 'Return', vie
         ? view.subscriptions.map((item) => subscriptionSection(view, item)).join('')
         : '<p class="muted">No subscriptions.</p>'
     }</section>
-<section class="card" aria-labelledby="payment"><h2 id="payment">Payment method</h2>${card}${cardAction}</section>
+<section class="card" aria-labelledby="payment"><h2 id="payment">Payment method</h2>${card}</section>
 <section class="card" aria-labelledby="balance"><h2 id="balance">Credit balance</h2><p>${escapeHtml(balance)}</p></section>
 <section class="card" aria-labelledby="invoices"><h2 id="invoices">Invoices</h2>${invoicesTable(view.invoices)}</section>
 <section class="card" aria-labelledby="details"><h2 id="details">Billing details</h2>${billingDetailsSection(view)}</section>`,
@@ -338,12 +339,12 @@ export function billingDetailsReviewPage(
   );
 }
 
-export function cardReviewPage(csrfToken: string): string {
+export function cardReviewPage(subscription: billingV1.Subscription, csrfToken: string): string {
   return confirmationPage(
     'Update card',
-    "<p>You will go to the payment provider's page to authorize a new card. Your renewals and any retry of an unpaid invoice then charge it.</p>",
+    `<dl>${rows([['Subscription', subscription.planName]])}</dl><p>You will go to the payment provider's page to authorize a new card. The renewals of this subscription, and any retry of its unpaid invoices, then charge it.</p>`,
     '/portal/card',
     csrfToken,
-    {},
+    { subscription_id: subscription.id },
   );
 }
