@@ -156,7 +156,10 @@ describe('the customer portal in a real browser', () => {
     expect(preview.body.refund).toBeNull();
     expect(facts.get('Refund')).toMatch(/^None/);
 
-    await page.getByRole('button', { name: 'Confirm' }).click();
+    // From the keyboard alone: the button takes focus and Enter presses it.
+    await page.getByRole('button', { name: 'Confirm' }).focus();
+    await page.keyboard.press('Enter');
+    await page.waitForURL(/done=cancel_scheduled/);
     await expect(page.getByRole('status').textContent()).resolves.toContain('will end with its current period');
     const sub = (await get(acme, `/subscriptions/${customer.subscriptionId}`)).body;
     // As the API's cancel at period end: still ACTIVE, ending with its period (§8).
@@ -230,5 +233,28 @@ describe('the customer portal in a real browser', () => {
       .filter((t) => t.channel === 'authorization')
       .map((t) => [t.status, t.amount]);
     expect(charges).toEqual([['success', 10_000_000]]);
+  });
+
+  it('a used link shows only that it expired, and passes axe', async () => {
+    const customer = await openedPortal('portal-used');
+    const url = await portalSessionUrl(api, acme, customer.customerId);
+    await page.goto(url);
+    const again = await browser.newContext();
+    const other = await again.newPage();
+    try {
+      const response = await other.goto(url);
+      expect(response?.status()).toBe(401);
+      await expect(other.getByRole('heading', { level: 1 }).textContent()).resolves.toBe('This link has expired');
+      const text = (await other.locator('body').textContent()) ?? '';
+      expect(text).not.toContain(customer.email);
+      expect(text).not.toContain('portal-browser');
+      await other.screenshot({ path: `${artifactsFolder('portal')}/6-link-expired.png`, fullPage: true });
+      const results = await new AxeBuilder({ page: other })
+        .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
+        .analyze();
+      expect(results.violations.map((v) => v.id)).toEqual([]);
+    } finally {
+      await again.close();
+    }
   });
 });

@@ -117,10 +117,45 @@ describe('customer portal security', () => {
       csrf_token: csrf,
     });
     const change = await browser.post(`/portal/subscriptions/${bola.subscriptionId}/change-plan`, { csrf_token: csrf });
-    expect([review.status, confirm.status, change.status]).toEqual([404, 404, 404]);
+    const card = await browser.post('/portal/card', { csrf_token: csrf, subscription_id: bola.subscriptionId });
+    expect([review.status, confirm.status, change.status, card.status]).toEqual([404, 404, 404, 404]);
     namesNobody(await confirm.text());
     expect((await subscriptionOf(bola.subscriptionId)).cancel_at_period_end).toBe(false);
     expect((await subscriptionOf(bola.subscriptionId)).status).toBe('ACTIVE');
+  });
+
+  it("answers 404 to a plan the configuration does not offer (another project's, or none), and nothing changes", async () => {
+    const [basic, pro] = await Promise.all([
+      createdBody(post(acme, '/plans', { name: 'Basic', amount: 1000 })),
+      createdBody(post(acme, '/plans', { name: 'Pro', amount: 9000 })),
+    ]);
+    const configured = await api('PUT', '/api/v1/portal/configuration', {
+      apiKey: acme.testKey,
+      body: {
+        cancellation: 'AT_PERIOD_END',
+        plan_change: { enabled: true, plan_ids: [basic.id, pro.id], proration: 'IMMEDIATE' },
+        payment_method_update: true,
+        billing_details_update: true,
+      },
+    });
+    expect(configured.status).toBe(200);
+    const other = await registerMerchant(api, 'portal-security-other');
+    const theirs = await createdBody(post(other, '/plans', { name: 'Theirs', amount: 10 }));
+    const unoffered = await createdBody(post(acme, '/plans', { name: 'Secret', amount: 1 }));
+    const { browser, home } = await openPortal(platform.gatewayUrl, await portalSessionUrl(api, acme, ada.customerId));
+    const csrf = csrfOf(home);
+    for (const planId of [theirs.id, unoffered.id, 'not-an-id']) {
+      const review = await browser.post(`/portal/subscriptions/${ada.subscriptionId}/change-plan`, {
+        csrf_token: csrf,
+        plan_id: planId,
+      });
+      const confirm = await browser.post(`/portal/subscriptions/${ada.subscriptionId}/change-plan/confirm`, {
+        csrf_token: csrf,
+        plan_id: planId,
+      });
+      expect([planId, review.status, confirm.status]).toEqual([planId, 404, 404]);
+    }
+    expect((await subscriptionOf(ada.subscriptionId)).plan_id).not.toBe(unoffered.id);
   });
 
   it("a portal cookie replayed on another customer's used link opens nothing and shows neither customer", async () => {
