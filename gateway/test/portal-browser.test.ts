@@ -12,6 +12,7 @@ import {
 } from './support/api';
 import { artifactsFolder, launchChromium } from './support/browser';
 import { payHostedCheckout, type PaidCheckout } from './support/hosted-checkout';
+import { openTaxedInvoice } from './support/open-invoice';
 import { portalSessionUrl } from './support/portal';
 import { sandboxControlsOf } from './support/test-clock';
 
@@ -256,5 +257,36 @@ describe('the customer portal in a real browser', () => {
     } finally {
       await again.close();
     }
+  });
+
+  it("shows a taxed, discounted subscription at the price its renewal invoices, a trial's end and an OPEN invoice", async () => {
+    const { m, payer, subscriptionId, invoice } = await openTaxedInvoice(api, platform.gatewayUrl, 'portal-taxed');
+    const response = await page.goto(await portalSessionUrl(api, m, payer.customerId));
+    expect(response?.status()).toBe(200);
+    await shot('7-taxed-subscription');
+    expect(await violations()).toEqual([]);
+
+    // The renewal that made the OPEN invoice billed the same plan, discount and rates as the next.
+    const pro = await rowsOf(`section[aria-labelledby="sub-${subscriptionId}"] dl`);
+    expect(pro.get('Status')).toBe('Past due');
+    expect(pro.get('Price')).toBe(`${naira(invoice.amount * 100)} every month`);
+    expect(pro.get('Next renewal')).toContain(naira(invoice.amount * 100));
+
+    const listed = (await get(m, `/subscriptions?customer_id=${payer.customerId}`)).body as { id: string }[];
+    const trialId = listed.find((s) => s.id !== subscriptionId)!.id;
+    const trial = (await get(m, `/subscriptions/${trialId}`)).body;
+    const trialRows = await rowsOf(`section[aria-labelledby="sub-${trial.id}"] dl`);
+    expect(trialRows.get('Status')).toBe('Trial');
+    expect(trialRows.get('Trial ends')).toBe(
+      new Intl.DateTimeFormat('en', { year: 'numeric', month: 'long', day: 'numeric', timeZone: 'UTC' }).format(
+        new Date(trial.trial_end),
+      ),
+    );
+    const open = plain((await page.locator('table tbody tr', { hasText: invoice.number }).textContent()) ?? '');
+    expect(open).toContain('OPEN');
+    expect(open).toContain(naira(invoice.amount * 100));
+    await expect(page.getByRole('link', { name: `View invoice ${invoice.number}` }).getAttribute('href')).resolves.toBe(
+      invoice.hosted_invoice_url,
+    );
   });
 });
