@@ -43,8 +43,11 @@ describe('customer portal security', () => {
   };
   const subscriptionOf = async (id: string) => (await get(acme, `/subscriptions/${id}`)).body;
 
-  it('opens the portal once: the link sets an HttpOnly SameSite=Lax cookie and redirects home; a second open is the expired page', async () => {
+  it('opens the portal once (a HEAD aside): the link sets an HttpOnly SameSite=Lax cookie and redirects home; a second open is the expired page', async () => {
     const url = await portalSessionUrl(api, acme, ada.customerId);
+    // A link preview's HEAD does not use it up.
+    const preview = await fetch(url, { method: 'HEAD', redirect: 'manual' });
+    expect([preview.status, preview.headers.getSetCookie()]).toEqual([200, []]);
     const first = await fetch(url, { redirect: 'manual' });
     expect([first.status, first.headers.get('location')]).toEqual([303, '/portal']);
     const cookie = first.headers.getSetCookie().find((c) => c.startsWith('portal_session='))!;

@@ -1,5 +1,5 @@
 import type { ProjectScope } from '@billing/platform';
-import type { catalogV1 } from '@billing/proto';
+import type { billingV1, catalogV1 } from '@billing/proto';
 import type { PortalSettings } from '../domain/portal-configuration';
 import type { PortalDeps } from '../portal-deps';
 
@@ -26,7 +26,7 @@ export async function allowedPlans(
 }
 
 /** The plan snapshot billing takes for a change, as the API's change-plan sends it. */
-export const planSnapshotOf = (plan: catalogV1.Plan): import('@billing/proto').billingV1.PlanSnapshot => ({
+export const planSnapshotOf = (plan: catalogV1.Plan): billingV1.PlanSnapshot => ({
   planId: plan.id,
   name: plan.name,
   amount: plan.amount,

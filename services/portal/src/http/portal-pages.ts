@@ -91,11 +91,14 @@ export function createPortalPagesApp(deps: PortalDeps, logger: Logger): Express 
     });
 
   app.get('/portal/s/:token', async (req: Request<{ token: string }>, res) => {
+    // A HEAD (a mail or chat client previewing the link) must not use up the one opening.
+    if (req.method === 'HEAD') return res.status(200).end();
     setCookie(res, await openSessionLink(deps, req.params.token));
     res.redirect(303, '/portal');
   });
 
   app.get('/portal/enter/:token', async (req: Request<{ token: string }>, res) => {
+    if (req.method === 'HEAD') return res.status(200).end();
     setCookie(res, await enterPortal(deps, req.params.token));
     res.redirect(303, '/portal');
   });

@@ -1,5 +1,6 @@
-import type { ProjectScope } from '@billing/platform';
-import type { billingV1 } from '@billing/proto';
+import { status as GrpcStatus } from '@grpc/grpc-js';
+import { isGrpcServiceError, type ProjectScope } from '@billing/platform';
+import type { billingV1, catalogV1 } from '@billing/proto';
 import { planSnapshotOf } from '../configurations/allowed-plans';
 import type { PortalDeps } from '../portal-deps';
 
@@ -29,7 +30,7 @@ export async function renewalQuote(
     return null;
   }
   const planId = subscription.pendingPlanId ?? subscription.planId;
-  const plan = (await deps.catalog.getPlan({ scope, planId })).plan;
+  const plan = await planOrNull(deps, scope, planId);
   if (!plan) return null;
   const discount = subscription.discount;
   const discountLeft = discount && (discount.periodsRemaining === undefined || discount.periodsRemaining > 0);
@@ -52,4 +53,20 @@ export async function renewalQuote(
     taxRateIds: rates && !rates.fromPlan ? rates.ids : plan.taxRateIds,
   });
   return { date: subscription.currentPeriodEnd, amount: quote.amount, currency: quote.currency };
+}
+
+/** A plan as catalog has it; null when catalog no longer knows it (the page then shows no price). */
+export async function planOrNull(
+  deps: PortalDeps,
+  scope: ProjectScope,
+  planId: string,
+): Promise<catalogV1.Plan | null> {
+  try {
+    return (await deps.catalog.getPlan({ scope, planId })).plan ?? null;
+  } catch (err) {
+    if (isGrpcServiceError(err) && (err.code === GrpcStatus.NOT_FOUND || err.code === GrpcStatus.PERMISSION_DENIED)) {
+      return null;
+    }
+    throw err;
+  }
 }

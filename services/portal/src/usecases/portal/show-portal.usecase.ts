@@ -2,7 +2,7 @@ import type { billingV1, catalogV1 } from '@billing/proto';
 import { scopeOf } from '../../browser-sessions/browser-session';
 import { settingsFor } from '../../configurations/settings-of';
 import { allowedPlans } from '../../configurations/allowed-plans';
-import { renewalQuote, type RenewalQuote } from '../../subscriptions/renewal-quote';
+import { planOrNull, renewalQuote, type RenewalQuote } from '../../subscriptions/renewal-quote';
 import type { PortalSettings } from '../../domain/portal-configuration';
 import type { PortalSessionModel } from '../../db/models/portal-session.model';
 import type { PortalDeps } from '../../portal-deps';
@@ -45,7 +45,7 @@ export async function showPortal(deps: PortalDeps, session: PortalSessionModel):
   const views = await Promise.all(
     subscriptions.map(async (subscription): Promise<SubscriptionView> => {
       const pendingPlanName = subscription.pendingPlanId
-        ? ((await deps.catalog.getPlan({ scope, planId: subscription.pendingPlanId })).plan?.name ?? null)
+        ? ((await planOrNull(deps, scope, subscription.pendingPlanId))?.name ?? null)
         : null;
       return { subscription, renewal: await renewalQuote(deps, scope, subscription), pendingPlanName };
     }),
