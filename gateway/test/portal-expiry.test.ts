@@ -1,4 +1,4 @@
-import { startPlatform, type PlatformUnderTest } from '@billing/testing';
+import { queryDatabase, startPlatform, type PlatformUnderTest } from '@billing/testing';
 import {
   createdBody,
   gatewayApi,
@@ -37,6 +37,7 @@ describe('customer portal: expired links, idle sessions and the per-address limi
         PORTAL_LINK_TTL_SECONDS: String(LINK_SECONDS),
         PORTAL_IDLE_TTL_SECONDS: String(IDLE_SECONDS),
         PORTAL_REQUESTS_PER_MINUTE_PER_ADDRESS: String(PORTAL_BUDGET),
+        PORTAL_SESSION_PURGE_MS: '500',
       },
     });
     api = gatewayApi(platform.gatewayUrl);
@@ -74,6 +75,19 @@ describe('customer portal: expired links, idle sessions and the per-address limi
     expect((await get(acme, `/subscriptions/${ada.subscriptionId}`)).body.cancel_at_period_end).toBe(false);
   });
 
+  it('deletes the sessions that can never be used again: an unopened link past its lifetime, an idle one', async () => {
+    const unopened = await createdBody(post(acme, '/portal/sessions', { customer_id: ada.customerId }));
+    const opened = await openPortal(platform.gatewayUrl, await portalSessionUrl(api, acme, ada.customerId));
+    const idsLeft = async () =>
+      (await queryDatabase<{ id: string }>(platform.database('portal'), 'SELECT id FROM portal_sessions')).map(
+        (r) => r.id,
+      );
+    expect(await idsLeft()).toContain(unopened.id);
+    await sleep((IDLE_SECONDS + 1) * 1000 + 500);
+    expect(await idsLeft()).toEqual([]);
+    expect((await opened.browser.get('/portal')).status).toBe(401);
+  });
+
   it('refuses portal requests past the per-address budget with 429 and Retry-After', async () => {
     const browser = portalBrowser(platform.gatewayUrl);
     const statuses: number[] = [];
@@ -83,6 +97,7 @@ describe('customer portal: expired links, idle sessions and the per-address limi
       if (res.status === 429) expect(Number(res.headers.get('retry-after'))).toBeGreaterThan(0);
       await res.text();
     }
+    // Last in the suite: the address's budget is spent.
     expect(statuses).toContain(429);
     expect(statuses.filter((status) => status !== 429).every((status) => status === 401)).toBe(true);
   });

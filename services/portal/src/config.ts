@@ -42,6 +42,8 @@ const portalEnvSchema = baseEnvSchema
     PORTAL_LINK_TTL_SECONDS: seconds(600, 86_400),
     /** How long a browser session lasts without a request (§24: 1 hour of inactivity). */
     PORTAL_IDLE_TTL_SECONDS: seconds(3600, 86_400),
+    /** How often sessions that can never be used again are deleted. */
+    PORTAL_SESSION_PURGE_MS: z.coerce.number().int().min(100).max(86_400_000).default(600_000),
   })
   .superRefine((env, ctx) => {
     if (env.NODE_ENV === 'production' && env.PORTAL_LINKS_KEY.some((key) => key.startsWith('dev-'))) {

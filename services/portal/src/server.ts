@@ -5,6 +5,7 @@ import {
   openDatabase,
   PortalLinks,
   startGrpcServer,
+  startPollingLoop,
   systemClock,
   type Logger,
 } from '@billing/platform';
@@ -18,6 +19,7 @@ import { PortalSessionRepository } from './db/repositories/portal-session.reposi
 import { portalHandlers } from './handlers/portal.handlers';
 import { createPortalPagesApp } from './http/portal-pages';
 import type { PortalDeps } from './portal-deps';
+import { purgeEndedSessions } from './usecases/sessions/purge-ended-sessions.usecase';
 
 export interface RunningPortal {
   port: number;
@@ -80,11 +82,19 @@ export async function startPortal(config: PortalConfig, logger: Logger): Promise
     ],
   });
   const pages = await listenHttp(createPortalPagesApp(deps, logger), config.PORTAL_HTTP_PORT);
+  // Any replica may purge: a batch is a DELETE of ids that can never be used again.
+  const purge = startPollingLoop(
+    'portal-session-purge',
+    config.PORTAL_SESSION_PURGE_MS,
+    () => purgeEndedSessions(deps),
+    logger,
+  );
   logger.info({ grpc_port: grpc.port, http_port: config.PORTAL_HTTP_PORT }, 'portal listening');
   return {
     port: grpc.port,
     async stop() {
       await Promise.all([grpc.shutdown(), pages.close()]);
+      await purge.stop();
       billing.close();
       catalog.close();
       identity.close();

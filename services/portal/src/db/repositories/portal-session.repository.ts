@@ -69,4 +69,20 @@ export class PortalSessionRepository {
     );
     return count === 1;
   }
+
+  /**
+   * Deletes up to `limit` sessions that can never open anything again: a link never opened and
+   * past its expiry, or a browser session last used before `idleSince`. Answers how many.
+   */
+  async purgeEnded(now: Date, idleSince: Date, limit: number): Promise<number> {
+    const ended = await PortalSessionModel.findAll({
+      attributes: ['id'],
+      where: {
+        [Op.or]: [{ browserTokenHash: null, linkExpiresAt: { [Op.lt]: now } }, { lastSeenAt: { [Op.lt]: idleSince } }],
+      },
+      limit,
+    });
+    if (ended.length === 0) return 0;
+    return PortalSessionModel.destroy({ where: { id: ended.map((session) => session.id) } });
+  }
 }
