@@ -5,7 +5,7 @@
  */
 const SERVICE = '^services/([^/]+)/src/';
 /** The services laid out by resource (docs/decisions.md): use cases in usecases/<resource>/. */
-const LAID_OUT = '^services/(billing|catalog|documents|identity|notification|policy|sandbox-provider)/src/';
+const LAID_OUT = '^services/(billing|catalog|documents|identity|notification|policy|portal|sandbox-provider)/src/';
 
 module.exports = {
   forbidden: [
@@ -24,7 +24,8 @@ module.exports = {
         '(billing: invoicing/, subscription-changes/, scheduling/, read-models/, events/, domain/; ' +
         'catalog: checkout/, coupon-redemptions/, tax-rates/, read-models/, events/, domain/; ' +
         'identity: access/, provisioning/, seller-details/, events/; notification: delivery/, registration/, emails/; ' +
-        'sandbox-provider: customers/, resources/, webhooks/; documents: billing/, rendering/), never through its module.',
+        'sandbox-provider: customers/, resources/, webhooks/; documents: billing/, rendering/; ' +
+        'portal: browser-sessions/, configurations/, subscriptions/, actions/, clients/), never through its module.',
       severity: 'error',
       from: { path: `${LAID_OUT}usecases/` },
       to: { path: `${LAID_OUT}usecases/` },
@@ -40,13 +41,13 @@ module.exports = {
       name: 'shared-home-imports-use-case',
       comment:
         'Shared machinery serves use cases; it never calls one back. Entry points are not homes and may call ' +
-        "use cases: handlers/, catalog's and documents' http/ (hosted pages) and workflows/ (whose steps call use cases).",
+        "use cases: handlers/, catalog's, documents' and portal's http/ (hosted pages) and workflows/ (whose steps call use cases).",
       severity: 'error',
       from: {
         path:
           `${SERVICE}(invoicing|subscription-changes|scheduling|read-models|events|domain|db` +
           '|checkout|coupon-redemptions|tax-rates|access|provisioning|seller-details|delivery|registration|emails|customers|resources|webhooks' +
-          '|billing|rendering)/',
+          '|billing|rendering|browser-sessions|configurations|subscriptions|actions|clients)/',
       },
       to: { path: `${SERVICE}usecases/` },
     },

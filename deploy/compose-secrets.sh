@@ -2,7 +2,8 @@
 # Writes what compose needs besides the image (docs/deployment.md), into deploy/ or the folder
 # given, once: an existing secret is kept, because WEBHOOK_SECRETS_KEY encrypts the webhook
 # secrets stored in the pgdata volume (a new key could not read them) and DOCUMENT_LINKS_KEY
-# signs the invoice and credit-note links already sent; a secret .env lacks (one a newer version
+# signs the invoice and credit-note links already sent (PORTAL_LINKS_KEY the portal entry links
+# of customer emails); a secret .env lacks (one a newer version
 # of the platform needs) is added.
 #   .env          JWT_SECRET, SANDBOX_SECRET_KEY, WEBHOOK_SECRETS_KEY, DOCUMENT_LINKS_KEY,
 #                 PORTAL_LINKS_KEY
@@ -11,7 +12,7 @@
 #                 thrown away; remove tls/ and run again for new ones)
 set -eu
 dir="${1:-$(dirname "$0")}"
-processes="gateway identity catalog billing policy notification documents"
+processes="gateway identity catalog billing policy notification documents portal"
 
 secret() {
   if grep -qs "^$1=" "$dir/.env"; then return; fi

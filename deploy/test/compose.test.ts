@@ -92,6 +92,7 @@ describe('compose', () => {
         'policy',
         'notification',
         'documents',
+        'portal',
         'sandbox-provider',
         'gateway',
       ]),
@@ -116,7 +117,7 @@ describe('compose', () => {
         .filter((c) => c.env.GRPC_TLS_CERT_FILE)
         .map((c) => c.label)
         .sort(),
-    ).toEqual(['billing', 'catalog', 'documents', 'gateway', 'identity', 'notification', 'policy']);
+    ).toEqual(['billing', 'catalog', 'documents', 'gateway', 'identity', 'notification', 'policy', 'portal']);
     expect(problems).toEqual([]);
     expect(refusals(runConfigLoaders(checks))).toEqual([]);
   });

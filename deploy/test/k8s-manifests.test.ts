@@ -388,7 +388,7 @@ describeWithKubectl('Kubernetes overlays hang together', () => {
           deploymentOf.set(id, deployment);
         }
       }
-      expect(checks.length).toBeGreaterThanOrEqual(8);
+      expect(checks.length).toBeGreaterThanOrEqual(9);
       const loaded = runConfigLoaders(checks);
       expect(problems).toEqual([]);
       expect(refusals(loaded)).toEqual([]);

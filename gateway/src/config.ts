@@ -46,10 +46,14 @@ const gatewayEnvSchema = baseEnvSchema
       .default('127.0.0.1:50055'),
     /** documents.v1: the PDFs of GET /invoices/{id}/pdf and GET /credit-notes/{id}/pdf. */
     DOCUMENTS_GRPC_URL: grpcTarget('127.0.0.1:50056'),
+    /** portal.v1: the customer portal's configuration and sessions (docs/api-behaviour.md §24). */
+    PORTAL_GRPC_URL: grpcTarget('127.0.0.1:50057'),
     /** catalog's HTTP side (hosted checkout pages, provider webhook), proxied as is. */
     CATALOG_HTTP_URL: z.url({ protocol: /^https?$/ }).default('http://127.0.0.1:8082'),
     /** documents' HTTP side (hosted invoice pages, the PDFs of their links), proxied as is. */
     DOCUMENTS_HTTP_URL: z.url({ protocol: /^https?$/ }).default('http://127.0.0.1:8083'),
+    /** The portal's HTTP side (the customer portal pages, /portal/*), proxied as is. */
+    PORTAL_HTTP_URL: z.url({ protocol: /^https?$/ }).default('http://127.0.0.1:8084'),
     /** Deadline of every gRPC call; past it the request is answered 503. */
     GRPC_DEADLINE_MS: milliseconds(5000, 1, 120_000),
     /** Check every response body against its published schema (on by default in tests). */
@@ -81,6 +85,8 @@ const gatewayEnvSchema = baseEnvSchema
     LOGIN_FAILURES_PER_15_MIN: perPeriod(10),
     /** Requests to /api/v1/auth/* per client address per minute. */
     AUTH_REQUESTS_PER_MINUTE_PER_ADDRESS: perPeriod(60),
+    /** Requests to the customer portal pages (/portal/*) per client address per minute. */
+    PORTAL_REQUESTS_PER_MINUTE_PER_ADDRESS: perPeriod(120),
   })
   .transform((env) => ({
     ...env,

@@ -19,6 +19,7 @@ import { createIdentityClient, type IdentityClient } from './clients/identity.cl
 import { createNotificationClient, type NotificationClient } from './clients/notification.client';
 import { createDocumentsClient, type DocumentsClient } from './clients/documents.client';
 import { createPolicyClient, type PolicyClient } from './clients/policy.client';
+import { createPortalClient, type PortalClient } from './clients/portal.client';
 import type { GatewayConfig } from './config';
 import { IdempotencyRepository } from './db/idempotency.repository';
 import { gatewayMigrations } from './db/migrations';
@@ -32,17 +33,21 @@ import { RateLimits } from './middleware/rate-limit';
 import { requestId } from './middleware/request-id';
 import { buildOpenApiDocument } from './openapi/document';
 import { providerWebhookForwarder } from './proxy/provider-webhook.proxy';
-import { checkoutProxy, documentPagesProxy } from './proxy/service-pages.proxy';
+import { checkoutProxy, documentPagesProxy, portalPagesProxy } from './proxy/service-pages.proxy';
 import { v1Resources } from './routes/v1';
 
 export interface AppDeps {
-  config: Pick<GatewayConfig, 'PUBLIC_URL' | 'CATALOG_HTTP_URL' | 'DOCUMENTS_HTTP_URL' | 'CHECK_RESPONSES'>;
+  config: Pick<
+    GatewayConfig,
+    'PUBLIC_URL' | 'CATALOG_HTTP_URL' | 'DOCUMENTS_HTTP_URL' | 'PORTAL_HTTP_URL' | 'CHECK_RESPONSES'
+  >;
   identity: IdentityClient;
   catalog: CatalogClient;
   billing: BillingClient;
   policy: PolicyClient;
   notification: NotificationClient;
   documents: DocumentsClient;
+  portal: PortalClient;
   apiKeyCache: ApiKeyCache;
   planCache: PlanReadCache;
   /** Idempotency-Key records (the gateway's database); absent, the header is ignored. */
@@ -84,6 +89,9 @@ export function createApp(deps: AppDeps): Express {
   // Before any body parser: the proxied bodies must reach catalog byte for byte.
   app.use(checkoutProxy(deps.config.CATALOG_HTTP_URL, logger));
   app.use(documentPagesProxy(deps.config.DOCUMENTS_HTTP_URL, logger));
+  // The portal's pages are counted per address first: its links are capabilities worth guessing.
+  app.use('/portal', deps.rateLimits.perPortalAddress());
+  app.use(portalPagesProxy(deps.config.PORTAL_HTTP_URL, logger));
 
   // Idempotency-Key applies to authenticated POSTs (it is scoped to the caller's credentials).
   const afterAuth = deps.idempotency ? [idempotency(deps.idempotency)] : [];
@@ -155,6 +163,7 @@ export async function startGateway(config: GatewayConfig, logger: Logger): Promi
     config.GRPC_DEADLINE_MS,
     transport.channelCredentials,
   );
+  const portal = createPortalClient(config.PORTAL_GRPC_URL, config.GRPC_DEADLINE_MS, transport.channelCredentials);
   const apiKeyCache = new ApiKeyCache(config.API_KEY_CACHE_TTL_MS);
   // Not used until listenForPlanChanges has confirmed its subscription.
   const planCache = new PlanReadCache(config.PLAN_CACHE_TTL_MS);
@@ -168,6 +177,7 @@ export async function startGateway(config: GatewayConfig, logger: Logger): Promi
     policy,
     notification,
     documents,
+    portal,
     apiKeyCache,
     planCache,
     rateLimits,
@@ -197,6 +207,7 @@ export async function startGateway(config: GatewayConfig, logger: Logger): Promi
       policy.close();
       notification.close();
       documents.close();
+      portal.close();
       await providerWebhooks.close();
       stopListening();
       stopPlanChanges();

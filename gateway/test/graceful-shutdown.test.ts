@@ -50,7 +50,8 @@ function steadyLoad(request: () => Promise<ApiResponse>, workers = 4) {
  * The cases in an order that starts again only what a later case's request passes through (a
  * start costs seconds): every request passes the gateway and identity (its key or token), the
  * gateway's own reads a plan from catalog, and the card helper goes through billing to the
- * sandbox; policy and notification serve only their own case, and the gateway's case is last.
+ * sandbox; policy, notification and portal serve only their own case, and the gateway's case is
+ * last.
  * Documents has no case yet: no route of the gateway reaches it so far (docs/api-behaviour.md §22).
  */
 const CASES = [
@@ -60,6 +61,7 @@ const CASES = [
   'sandbox-provider',
   'policy',
   'notification',
+  'portal',
   'gateway',
 ] as const satisfies readonly ServiceName[];
 const NEEDED_LATER = new Set<ServiceName>(['identity', 'catalog', 'billing', 'sandbox-provider']);
@@ -148,6 +150,8 @@ describe('graceful shutdown: SIGTERM under load', () => {
         token: merchant.token,
         body: { webhook_id: webhookId, event: 'customer.created' },
       }),
+    // The gateway's /portal routes are portal's gRPC; its answer is read from its database.
+    portal: () => api('GET', '/api/v1/portal/configuration', { apiKey: merchant.testKey }),
     'sandbox-provider': () =>
       api('POST', `/api/v1/test-helpers/customers/${customerId}/card`, {
         apiKey: merchant.testKey,

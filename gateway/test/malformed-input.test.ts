@@ -323,6 +323,7 @@ describe('/openapi.json covers every route the gateway serves', () => {
         RATE_LIMIT_TEST_PER_SECOND: 25,
         LOGIN_FAILURES_PER_15_MIN: 10,
         AUTH_REQUESTS_PER_MINUTE_PER_ADDRESS: 60,
+        PORTAL_REQUESTS_PER_MINUTE_PER_ADDRESS: 120,
       },
       logger,
     );
@@ -331,6 +332,7 @@ describe('/openapi.json covers every route the gateway serves', () => {
         PUBLIC_URL: 'http://localhost',
         CATALOG_HTTP_URL: 'http://127.0.0.1:1',
         DOCUMENTS_HTTP_URL: 'http://127.0.0.1:1',
+        PORTAL_HTTP_URL: 'http://127.0.0.1:1',
         CHECK_RESPONSES: false,
       },
       // Route handlers are only built here, never called.
@@ -340,6 +342,7 @@ describe('/openapi.json covers every route the gateway serves', () => {
       policy: {} as never,
       notification: {} as never,
       documents: {} as never,
+      portal: {} as never,
       apiKeyCache: new ApiKeyCache(1000),
       planCache: new PlanReadCache(0),
       rateLimits,

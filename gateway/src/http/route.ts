@@ -6,6 +6,7 @@ import type { PlanReadCache } from '../cache/plan-read-cache';
 import { PUBLIC_ROUTES } from '../auth/public-routes';
 import type { BillingClient } from '../clients/billing.client';
 import type { CatalogClient } from '../clients/catalog.client';
+import type { PortalClient } from '../clients/portal.client';
 import type { DocumentsClient } from '../clients/documents.client';
 import type { IdentityClient } from '../clients/identity.client';
 import type { NotificationClient } from '../clients/notification.client';
@@ -23,6 +24,8 @@ export interface RouteDeps {
   notification: NotificationClient;
   /** The PDFs of invoices and credit notes (docs/api-behaviour.md §22). */
   documents: DocumentsClient;
+  /** The customer portal's configuration and sessions (docs/api-behaviour.md §24). */
+  portal: PortalClient;
   apiKeyCache: ApiKeyCache;
   /** GET /plans/{id} answers, invalidated by catalog's announcements (cache/plan-change-listener.ts). */
   planCache: PlanReadCache;

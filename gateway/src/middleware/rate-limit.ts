@@ -21,6 +21,7 @@ export type RateLimitConfig = Pick<
   | 'RATE_LIMIT_TEST_PER_SECOND'
   | 'LOGIN_FAILURES_PER_15_MIN'
   | 'AUTH_REQUESTS_PER_MINUTE_PER_ADDRESS'
+  | 'PORTAL_REQUESTS_PER_MINUTE_PER_ADDRESS'
 >;
 
 /** A Redis command that has not answered by then is treated as "Redis is down" for that request. */
@@ -43,7 +44,7 @@ function insuredLimiter(redis: Redis, keyPrefix: string, points: number, duratio
 }
 
 /** Which limit refused a request (docs/rate-limits.md): the label of the refusals metric. */
-type LimitKind = 'api_key_live' | 'api_key_test' | 'auth_address' | 'login_failures';
+type LimitKind = 'api_key_live' | 'api_key_test' | 'auth_address' | 'portal_address' | 'login_failures';
 
 const refusals = counter(
   'gateway_rate_limit_refusals_total',
@@ -78,6 +79,7 @@ export class RateLimits {
   private readonly liveKeys: RateLimiterRedis;
   private readonly testKeys: RateLimiterRedis;
   private readonly authAddresses: RateLimiterRedis;
+  private readonly portalAddresses: RateLimiterRedis;
   private readonly loginFailures: RateLimiterRedis;
   /** Whether the last thing Redis told us was that it works; undefined before the first word. */
   private redisUp: boolean | undefined;
@@ -112,6 +114,12 @@ export class RateLimits {
       BURST_FACTOR,
     );
     this.authAddresses = insuredLimiter(this.redis, `${prefix}:auth`, config.AUTH_REQUESTS_PER_MINUTE_PER_ADDRESS, 60);
+    this.portalAddresses = insuredLimiter(
+      this.redis,
+      `${prefix}:portal`,
+      config.PORTAL_REQUESTS_PER_MINUTE_PER_ADDRESS,
+      60,
+    );
     this.loginFailures = insuredLimiter(
       this.redis,
       `${prefix}:login`,
@@ -172,6 +180,23 @@ export class RateLimits {
       } catch (err) {
         if (!isRefusal(err)) throw err;
         throw tooManyRequests('auth_address', err, 'Too many authentication requests from this address; retry later');
+      }
+      next();
+    };
+  }
+
+  /**
+   * Every customer portal page and form (/portal/*, docs/api-behaviour.md §24): a budget per client
+   * address and minute, so that guessing session links or hammering actions is slowed down
+   * whichever replica answers.
+   */
+  perPortalAddress(): RequestHandler {
+    return async (req, _res, next) => {
+      try {
+        await this.portalAddresses.consume(req.ip ?? req.socket.remoteAddress ?? 'unknown');
+      } catch (err) {
+        if (!isRefusal(err)) throw err;
+        throw tooManyRequests('portal_address', err, 'Too many portal requests from this address; retry later');
       }
       next();
     };

@@ -5,7 +5,8 @@ import type { Logger } from '@billing/platform';
 
 /**
  * Pages a service serves itself, passed through untouched: `paths` of the platform's public
- * address go to `target` (catalog's hosted checkout, documents' hosted invoices and PDFs).
+ * address go to `target` (catalog's hosted checkout, documents' hosted invoices and PDFs, the
+ * customer portal).
  */
 function servicePagesProxy(service: string, target: string, paths: RegExp, logger: Logger): RequestHandler {
   return createProxyMiddleware<IncomingMessage, ServerResponse>({
@@ -39,3 +40,10 @@ export const checkoutProxy = (catalogHttpUrl: string, logger: Logger) =>
  */
 export const documentPagesProxy = (documentsHttpUrl: string, logger: Logger) =>
   servicePagesProxy('documents', documentsHttpUrl, /^\/(i|cn)\/[^/]+/, logger);
+
+/**
+ * The customer portal (`/portal/...`: session links, entry links, its pages and forms), owned by
+ * portal (docs/api-behaviour.md §24). The API's /api/v1/portal/* routes are the gateway's own.
+ */
+export const portalPagesProxy = (portalHttpUrl: string, logger: Logger) =>
+  servicePagesProxy('portal', portalHttpUrl, /^\/portal(\/|$)/, logger);

@@ -28,13 +28,15 @@ export const GRPC_CALLERS: Readonly<Record<string, readonly string[]>> = {
   'catalog.v1.CatalogService': ['gateway'],
   'notification.v1.NotificationService': ['gateway'],
   'documents.v1.DocumentsService': ['gateway'],
+  'portal.v1.PortalService': ['gateway'],
 };
 
 /**
  * Callers allowed some methods of a service only: documents, which serves public pages, reads
  * billing's invoices and credit notes and starts and applies a hosted "Pay", and can do nothing
  * else there (no refund, no credit note, no change to a subscription); notification reads a
- * customer and an invoice for the emails it writes.
+ * customer and an invoice for the emails it writes; portal, which serves one customer's pages,
+ * reads that customer and takes the portal's actions, and nothing else.
  */
 export const GRPC_METHOD_CALLERS: Readonly<Record<string, Readonly<Record<string, readonly string[]>>>> = {
   'billing.v1.BillingService': {
@@ -46,12 +48,31 @@ export const GRPC_METHOD_CALLERS: Readonly<Record<string, Readonly<Record<string
       'StartInvoicePayment',
       'ApplyInvoicePayment',
     ],
-    // The customer portal's "Update card" (docs/api-behaviour.md §20, "Updating the card").
-    portal: ['StartCardUpdate', 'ApplyCardUpdate'],
+    // The customer portal (docs/api-behaviour.md §24): one customer's view and the actions its
+    // buttons take, through the same use cases as the API; nothing else of billing.
+    portal: [
+      'GetCustomer',
+      'UpdateCustomer',
+      'ListSubscriptions',
+      'GetSubscription',
+      'ListInvoices',
+      'GetCardOnFile',
+      'PreviewCancellation',
+      'CancelSubscription',
+      'PreviewPlanChange',
+      'ChangePlan',
+      'QuoteFirstInvoice',
+      'StartCardUpdate',
+      'ApplyCardUpdate',
+    ],
     // Customer emails (docs/api-behaviour.md §24): the customer's address, name and locale, and
     // the invoice's number and links. Nothing else, and nothing that changes anything.
     notification: ['GetCustomer', 'GetInvoice'],
   },
+  // The plans a portal configuration names and a portal plan change moves to.
+  'catalog.v1.CatalogService': { portal: ['GetPlan'] },
+  // The merchant's name the portal shows, and the merchant of an entry link's project.
+  'identity.v1.IdentityService': { portal: ['GetProjectSeller'] },
 };
 
 /** Answered to every caller, so that kubelet gRPC probes (which speak plaintext) keep working. */

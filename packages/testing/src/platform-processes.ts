@@ -25,7 +25,15 @@ const metricsPort = (name: ServiceName, defaultPort: number): ProcessSpec['metri
 });
 
 export type ServiceName =
-  'identity' | 'sandbox-provider' | 'policy' | 'billing' | 'catalog' | 'notification' | 'documents' | 'gateway';
+  | 'identity'
+  | 'sandbox-provider'
+  | 'policy'
+  | 'billing'
+  | 'catalog'
+  | 'notification'
+  | 'documents'
+  | 'portal'
+  | 'gateway';
 
 const grpcService = (
   name: ServiceName,
@@ -72,6 +80,12 @@ export const PLATFORM_PROCESSES: ProcessSpec[] = [
     portVariable: 'DOCUMENTS_HTTP_PORT',
     defaultPort: 8083,
     urlVariable: 'DOCUMENTS_HTTP_URL',
+  }),
+  // After billing, catalog and identity, which it reads and acts through, and before the gateway.
+  grpcService('portal', 50057, 9478, {
+    portVariable: 'PORTAL_HTTP_PORT',
+    defaultPort: 8084,
+    urlVariable: 'PORTAL_HTTP_URL',
   }),
   {
     name: 'gateway',

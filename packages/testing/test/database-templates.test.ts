@@ -38,7 +38,16 @@ describe('database templates', () => {
     await Promise.all([fresh?.stop(), copied?.stop()]);
   });
 
-  const owners = ['identity', 'sandbox-provider', 'policy', 'billing', 'catalog', 'notification', 'gateway'] as const;
+  const owners = [
+    'identity',
+    'sandbox-provider',
+    'policy',
+    'billing',
+    'catalog',
+    'notification',
+    'portal',
+    'gateway',
+  ] as const;
 
   it.each(owners)('%s migrated from empty has the schema of its template copy', async (service) => {
     const migrated = await schemaOf(fresh.database(service));

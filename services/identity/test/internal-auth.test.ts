@@ -18,7 +18,7 @@ import { channelCredentialsFrom, type SharedPlatform, sharedPlatform } from '@bi
 /**
  * Internal authentication (docs/decisions.md, "Internal authentication"): a real identity
  * process under mutual TLS, called with every kind of wrong credential and with the right one;
- * and billing, which documents and notification may call for some methods only.
+ * and billing, which documents, notification and portal may call for some methods only.
  */
 describe('gRPC internal authentication', () => {
   let platform: SharedPlatform;
@@ -159,6 +159,50 @@ describe('gRPC internal authentication', () => {
       expect((await refused(() => billing.getInvoice({ scope, invoiceId })))?.code).toBe(status.NOT_FOUND);
     } finally {
       billing.close();
+    }
+  });
+
+  it("lets portal call the methods its pages and actions need only: a refund-free credit note or identity's registration is PERMISSION_DENIED", async () => {
+    const credentials = platform.grpcCredentials('portal');
+    const billing = createPromiseClient(
+      billingV1.BillingServiceClient,
+      platform.env.BILLING_GRPC_URL,
+      20_000,
+      credentials,
+    );
+    const identity = createPromiseClient(identityV1.IdentityServiceClient, address, 20_000, credentials);
+    const refusedWith = (call: Promise<unknown>) =>
+      call.then(
+        () => null,
+        (e: ServiceError) => readRemoteError(e),
+      );
+    try {
+      const scope = { projectId: '00000000-0000-4000-8000-000000000001', merchantId: '', livemode: false };
+      const issue = await refusedWith(
+        billing.issueCreditNote({
+          scope,
+          invoiceId: '00000000-0000-4000-8000-000000000002',
+          amount: 100,
+          reason: 'DUPLICATE',
+          refundTo: 'CARD',
+        }),
+      );
+      expect(issue?.code).toBe(status.PERMISSION_DENIED);
+      expect(issue?.detail).toContain('portal may not call billing.v1.BillingService/IssueCreditNote');
+      const register = await refusedWith(identity.registerMerchant(registration('portal')));
+      expect(register?.code).toBe(status.PERMISSION_DENIED);
+      // Methods it may call get past the check: billing and identity answer them.
+      const card = await refusedWith(
+        billing.getCardOnFile({ scope, customerId: '00000000-0000-4000-8000-000000000003' }),
+      );
+      expect(card?.code).toBe(status.NOT_FOUND);
+      const seller = await refusedWith(
+        identity.getProjectSeller({ projectId: '00000000-0000-4000-8000-000000000001' }),
+      );
+      expect(seller?.code).toBe(status.NOT_FOUND);
+    } finally {
+      billing.close();
+      identity.close();
     }
   });
 

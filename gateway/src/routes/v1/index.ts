@@ -12,6 +12,7 @@ import { testClockResource } from './test-clock/test-clock.routes';
 import { testHelpersResource } from './test-helpers/test-helpers.routes';
 import { merchantsResource } from './merchants/merchants.routes';
 import { plansResource } from './plans/plans.routes';
+import { portalResource } from './portal/portal.routes';
 import { projectsResource } from './projects/projects.routes';
 import { subscriptionUsageResource, usageBatchResource } from './usage/usage.routes';
 import { subscriptionsResource } from './subscriptions/subscriptions.routes';
@@ -41,4 +42,5 @@ export const v1Resources: Resource[] = [
   usageBatchResource,
   subscriptionsResource,
   webhooksResource,
+  portalResource,
 ];

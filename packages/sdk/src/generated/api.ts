@@ -1570,6 +1570,56 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/portal/configuration": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The customer portal configuration
+         * @description Of the key's project and mode; before any PUT the defaults: cancellation `AT_PERIOD_END`, plan changes off, card and billing-details updates on, no headline and no return URL (`updated_at` null).
+         *
+         *     **Credentials:** a project's API key in `X-Api-Key`. It acts in the key’s project and mode: a test key (`svc_test_...`) reads and writes test-mode data only, a live key (`svc_live_...`) live-mode data only. An id of the other mode is a 404, one of another project a 403.
+         */
+        get: operations["getPortalConfiguration"];
+        /**
+         * Replace the customer portal configuration
+         * @description The whole configuration of the key's project and mode. `plan_change.plan_ids` must name active plans of this project and mode, all in one currency, at least two when plan changes are enabled: otherwise 422 naming the plan. The portal follows it from its next page.
+         *
+         *     **Credentials:** a project's API key in `X-Api-Key`. It acts in the key’s project and mode: a test key (`svc_test_...`) reads and writes test-mode data only, a live key (`svc_live_...`) live-mode data only. An id of the other mode is a 404, one of another project a 403.
+         */
+        put: operations["putPortalConfiguration"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/portal/sessions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Open the customer portal for one customer
+         * @description `url` opens the portal for that customer: once, within 10 minutes of `created_at` (`expires_at`); the browser session it starts lasts while the customer is active, ending after an hour without a request. Afterwards the link shows a page saying it expired and nothing else. Send the customer there straight away; never keep or share the URL. An unknown customer -> 404, another project's -> 403.
+         *
+         *     **Credentials:** a project's API key in `X-Api-Key`. It acts in the key’s project and mode: a test key (`svc_test_...`) reads and writes test-mode data only, a live key (`svc_live_...`) live-mode data only. An id of the other mode is a 404, one of another project a 403.
+         */
+        post: operations["createPortalSession"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/payments/paystack/webhook": {
         parameters: {
             query?: never;
@@ -4066,6 +4116,86 @@ export interface components {
                 duration_ms: number;
                 error: string | null;
             }[];
+        };
+        PortalConfiguration: {
+            /** @enum {string} */
+            cancellation: "NONE" | "AT_PERIOD_END" | "IMMEDIATELY";
+            plan_change: components["schemas"]["PortalPlanChange"];
+            payment_method_update: boolean;
+            billing_details_update: boolean;
+            headline: string | null;
+            return_url_default: string | null;
+            livemode: boolean;
+            /**
+             * Format: date-time
+             * @description null while the defaults apply
+             */
+            updated_at: string | null;
+        };
+        PortalPlanChange: {
+            enabled: boolean;
+            /** @description The plans a customer may move between, in this order */
+            plan_ids: string[];
+            /** @enum {string} */
+            proration: "IMMEDIATE" | "NONE";
+        };
+        PutPortalConfigurationRequest: {
+            /**
+             * @description What "Cancel subscription" does: nothing offered, at the end of the period, or now with the policy refund
+             * @enum {string}
+             */
+            cancellation: "NONE" | "AT_PERIOD_END" | "IMMEDIATELY";
+            plan_change: components["schemas"]["PortalPlanChangeRequest"];
+            payment_method_update: boolean;
+            billing_details_update: boolean;
+            headline?: string;
+            /**
+             * Format: uri
+             * @description An absolute http(s) URL
+             */
+            return_url_default?: string;
+        };
+        PortalPlanChangeRequest: {
+            enabled: boolean;
+            /**
+             * @description Active plans of this project and mode, in one currency; at least two when enabled
+             * @default []
+             */
+            plan_ids?: string[];
+            /**
+             * @default IMMEDIATE
+             * @enum {string}
+             */
+            proration?: "IMMEDIATE" | "NONE";
+        };
+        PortalSession: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            customer_id: string;
+            /**
+             * Format: uri
+             * @description Opens the portal once, within 10 minutes; send the customer there
+             */
+            url: string;
+            /** Format: date-time */
+            expires_at: string;
+            return_url: string | null;
+            livemode: boolean;
+            /** Format: date-time */
+            created_at: string;
+        };
+        CreatePortalSessionRequest: {
+            /**
+             * Format: uuid
+             * @description Customer id
+             */
+            customer_id: string;
+            /**
+             * Format: uri
+             * @description Where "Return" goes; else the configuration's return_url_default
+             */
+            return_url?: string;
         };
         ProviderWebhookEvent: {
             event: string;
@@ -19030,6 +19160,497 @@ export interface operations {
                      *           "msg": "Idempotency-Key must be 1 to 255 printable ASCII characters",
                      *           "type": "value_error",
                      *           "input": "café"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description A rate limit is spent (docs/rate-limits.md); come back after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": string;
+                    /** @description Requests per second the key's mode allows, sustained */
+                    "X-RateLimit-Limit": string;
+                    /** @description What is left of the current 2 s window */
+                    "X-RateLimit-Remaining": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Rate limit exceeded: 25 requests per second for this API key"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An internal error; quote the error id to support */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Internal server error (error id 0b7c9a61-5d2e-4f3a-8c1b-6e9d2a4f7b30)"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A backing service is unavailable or too slow; retry after `Retry-After`. Sent without an Idempotency-Key, the request may have taken effect (no Retry-After then): check before retrying it, or send a key so that a retry is safe */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "A backing service is temporarily unavailable; please retry"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getPortalConfiguration: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The configuration */
+            200: {
+                headers: {
+                    /** @description Requests per second the key's mode allows, sustained */
+                    "X-RateLimit-Limit": string;
+                    /** @description What is left of the current 2 s window */
+                    "X-RateLimit-Remaining": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "cancellation": "AT_PERIOD_END",
+                     *       "plan_change": {
+                     *         "enabled": true,
+                     *         "plan_ids": [
+                     *           "baea837a-06ab-4cfb-9510-cd42026464cc",
+                     *           "5b0f3b7e-2d4c-4f0e-9a55-6f1e8c2d7a31"
+                     *         ],
+                     *         "proration": "IMMEDIATE"
+                     *       },
+                     *       "payment_method_update": true,
+                     *       "billing_details_update": true,
+                     *       "headline": "Manage your Acme subscription",
+                     *       "return_url_default": "https://acme.example.com/account",
+                     *       "livemode": false,
+                     *       "updated_at": "2026-03-02T09:15:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PortalConfiguration"];
+                };
+            };
+            /** @description The X-Api-Key header is missing, or names an unknown or revoked key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Not authenticated: send the X-Api-Key header"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The API key is disabled, or its merchant deactivated */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "API key is disabled"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A rate limit is spent (docs/rate-limits.md); come back after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": string;
+                    /** @description Requests per second the key's mode allows, sustained */
+                    "X-RateLimit-Limit": string;
+                    /** @description What is left of the current 2 s window */
+                    "X-RateLimit-Remaining": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Rate limit exceeded: 25 requests per second for this API key"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An internal error; quote the error id to support */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Internal server error (error id 0b7c9a61-5d2e-4f3a-8c1b-6e9d2a4f7b30)"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A backing service is unavailable or too slow; retry after `Retry-After` */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "A backing service is temporarily unavailable; please retry"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    putPortalConfiguration: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "cancellation": "AT_PERIOD_END",
+                 *       "plan_change": {
+                 *         "enabled": true,
+                 *         "plan_ids": [
+                 *           "baea837a-06ab-4cfb-9510-cd42026464cc",
+                 *           "5b0f3b7e-2d4c-4f0e-9a55-6f1e8c2d7a31"
+                 *         ],
+                 *         "proration": "IMMEDIATE"
+                 *       },
+                 *       "payment_method_update": true,
+                 *       "billing_details_update": true,
+                 *       "headline": "Manage your Acme subscription",
+                 *       "return_url_default": "https://acme.example.com/account"
+                 *     }
+                 */
+                "application/json": components["schemas"]["PutPortalConfigurationRequest"];
+            };
+        };
+        responses: {
+            /** @description The configuration */
+            200: {
+                headers: {
+                    /** @description Requests per second the key's mode allows, sustained */
+                    "X-RateLimit-Limit": string;
+                    /** @description What is left of the current 2 s window */
+                    "X-RateLimit-Remaining": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "cancellation": "AT_PERIOD_END",
+                     *       "plan_change": {
+                     *         "enabled": true,
+                     *         "plan_ids": [
+                     *           "baea837a-06ab-4cfb-9510-cd42026464cc",
+                     *           "5b0f3b7e-2d4c-4f0e-9a55-6f1e8c2d7a31"
+                     *         ],
+                     *         "proration": "IMMEDIATE"
+                     *       },
+                     *       "payment_method_update": true,
+                     *       "billing_details_update": true,
+                     *       "headline": "Manage your Acme subscription",
+                     *       "return_url_default": "https://acme.example.com/account",
+                     *       "livemode": false,
+                     *       "updated_at": "2026-03-02T09:15:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PortalConfiguration"];
+                };
+            };
+            /** @description The X-Api-Key header is missing, or names an unknown or revoked key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Not authenticated: send the X-Api-Key header"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The API key is disabled, or its merchant deactivated */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "API key is disabled"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is larger than 1 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Request body is larger than 1 MiB"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Invalid query, header or body: `detail` has one item per problem, `loc` says where */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": [
+                     *         {
+                     *           "loc": [
+                     *             "body"
+                     *           ],
+                     *           "msg": "Field required",
+                     *           "type": "missing"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description A rate limit is spent (docs/rate-limits.md); come back after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": string;
+                    /** @description Requests per second the key's mode allows, sustained */
+                    "X-RateLimit-Limit": string;
+                    /** @description What is left of the current 2 s window */
+                    "X-RateLimit-Remaining": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Rate limit exceeded: 25 requests per second for this API key"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An internal error; quote the error id to support */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Internal server error (error id 0b7c9a61-5d2e-4f3a-8c1b-6e9d2a4f7b30)"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A backing service is unavailable or too slow; retry after `Retry-After` */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "A backing service is temporarily unavailable; please retry"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createPortalSession: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: for 24 h a repeat with the same key, method, path and body (per API key, or per merchant for token-only calls) replays the first answer with `Idempotent-Replayed: true`; another body, or the first still running, is a 409. 1 to 255 printable ASCII characters. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "customer_id": "ac3c3ddb-4eec-4de9-840a-1b77d36a38ea",
+                 *       "return_url": "https://acme.example.com/account"
+                 *     }
+                 */
+                "application/json": components["schemas"]["CreatePortalSessionRequest"];
+            };
+        };
+        responses: {
+            /** @description The session and its URL */
+            201: {
+                headers: {
+                    /** @description Present when this is the stored answer of an earlier request with the same key */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description Requests per second the key's mode allows, sustained */
+                    "X-RateLimit-Limit": string;
+                    /** @description What is left of the current 2 s window */
+                    "X-RateLimit-Remaining": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "6d1f3a52-8b0e-4c7a-9f2d-3e5b7c9a1d40",
+                     *       "customer_id": "ac3c3ddb-4eec-4de9-840a-1b77d36a38ea",
+                     *       "url": "https://billing.example.com/portal/s/Xq3vN8sK1pR7tY2wB5mD9fH4jL6cZ0aE3gU8iO1kS7n",
+                     *       "expires_at": "2026-03-02T09:25:00.000Z",
+                     *       "return_url": "https://acme.example.com/account",
+                     *       "livemode": false,
+                     *       "created_at": "2026-03-02T09:15:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PortalSession"];
+                };
+            };
+            /** @description The X-Api-Key header is missing, or names an unknown or revoked key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Not authenticated: send the X-Api-Key header"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Customer belongs to another project; or: The API key is disabled, or its merchant deactivated */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Customer belongs to another project"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Customer not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Customer not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Idempotency-Key was used with another body, or its first request is still running */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "This Idempotency-Key was already used with a different request body"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is larger than 1 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Request body is larger than 1 MiB"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Invalid query, header or body: `detail` has one item per problem, `loc` says where */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": [
+                     *         {
+                     *           "loc": [
+                     *             "body"
+                     *           ],
+                     *           "msg": "Field required",
+                     *           "type": "missing"
                      *         }
                      *       ]
                      *     }

@@ -3,6 +3,7 @@ import type { billingV1 } from '@billing/proto';
 import type { BillingDeps } from '../billing-deps';
 import { createBalanceAdjustment } from '../usecases/customers/create-balance-adjustment.usecase';
 import { createCustomer } from '../usecases/customers/create-customer.usecase';
+import { getCardOnFile } from '../usecases/customers/get-card-on-file.usecase';
 import { getCustomer } from '../usecases/customers/get-customer.usecase';
 import { listBalanceTransactions } from '../usecases/customers/list-balance-transactions.usecase';
 import { listCustomers } from '../usecases/customers/list-customers.usecase';
@@ -54,6 +55,19 @@ export function customerHandlers(deps: BillingDeps): Partial<BillingHandlers> {
         customer: toCustomer(detail.customer),
         subscriptions: detail.subscriptions.map(toSubscriptionSummary),
         invoices: detail.invoices.map(toInvoiceSummary),
+      };
+    },
+    async getCardOnFile(req) {
+      const card = await getCardOnFile(deps, requireScope(req.scope), req.customerId);
+      return {
+        card: card
+          ? {
+              brand: card.brand ?? '',
+              last4: card.last4 ?? '',
+              expMonth: card.expMonth ?? '',
+              expYear: card.expYear ?? '',
+            }
+          : undefined,
       };
     },
     async updateCustomer(req) {

@@ -1,3 +1,4 @@
+import { formatMoney } from '@billing/platform';
 import { formatCountry, formatDate, formatPercentage, formatPeriod, formatQuantity } from '../domain/display-format';
 import type {
   CreditNoteDocument,
@@ -8,7 +9,6 @@ import type {
   InvoiceDocument,
   PostalAddress,
 } from '../domain/invoice-document';
-import { formatMoney } from '@billing/platform';
 import { labelsFor, type DocumentLabels } from './labels';
 
 /**

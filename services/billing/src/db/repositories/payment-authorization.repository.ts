@@ -14,6 +14,21 @@ export class PaymentAuthorizationRepository {
   }
 
   /**
+   * The card the customer's renewals charge, as the customer portal shows it (docs/api-behaviour.md
+   * §24): its own newest reusable card, else the newest reusable card one of its subscriptions
+   * keeps (a hosted checkout's, §20); null = none saved.
+   */
+  cardOnFile(customerId: string): Promise<PaymentAuthorizationModel | null> {
+    return PaymentAuthorizationModel.findOne({
+      where: { customerId, reusable: true },
+      order: [
+        [PaymentAuthorizationModel.sequelize!.literal('(subscription_id IS NULL)'), 'DESC'],
+        ['createdAt', 'DESC'],
+      ],
+    });
+  }
+
+  /**
    * The card that pays each of these subscriptions, in one query: the subscription's own (a
    * hosted checkout's, docs/api-behaviour.md §20), else its customer's own newest reusable card.
    */

@@ -1164,6 +1164,25 @@ export interface QuoteFirstInvoiceResponse {
   sellerName: string;
 }
 
+export interface GetCardOnFileRequest {
+  scope?: ProjectScope | undefined;
+  customerId: string;
+}
+
+export interface GetCardOnFileResponse {
+  /** Unset when the customer has no saved card. */
+  card?: CardOnFile | undefined;
+}
+
+export interface CardOnFile {
+  /** As the provider names it (visa, mastercard, ...); empty when it did not say. */
+  brand: string;
+  last4: string;
+  /** Two digits and four digits, as the provider gives them; empty when it did not say. */
+  expMonth: string;
+  expYear: string;
+}
+
 function createBaseGetInvoiceByLinkRequest(): GetInvoiceByLinkRequest {
   return { token: "" };
 }
@@ -16224,6 +16243,291 @@ export const QuoteFirstInvoiceResponse: MessageFns<QuoteFirstInvoiceResponse> = 
   },
 };
 
+function createBaseGetCardOnFileRequest(): GetCardOnFileRequest {
+  return { scope: undefined, customerId: "" };
+}
+
+export const GetCardOnFileRequest: MessageFns<GetCardOnFileRequest> = {
+  encode(message: GetCardOnFileRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.scope !== undefined) {
+      ProjectScope.encode(message.scope, writer.uint32(10).fork()).join();
+    }
+    if (message.customerId !== "") {
+      writer.uint32(18).string(message.customerId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetCardOnFileRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetCardOnFileRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.scope = ProjectScope.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.customerId = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetCardOnFileRequest {
+    return {
+      scope: isSet(object.scope) ? ProjectScope.fromJSON(object.scope) : undefined,
+      customerId: isSet(object.customerId)
+        ? globalThis.String(object.customerId)
+        : isSet(object.customer_id)
+        ? globalThis.String(object.customer_id)
+        : "",
+    };
+  },
+
+  toJSON(message: GetCardOnFileRequest): unknown {
+    const obj: any = {};
+    if (message.scope !== undefined) {
+      obj.scope = ProjectScope.toJSON(message.scope);
+    }
+    if (message.customerId !== "") {
+      obj.customerId = message.customerId;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetCardOnFileRequest>, I>>(base?: I): GetCardOnFileRequest {
+    return GetCardOnFileRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetCardOnFileRequest>, I>>(object: I): GetCardOnFileRequest {
+    const message = createBaseGetCardOnFileRequest();
+    message.scope = (object.scope !== undefined && object.scope !== null)
+      ? ProjectScope.fromPartial(object.scope)
+      : undefined;
+    message.customerId = object.customerId ?? "";
+    return message;
+  },
+};
+
+function createBaseGetCardOnFileResponse(): GetCardOnFileResponse {
+  return { card: undefined };
+}
+
+export const GetCardOnFileResponse: MessageFns<GetCardOnFileResponse> = {
+  encode(message: GetCardOnFileResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.card !== undefined) {
+      CardOnFile.encode(message.card, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetCardOnFileResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetCardOnFileResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.card = CardOnFile.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetCardOnFileResponse {
+    return { card: isSet(object.card) ? CardOnFile.fromJSON(object.card) : undefined };
+  },
+
+  toJSON(message: GetCardOnFileResponse): unknown {
+    const obj: any = {};
+    if (message.card !== undefined) {
+      obj.card = CardOnFile.toJSON(message.card);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetCardOnFileResponse>, I>>(base?: I): GetCardOnFileResponse {
+    return GetCardOnFileResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetCardOnFileResponse>, I>>(object: I): GetCardOnFileResponse {
+    const message = createBaseGetCardOnFileResponse();
+    message.card = (object.card !== undefined && object.card !== null)
+      ? CardOnFile.fromPartial(object.card)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseCardOnFile(): CardOnFile {
+  return { brand: "", last4: "", expMonth: "", expYear: "" };
+}
+
+export const CardOnFile: MessageFns<CardOnFile> = {
+  encode(message: CardOnFile, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.brand !== "") {
+      writer.uint32(10).string(message.brand);
+    }
+    if (message.last4 !== "") {
+      writer.uint32(18).string(message.last4);
+    }
+    if (message.expMonth !== "") {
+      writer.uint32(26).string(message.expMonth);
+    }
+    if (message.expYear !== "") {
+      writer.uint32(34).string(message.expYear);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CardOnFile {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCardOnFile();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.brand = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.last4 = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.expMonth = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.expYear = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): CardOnFile {
+    return {
+      brand: isSet(object.brand) ? globalThis.String(object.brand) : "",
+      last4: isSet(object.last4) ? globalThis.String(object.last4) : "",
+      expMonth: isSet(object.expMonth)
+        ? globalThis.String(object.expMonth)
+        : isSet(object.exp_month)
+        ? globalThis.String(object.exp_month)
+        : "",
+      expYear: isSet(object.expYear)
+        ? globalThis.String(object.expYear)
+        : isSet(object.exp_year)
+        ? globalThis.String(object.exp_year)
+        : "",
+    };
+  },
+
+  toJSON(message: CardOnFile): unknown {
+    const obj: any = {};
+    if (message.brand !== "") {
+      obj.brand = message.brand;
+    }
+    if (message.last4 !== "") {
+      obj.last4 = message.last4;
+    }
+    if (message.expMonth !== "") {
+      obj.expMonth = message.expMonth;
+    }
+    if (message.expYear !== "") {
+      obj.expYear = message.expYear;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<CardOnFile>, I>>(base?: I): CardOnFile {
+    return CardOnFile.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<CardOnFile>, I>>(object: I): CardOnFile {
+    const message = createBaseCardOnFile();
+    message.brand = object.brand ?? "";
+    message.last4 = object.last4 ?? "";
+    message.expMonth = object.expMonth ?? "";
+    message.expYear = object.expYear ?? "";
+    return message;
+  },
+};
+
 /**
  * BillingService owns customers, subscriptions, invoices, tax rates, usage, refunds and test clocks. Money
  * is in minor units (int64). Errors: INVALID_ARGUMENT (field violations), NOT_FOUND (no such id
@@ -16889,6 +17193,22 @@ export const BillingServiceService = {
     responseDeserialize: (value: Buffer): ApplyInvoicePaymentResponse => ApplyInvoicePaymentResponse.decode(value),
   },
   /**
+   * The card the customer's renewals charge: the customer's own saved card, else the newest card
+   * of one of its subscriptions; unset when none is saved. Read-only. NOT_FOUND for a customer of
+   * no such id in this project and mode.
+   */
+  getCardOnFile: {
+    path: "/billing.v1.BillingService/GetCardOnFile" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: GetCardOnFileRequest): Buffer => Buffer.from(GetCardOnFileRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): GetCardOnFileRequest => GetCardOnFileRequest.decode(value),
+    responseSerialize: (value: GetCardOnFileResponse): Buffer =>
+      Buffer.from(GetCardOnFileResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): GetCardOnFileResponse => GetCardOnFileResponse.decode(value),
+  },
+  /**
+   * "Update card" (docs/api-behaviour.md §20, "Updating the card"; §24):
    * Starts a card update of the customer's subscription: records the attempt, then starts a
    * provider transaction of the verification charge (1.00 in the subscription's currency, refunded
    * once the card is saved) whose callback is return_url with ?reference=<the reference> (the
@@ -17157,6 +17477,13 @@ export interface BillingServiceServer extends UntypedServiceImplementation {
    */
   applyInvoicePayment: handleUnaryCall<ApplyInvoicePaymentRequest, ApplyInvoicePaymentResponse>;
   /**
+   * The card the customer's renewals charge: the customer's own saved card, else the newest card
+   * of one of its subscriptions; unset when none is saved. Read-only. NOT_FOUND for a customer of
+   * no such id in this project and mode.
+   */
+  getCardOnFile: handleUnaryCall<GetCardOnFileRequest, GetCardOnFileResponse>;
+  /**
+   * "Update card" (docs/api-behaviour.md §20, "Updating the card"; §24):
    * Starts a card update of the customer's subscription: records the attempt, then starts a
    * provider transaction of the verification charge (1.00 in the subscription's currency, refunded
    * once the card is saved) whose callback is return_url with ?reference=<the reference> (the
@@ -18035,6 +18362,27 @@ export interface BillingServiceClient extends Client {
     callback: (error: ServiceError | null, response: ApplyInvoicePaymentResponse) => void,
   ): ClientUnaryCall;
   /**
+   * The card the customer's renewals charge: the customer's own saved card, else the newest card
+   * of one of its subscriptions; unset when none is saved. Read-only. NOT_FOUND for a customer of
+   * no such id in this project and mode.
+   */
+  getCardOnFile(
+    request: GetCardOnFileRequest,
+    callback: (error: ServiceError | null, response: GetCardOnFileResponse) => void,
+  ): ClientUnaryCall;
+  getCardOnFile(
+    request: GetCardOnFileRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: GetCardOnFileResponse) => void,
+  ): ClientUnaryCall;
+  getCardOnFile(
+    request: GetCardOnFileRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: GetCardOnFileResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * "Update card" (docs/api-behaviour.md §20, "Updating the card"; §24):
    * Starts a card update of the customer's subscription: records the attempt, then starts a
    * provider transaction of the verification charge (1.00 in the subscription's currency, refunded
    * once the card is saved) whose callback is return_url with ?reference=<the reference> (the
