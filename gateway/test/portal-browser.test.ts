@@ -259,6 +259,38 @@ describe('the customer portal in a real browser', () => {
     }
   });
 
+  it('"Update card" on a PAST_DUE subscription: the new card, authorized at the sandbox, pays its OPEN invoice at once', async () => {
+    const { m, payer, subscriptionId, invoice } = await openTaxedInvoice(api, platform.gatewayUrl, 'portal-card');
+    expect((await get(m, `/subscriptions/${subscriptionId}`)).body.status).toBe('PAST_DUE');
+    await page.goto(await portalSessionUrl(api, m, payer.customerId));
+    await page
+      .locator(`section[aria-labelledby="sub-${subscriptionId}"]`)
+      .getByRole('button', { name: 'Update card' })
+      .click();
+    expect(await violations()).toEqual([]);
+    await page.getByRole('button', { name: 'Confirm' }).click();
+    await page.waitForURL(/\/pay\//);
+    await page.getByRole('button', { name: /Success/ }).click();
+    await page.waitForURL(/\/portal\?done=card_updated/);
+    await shot('8-card-updated');
+    expect(await violations()).toEqual([]);
+
+    expect((await get(m, `/invoices/${invoice.id}`)).body).toMatchObject({
+      status: 'PAID',
+      amount_paid: invoice.amount_due,
+    });
+    expect((await get(m, `/subscriptions/${subscriptionId}`)).body.status).toBe('ACTIVE');
+    // The invoice was charged to the card the sandbox page authorized, not the declining one.
+    const ledger = (await sandboxControlsOf(platform).ledger({ email: payer.email })).transactions;
+    const authorized = ledger.find((t) => t.reference.startsWith('card-') && t.status === 'success');
+    const [charge] = ledger
+      .filter((t) => t.channel === 'authorization' && t.status === 'success')
+      .sort((a, b) => Date.parse(b.created_at) - Date.parse(a.created_at));
+    expect(charge?.amount).toBe(Math.round(invoice.amount_due * 100));
+    expect(authorized?.authorization_code).toBeTruthy();
+    expect(charge?.authorization_code).toBe(authorized?.authorization_code);
+  });
+
   it("shows a taxed, discounted subscription at the price its renewal invoices, a trial's end and an OPEN invoice", async () => {
     const { m, payer, subscriptionId, invoice } = await openTaxedInvoice(api, platform.gatewayUrl, 'portal-taxed');
     const response = await page.goto(await portalSessionUrl(api, m, payer.customerId));

@@ -237,8 +237,6 @@ function pageOfError(err: unknown): { status: number; page: string } {
           : refused(400, 'Not possible', remote.detail);
       case GrpcStatus.ABORTED:
         return refused(409, 'Try again', remote.detail);
-      case GrpcStatus.UNIMPLEMENTED:
-        return refused(503, 'Not available yet', 'This action is not available yet. Please try again later.');
       case GrpcStatus.UNAVAILABLE:
       case GrpcStatus.DEADLINE_EXCEEDED:
         return refused(503, 'Try again in a moment', 'This page is temporarily unavailable. Please try again shortly.');
