@@ -7,3 +7,16 @@ export function escapeHtml(value: unknown): string {
     .replace(/"/g, '&quot;')
     .replace(/'/g, '&#39;');
 }
+
+/**
+ * The headers of every page the platform serves to customers (hosted checkout, invoice pages,
+ * portal): a page's URL may be a capability, so it is never cached, framed or sent on as a
+ * referrer, and a page runs no script and loads nothing from elsewhere.
+ */
+export const CUSTOMER_PAGE_HEADERS: Readonly<Record<string, string>> = {
+  'cache-control': 'no-store',
+  'x-frame-options': 'DENY',
+  'referrer-policy': 'no-referrer',
+  'x-content-type-options': 'nosniff',
+  'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; frame-ancestors 'none'",
+};

@@ -6,3 +6,4 @@ export * as policyV1 from './gen/policy/v1/policy';
 export * as notificationV1 from './gen/notification/v1/notification';
 export * as documentsV1 from './gen/documents/v1/documents';
 export * as portalV1 from './gen/portal/v1/portal';
+export { planSnapshotOf } from './plan-snapshot';

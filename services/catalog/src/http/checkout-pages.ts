@@ -1,5 +1,5 @@
 import express, { type Express, type Request, type Response } from 'express';
-import { DomainError, type Logger } from '@billing/platform';
+import { CUSTOMER_PAGE_HEADERS, DomainError, type Logger } from '@billing/platform';
 import type { CheckoutSessionModel } from '../db/models/checkout-session.model';
 import type { CatalogDeps } from '../catalog-deps';
 import { normalizeCouponCode } from '../domain/coupon-rules';
@@ -88,7 +88,7 @@ export function createCheckoutPagesApp(deps: CatalogDeps, logger: Logger): Expre
   app.disable('x-powered-by');
   app.use((_req, res, next) => {
     // Pages carry a session capability in the URL: never cache them, never frame them.
-    res.set({ 'cache-control': 'no-store', 'x-frame-options': 'DENY', 'referrer-policy': 'no-referrer' });
+    res.set(CUSTOMER_PAGE_HEADERS);
     next();
   });
   const form = express.urlencoded({ extended: false, limit: '16kb' });

@@ -1,6 +1,6 @@
 import { status as GrpcStatus } from '@grpc/grpc-js';
 import express, { type Express, type Request, type Response } from 'express';
-import { escapeHtml, isGrpcServiceError, type Logger } from '@billing/platform';
+import { CUSTOMER_PAGE_HEADERS, escapeHtml, isGrpcServiceError, type Logger } from '@billing/platform';
 import type { DocumentsDeps } from '../documents-deps';
 import { invoiceText } from '../rendering/document-text';
 import { labelsFor } from '../rendering/labels';
@@ -44,14 +44,7 @@ export function createInvoicePagesApp(deps: DocumentsDeps, logger: Logger): Expr
   app.disable('x-powered-by');
   app.use((_req, res, next) => {
     // The URL is the capability: never cached, never framed, never sent on as a referrer.
-    res.set({
-      'cache-control': 'no-store',
-      'x-frame-options': 'DENY',
-      'referrer-policy': 'no-referrer',
-      'x-content-type-options': 'nosniff',
-      'content-security-policy':
-        "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; frame-ancestors 'none'",
-    });
+    res.set(CUSTOMER_PAGE_HEADERS);
     next();
   });
 

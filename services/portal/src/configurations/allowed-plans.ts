@@ -1,5 +1,5 @@
 import type { ProjectScope } from '@billing/platform';
-import type { billingV1, catalogV1 } from '@billing/proto';
+import type { catalogV1 } from '@billing/proto';
 import type { PortalSettings } from '../domain/portal-configuration';
 import type { PortalDeps } from '../portal-deps';
 
@@ -24,16 +24,3 @@ export async function allowedPlans(
   );
   return plans.filter((plan): plan is catalogV1.Plan => plan !== null && plan.isActive);
 }
-
-/** The plan snapshot billing takes for a change, as the API's change-plan sends it. */
-export const planSnapshotOf = (plan: catalogV1.Plan): billingV1.PlanSnapshot => ({
-  planId: plan.id,
-  name: plan.name,
-  amount: plan.amount,
-  currency: plan.currency,
-  interval: plan.interval,
-  intervalCount: plan.intervalCount,
-  trialPeriodDays: plan.trialPeriodDays,
-  usageUnitAmount: plan.usageUnitAmount,
-  taxRateIds: plan.taxRateIds,
-});

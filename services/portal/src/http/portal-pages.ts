@@ -1,7 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import { status as GrpcStatus } from '@grpc/grpc-js';
 import express, { type Express, type NextFunction, type Request, type Response } from 'express';
-import { DomainError, isGrpcServiceError, readRemoteError, type Logger } from '@billing/platform';
+import {
+  CUSTOMER_PAGE_HEADERS,
+  DomainError,
+  isGrpcServiceError,
+  readRemoteError,
+  type Logger,
+} from '@billing/platform';
 import { checkCsrf, liveSession } from '../browser-sessions/browser-session';
 import { ownedSubscription } from '../browser-sessions/owned-subscription';
 import { ADDRESS_FIELDS, billingDetailsOf } from '../domain/billing-details';
@@ -65,14 +71,7 @@ export function createPortalPagesApp(deps: PortalDeps, logger: Logger): Express 
   app.disable('x-powered-by');
   const secureCookie = deps.settings.publicUrl.startsWith('https:');
   app.use((_req, res, next) => {
-    res.set({
-      'cache-control': 'no-store',
-      'x-frame-options': 'DENY',
-      'referrer-policy': 'no-referrer',
-      'x-content-type-options': 'nosniff',
-      'content-security-policy':
-        "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; frame-ancestors 'none'",
-    });
+    res.set(CUSTOMER_PAGE_HEADERS);
     next();
   });
   app.use(express.urlencoded({ extended: false, limit: '16kb', parameterLimit: 50 }));

@@ -1,7 +1,7 @@
 import { status as GrpcStatus } from '@grpc/grpc-js';
 import { isGrpcServiceError, type ProjectScope } from '@billing/platform';
 import type { billingV1, catalogV1 } from '@billing/proto';
-import { planSnapshotOf } from '../configurations/allowed-plans';
+import { planSnapshotOf } from '@billing/proto';
 import type { PortalDeps } from '../portal-deps';
 
 export interface RenewalQuote {

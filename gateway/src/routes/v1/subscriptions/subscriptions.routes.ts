@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { HttpError } from '../../../http/http-error';
 import { defineRoute, type Resource } from '../../../http/route';
 import type { CatalogClient } from '../../../clients/catalog.client';
+import { planSnapshotOf } from '@billing/proto';
 import { EXAMPLE, required, scopeOf, pageOf } from '../common.schemas';
 import {
   ApplyDiscountBody,
@@ -41,18 +42,7 @@ const NOT_FOUND = { 403: 'Subscription belongs to another project', 404: 'Subscr
 async function activePlanSnapshot(catalog: CatalogClient, scope: ReturnType<typeof scopeOf>, planId: string) {
   const plan = required((await catalog.getPlan({ scope, planId })).plan, 'plan');
   if (!plan.isActive) throw new HttpError(400, 'The plan is not active; choose an active plan');
-  return {
-    planId: plan.id,
-    name: plan.name,
-    amount: plan.amount,
-    currency: plan.currency,
-    interval: plan.interval,
-    intervalCount: plan.intervalCount,
-    trialPeriodDays: plan.trialPeriodDays,
-    usageUnitAmount: plan.usageUnitAmount,
-    // Its default tax rates: a subscription without rates of its own keeps these (§21).
-    taxRateIds: plan.taxRateIds,
-  };
+  return planSnapshotOf(plan);
 }
 
 /** What a plan-change request says, as billing takes it (the plan read from catalog). */

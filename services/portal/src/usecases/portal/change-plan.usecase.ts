@@ -2,7 +2,7 @@ import { idempotencyKeyOf } from '../../actions/action-rules';
 import { chosenPlan } from '../../actions/chosen-plan';
 import { scopeOf } from '../../browser-sessions/browser-session';
 import { ownedSubscription } from '../../browser-sessions/owned-subscription';
-import { planSnapshotOf } from '../../configurations/allowed-plans';
+import { planSnapshotOf } from '@billing/proto';
 import type { PortalSessionModel } from '../../db/models/portal-session.model';
 import type { PortalDeps } from '../../portal-deps';
 

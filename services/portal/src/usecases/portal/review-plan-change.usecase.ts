@@ -2,7 +2,7 @@ import type { billingV1, catalogV1 } from '@billing/proto';
 import { chosenPlan } from '../../actions/chosen-plan';
 import { scopeOf } from '../../browser-sessions/browser-session';
 import { ownedSubscription } from '../../browser-sessions/owned-subscription';
-import { planSnapshotOf } from '../../configurations/allowed-plans';
+import { planSnapshotOf } from '@billing/proto';
 import type { PortalSessionModel } from '../../db/models/portal-session.model';
 import type { PortalDeps } from '../../portal-deps';
 
