@@ -23,14 +23,9 @@ const RANGE_END = Date.UTC(2027, 0, 1);
 
 const percentage = fc.integer({ min: 0, max: 9999 }).map((p) => (p / 100).toString());
 const tax: fc.Arbitrary<InvoiceTax> = fc.record({
-  rates: fc.array(
-    fc.record({ percentage, inclusive: fc.boolean() }).map((r, i) => ({
-      taxRateId: `txr_${i}`,
-      displayName: 'VAT',
-      ...r,
-    })),
-    { maxLength: 3 },
-  ),
+  rates: fc
+    .array(fc.record({ percentage, inclusive: fc.boolean() }), { maxLength: 3 })
+    .map((rates) => rates.map((r, i) => ({ taxRateId: `txr_${i}`, displayName: 'VAT', ...r }))),
   exempt: fc.constantFrom('NONE' as const, 'EXEMPT' as const, 'REVERSE' as const),
 });
 
