@@ -98,6 +98,11 @@ describe('the movement identity holds for every month of random histories', () =
             expect(month.reactivation).toBeGreaterThanOrEqual(0);
             expect(month.activeSubscriptions).toBeLessThanOrEqual(histories.length);
           });
+          // The last month's MRR is the sum of every subscription's own MRR at its end.
+          const [year, m] = to.split('-').map(Number);
+          const end = Math.min(Date.UTC(year, m, 1), asOf + 1);
+          const expected = histories.reduce((total, h) => total + stateBefore(h, end).mrr, 0);
+          expect(series[series.length - 1].mrr).toBe(expected);
         },
       ),
       { numRuns: 300 },
