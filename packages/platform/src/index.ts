@@ -25,6 +25,7 @@ export * from './postal-address';
 export * from './cleared-fields';
 export * from './seller';
 export * from './discounts';
+export * from './tax-amounts';
 export * from './quantity';
 export * from './paging';
 export * from './scope';

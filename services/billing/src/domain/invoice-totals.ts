@@ -1,4 +1,4 @@
-import { discountAmount, ExactDecimal, shareOfAmount, type DiscountTerms } from '@billing/platform';
+import { discountAmount, taxAmountsOf, type DiscountTerms, type InvoiceTax, type TaxAmount } from '@billing/platform';
 
 /** The line types an invoice can carry (docs/api-behaviour.md §8, §18, §19). */
 export type ChargeLineType = 'SUBSCRIPTION' | 'USAGE' | 'FEE' | 'PRORATION';
@@ -15,41 +15,20 @@ export interface InvoiceDiscount extends DiscountTerms {
   description: string;
 }
 
-/** How a customer is taxed (§21): NONE (taxed), EXEMPT, or REVERSE (reverse charge). */
-export const TAX_EXEMPTIONS = ['NONE', 'EXEMPT', 'REVERSE'] as const;
-export type TaxExempt = (typeof TAX_EXEMPTIONS)[number];
+// The tax rules themselves (§21) live in the platform, shared with analytics' MRR (§25): billing
+// re-exports them so its callers keep one import.
+export {
+  NO_TAX,
+  TAX_EXEMPTIONS,
+  taxAmountsOf,
+  type InvoiceTax,
+  type InvoiceTaxRate,
+  type TaxAmount,
+  type TaxExempt,
+} from '@billing/platform';
 
 /** What a REVERSE customer's invoices say instead of charging tax (§21). */
 export const REVERSE_CHARGE_NOTE = 'Reverse charge';
-
-/**
- * A tax rate as an invoice applies it: the rate as it is when the invoice is created, kept on the
- * invoice, so a later change of the rate (its name, its activity) never changes an issued invoice.
- */
-export interface InvoiceTaxRate {
-  taxRateId: string;
-  displayName: string;
-  /** Exact decimal text, 0 <= p < 100, at most 4 decimals ("7.5"). */
-  percentage: string;
-  inclusive: boolean;
-}
-
-/** The tax of one invoice (§21): its subscription's rates, in order, and its customer's exemption. */
-export interface InvoiceTax {
-  rates: InvoiceTaxRate[];
-  exempt: TaxExempt;
-}
-
-/** No rates, a taxed customer: nothing is added. */
-export const NO_TAX: InvoiceTax = { rates: [], exempt: 'NONE' };
-
-/** One entry of an invoice's total_tax_amounts: a rate, the net it was computed on, its amount. */
-export interface TaxAmount extends InvoiceTaxRate {
-  /** The net (taxable less its inclusive taxes), the same for every rate; minor units. */
-  taxableAmount: number;
-  /** This rate's tax, rounded once; 0 for an exempt or reverse-charge customer. */
-  amount: number;
-}
 
 export interface InvoiceTotals {
   /** The sum of every line before the discount. */
@@ -115,29 +94,4 @@ export function totalInvoice(
   if (amount < 0) return { ...money, creditApplied: 0, amountDue: 0, creditToBalance: -amount };
   const creditApplied = Math.min(Math.max(balance, 0), amount);
   return { ...money, creditApplied, amountDue: amount - creditApplied, creditToBalance: 0 };
-}
-
-/**
- * The tax of each rate on `taxable` (subtotal - discount), §21. With inclusive rates I (their
- * percentages summing to P) and exclusive rates E, in exact decimals:
- *   inclusive tax_i = taxable x p_i / (100 + P); net = taxable x 100 / (100 + P);
- *   exclusive tax_e = net x p_e / 100,
- * each rounded once. Rates never compound: every exclusive rate is on the net, none on another's
- * tax. A negative taxable (a downgrade's credit) gives negative taxes, so the credit carries back
- * the tax its amount bore. An EXEMPT or REVERSE customer is charged none: every amount 0, the net
- * the taxable as priced.
- */
-function taxAmountsOf(taxable: number, tax: InvoiceTax): TaxAmount[] {
-  if (tax.exempt !== 'NONE') return tax.rates.map((rate) => ({ ...rate, taxableAmount: taxable, amount: 0 }));
-  const whole = tax.rates
-    .filter((rate) => rate.inclusive)
-    .reduce((total, rate) => total.plus(rate.percentage), new ExactDecimal(100));
-  // net x p_e / 100 = taxable x p_e / (100 + P): every rate, inclusive or exclusive, is one share
-  // of the taxable, divided once.
-  const taxableAmount = shareOfAmount(taxable, 100, whole);
-  return tax.rates.map((rate) => ({
-    ...rate,
-    taxableAmount,
-    amount: shareOfAmount(taxable, rate.percentage, whole),
-  }));
 }

@@ -1,0 +1,3 @@
+export * from './monthly-recurring-revenue';
+export * from './movements';
+export * from './summary';
