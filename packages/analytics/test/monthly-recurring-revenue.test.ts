@@ -1,4 +1,4 @@
-import { NO_TAX, type InvoiceTax, type InvoiceTaxRate } from '@billing/platform';
+import { NO_TAX } from '@billing/platform';
 import {
   monthlyRecurringRevenue,
   SUBSCRIPTION_STATUSES,
@@ -7,6 +7,7 @@ import {
   type PlanInterval,
   type SubscriptionStatus,
 } from '../src';
+import { taxedBy, taxRateOf } from '@billing/testing';
 
 // Hand-worked rows of docs/api-behaviour.md §25: amounts in minor units (10000 = 100.00).
 
@@ -27,13 +28,8 @@ const subscription = (overrides: Partial<MrrSubscription> = {}): MrrSubscription
 const percentOff = (percent: string, duration: CouponDuration) => ({ percentOff: percent, amountOff: null, duration });
 const amountOff = (amount: number, duration: CouponDuration) => ({ percentOff: null, amountOff: amount, duration });
 
-const rate = (percentage: string, inclusive: boolean): InvoiceTaxRate => ({
-  taxRateId: `txr_${percentage}_${inclusive}`,
-  displayName: 'VAT',
-  percentage,
-  inclusive,
-});
-const taxed = (...rates: InvoiceTaxRate[]): InvoiceTax => ({ rates, exempt: 'NONE' });
+const rate = taxRateOf;
+const taxed = taxedBy;
 
 describe('MRR normalises the plan amount to a month (docs/api-behaviour.md §25)', () => {
   it.each<[string, PlanInterval, number, number, number]>([

@@ -1,15 +1,11 @@
-import { netOfInclusiveTax, NO_TAX, taxAmountsOf, type InvoiceTax, type InvoiceTaxRate } from '@billing/platform';
+import { netOfInclusiveTax, NO_TAX, taxAmountsOf, type InvoiceTax } from '@billing/platform';
+import { taxedBy, taxRateOf } from '@billing/testing';
 
 // docs/api-behaviour.md §21: the tax of each rate on a taxable amount, and the amount less its
 // inclusive taxes (an invoice's total excluding tax; a subscription's MRR before it is normalised, §25).
 
-const rate = (percentage: string, inclusive: boolean): InvoiceTaxRate => ({
-  taxRateId: `txr_${percentage}_${inclusive}`,
-  displayName: 'VAT',
-  percentage,
-  inclusive,
-});
-const taxed = (...rates: InvoiceTaxRate[]): InvoiceTax => ({ rates, exempt: 'NONE' });
+const rate = taxRateOf;
+const taxed = taxedBy;
 
 describe('netOfInclusiveTax', () => {
   it.each<[string, number, InvoiceTax, number]>([

@@ -14,3 +14,4 @@ export * from './platform-events';
 export * from './platform-clients';
 export * from './pdf-text';
 export * from './smtp-inbox';
+export * from './tax-fixtures';
