@@ -1,9 +1,8 @@
 import { readFileSync } from 'node:fs';
-import { AxeBuilder } from '@axe-core/playwright';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { pdfStrings, sharedPlatform, type SharedPlatform } from '@billing/testing';
 import { gatewayApi, merchantCalls, type Api, type Json } from './support/api';
-import { artifactsFolder, launchChromium } from './support/browser';
+import { accessibilityViolations, artifactsFolder, launchChromium } from './support/browser';
 import { openTaxedInvoice } from './support/open-invoice';
 import { screenshotPdfFirstPage } from './support/pdf-screenshot';
 
@@ -44,10 +43,7 @@ describe('the hosted invoice page in a real browser', () => {
     await platform?.stop();
   });
 
-  async function violations(): Promise<string[]> {
-    const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
-    return results.violations.map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
-  }
+  const violations = () => accessibilityViolations(page);
 
   /** The label and value of each row of a list on the page (facts, totals, credit notes). */
   const rowsOf = async (selector: string): Promise<Map<string, string>> =>

@@ -1,8 +1,7 @@
-import { AxeBuilder } from '@axe-core/playwright';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { type SharedPlatform, sharedPlatform } from '@billing/testing';
 import { createdBody, gatewayApi, merchantCalls, registerMerchant, type Api } from './support/api';
-import { launchChromium } from './support/browser';
+import { accessibilityViolations, launchChromium } from './support/browser';
 
 /**
  * Every page a payer sees passes axe's automated accessibility check (WCAG 2.1 A and AA rules):
@@ -34,13 +33,7 @@ describe('pages pass an automated accessibility check (axe, WCAG 2.1 AA)', () =>
     await platform?.stop();
   });
 
-  /** The rules axe found broken on the page as it is now: id, impact and how many elements. */
-  async function violations(): Promise<string[]> {
-    const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
-    return results.violations.map(
-      (v) => `${v.id} (${v.impact}): ${v.help}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`,
-    );
-  }
+  const violations = () => accessibilityViolations(page);
 
   /** A hosted checkout of 10,000 NGN with 7.5% exclusive VAT and a 25% coupon redeemed for it. */
   async function taxedCheckout(): Promise<string> {

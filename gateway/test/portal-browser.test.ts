@@ -1,5 +1,4 @@
 import { readFileSync } from 'node:fs';
-import { AxeBuilder } from '@axe-core/playwright';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { pdfStrings, sharedPlatform, type SharedPlatform } from '@billing/testing';
 import {
@@ -10,7 +9,7 @@ import {
   type Api,
   type RegisteredMerchant,
 } from './support/api';
-import { artifactsFolder, launchChromium } from './support/browser';
+import { accessibilityViolations, artifactsFolder, launchChromium } from './support/browser';
 import { payHostedCheckout, type PaidCheckout } from './support/hosted-checkout';
 import { openTaxedInvoice } from './support/open-invoice';
 import { portalSessionUrl } from './support/portal';
@@ -77,10 +76,7 @@ describe('the customer portal in a real browser', () => {
     await platform?.stop();
   });
 
-  async function violations(): Promise<string[]> {
-    const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
-    return results.violations.map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
-  }
+  const violations = () => accessibilityViolations(page);
 
   /** A new customer on Basic, and their portal opened in the browser from the API's link. */
   async function openedPortal(label: string): Promise<PaidCheckout> {
@@ -250,10 +246,7 @@ describe('the customer portal in a real browser', () => {
       expect(text).not.toContain(customer.email);
       expect(text).not.toContain('portal-browser');
       await other.screenshot({ path: `${artifactsFolder('portal')}/6-link-expired.png`, fullPage: true });
-      const results = await new AxeBuilder({ page: other })
-        .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
-        .analyze();
-      expect(results.violations.map((v) => v.id)).toEqual([]);
+      expect(await accessibilityViolations(other)).toEqual([]);
     } finally {
       await again.close();
     }

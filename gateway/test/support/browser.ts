@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { chromium, type Browser } from 'playwright-core';
+import { AxeBuilder } from '@axe-core/playwright';
+import { chromium, type Browser, type Page } from 'playwright-core';
 import { chromiumInstalled } from '@billing/testing';
 
 const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
@@ -30,4 +31,15 @@ export function artifactsFolder(name: string): string {
   const folder = resolve(__dirname, '../../../test-artifacts', name);
   mkdirSync(folder, { recursive: true });
   return folder;
+}
+
+/**
+ * The rules axe's automated check (WCAG 2.1 A and AA) finds broken on the page as it is now: id,
+ * impact and the elements; empty when it passes.
+ */
+export async function accessibilityViolations(page: Page): Promise<string[]> {
+  const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
+  return results.violations.map(
+    (v) => `${v.id} (${v.impact}): ${v.help}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`,
+  );
 }
