@@ -7,3 +7,4 @@ export * as notificationV1 from './gen/notification/v1/notification';
 export * as documentsV1 from './gen/documents/v1/documents';
 export * as portalV1 from './gen/portal/v1/portal';
 export { planSnapshotOf } from './plan-snapshot';
+export * as analyticsV1 from './gen/analytics/v1/analytics';
