@@ -57,6 +57,8 @@ export interface EventEnvelope<T = unknown> {
   created_at: string;
   project_id: string | null;
   livemode: boolean | null;
+  /** Internal facts for analytics (NewEvent.analytics); absent on most events. */
+  analytics?: object;
 }
 
 export interface NewEvent<T> {
@@ -68,6 +70,12 @@ export interface NewEvent<T> {
   occurredAt: Date;
   /** The trace the event continues (one of a batch's renewals); the active one by default. */
   trace?: Context;
+  /**
+   * Internal facts for the analytics read model (docs/api-behaviour.md §25; their shapes are
+   * AnalyticsFact of @billing/analytics): on the envelope, never in `data`, so no webhook or email
+   * carries them.
+   */
+  analytics?: object;
 }
 
 const committed = new EventEmitter();
@@ -106,6 +114,7 @@ export async function recordEvents<T>(
     created_at: event.occurredAt.toISOString(),
     project_id: event.projectId ?? null,
     livemode: event.livemode ?? null,
+    ...(event.analytics ? { analytics: event.analytics } : {}),
   }));
   // WITH ORDINALITY keeps the given order in seq, which is the publish order.
   await sequelize.query(

@@ -1183,6 +1183,23 @@ export interface CardOnFile {
   expYear: string;
 }
 
+export interface ListAnalyticsEventsRequest {
+  /** 0 for the first page; then the last seq of the previous page. */
+  afterSeq: number;
+  limit: number;
+}
+
+export interface AnalyticsEventRecord {
+  /** The event's place in billing's commit order (outbox_events.seq). */
+  seq: number;
+  /** The event envelope exactly as it was published on the stream (with its `analytics` facts). */
+  envelopeJson: string;
+}
+
+export interface ListAnalyticsEventsResponse {
+  events: AnalyticsEventRecord[];
+}
+
 function createBaseGetInvoiceByLinkRequest(): GetInvoiceByLinkRequest {
   return { token: "" };
 }
@@ -16528,6 +16545,255 @@ export const CardOnFile: MessageFns<CardOnFile> = {
   },
 };
 
+function createBaseListAnalyticsEventsRequest(): ListAnalyticsEventsRequest {
+  return { afterSeq: 0, limit: 0 };
+}
+
+export const ListAnalyticsEventsRequest: MessageFns<ListAnalyticsEventsRequest> = {
+  encode(message: ListAnalyticsEventsRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.afterSeq !== 0) {
+      writer.uint32(8).int64(message.afterSeq);
+    }
+    if (message.limit !== 0) {
+      writer.uint32(16).int32(message.limit);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListAnalyticsEventsRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListAnalyticsEventsRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.afterSeq = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.limit = reader.int32();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListAnalyticsEventsRequest {
+    return {
+      afterSeq: isSet(object.afterSeq)
+        ? globalThis.Number(object.afterSeq)
+        : isSet(object.after_seq)
+        ? globalThis.Number(object.after_seq)
+        : 0,
+      limit: isSet(object.limit) ? globalThis.Number(object.limit) : 0,
+    };
+  },
+
+  toJSON(message: ListAnalyticsEventsRequest): unknown {
+    const obj: any = {};
+    if (message.afterSeq !== 0) {
+      obj.afterSeq = Math.round(message.afterSeq);
+    }
+    if (message.limit !== 0) {
+      obj.limit = Math.round(message.limit);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ListAnalyticsEventsRequest>, I>>(base?: I): ListAnalyticsEventsRequest {
+    return ListAnalyticsEventsRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ListAnalyticsEventsRequest>, I>>(object: I): ListAnalyticsEventsRequest {
+    const message = createBaseListAnalyticsEventsRequest();
+    message.afterSeq = object.afterSeq ?? 0;
+    message.limit = object.limit ?? 0;
+    return message;
+  },
+};
+
+function createBaseAnalyticsEventRecord(): AnalyticsEventRecord {
+  return { seq: 0, envelopeJson: "" };
+}
+
+export const AnalyticsEventRecord: MessageFns<AnalyticsEventRecord> = {
+  encode(message: AnalyticsEventRecord, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.seq !== 0) {
+      writer.uint32(8).int64(message.seq);
+    }
+    if (message.envelopeJson !== "") {
+      writer.uint32(18).string(message.envelopeJson);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): AnalyticsEventRecord {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseAnalyticsEventRecord();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.seq = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.envelopeJson = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): AnalyticsEventRecord {
+    return {
+      seq: isSet(object.seq) ? globalThis.Number(object.seq) : 0,
+      envelopeJson: isSet(object.envelopeJson)
+        ? globalThis.String(object.envelopeJson)
+        : isSet(object.envelope_json)
+        ? globalThis.String(object.envelope_json)
+        : "",
+    };
+  },
+
+  toJSON(message: AnalyticsEventRecord): unknown {
+    const obj: any = {};
+    if (message.seq !== 0) {
+      obj.seq = Math.round(message.seq);
+    }
+    if (message.envelopeJson !== "") {
+      obj.envelopeJson = message.envelopeJson;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<AnalyticsEventRecord>, I>>(base?: I): AnalyticsEventRecord {
+    return AnalyticsEventRecord.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<AnalyticsEventRecord>, I>>(object: I): AnalyticsEventRecord {
+    const message = createBaseAnalyticsEventRecord();
+    message.seq = object.seq ?? 0;
+    message.envelopeJson = object.envelopeJson ?? "";
+    return message;
+  },
+};
+
+function createBaseListAnalyticsEventsResponse(): ListAnalyticsEventsResponse {
+  return { events: [] };
+}
+
+export const ListAnalyticsEventsResponse: MessageFns<ListAnalyticsEventsResponse> = {
+  encode(message: ListAnalyticsEventsResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.events) {
+      AnalyticsEventRecord.encode(v!, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListAnalyticsEventsResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListAnalyticsEventsResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.events.push(AnalyticsEventRecord.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListAnalyticsEventsResponse {
+    return {
+      events: globalThis.Array.isArray(object?.events)
+        ? object.events.map((e: any) => AnalyticsEventRecord.fromJSON(e))
+        : [],
+    };
+  },
+
+  toJSON(message: ListAnalyticsEventsResponse): unknown {
+    const obj: any = {};
+    if (message.events?.length) {
+      obj.events = message.events.map((e) => AnalyticsEventRecord.toJSON(e));
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ListAnalyticsEventsResponse>, I>>(base?: I): ListAnalyticsEventsResponse {
+    return ListAnalyticsEventsResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ListAnalyticsEventsResponse>, I>>(object: I): ListAnalyticsEventsResponse {
+    const message = createBaseListAnalyticsEventsResponse();
+    message.events = object.events?.map((e) => AnalyticsEventRecord.fromPartial(e)) || [];
+    return message;
+  },
+};
+
 /**
  * BillingService owns customers, subscriptions, invoices, tax rates, usage, refunds and test clocks. Money
  * is in minor units (int64). Errors: INVALID_ARGUMENT (field violations), NOT_FOUND (no such id
@@ -17253,6 +17519,23 @@ export const BillingServiceService = {
       Buffer.from(ApplyCardUpdateResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): ApplyCardUpdateResponse => ApplyCardUpdateResponse.decode(value),
   },
+  /**
+   * The history analytics rebuilds its read model from (docs/api-behaviour.md §25): billing's
+   * recorded events that carry analytics facts (subscription.*, invoice.paid, refund.processed,
+   * credit_note.created), every project and mode, in commit order, after `after_seq`, at most
+   * `limit` (1..5000) a page. Only the analytics service may call it.
+   */
+  listAnalyticsEvents: {
+    path: "/billing.v1.BillingService/ListAnalyticsEvents" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ListAnalyticsEventsRequest): Buffer =>
+      Buffer.from(ListAnalyticsEventsRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ListAnalyticsEventsRequest => ListAnalyticsEventsRequest.decode(value),
+    responseSerialize: (value: ListAnalyticsEventsResponse): Buffer =>
+      Buffer.from(ListAnalyticsEventsResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ListAnalyticsEventsResponse => ListAnalyticsEventsResponse.decode(value),
+  },
 } as const;
 
 export interface BillingServiceServer extends UntypedServiceImplementation {
@@ -17508,6 +17791,13 @@ export interface BillingServiceServer extends UntypedServiceImplementation {
    * changed; call again).
    */
   applyCardUpdate: handleUnaryCall<ApplyCardUpdateRequest, ApplyCardUpdateResponse>;
+  /**
+   * The history analytics rebuilds its read model from (docs/api-behaviour.md §25): billing's
+   * recorded events that carry analytics facts (subscription.*, invoice.paid, refund.processed,
+   * credit_note.created), every project and mode, in commit order, after `after_seq`, at most
+   * `limit` (1..5000) a page. Only the analytics service may call it.
+   */
+  listAnalyticsEvents: handleUnaryCall<ListAnalyticsEventsRequest, ListAnalyticsEventsResponse>;
 }
 
 export interface BillingServiceClient extends Client {
@@ -18434,6 +18724,27 @@ export interface BillingServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: ApplyCardUpdateResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * The history analytics rebuilds its read model from (docs/api-behaviour.md §25): billing's
+   * recorded events that carry analytics facts (subscription.*, invoice.paid, refund.processed,
+   * credit_note.created), every project and mode, in commit order, after `after_seq`, at most
+   * `limit` (1..5000) a page. Only the analytics service may call it.
+   */
+  listAnalyticsEvents(
+    request: ListAnalyticsEventsRequest,
+    callback: (error: ServiceError | null, response: ListAnalyticsEventsResponse) => void,
+  ): ClientUnaryCall;
+  listAnalyticsEvents(
+    request: ListAnalyticsEventsRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ListAnalyticsEventsResponse) => void,
+  ): ClientUnaryCall;
+  listAnalyticsEvents(
+    request: ListAnalyticsEventsRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ListAnalyticsEventsResponse) => void,
   ): ClientUnaryCall;
 }
 
