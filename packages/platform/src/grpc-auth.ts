@@ -29,6 +29,7 @@ export const GRPC_CALLERS: Readonly<Record<string, readonly string[]>> = {
   'notification.v1.NotificationService': ['gateway'],
   'documents.v1.DocumentsService': ['gateway'],
   'portal.v1.PortalService': ['gateway'],
+  'analytics.v1.AnalyticsService': ['gateway'],
 };
 
 /**
@@ -68,6 +69,8 @@ export const GRPC_METHOD_CALLERS: Readonly<Record<string, Readonly<Record<string
     // Customer emails (docs/api-behaviour.md §24): the customer's address, name and locale, and
     // the invoice's number and links. Nothing else, and nothing that changes anything.
     notification: ['GetCustomer', 'GetInvoice'],
+    // The analytics rebuild (docs/api-behaviour.md §25): billing's history of analytics events, read only.
+    analytics: ['ListAnalyticsEvents'],
   },
   // The plans a portal configuration names and a portal plan change moves to.
   'catalog.v1.CatalogService': { portal: ['GetPlan'] },
