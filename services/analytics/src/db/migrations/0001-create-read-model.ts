@@ -85,14 +85,16 @@ export const createReadModel: Migration = {
         customers bigint NOT NULL DEFAULT 0,
         PRIMARY KEY (project_id, livemode, currency)
       )`);
-    // How many contributing subscriptions each customer has: customers counts those above 0.
+    // How many contributing subscriptions each customer has: customers counts those above 0. No
+    // CHECK (>= 0): PostgreSQL checks the row an upsert proposes (a delta, maybe -1) before it
+    // finds the conflict that makes it an update.
     await sql(`
       CREATE TABLE customer_contributions (
         project_id uuid NOT NULL,
         livemode boolean NOT NULL,
         currency char(3) NOT NULL,
         customer_id text NOT NULL,
-        contributing_subscriptions bigint NOT NULL CHECK (contributing_subscriptions >= 0),
+        contributing_subscriptions bigint NOT NULL,
         PRIMARY KEY (project_id, livemode, currency, customer_id)
       )`);
   },
