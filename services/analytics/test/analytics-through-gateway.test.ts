@@ -181,16 +181,14 @@ describe('analytics from the events of subscriptions made through the gateway', 
     await expectFigures(...JANUARY_TO_MARCH, expected);
   }, 120_000);
 
+  const processed = async () =>
+    Number(
+      (
+        await queryDatabase<{ n: string }>(platform.database('analytics'), 'SELECT count(*) AS n FROM processed_events')
+      )[0].n,
+    );
+
   it(`analytics SIGKILLed while it consumes the events of ${BURST} new subscriptions: every event counted once`, async () => {
-    const processed = async () =>
-      Number(
-        (
-          await queryDatabase<{ n: string }>(
-            platform.database('analytics'),
-            'SELECT count(*) AS n FROM processed_events',
-          )
-        )[0].n,
-      );
     const before = await processed();
     const subscribe = () => api('POST', '/subscriptions', { customer_id: payingCustomer, plan_id: monthlyPlan });
     const created: Promise<Json>[] = [];
