@@ -34,7 +34,7 @@ import {
 } from '@billing/documents';
 import { ensureChromium, thisMachine } from '../chromium';
 import { processTreeSeconds } from './cpu-meter';
-import { round, runBenchmark, table } from './measure';
+import { percentile, round, runBenchmark, table } from './measure';
 
 const SECONDS = Number(process.env.BENCH_PDF_SECONDS || 5);
 const WARMUP_S = Number(process.env.BENCH_PDF_WARMUP_S || 1);
@@ -49,10 +49,6 @@ interface Figures {
   p99Ms: number;
   cpuMsPerPdf: number;
   bytes: number;
-}
-
-function percentile(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 }
 
 /**

@@ -103,6 +103,10 @@ export function table(rows: string[][]): string {
 
 export const round = (n: number, digits = 2) => Math.round(n * 10 ** digits) / 10 ** digits;
 
+/** The p-th percentile (0..100) of values sorted ascending, nearest rank; 0 for none. */
+export const percentile = (sorted: readonly number[], p: number): number =>
+  sorted.length === 0 ? 0 : sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+
 /** A merchant a benchmark registered through the gateway: its test-mode API key and access token. */
 export interface BenchMerchant {
   testKey: string;

@@ -100,10 +100,10 @@ export async function startRenewalPlatform(options: RenewalBenchSettings): Promi
   };
 }
 
-/** A client of one service's database in this run (billing's, or the sandbox's ledger). */
+/** A client of one service's database in this run (billing's, the sandbox's ledger, analytics' read model). */
 export async function connectDatabase(
   platform: PlatformUnderTest,
-  service: 'billing' | 'sandbox-provider',
+  service: 'billing' | 'sandbox-provider' | 'analytics',
 ): Promise<Client> {
   const url = new URL(TEST_DATABASE_URL);
   url.pathname = `/${platform.database(service)}`;

@@ -23,6 +23,7 @@ import { callsInFlightFor } from '@billing/payments';
 import type { PlatformUnderTest } from '@billing/testing';
 import { CpuMeter, cpuMsPerUnit, cpuPerUnitRows } from './cpu-meter';
 import { round, runBenchmark, table } from './measure';
+import { ReadModelLagMeter } from './read-model-lag';
 import { createFloorTables, leastRenewalWork, renewalEventBodies } from './renewal-floor';
 import {
   activityPer,
@@ -128,7 +129,10 @@ async function main(): Promise<number> {
     const merchant = await prepareMerchant(platform, SETTINGS.customers);
     const { projectId } = merchant;
     const db = await connectDatabase(platform, 'billing');
+    const analyticsDb = await connectDatabase(platform, 'analytics');
     try {
+      const readModelLag = new ReadModelLagMeter(db, analyticsDb);
+      await readModelLag.start();
       const paidBefore = await countRows(db, `SELECT count(*) AS n FROM invoices WHERE status = 'PAID'`);
       const started = process.hrtime.bigint();
       const periodEnd = new Date(Date.now() - 1000);
@@ -154,6 +158,7 @@ async function main(): Promise<number> {
       const paid = (await countRows(db, `SELECT count(*) AS n FROM invoices WHERE status = 'PAID'`)) - paidBefore;
       if (paid !== RENEWALS) throw new Error(`${paid} of ${RENEWALS} renewal invoices PAID when none was left to do`);
       const renewalCpuUse = renewalCpu.stop();
+      const lag = await readModelLag.measure();
       // Past the once-a-second publication of the other backends' counters.
       await new Promise((r) => setTimeout(r, 1100));
       const activity = activityPer(activityBefore, await databaseActivity(db), RENEWALS);
@@ -222,7 +227,10 @@ async function main(): Promise<number> {
           `per renewal, sandbox included\n` +
           `billing's database per renewal: ${activity.commits} commits, ${activity.rowsRead} rows read by scans, ` +
           `${activity.rowsFetched} fetched by index, ${activity.rowsInserted} inserted, ${activity.rowsUpdated} updated, ` +
-          `${activity.blocks} buffer blocks\n\n`,
+          `${activity.blocks} buffer blocks\n` +
+          `analytics read model behind the event stream during the renewals (${lag.events} events with facts, ` +
+          `from billing's transaction to analytics applying each): p50 ${lag.p50Ms} ms, p99 ${lag.p99Ms} ms, max ${lag.maxMs} ms; every event applied ` +
+          `${lag.catchUpMs} ms after billing's last\n\n`,
       );
       process.stdout.write(
         `${JSON.stringify({
@@ -250,11 +258,19 @@ async function main(): Promise<number> {
           cpu_ms_per_floor_renewal: cpuMsPerUnit(floor.cpu, RENEWALS),
           machine_cpu_ms_per_renewal_at_0_85: round(budgetMs, 3),
           billing_database_per_renewal: activity,
+          analytics_lag_ms: {
+            p50: lag.p50Ms,
+            p99: lag.p99Ms,
+            max: lag.maxMs,
+            catch_up: lag.catchUpMs,
+            events: lag.events,
+          },
         })}\n`,
       );
       return charges >= RENEWALS ? 0 : 1;
     } finally {
       await db.end();
+      await analyticsDb.end();
     }
   } finally {
     await running.stop();

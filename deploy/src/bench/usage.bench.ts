@@ -13,7 +13,7 @@
 import { randomUUID } from 'node:crypto';
 import { Client } from 'pg';
 import { startPlatform, TEST_DATABASE_URL, type PlatformUnderTest } from '@billing/testing';
-import { registerBenchMerchant, round, runBenchmark, table } from './measure';
+import { percentile, registerBenchMerchant, round, runBenchmark, table } from './measure';
 
 /**
  * The per-key limit (25 requests/s for a test key, docs/rate-limits.md) lifted far above the
@@ -126,9 +126,6 @@ const summary = (t: Throughput) => ({
   batch_p50_ms: t.p50Ms,
   batch_p99_ms: t.p99Ms,
 });
-
-const percentile = (sorted: number[], p: number) =>
-  sorted.length === 0 ? 0 : sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 
 /** `connections` loops sending one batch after the other for `seconds`; records counted as stored. */
 async function drive(

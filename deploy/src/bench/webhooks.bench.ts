@@ -22,7 +22,7 @@ import {
 } from '@billing/platform';
 import { freePort, startPlatform, TEST_DATABASE_URL } from '@billing/testing';
 import { CpuMeter, cpuMsPerUnit, cpuPerUnitRows } from './cpu-meter';
-import { registerBenchMerchant, round, runBenchmark, table } from './measure';
+import { percentile, registerBenchMerchant, round, runBenchmark, table } from './measure';
 
 const EVENTS = Number(process.env.BENCH_WEBHOOK_EVENTS || 10_000);
 const RATE = Number(process.env.BENCH_WEBHOOK_RATE || 3_000);
@@ -52,10 +52,6 @@ async function startReceiver(): Promise<{ url: string; receivedAt: Map<string, n
 }
 
 const now = () => performance.timeOrigin + performance.now();
-
-function percentile(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
-}
 
 interface Figures {
   perSecond: number;
