@@ -29,6 +29,7 @@ export const GRPC_CALLERS: Readonly<Record<string, readonly string[]>> = {
   'notification.v1.NotificationService': ['gateway'],
   'documents.v1.DocumentsService': ['gateway'],
   'portal.v1.PortalService': ['gateway'],
+  'analytics.v1.AnalyticsService': ['gateway'],
 };
 
 /**
