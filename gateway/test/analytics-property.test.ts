@@ -396,6 +396,7 @@ describe('analytics figures against an independent computation (property)', () =
       if (res.status !== 200) throw new Error(`advance: ${res.status} ${res.text}`);
     };
     const created: string[] = [];
+    const lastStatus = (sub: string) => timeline.subscriptions.get(sub)?.at(-1)?.status ?? '';
     const planOf = new Map<string, PlanSpec>();
     let asOfClosing = 0;
 
@@ -428,8 +429,17 @@ describe('analytics figures against an independent computation (property)', () =
           });
           continue;
         }
-        if (created.length === 0) continue;
-        const id = created[action.sub % created.length];
+        // Pause and resume pick among the subscriptions they can act on, so that histories pause,
+        // come back (a reactivation) and churn again often enough; the others pick among all.
+        const canPause = (sub: string) => ['ACTIVE', 'TRIALING'].includes(lastStatus(sub));
+        const targets =
+          action.kind === 'resume'
+            ? created.filter((sub) => lastStatus(sub) === 'PAUSED')
+            : action.kind === 'pause'
+              ? created.filter(canPause)
+              : created;
+        if (targets.length === 0) continue;
+        const id = targets[action.sub % targets.length];
         if (action.kind === 'changePlan') {
           const target = action.plan % plans.length;
           await call('POST', `/subscriptions/${id}/change-plan`, {
