@@ -570,34 +570,36 @@ describe('analytics figures against an independent computation (property)', () =
   }
 
   /**
-   * A story the random ones reach only now and then, run first every time: of two subscriptions
-   * contributing 30 days ago, one pauses, resumes and pauses again in the last month. One
-   * subscription of two churned: a rate of 0.5 (docs/api-behaviour.md §25, "subscriptions churned
-   * in the last 30 days"), however many times it stopped.
+   * A story the random ones reach only now and then (they found it shrunk to this shape): of two
+   * subscriptions contributing 30 days ago, one pauses, resumes and pauses again in the last month.
+   * One subscription of two churned: a rate of 0.5 (docs/api-behaviour.md §25, "subscriptions
+   * churned in the last 30 days"), however many times it stopped.
    */
-  const churnedTwice: Story = {
-    plans: [{ currency: 'NGN', interval: 'monthly', intervalCount: 1, amount: 1_000_000 }],
-    levyBp: 100,
-    customers: 1,
-    policy: 'NONE',
-    subscriptions: [0, 1].map(() => ({ customer: 0, plan: 0, tax: 'none', trialDays: 0, coupon: null, month: 0 })),
-    actions: [
-      [],
-      [],
-      [
-        { kind: 'pause', sub: 0 },
-        { kind: 'resume', sub: 0 },
-        { kind: 'pause', sub: 0 },
+  it('counts a subscription that churns twice in the 30 days once', async () => {
+    await runStory({
+      plans: [{ currency: 'NGN', interval: 'monthly', intervalCount: 1, amount: 1_000_000 }],
+      levyBp: 100,
+      customers: 1,
+      policy: 'NONE',
+      subscriptions: [0, 1].map(() => ({ customer: 0, plan: 0, tax: 'none', trialDays: 0, coupon: null, month: 0 })),
+      actions: [
+        [],
+        [],
+        [
+          { kind: 'pause', sub: 0 },
+          { kind: 'resume', sub: 0 },
+          { kind: 'pause', sub: 0 },
+        ],
       ],
-    ],
-  };
+    });
+  }, 120_000);
 
   it('agrees to the minor unit with the resources’ own views, for random histories on a test clock', async () => {
     await fc.assert(
       fc.asyncProperty(storyArb, async (story) => {
         await runStory(story);
       }),
-      { numRuns: 5, examples: [[churnedTwice]], interruptAfterTimeLimit: 240_000, markInterruptAsFailure: false },
+      { numRuns: 5, interruptAfterTimeLimit: 240_000, markInterruptAsFailure: false },
     );
   }, 300_000);
 });
