@@ -10,6 +10,7 @@ import {
   type Logger,
 } from '@billing/platform';
 import { ApiKeyCache } from './auth/api-key-cache';
+import { createAnalyticsClient, type AnalyticsClient } from './clients/analytics.client';
 import { listenForKeyRevocations } from './auth/key-revocation-listener';
 import { listenForPlanChanges } from './cache/plan-change-listener';
 import { PlanReadCache } from './cache/plan-read-cache';
@@ -48,6 +49,7 @@ export interface AppDeps {
   notification: NotificationClient;
   documents: DocumentsClient;
   portal: PortalClient;
+  analytics: AnalyticsClient;
   apiKeyCache: ApiKeyCache;
   planCache: PlanReadCache;
   /** Idempotency-Key records (the gateway's database); absent, the header is ignored. */
@@ -164,6 +166,11 @@ export async function startGateway(config: GatewayConfig, logger: Logger): Promi
     transport.channelCredentials,
   );
   const portal = createPortalClient(config.PORTAL_GRPC_URL, config.GRPC_DEADLINE_MS, transport.channelCredentials);
+  const analytics = createAnalyticsClient(
+    config.ANALYTICS_GRPC_URL,
+    config.GRPC_DEADLINE_MS,
+    transport.channelCredentials,
+  );
   const apiKeyCache = new ApiKeyCache(config.API_KEY_CACHE_TTL_MS);
   // Not used until listenForPlanChanges has confirmed its subscription.
   const planCache = new PlanReadCache(config.PLAN_CACHE_TTL_MS);
@@ -178,6 +185,7 @@ export async function startGateway(config: GatewayConfig, logger: Logger): Promi
     notification,
     documents,
     portal,
+    analytics,
     apiKeyCache,
     planCache,
     rateLimits,
@@ -208,6 +216,7 @@ export async function startGateway(config: GatewayConfig, logger: Logger): Promi
       notification.close();
       documents.close();
       portal.close();
+      analytics.close();
       await providerWebhooks.close();
       stopListening();
       stopPlanChanges();
