@@ -5,7 +5,8 @@
  */
 const SERVICE = '^services/([^/]+)/src/';
 /** The services laid out by resource (docs/decisions.md): use cases in usecases/<resource>/. */
-const LAID_OUT = '^services/(billing|catalog|documents|identity|notification|policy|portal|sandbox-provider)/src/';
+const LAID_OUT =
+  '^services/(analytics|billing|catalog|documents|identity|notification|policy|portal|sandbox-provider)/src/';
 
 module.exports = {
   forbidden: [
@@ -25,7 +26,7 @@ module.exports = {
         'catalog: checkout/, coupon-redemptions/, tax-rates/, read-models/, events/, domain/; ' +
         'identity: access/, provisioning/, seller-details/, events/; notification: delivery/, registration/, emails/; ' +
         'sandbox-provider: customers/, resources/, webhooks/; documents: billing/, rendering/; ' +
-        'portal: browser-sessions/, configurations/, subscriptions/, actions/, clients/), never through its module.',
+        'portal: browser-sessions/, configurations/, subscriptions/, actions/, clients/; analytics: read-model/, events/, domain/), never through its module.',
       severity: 'error',
       from: { path: `${LAID_OUT}usecases/` },
       to: { path: `${LAID_OUT}usecases/` },
@@ -47,7 +48,7 @@ module.exports = {
         path:
           `${SERVICE}(invoicing|subscription-changes|scheduling|read-models|events|domain|db` +
           '|checkout|coupon-redemptions|tax-rates|access|provisioning|seller-details|delivery|registration|emails|customers|resources|webhooks' +
-          '|billing|rendering|browser-sessions|configurations|subscriptions|actions|clients)/',
+          '|billing|rendering|browser-sessions|configurations|subscriptions|actions|clients|read-model)/',
       },
       to: { path: `${SERVICE}usecases/` },
     },

@@ -48,6 +48,8 @@ const gatewayEnvSchema = baseEnvSchema
     DOCUMENTS_GRPC_URL: grpcTarget('127.0.0.1:50056'),
     /** portal.v1: the customer portal's configuration and sessions (docs/api-behaviour.md §24). */
     PORTAL_GRPC_URL: grpcTarget('127.0.0.1:50057'),
+    /** analytics.v1: the read model behind /analytics/* (docs/api-behaviour.md §25). */
+    ANALYTICS_GRPC_URL: grpcTarget('127.0.0.1:50058'),
     /** catalog's HTTP side (hosted checkout pages, provider webhook), proxied as is. */
     CATALOG_HTTP_URL: z.url({ protocol: /^https?$/ }).default('http://127.0.0.1:8082'),
     /** documents' HTTP side (hosted invoice pages, the PDFs of their links), proxied as is. */

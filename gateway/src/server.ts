@@ -7,10 +7,10 @@ import {
   openDatabase,
   startPollingLoop,
   systemClock,
-  type Clock,
   type Logger,
 } from '@billing/platform';
 import { ApiKeyCache } from './auth/api-key-cache';
+import { createAnalyticsClient, type AnalyticsClient } from './clients/analytics.client';
 import { listenForKeyRevocations } from './auth/key-revocation-listener';
 import { listenForPlanChanges } from './cache/plan-change-listener';
 import { PlanReadCache } from './cache/plan-read-cache';
@@ -53,13 +53,14 @@ export interface AppDeps {
   notification: NotificationClient;
   documents: DocumentsClient;
   portal: PortalClient;
+  analytics: AnalyticsClient;
   apiKeyCache: ApiKeyCache;
   planCache: PlanReadCache;
   /** Idempotency-Key records (the gateway's database); absent, the header is ignored. */
   idempotency?: IdempotencyDeps;
   rateLimits: RateLimits;
   /** The merchant dashboard's sessions (the gateway's database); absent, /dashboard is not served. */
-  dashboard?: { sessions: DashboardSessions; clock: Clock };
+  dashboard?: { sessions: DashboardSessions };
   logger: Logger;
 }
 
@@ -107,7 +108,6 @@ export function createApp(deps: AppDeps): Express {
       dashboardRouter({
         api: new DashboardApi(routes, deps.config.CHECK_RESPONSES),
         sessions: deps.dashboard.sessions,
-        clock: deps.dashboard.clock,
         identity: deps.identity,
         rateLimits: deps.rateLimits,
         logger,
@@ -194,6 +194,11 @@ export async function startGateway(config: GatewayConfig, logger: Logger): Promi
     transport.channelCredentials,
   );
   const portal = createPortalClient(config.PORTAL_GRPC_URL, config.GRPC_DEADLINE_MS, transport.channelCredentials);
+  const analytics = createAnalyticsClient(
+    config.ANALYTICS_GRPC_URL,
+    config.GRPC_DEADLINE_MS,
+    transport.channelCredentials,
+  );
   const apiKeyCache = new ApiKeyCache(config.API_KEY_CACHE_TTL_MS);
   // Not used until listenForPlanChanges has confirmed its subscription.
   const planCache = new PlanReadCache(config.PLAN_CACHE_TTL_MS);
@@ -208,10 +213,11 @@ export async function startGateway(config: GatewayConfig, logger: Logger): Promi
     notification,
     documents,
     portal,
+    analytics,
     apiKeyCache,
     planCache,
     rateLimits,
-    dashboard: { sessions: dashboardSessions, clock: systemClock },
+    dashboard: { sessions: dashboardSessions },
     idempotency: { store: idempotencyStore, clock: systemClock, logger, lockMs: config.IDEMPOTENCY_LOCK_MS },
     logger,
   });
@@ -239,6 +245,7 @@ export async function startGateway(config: GatewayConfig, logger: Logger): Promi
       notification.close();
       documents.close();
       portal.close();
+      analytics.close();
       await providerWebhooks.close();
       stopListening();
       stopPlanChanges();

@@ -343,6 +343,7 @@ describe('/openapi.json covers every route the gateway serves', () => {
       notification: {} as never,
       documents: {} as never,
       portal: {} as never,
+      analytics: {} as never,
       apiKeyCache: new ApiKeyCache(1000),
       planCache: new PlanReadCache(0),
       rateLimits,

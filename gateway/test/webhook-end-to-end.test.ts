@@ -5,6 +5,7 @@ import {
   listenLocally,
   type LocalEndpoint,
   payCheckoutPageInSandbox,
+  platformEvents,
   sharedPlatform,
   type SharedPlatform,
 } from '@billing/testing';
@@ -105,5 +106,31 @@ describe('webhooks end to end: platform events reach a merchant endpoint, signed
     expect(event.body.data).toHaveProperty('refund');
     // Exactly one delivery of each: the webhook asked for these two events only.
     expect(deliveries.map((d) => d.body.event).sort()).toEqual(['invoice.paid', 'subscription.cancelled']);
+
+    // The envelopes on the stream carry billing's analytics facts (docs/api-behaviour.md §25);
+    // the bodies delivered never do: only id, event, data and created_at.
+    const stream = await platformEvents(platform);
+    try {
+      const published = await stream.waitFor('subscription.cancelled', (e) => e.id === event.body.id);
+      expect(published.envelope.analytics).toEqual({
+        kind: 'subscription_mrr',
+        subscription_id: completed.subscription_id,
+        customer_id: completed.customer_id,
+        currency: 'NGN',
+        status: 'CANCELLED',
+        contributing: false,
+        mrr: 0,
+      });
+      const paidEnvelope = await stream.waitFor('invoice.paid', (e) => e.id === paid.body.id);
+      // 49.50 NGN charged to the card, untaxed.
+      expect(paidEnvelope.envelope.analytics).toMatchObject({ kind: 'invoice_payment', charged: 4950, tax: 0 });
+    } finally {
+      await stream.close();
+    }
+    for (const delivery of deliveries) {
+      expect(Object.keys(delivery.body).sort()).toEqual(['created_at', 'data', 'event', 'id']);
+      expect(delivery.raw).not.toContain('analytics');
+      expect(delivery.raw).not.toContain('subscription_mrr');
+    }
   });
 });

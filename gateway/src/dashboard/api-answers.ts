@@ -1,4 +1,9 @@
 import type { z } from 'zod';
+import type {
+  AnalyticsSummarySchema,
+  MrrMonthSchema,
+  RevenueMonthSchema,
+} from '../routes/v1/analytics/analytics.schemas';
 import type { ApiKeySchema, ApiKeyWithSecretSchema } from '../routes/v1/api-keys/api-keys.schemas';
 import type { AccessTokenSchema } from '../routes/v1/auth/auth.schemas';
 import type { CouponSchema } from '../routes/v1/coupons/coupons.schemas';
@@ -38,37 +43,6 @@ export type DeliveryDetail = Answer<typeof DeliveryDetailSchema>;
 export type PortalConfiguration = Answer<typeof PortalConfigurationSchema>;
 export type EmailSettings = Answer<typeof EmailSettingsSchema>;
 
-/** GET /analytics/mrr: one month (docs/api-behaviour.md §25). */
-export interface MrrMonth {
-  month: string;
-  mrr: number;
-  new: number;
-  expansion: number;
-  contraction: number;
-  churned: number;
-  reactivation: number;
-  active_subscriptions: number;
-}
-
-/** GET /analytics/revenue: one month (§25). */
-export interface RevenueMonth {
-  month: string;
-  gross: number;
-  refunds: number;
-  net: number;
-  tax: number;
-}
-
-/** GET /analytics/summary (§25). */
-export interface AnalyticsSummary {
-  mrr: number;
-  arr: number;
-  active_subscriptions: number;
-  trialing_subscriptions: number;
-  past_due_subscriptions: number;
-  customers: number;
-  arpu: number;
-  subscriber_churn_rate_30d: number;
-  net_revenue_30d: number;
-  as_of: string;
-}
+export type MrrMonth = Answer<typeof MrrMonthSchema>;
+export type RevenueMonth = Answer<typeof RevenueMonthSchema>;
+export type AnalyticsSummary = Answer<typeof AnalyticsSummarySchema>;

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { dirname, join, resolve } from 'node:path';
 import express, { type NextFunction, type Request, type Response, type Router } from 'express';
-import { CUSTOMER_PAGE_HEADERS, type Clock, type Logger } from '@billing/platform';
+import { CUSTOMER_PAGE_HEADERS, type Logger } from '@billing/platform';
 import type { IdentityClient } from '../clients/identity.client';
 import { HttpError } from '../http/http-error';
 import { verifyToken } from '../middleware/auth';
@@ -58,7 +58,6 @@ export interface DashboardDeps {
   identity: IdentityClient;
   /** /auth/login's limiters, reused: signing in here spends the same budgets (docs/api-behaviour.md §17.5). */
   rateLimits: RateLimits;
-  clock: Clock;
   logger: Logger;
 }
 
@@ -136,15 +135,6 @@ const TITLES: Record<number, string> = {
   429: 'Too many requests',
   503: 'Try again in a moment',
 };
-
-/** The first to the twelfth month before `now`'s, as `YYYY-MM` (docs/api-behaviour.md §25's range). */
-export function lastTwelveMonths(now: Date): { from: string; to: string } {
-  const month = (offset: number) => {
-    const d = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - offset, 1));
-    return `${d.getUTCFullYear()}-${String(d.getUTCMonth() + 1).padStart(2, '0')}`;
-  };
-  return { from: month(11), to: month(0) };
-}
 
 /**
  * The merchant dashboard at /dashboard (docs/api-behaviour.md §25; docs/decisions.md, "Dashboard:
@@ -264,19 +254,15 @@ export function dashboardRouter(deps: DashboardDeps): Router {
   });
 
   router.get('/', async (req, res) => {
-    const { caller } = signedIn(res);
     const currency = queryText(req, 'currency') ?? 'NGN';
-    // The months of the project's clock: test clocks move test-mode analytics (§25).
-    const now = caller.livemode
-      ? deps.clock.now()
-      : new Date((await call<{ now: string }>(req, res, 'getTestClock')).now);
-    const range = { currency, ...lastTwelveMonths(now) };
+    // No from/to: the routes' own default, the last 12 months of the project's clock (§25).
+    const query = { currency };
     const [summary, mrr, revenue] = await Promise.all([
-      call<AnalyticsSummary>(req, res, 'getAnalyticsSummary', { query: { currency } }),
-      call<MrrMonth[]>(req, res, 'getAnalyticsMrr', { query: range }),
-      call<RevenueMonth[]>(req, res, 'getAnalyticsRevenue', { query: range }),
+      call<AnalyticsSummary>(req, res, 'getAnalyticsSummary', { query }),
+      call<MrrMonth[]>(req, res, 'getAnalyticsMrr', { query }),
+      call<RevenueMonth[]>(req, res, 'getAnalyticsRevenue', { query }),
     ]);
-    res.send(homePage(frameFor(res, 'home'), { currency, summary, mrr, revenue }));
+    res.send(homePage(frameFor(res, 'home'), { currency: currency.toUpperCase(), summary, mrr, revenue }));
   });
 
   router.get('/customers', async (req, res) => {

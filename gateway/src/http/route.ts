@@ -4,6 +4,7 @@ import type { Logger } from '@billing/platform';
 import type { ApiKeyCache, ApiKeyPrincipal } from '../auth/api-key-cache';
 import type { PlanReadCache } from '../cache/plan-read-cache';
 import { PUBLIC_ROUTES } from '../auth/public-routes';
+import type { AnalyticsClient } from '../clients/analytics.client';
 import type { BillingClient } from '../clients/billing.client';
 import type { CatalogClient } from '../clients/catalog.client';
 import type { PortalClient } from '../clients/portal.client';
@@ -12,6 +13,7 @@ import type { IdentityClient } from '../clients/identity.client';
 import type { NotificationClient } from '../clients/notification.client';
 import type { PolicyClient } from '../clients/policy.client';
 import type { AuthenticatedMerchant } from '../middleware/auth';
+import { CSV_MEDIA_TYPE, csvColumnsOf, csvText } from './csv-text';
 import { parsePath, parseRequest } from './validation';
 import { markRoute } from '../middleware/http-metrics';
 
@@ -26,6 +28,8 @@ export interface RouteDeps {
   documents: DocumentsClient;
   /** The customer portal's configuration and sessions (docs/api-behaviour.md §24). */
   portal: PortalClient;
+  /** The revenue analytics read model (docs/api-behaviour.md §25). */
+  analytics: AnalyticsClient;
   apiKeyCache: ApiKeyCache;
   /** GET /plans/{id} answers, invalidated by catalog's announcements (cache/plan-change-listener.ts). */
   planCache: PlanReadCache;
@@ -97,13 +101,18 @@ interface RouteFields<
 
 /**
  * A route's success: a JSON body of `schema`, none (204), or, with `file`, a download of that
- * media type (an invoice's PDF) which the handler answers as a FileAnswer.
+ * media type (an invoice's PDF) which the handler answers as a FileAnswer. With `alsoAs`, the
+ * same answer is also given as that media type to a client whose `Accept` prefers it: for
+ * `text/csv`, a header row of the field names of `schema`'s items (an array of objects) and one
+ * line per item (http/csv-text.ts). JSON stays the answer to an `Accept` of any type, to none, and
+ * to one the route cannot give (docs/api-behaviour.md §25).
  */
 export interface RouteResponse<R extends z.ZodType | undefined = z.ZodType | undefined> {
   status: 200 | 201 | 202 | 204;
   description: string;
   schema?: R;
   file?: 'application/pdf';
+  alsoAs?: typeof CSV_MEDIA_TYPE;
 }
 
 /** A download: its bytes and the name `Content-Disposition: attachment` gives it. */
@@ -241,11 +250,23 @@ export async function runRoute(
 
 /** Thin: run the route on the request, send its result with the declared status. */
 function expressHandler(route: Route, checkResponses: boolean): RequestHandler {
+  // Derived once, when the route is mounted: a route whose schema has no columns fails then.
+  const csvColumns = route.response.alsoAs ? csvColumnsOf(route.response.schema, route.operationId) : undefined;
   return async (req, res) => {
     const result = await runRoute(route, principalFor(route.auth, req), req, req, checkResponses);
+    const status = (res.locals.responseStatus as number | undefined) ?? route.response.status;
     if (route.response.status === 204) res.status(204).end();
     else if (route.response.file) sendFile(res, route.response.file, result as FileAnswer);
-    else res.status((res.locals.responseStatus as number | undefined) ?? route.response.status).json(result);
+    else if (csvColumns) {
+      // One URL, two representations: caches must key on Accept.
+      res.vary('Accept');
+      if (req.accepts(['application/json', CSV_MEDIA_TYPE]) === CSV_MEDIA_TYPE) {
+        res
+          .status(status)
+          .type(`${CSV_MEDIA_TYPE}; charset=utf-8`)
+          .send(csvText(csvColumns, result as Record<string, unknown>[]));
+      } else res.status(status).json(result);
+    } else res.status(status).json(result);
   };
 }
 

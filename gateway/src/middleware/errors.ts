@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { status as GrpcStatus } from '@grpc/grpc-js';
+import { MonthRangeError } from '@billing/analytics';
 import type { ErrorRequestHandler, Request, RequestHandler } from 'express';
 import {
   isGrpcServiceError,
@@ -94,6 +95,8 @@ function fromRouter(err: unknown): ErrorResponse | undefined {
 
 function toErrorResponse(err: unknown): ErrorResponse | undefined {
   if (err instanceof HttpError) return { status: err.status, body: { detail: err.detail }, headers: err.headers };
+  // A month range the analytics routes refuse: not YYYY-MM, from after to, too long (docs/api-behaviour.md §25).
+  if (err instanceof MonthRangeError) return { status: 400, body: { detail: err.message } };
   if (err instanceof RequestValidationError) return { status: 422, body: { detail: err.violations } };
   if (isGrpcServiceError(err)) return fromRemote(readRemoteError(err));
   return fromBodyParser(err) ?? fromRouter(err);

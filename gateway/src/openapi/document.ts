@@ -5,6 +5,7 @@ import {
   type RouteConfig,
 } from '@asteasolutions/zod-to-openapi';
 import { z } from 'zod';
+import { csvColumnsOf, csvText } from '../http/csv-text';
 import { API_PREFIX, type ApiTag, type AuthScheme, type MountedRoute, type Route } from '../http/route';
 import { violationsOf } from '../http/validation';
 import { PROVIDER_WEBHOOK_PATH } from '../proxy/provider-webhook.proxy';
@@ -200,6 +201,23 @@ const ContentDispositionHeader = z.object({
 });
 
 /**
+ * The other media type a route answers when `Accept` prefers it (RouteResponse.alsoAs): its
+ * example is the JSON example written as the router writes it, so the two cannot disagree.
+ */
+function alsoAsContent(route: Route): Record<string, { schema: z.ZodType; example: string }> {
+  if (!route.response.alsoAs) return {};
+  const columns = csvColumnsOf(route.response.schema, route.operationId);
+  return {
+    [route.response.alsoAs]: {
+      schema: z.string().meta({
+        description: `A header row (${columns.join(',')}), then one line per item; money in major units as in JSON`,
+      }),
+      example: csvText(columns, route.responseExample as Record<string, unknown>[]),
+    },
+  };
+}
+
+/**
  * A route's own words for a status come first; for a status its credentials, idempotency or
  * limits may also cause, that other meaning follows (a 404 is a missing record either way).
  */
@@ -246,7 +264,9 @@ function operation(mounted: MountedRoute): RouteConfig {
     [route.response.status]: {
       description: route.response.description,
       ...(headers ? { headers } : {}),
-      ...(route.response.schema ? { content: json(route.response.schema, route.responseExample) } : {}),
+      ...(route.response.schema
+        ? { content: { ...json(route.response.schema, route.responseExample), ...alsoAsContent(route) } }
+        : {}),
       ...(route.response.file
         ? {
             headers: ContentDispositionHeader,

@@ -29,6 +29,7 @@ export const GRPC_CALLERS: Readonly<Record<string, readonly string[]>> = {
   'notification.v1.NotificationService': ['gateway'],
   'documents.v1.DocumentsService': ['gateway'],
   'portal.v1.PortalService': ['gateway'],
+  'analytics.v1.AnalyticsService': ['gateway'],
 };
 
 /**
@@ -68,11 +69,22 @@ export const GRPC_METHOD_CALLERS: Readonly<Record<string, Readonly<Record<string
     // Customer emails (docs/api-behaviour.md §24): the customer's address, name and locale, and
     // the invoice's number and links. Nothing else, and nothing that changes anything.
     notification: ['GetCustomer', 'GetInvoice'],
+    // The history its read model is rebuilt from (docs/api-behaviour.md §25), and nothing else.
+    analytics: ['ListAnalyticsEvents'],
   },
   // The plans a portal configuration names and a portal plan change moves to.
   'catalog.v1.CatalogService': { portal: ['GetPlan'] },
   // The merchant's name the portal shows, and the merchant of an entry link's project.
   'identity.v1.IdentityService': { portal: ['GetProjectSeller'] },
+};
+
+/**
+ * Methods only the callers GRPC_METHOD_CALLERS names for them may call, not the callers of the
+ * whole service in GRPC_CALLERS: billing's events of every project and mode, with their analytics
+ * facts, are for the analytics service alone (docs/api-behaviour.md §25), not for the gateway.
+ */
+export const GRPC_RESERVED_METHODS: Readonly<Record<string, readonly string[]>> = {
+  'billing.v1.BillingService': ['ListAnalyticsEvents'],
 };
 
 /** Answered to every caller, so that kubelet gRPC probes (which speak plaintext) keep working. */
@@ -165,13 +177,15 @@ function serviceNamesOf(certificate: { subject?: { CN?: string | string[] }; sub
 /**
  * Refuses a call whose caller has no certificate signed by the platform's CA (UNAUTHENTICATED),
  * or whose certificate names a service that GRPC_CALLERS (or, method by method,
- * GRPC_METHOD_CALLERS) does not allow to call this (PERMISSION_DENIED: the caller is known, it
- * may just not do this).
+ * GRPC_METHOD_CALLERS; for GRPC_RESERVED_METHODS, that alone) does not allow to call this
+ * (PERMISSION_DENIED: the caller is known, it may just not do this).
  */
 export const callerCheck: ServerInterceptor = (method, call) => {
   const [, service = '', rpc = ''] = method.path.split('/');
+  const reserved = (GRPC_RESERVED_METHODS[service] ?? []).includes(rpc);
   const mayCall = (name: string) =>
-    (GRPC_CALLERS[service] ?? []).includes(name) || (GRPC_METHOD_CALLERS[service]?.[name] ?? []).includes(rpc);
+    (!reserved && (GRPC_CALLERS[service] ?? []).includes(name)) ||
+    (GRPC_METHOD_CALLERS[service]?.[name] ?? []).includes(rpc);
   return new ServerInterceptingCall(
     call,
     new ResponderBuilder()

@@ -10,7 +10,7 @@ import type { PlatformUnderTest } from './start-platform';
  */
 export async function platformClient<C extends Client>(
   platform: Pick<PlatformUnderTest, 'env' | 'grpcCredentials'>,
-  service: 'identity' | 'billing' | 'catalog' | 'policy' | 'notification',
+  service: 'identity' | 'billing' | 'catalog' | 'policy' | 'notification' | 'analytics',
   Ctor: ClientConstructor<C>,
   deadlineMs = 20_000,
 ): Promise<PromiseClient<C>> {

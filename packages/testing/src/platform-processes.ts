@@ -33,6 +33,7 @@ export type ServiceName =
   | 'notification'
   | 'documents'
   | 'portal'
+  | 'analytics'
   | 'gateway';
 
 const grpcService = (
@@ -75,6 +76,8 @@ export const PLATFORM_PROCESSES: ProcessSpec[] = [
     urlVariable: 'CATALOG_HTTP_URL',
   }),
   grpcService('notification', 50055, 9476),
+  // After billing, whose events it keeps its read model from and whose history it rebuilds from.
+  grpcService('analytics', 50058, 9479),
   // After billing, which it reads every invoice and credit note from.
   grpcService('documents', 50056, 9477, {
     portVariable: 'DOCUMENTS_HTTP_PORT',

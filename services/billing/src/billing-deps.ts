@@ -3,6 +3,7 @@ import type { Clock, Logger, ProjectClocks, PromiseClient } from '@billing/platf
 import type { PaymentProvider, SandboxControlsClient } from '@billing/payments';
 import type { identityV1, policyV1 } from '@billing/proto';
 import type { DocumentLinks } from './domain/document-links';
+import type { AnalyticsEventRepository } from './db/repositories/analytics-event.repository';
 import type { CardUpdateRepository } from './db/repositories/card-update.repository';
 import type { HostedInvoicePaymentRepository } from './db/repositories/hosted-invoice-payment.repository';
 import type { CreditNoteRepository } from './db/repositories/credit-note.repository';
@@ -48,6 +49,8 @@ export interface BillingDeps {
   /** The links of invoices' hosted pages and PDFs and of credit notes' PDFs (§22). */
   documentLinks: DocumentLinks;
   usage: UsageRecordRepository;
+  /** The recorded events that carry analytics facts, for rebuilds (docs/api-behaviour.md §25). */
+  analyticsEvents: AnalyticsEventRepository;
   /** Idempotency-Keys of money-moving requests, stored with the change each made. */
   idempotencyKeys: IdempotencyKeyRepository;
   /** The policy service: which cancellation policy applies to a cancel-now, and its refund. */

@@ -17,6 +17,7 @@ import { billingV1, identityV1, policyV1 } from '@billing/proto';
 import type { BillingConfig } from './config';
 import { billingMigrations } from './db/migrations';
 import { billingModels } from './db/models';
+import { AnalyticsEventRepository } from './db/repositories/analytics-event.repository';
 import { CustomerBalanceRepository } from './db/repositories/customer-balance.repository';
 import { CustomerRepository } from './db/repositories/customer.repository';
 import { DueWorkRepository } from './db/repositories/due-work.repository';
@@ -104,6 +105,7 @@ export async function startBilling(config: BillingConfig, logger: Logger): Promi
     documentLinks: new DocumentLinks(config.PUBLIC_URL, config.DOCUMENT_LINKS_KEY),
     usage: new UsageRecordRepository(),
     idempotencyKeys: new IdempotencyKeyRepository(storage.sequelize),
+    analyticsEvents: new AnalyticsEventRepository(storage.sequelize),
     policy,
     identity,
     providerFor: (livemode) => providers.forMode(livemode),

@@ -1,4 +1,5 @@
 import type { Resource } from '../../http/route';
+import { analyticsResource } from './analytics/analytics.routes';
 import { apiKeysResource } from './api-keys/api-keys.routes';
 import { authResource } from './auth/auth.routes';
 import { cancellationPoliciesResource } from './cancellation-policies/cancellation-policies.routes';
@@ -43,4 +44,5 @@ export const v1Resources: Resource[] = [
   subscriptionsResource,
   webhooksResource,
   portalResource,
+  analyticsResource,
 ];

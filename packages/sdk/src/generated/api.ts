@@ -1620,6 +1620,72 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/analytics/mrr": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * MRR and its movements, month by month
+         * @description Each month's MRR at its end (for the current month: now) and what moved it, per subscription from its state at the month's start and end: `new` (first contribution), `expansion` / `contraction` (its MRR rose / fell, e.g. a plan change), `churned` (stopped contributing: cancelled, expired, paused), `reactivation` (contributes again after stopping). For every month, mrr = the previous month’s mrr + new + expansion + reactivation - contraction - churned. `from` and `to` are months written `YYYY-MM`, both included, oldest first; without `to`, the current month of the project's clock (the test clock for a test key, docs/api-behaviour.md §13); without `from`, 11 months before `to`, so 12 months in all. A month not written `YYYY-MM`, `from` after `to`, or more than 36 months is a 400. Months are calendar months in UTC; the current month runs to now. A currency other than NGN, USD, GHS, ZAR or KES is a 422. Send `Accept: text/csv` for the same months as CSV: a header row with the same field names, one line per month, money in major units as in JSON. JSON is the answer to any other `Accept`, and to none.
+         *
+         *     **Credentials:** a project's API key in `X-Api-Key`. It acts in the key’s project and mode: a test key (`svc_test_...`) reads and writes test-mode data only, a live key (`svc_live_...`) live-mode data only. An id of the other mode is a 404, one of another project a 403.
+         */
+        get: operations["getAnalyticsMrr"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/analytics/revenue": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Money collected, month by month
+         * @description Each month's successful charges (`gross`), the money returned to cards (`refunds`), `net` = gross - refunds, and the tax of the invoices paid in the month. An invoice paid from credit alone collected nothing, so it adds no gross. `from` and `to` are months written `YYYY-MM`, both included, oldest first; without `to`, the current month of the project's clock (the test clock for a test key, docs/api-behaviour.md §13); without `from`, 11 months before `to`, so 12 months in all. A month not written `YYYY-MM`, `from` after `to`, or more than 36 months is a 400. Months are calendar months in UTC; the current month runs to now. A currency other than NGN, USD, GHS, ZAR or KES is a 422. Send `Accept: text/csv` for the same months as CSV: a header row with the same field names, one line per month, money in major units as in JSON. JSON is the answer to any other `Accept`, and to none.
+         *
+         *     **Credentials:** a project's API key in `X-Api-Key`. It acts in the key’s project and mode: a test key (`svc_test_...`) reads and writes test-mode data only, a live key (`svc_live_...`) live-mode data only. An id of the other mode is a 404, one of another project a 403.
+         */
+        get: operations["getAnalyticsRevenue"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/analytics/summary": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * MRR, ARR, subscription counts, ARPU, churn and revenue now
+         * @description `mrr` now and `arr` = 12 x mrr; subscriptions contributing (`active_subscriptions`: ACTIVE or PAST_DUE), `trialing_subscriptions` and `past_due_subscriptions`; `customers` with a contributing subscription and `arpu` = mrr / customers (0 when none); `subscriber_churn_rate_30d`, subscriptions that stopped contributing in the last 30 days over those contributing 30 days ago plus those new since (0..1, 4 decimals); `net_revenue_30d`, charges less refunds of the last 30 days; `as_of`, the instant of the project's clock the figures are as of. A currency other than NGN, USD, GHS, ZAR or KES is a 422.
+         *
+         *     **Credentials:** a project's API key in `X-Api-Key`. It acts in the key’s project and mode: a test key (`svc_test_...`) reads and writes test-mode data only, a live key (`svc_live_...`) live-mode data only. An id of the other mode is a 404, one of another project a 403.
+         */
+        get: operations["getAnalyticsSummary"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/payments/paystack/webhook": {
         parameters: {
             query?: never;
@@ -4196,6 +4262,67 @@ export interface components {
              * @description Where "Return" goes; else the configuration's return_url_default
              */
             return_url?: string;
+        };
+        MrrMonth: {
+            /**
+             * @description The calendar month, UTC, as YYYY-MM
+             * @example 2026-03
+             */
+            month: string;
+            /** @description The MRR at the month's end (for the current month: now); major currency unit */
+            mrr: number;
+            /** @description MRR of subscriptions that contributed for the first time; major currency unit */
+            new: number;
+            /** @description MRR gained by subscriptions that contributed at both ends and rose; major currency unit */
+            expansion: number;
+            /** @description MRR lost by subscriptions that contributed at both ends and fell; major currency unit */
+            contraction: number;
+            /** @description MRR of subscriptions that stopped contributing (cancelled, expired, paused); major currency unit */
+            churned: number;
+            /** @description MRR of subscriptions that contribute again after having stopped; major currency unit */
+            reactivation: number;
+            /** @description Subscriptions contributing (ACTIVE or PAST_DUE) at the month's end (or now) */
+            active_subscriptions: number;
+        };
+        RevenueMonth: {
+            /**
+             * @description The calendar month, UTC, as YYYY-MM
+             * @example 2026-03
+             */
+            month: string;
+            /** @description The month's successful charges; major currency unit */
+            gross: number;
+            /** @description Money returned to cards in the month; major currency unit */
+            refunds: number;
+            /** @description gross - refunds; major currency unit */
+            net: number;
+            /** @description The tax of the invoices paid in the month; major currency unit */
+            tax: number;
+        };
+        AnalyticsSummary: {
+            /** @description Monthly recurring revenue now; major currency unit */
+            mrr: number;
+            /** @description 12 x mrr; major currency unit */
+            arr: number;
+            /** @description Subscriptions contributing to MRR now (ACTIVE or PAST_DUE) */
+            active_subscriptions: number;
+            /** @description Subscriptions TRIALING now */
+            trialing_subscriptions: number;
+            /** @description Subscriptions PAST_DUE now */
+            past_due_subscriptions: number;
+            /** @description Customers with a contributing subscription */
+            customers: number;
+            /** @description mrr / customers, rounded half away from zero to the minor unit; 0 when there are none; major currency unit */
+            arpu: number;
+            /** @description Subscriptions that stopped contributing in the last 30 days / (those contributing 30 days ago + those new in the 30 days): 0..1, 4 decimals rounded half away from zero, 0 when nothing contributed */
+            subscriber_churn_rate_30d: number;
+            /** @description Charges less refunds of the last 30 days; major currency unit */
+            net_revenue_30d: number;
+            /**
+             * Format: date-time
+             * @description The instant the figures are as of: the project's clock in this mode
+             */
+            as_of: string;
         };
         ProviderWebhookEvent: {
             event: string;
@@ -19693,6 +19820,525 @@ export interface operations {
                 };
             };
             /** @description A backing service is unavailable or too slow; retry after `Retry-After`. Sent without an Idempotency-Key, the request may have taken effect (no Retry-After then): check before retrying it, or send a key so that a retry is safe */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "A backing service is temporarily unavailable; please retry"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getAnalyticsMrr: {
+        parameters: {
+            query?: {
+                /** @description The figures of subscriptions and payments in this currency (case-insensitive); default NGN */
+                currency?: string;
+                /** @description YYYY-MM, included. Default: 11 months before `to` (12 months in all) */
+                from?: string;
+                /** @description YYYY-MM, included. Default: the current month of the project's clock (the test clock for a test key) */
+                to?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One item per month of the range, oldest first */
+            200: {
+                headers: {
+                    /** @description Requests per second the key's mode allows, sustained */
+                    "X-RateLimit-Limit": string;
+                    /** @description What is left of the current 2 s window */
+                    "X-RateLimit-Remaining": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "month": "2026-01",
+                     *         "mrr": 150000,
+                     *         "new": 150000,
+                     *         "expansion": 0,
+                     *         "contraction": 0,
+                     *         "churned": 0,
+                     *         "reactivation": 0,
+                     *         "active_subscriptions": 10
+                     *       },
+                     *       {
+                     *         "month": "2026-02",
+                     *         "mrr": 172500,
+                     *         "new": 30000,
+                     *         "expansion": 7500,
+                     *         "contraction": 0,
+                     *         "churned": 15000,
+                     *         "reactivation": 0,
+                     *         "active_subscriptions": 11
+                     *       },
+                     *       {
+                     *         "month": "2026-03",
+                     *         "mrr": 187500,
+                     *         "new": 15000,
+                     *         "expansion": 0,
+                     *         "contraction": 2500,
+                     *         "churned": 12500,
+                     *         "reactivation": 15000,
+                     *         "active_subscriptions": 12
+                     *       }
+                     *     ]
+                     */
+                    "application/json": components["schemas"]["MrrMonth"][];
+                    /**
+                     * @example month,mrr,new,expansion,contraction,churned,reactivation,active_subscriptions
+                     *     2026-01,150000,150000,0,0,0,0,10
+                     *     2026-02,172500,30000,7500,0,15000,0,11
+                     *     2026-03,187500,15000,0,2500,12500,15000,12
+                     */
+                    "text/csv": string;
+                };
+            };
+            /** @description from 2026-07 is after to 2026-03 */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "from 2026-07 is after to 2026-03"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The X-Api-Key header is missing, or names an unknown or revoked key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Not authenticated: send the X-Api-Key header"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The API key is disabled, or its merchant deactivated */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "API key is disabled"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Invalid query, header or body: `detail` has one item per problem, `loc` says where */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": [
+                     *         {
+                     *           "loc": [
+                     *             "query",
+                     *             "currency"
+                     *           ],
+                     *           "msg": "Input should be 'NGN', 'USD', 'GHS', 'ZAR', 'KES'",
+                     *           "type": "enum",
+                     *           "ctx": {
+                     *             "expected": "NGN, USD, GHS, ZAR, KES"
+                     *           },
+                     *           "input": "%"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description A rate limit is spent (docs/rate-limits.md); come back after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": string;
+                    /** @description Requests per second the key's mode allows, sustained */
+                    "X-RateLimit-Limit": string;
+                    /** @description What is left of the current 2 s window */
+                    "X-RateLimit-Remaining": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Rate limit exceeded: 25 requests per second for this API key"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An internal error; quote the error id to support */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Internal server error (error id 0b7c9a61-5d2e-4f3a-8c1b-6e9d2a4f7b30)"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A backing service is unavailable or too slow; retry after `Retry-After` */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "A backing service is temporarily unavailable; please retry"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getAnalyticsRevenue: {
+        parameters: {
+            query?: {
+                /** @description The figures of subscriptions and payments in this currency (case-insensitive); default NGN */
+                currency?: string;
+                /** @description YYYY-MM, included. Default: 11 months before `to` (12 months in all) */
+                from?: string;
+                /** @description YYYY-MM, included. Default: the current month of the project's clock (the test clock for a test key) */
+                to?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One item per month of the range, oldest first */
+            200: {
+                headers: {
+                    /** @description Requests per second the key's mode allows, sustained */
+                    "X-RateLimit-Limit": string;
+                    /** @description What is left of the current 2 s window */
+                    "X-RateLimit-Remaining": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "month": "2026-01",
+                     *         "gross": 161250,
+                     *         "refunds": 0,
+                     *         "net": 161250,
+                     *         "tax": 11250
+                     *       },
+                     *       {
+                     *         "month": "2026-02",
+                     *         "gross": 185437.5,
+                     *         "refunds": 5000,
+                     *         "net": 180437.5,
+                     *         "tax": 12937.5
+                     *       },
+                     *       {
+                     *         "month": "2026-03",
+                     *         "gross": 201562.5,
+                     *         "refunds": 0,
+                     *         "net": 201562.5,
+                     *         "tax": 14062.5
+                     *       }
+                     *     ]
+                     */
+                    "application/json": components["schemas"]["RevenueMonth"][];
+                    /**
+                     * @example month,gross,refunds,net,tax
+                     *     2026-01,161250,0,161250,11250
+                     *     2026-02,185437.5,5000,180437.5,12937.5
+                     *     2026-03,201562.5,0,201562.5,14062.5
+                     */
+                    "text/csv": string;
+                };
+            };
+            /** @description from 2026-07 is after to 2026-03 */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "from 2026-07 is after to 2026-03"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The X-Api-Key header is missing, or names an unknown or revoked key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Not authenticated: send the X-Api-Key header"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The API key is disabled, or its merchant deactivated */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "API key is disabled"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Invalid query, header or body: `detail` has one item per problem, `loc` says where */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": [
+                     *         {
+                     *           "loc": [
+                     *             "query",
+                     *             "currency"
+                     *           ],
+                     *           "msg": "Input should be 'NGN', 'USD', 'GHS', 'ZAR', 'KES'",
+                     *           "type": "enum",
+                     *           "ctx": {
+                     *             "expected": "NGN, USD, GHS, ZAR, KES"
+                     *           },
+                     *           "input": "%"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description A rate limit is spent (docs/rate-limits.md); come back after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": string;
+                    /** @description Requests per second the key's mode allows, sustained */
+                    "X-RateLimit-Limit": string;
+                    /** @description What is left of the current 2 s window */
+                    "X-RateLimit-Remaining": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Rate limit exceeded: 25 requests per second for this API key"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An internal error; quote the error id to support */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Internal server error (error id 0b7c9a61-5d2e-4f3a-8c1b-6e9d2a4f7b30)"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A backing service is unavailable or too slow; retry after `Retry-After` */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "A backing service is temporarily unavailable; please retry"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getAnalyticsSummary: {
+        parameters: {
+            query?: {
+                /** @description The figures of subscriptions and payments in this currency (case-insensitive); default NGN */
+                currency?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The figures now */
+            200: {
+                headers: {
+                    /** @description Requests per second the key's mode allows, sustained */
+                    "X-RateLimit-Limit": string;
+                    /** @description What is left of the current 2 s window */
+                    "X-RateLimit-Remaining": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "mrr": 187500,
+                     *       "arr": 2250000,
+                     *       "active_subscriptions": 12,
+                     *       "trialing_subscriptions": 3,
+                     *       "past_due_subscriptions": 1,
+                     *       "customers": 11,
+                     *       "arpu": 17045.45,
+                     *       "subscriber_churn_rate_30d": 0.0769,
+                     *       "net_revenue_30d": 201562.5,
+                     *       "as_of": "2026-03-20T10:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["AnalyticsSummary"];
+                };
+            };
+            /** @description The X-Api-Key header is missing, or names an unknown or revoked key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Not authenticated: send the X-Api-Key header"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The API key is disabled, or its merchant deactivated */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "API key is disabled"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Invalid query, header or body: `detail` has one item per problem, `loc` says where */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": [
+                     *         {
+                     *           "loc": [
+                     *             "query",
+                     *             "currency"
+                     *           ],
+                     *           "msg": "Input should be 'NGN', 'USD', 'GHS', 'ZAR', 'KES'",
+                     *           "type": "enum",
+                     *           "ctx": {
+                     *             "expected": "NGN, USD, GHS, ZAR, KES"
+                     *           },
+                     *           "input": "%"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description A rate limit is spent (docs/rate-limits.md); come back after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": string;
+                    /** @description Requests per second the key's mode allows, sustained */
+                    "X-RateLimit-Limit": string;
+                    /** @description What is left of the current 2 s window */
+                    "X-RateLimit-Remaining": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Rate limit exceeded: 25 requests per second for this API key"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An internal error; quote the error id to support */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Internal server error (error id 0b7c9a61-5d2e-4f3a-8c1b-6e9d2a4f7b30)"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A backing service is unavailable or too slow; retry after `Retry-After` */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying */

@@ -1,6 +1,7 @@
 import { toMajorUnits, type NewEvent } from '@billing/platform';
-import type { CreditNoteModel } from '../db/models';
+import type { CreditNoteModel, RefundModel } from '../db/models';
 import type { DocumentLinks } from '../domain/document-links';
+import { refundFact } from './refund.events';
 
 /**
  * The one place credit_note.* events are built (docs/api-behaviour.md §12, §23): each event type
@@ -31,12 +32,18 @@ export const creditNoteEventData = (note: CreditNoteModel, links: DocumentLinks)
 });
 
 export const creditNoteEvents = {
-  /** A note was issued: by the merchant, or by a refund the platform made itself (§23). */
-  created: (note: CreditNoteModel, links: DocumentLinks): NewEvent<unknown> => ({
+  /**
+   * A note was issued: by the merchant, or by a refund the platform made itself (§23).
+   * `refundCountedHere`: the refund whose analytics fact this event carries (refundFact), given
+   * for a merchant's note to the card only; a cancellation refund's fact goes on its
+   * refund.processed and a second payment's refund has none, so their notes carry none.
+   */
+  created: (note: CreditNoteModel, links: DocumentLinks, refundCountedHere: RefundModel | null): NewEvent<unknown> => ({
     type: 'credit_note.created',
     data: creditNoteEventData(note, links),
     projectId: note.projectId,
     livemode: note.livemode,
     occurredAt: note.createdAt,
+    ...(refundCountedHere ? { analytics: refundFact(refundCountedHere) } : {}),
   }),
 };

@@ -1,3 +1,4 @@
+import type { InvoicePaymentFact } from '@billing/analytics';
 import { taxAmountView, toMajorUnits, type Context, type NewEvent } from '@billing/platform';
 import type { InvoiceModel } from '../db/models';
 
@@ -53,11 +54,29 @@ function invoiceEvent(
   };
 }
 
+/**
+ * invoice.paid's analytics fact (docs/api-behaviour.md §25), on the envelope, never in `data`:
+ * `charged` is the invoice's amount_paid, what the card paid for it (amount_due once PAID, §20:
+ * the customer's balance is not a charge, so an invoice the balance paid in full charged 0), and
+ * `tax` the invoice's tax (§21), counted in the month it was paid.
+ */
+const invoicePaymentFact = (invoice: InvoiceModel): InvoicePaymentFact => ({
+  kind: 'invoice_payment',
+  invoice_id: invoice.id,
+  customer_id: invoice.customerId,
+  currency: invoice.currency,
+  charged: invoice.amountPaid,
+  tax: invoice.tax,
+});
+
 export const invoiceEvents = {
   created: (invoice: InvoiceModel, customerEmail: string, at: Date) =>
     invoiceEvent('invoice.created', invoice, customerEmail, at),
-  paid: (invoice: InvoiceModel, customerEmail: string, at: Date, trace?: Context) =>
-    invoiceEvent('invoice.paid', invoice, customerEmail, at, {}, trace),
+  /** Built once the invoice is PAID (its amount_paid set). */
+  paid: (invoice: InvoiceModel, customerEmail: string, at: Date, trace?: Context): NewEvent<unknown> => ({
+    ...invoiceEvent('invoice.paid', invoice, customerEmail, at, {}, trace),
+    analytics: invoicePaymentFact(invoice),
+  }),
   /** `failure`: the provider's words for the declined charge. */
   paymentFailed: (
     invoice: InvoiceModel,

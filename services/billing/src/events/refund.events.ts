@@ -1,3 +1,4 @@
+import type { RefundFact } from '@billing/analytics';
 import { toMajorUnits, type NewEvent } from '@billing/platform';
 import type { RefundModel } from '../db/models';
 import type { RefundView } from '../domain/cancellation-refund';
@@ -28,6 +29,21 @@ export const refundProcessedEventData = (refund: RefundView) => ({
   subscription_id: refund.subscriptionId,
 });
 
+/**
+ * The analytics fact of money given back to a card (docs/api-behaviour.md §25), on the envelope,
+ * never in `data`. One per refund of money an invoice.paid counted as charged, on one event
+ * only: a cancellation refund's on its refund.processed (once the provider took it; its
+ * ORDER_CHANGE note carries none), a merchant's note to the card on its credit_note.created. A
+ * second payment's refund has none, nor has the refund of a charge that landed on an invoice
+ * closed meanwhile (no invoice): neither payment was ever counted as an invoice's charge.
+ */
+export const refundFact = (refund: RefundModel): RefundFact => ({
+  kind: 'refund',
+  refund_id: refund.id,
+  currency: refund.currency,
+  amount: refund.amount,
+});
+
 export const refundEvents = {
   /** A cancellation refund the provider accepted (docs/api-behaviour.md §16.23). */
   processed: (refund: RefundModel, at: Date): NewEvent<unknown> => ({
@@ -36,5 +52,6 @@ export const refundEvents = {
     projectId: refund.projectId,
     livemode: refund.livemode,
     occurredAt: at,
+    ...(refund.invoiceId ? { analytics: refundFact(refund) } : {}),
   }),
 };

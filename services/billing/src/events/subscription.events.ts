@@ -1,6 +1,7 @@
 import { toMajorUnits, type Context, type NewEvent } from '@billing/platform';
 import type { SubscriptionModel } from '../db/models';
 import type { RefundView } from '../domain/cancellation-refund';
+import { subscriptionMrrFact } from '../domain/subscription-mrr';
 import type { SubscriptionView } from '../read-models/subscription.read-model';
 import { refundEventData } from './refund.events';
 
@@ -9,7 +10,9 @@ import { refundEventData } from './refund.events';
  * resource has its builder here, and the lint rule in eslint.config.js refuses an event type
  * written anywhere else in the service. `data` is what merchants receive in webhooks: snake_case,
  * money in major units, ISO timestamps. Recording stays with the caller, in the transaction of
- * the change (recordEvent / recordEvents of @billing/platform).
+ * the change (recordEvent / recordEvents of @billing/platform). Every one of them carries, on the
+ * envelope's `analytics` (never in `data`, so no webhook or email shows it), the subscription's
+ * MRR fact in its state after the change (domain/subscription-mrr.ts, docs/api-behaviour.md §25).
  */
 
 const iso = (date: Date | null) => (date ? date.toISOString() : null);
@@ -65,6 +68,7 @@ function subscriptionEvent(
     livemode: subscription.livemode,
     occurredAt,
     ...(trace ? { trace } : {}),
+    analytics: subscriptionMrrFact(subscription, view.nextInvoiceTax),
   };
 }
 

@@ -1,6 +1,7 @@
 import { unaryService, type Logger } from '@billing/platform';
 import type { billingV1 } from '@billing/proto';
 import type { BillingDeps } from '../billing-deps';
+import { analyticsEventHandlers } from './analytics-event.handlers';
 import type { BillingHandlers } from './billing-messages';
 import { cardUpdateHandlers } from './card-update.handlers';
 import { checkoutHandlers } from './checkout.handlers';
@@ -19,6 +20,7 @@ import { usageHandlers } from './usage.handlers';
  */
 export function billingHandlers(deps: BillingDeps, logger: Logger): billingV1.BillingServiceServer {
   const handlers: Partial<BillingHandlers> = {
+    ...analyticsEventHandlers(deps),
     ...cardUpdateHandlers(deps),
     ...checkoutHandlers(deps),
     ...creditNoteHandlers(deps),

@@ -78,12 +78,14 @@ export async function draftCreditNote(
 /**
  * Writes the note of `draft` with where its money went (the refund of a CARD note, the balance
  * entry of a BALANCE one) and its credit_note.created, in the caller's transaction.
+ * `refundCountedHere`: the refund whose analytics fact the event carries (creditNoteEvents.created).
  */
 async function recordCreditNote(
   deps: BillingDeps,
   draft: CreditNoteDraft,
   note: { id: string; at: Date; refundId?: string; balanceTransactionId?: string; creditsSecondPayment?: boolean },
   transaction: Transaction,
+  refundCountedHere: RefundModel | null = null,
 ): Promise<CreditNoteModel> {
   const { invoice, request, number, tax } = draft;
   const created = await deps.creditNotes.create(
@@ -103,7 +105,11 @@ async function recordCreditNote(
     },
     transaction,
   );
-  await recordEvent(deps.sequelize, transaction, creditNoteEvents.created(created, deps.documentLinks));
+  await recordEvent(
+    deps.sequelize,
+    transaction,
+    creditNoteEvents.created(created, deps.documentLinks, refundCountedHere),
+  );
   return created;
 }
 
@@ -152,7 +158,8 @@ export async function issueCreditNote(
     },
     transaction,
   );
-  return { note: await recordCreditNote(deps, draft, { ...note, refundId: refund.id }, transaction), refund };
+  // No other event tells of this refund: its note's event carries its analytics fact (§25).
+  return { note: await recordCreditNote(deps, draft, { ...note, refundId: refund.id }, transaction, refund), refund };
 }
 
 /**
@@ -178,6 +185,7 @@ export async function createRefundWithCreditNote(
     transaction,
   );
   const row = await deps.refunds.create(refundScopeOf(invoice), refund, transaction);
+  // Its analytics fact goes on its refund.processed, once the provider took it (§25), not here.
   await recordCreditNote(deps, draft, { id: randomUUID(), at: refund.createdAt, refundId: row.id }, transaction);
   return row;
 }
@@ -250,6 +258,7 @@ export async function recordSecondPaymentNote(
     number: creditNoteNumber(invoice.number, earlier.count),
     tax: taxSharesOf({ amount: invoice.amount, taxes: taxPerRateOf(invoice) }, refund.amount),
   };
+  // No analytics fact (§25): the second payment never counted as the invoice's charge either.
   return recordCreditNote(
     deps,
     draft,

@@ -29,22 +29,29 @@ export const invoiceTax = (rates: TaxRateModel[], exempt: TaxExempt): InvoiceTax
 /**
  * The tax of each subscription's next invoice, by subscription id: two queries however many (a
  * batch of renewals). A rate applies wherever it is attached, active or not; each is looked up
- * only in its subscription's project and mode.
+ * only in its subscription's project and mode. `knownExemptions`: the customers' exemptions when
+ * the caller read them already with what else it needed of the customers (a batch of subscription
+ * views), so the customers are read once; a customer missing there is read here.
  */
 export async function invoiceTaxesOf(
   deps: BillingDeps,
   subscriptions: SubscriptionModel[],
   transaction?: Transaction,
+  knownExemptions?: ReadonlyMap<string, TaxExempt>,
 ): Promise<Map<string, InvoiceTax>> {
   const wanted = subscriptions.map((s) => ({
     projectId: s.projectId,
     livemode: s.livemode,
     ids: taxRateIdsOfSubscription(s),
   }));
-  const [rates, exemptions] = await Promise.all([
+  const unknownCustomers = [...new Set(subscriptions.map((s) => s.customerId))].filter(
+    (id) => !knownExemptions?.has(id),
+  );
+  const [rates, readExemptions] = await Promise.all([
     deps.taxRates.findInScopes(wanted, transaction),
-    deps.customers.taxExemptionsOf([...new Set(subscriptions.map((s) => s.customerId))], transaction),
+    deps.customers.taxExemptionsOf(unknownCustomers, transaction),
   ]);
+  const exemptions = new Map([...(knownExemptions ?? []), ...readExemptions]);
   // One lookup per rate id: a batch of 500 renewals sharing a few rates stays linear.
   const byId = new Map(rates.map((rate) => [rate.id, rate]));
   return new Map(

@@ -5,6 +5,7 @@ import type { BillingPeriod } from '../domain/periods';
 import { planTermsOf, type PlanTerms } from '../domain/plan-change';
 import type { BillingDeps } from '../billing-deps';
 import { subscriptionEvents } from '../events/subscription.events';
+import { viewOf } from '../read-models/subscription.read-model';
 
 /** The subscription columns that hold its plan. */
 const planColumns = (plan: PlanTerms) => ({
@@ -73,10 +74,9 @@ export async function recordSubscriptionUpdated(
   at: Date,
   transaction: Transaction,
 ): Promise<void> {
-  const customerEmail = await deps.customers.emailOf(subscription.customerId, transaction);
   await recordEvent(
     deps.sequelize,
     transaction,
-    subscriptionEvents.updated({ subscription, customerEmail }, at, previousPlanId),
+    subscriptionEvents.updated(await viewOf(deps, subscription, transaction), at, previousPlanId),
   );
 }

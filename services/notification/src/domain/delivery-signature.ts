@@ -19,6 +19,10 @@ export function signedHeaders(body: string, secret: string, deliveryId: string, 
   };
 }
 
-/** The body of every attempt of a delivery, fixed when the delivery is created. */
+/**
+ * The body of every attempt of a delivery, fixed when the delivery is created: the envelope's
+ * id, event, data and created_at, and nothing else of it, so billing's internal `analytics`
+ * facts (docs/events-and-test-mode.md) never reach a merchant.
+ */
 export const deliveryBody = (event: { id: string; event: string; data: unknown; created_at: string }): string =>
   JSON.stringify({ id: event.id, event: event.event, data: event.data, created_at: event.created_at });

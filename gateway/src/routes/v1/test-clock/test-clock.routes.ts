@@ -18,7 +18,7 @@ export const testClockResource: Resource = {
       'invoices, charges and webhook events. Live mode runs on real time; live keys get 403 here.',
   },
   prefixes: ['/test-clock'],
-  routes: ({ billing, catalog, policy }) => [
+  routes: ({ analytics, billing, catalog, policy }) => [
     defineRoute({
       method: 'post',
       path: '/advance',
@@ -37,13 +37,15 @@ export const testClockResource: Resource = {
       async handle({ auth: { apiKey }, body }) {
         const scope = scopeOf(apiKey);
         const { now } = await billing.advanceTestClock({ scope, to: new Date(body.to) });
-        // Billing owns the clock; catalog's and policy's copies follow it to billing's time right
-        // now (the advance may have taken a while), so checkout sessions expire and policies are
-        // created on the same clock.
+        // Billing owns the clock; catalog's, policy's and analytics' copies follow it to billing's
+        // time right now (the advance may have taken a while), so checkout sessions expire,
+        // policies are created and analytics' current month ends on the same clock
+        // (docs/api-behaviour.md §25).
         const { now: billingNow } = await billing.getTestClock({ scope });
         await Promise.all([
           catalog.advanceTestClock({ scope, to: billingNow }),
           policy.advanceTestClock({ scope, to: billingNow }),
+          analytics.advanceTestClock({ projectId: scope.projectId, to: iso(billingNow, 'now') }),
         ]);
         return { now: iso(now, 'now') };
       },

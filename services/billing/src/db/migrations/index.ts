@@ -24,6 +24,7 @@ import { addPlanTaxRates } from './0040-add-plan-tax-rates';
 import { addHostedInvoicePayments } from './0060-add-hosted-invoice-payments';
 import { addCardUpdates } from './0070-add-card-updates';
 import { addInvoiceParties } from './0050-add-invoice-parties';
+import { indexAnalyticsEvents } from './0080-index-analytics-events';
 
 /** Every migration of the billing database, in order. Append; never edit a shipped one. */
 export const billingMigrations: Migration[] = [
@@ -56,4 +57,5 @@ export const billingMigrations: Migration[] = [
   addInvoiceParties,
   addHostedInvoicePayments,
   addCardUpdates,
+  indexAnalyticsEvents,
 ];

@@ -133,6 +133,22 @@ export class CustomerRepository {
   }
 
   /**
+   * The e-mail and the tax exemption of each of these customers, by id, in one query: what a
+   * batch of subscription views needs of them (read-models/subscription.read-model.ts).
+   */
+  async emailsAndTaxExemptionsOf(
+    customerIds: string[],
+    transaction?: Transaction,
+  ): Promise<Map<string, { email: string; taxExempt: TaxExempt }>> {
+    if (customerIds.length === 0) return new Map();
+    const rows = await CustomerModel.sequelize!.query<{ id: string; email: string; tax_exempt: TaxExempt }>(
+      'SELECT id, email, tax_exempt FROM customers WHERE id = ANY($1::uuid[])',
+      { bind: [customerIds], transaction, type: QueryTypes.SELECT },
+    );
+    return new Map(rows.map((r) => [r.id, { email: r.email, taxExempt: r.tax_exempt }]));
+  }
+
+  /**
    * The merchant's edit of a customer's name, metadata, tax exemption or buyer details (the e-mail
    * never changes).
    */

@@ -1,6 +1,6 @@
 import type { Transaction } from 'sequelize';
 import { recordEvents, type Context, type NewEvent } from '@billing/platform';
-import type { InvoiceModel } from '../../db/models';
+import type { InvoiceModel, SubscriptionModel } from '../../db/models';
 import { afterInvoicePaid } from '../../domain/billing-step';
 import { hasEnded, nextStatus } from '../../domain/subscription-status';
 import type { BillingDeps } from '../../billing-deps';
@@ -10,6 +10,7 @@ import { applyPlanChangeOutcome } from './plan-change-outcome';
 import { refundChargeOfEndedSubscription } from './unwanted-charge-refund';
 import { invoiceEvents } from '../../events/invoice.events';
 import { subscriptionEvents } from '../../events/subscription.events';
+import { subscriptionViews } from '../../read-models/subscription.read-model';
 
 /**
  * THE "invoice paid" rule, for any number of invoices (a single one is a batch of one): OPEN ->
@@ -39,12 +40,7 @@ export async function recordInvoicesPaid(
     for (const { invoice, at } of paid) await consequences({ paid: true, invoice, at }, transaction);
   } else {
     // invoice.paid goes into the same INSERT as the renewals' events, ahead of them.
-    await applyPaidOutcomes(
-      deps,
-      paid.map((p) => ({ ...p, email: emailOf(p) })),
-      transaction,
-      paidEvents,
-    );
+    await applyPaidOutcomes(deps, paid, transaction, paidEvents);
   }
   return paid;
 }
@@ -62,7 +58,7 @@ export async function recordInvoicesPaid(
  */
 export async function applyPaidOutcomes(
   deps: BillingDeps,
-  paid: { invoice: InvoiceModel; at: Date; email?: string; trace?: Context }[],
+  paid: { invoice: InvoiceModel; at: Date; trace?: Context }[],
   transaction: Transaction,
   earlierEvents: NewEvent<unknown>[] = [],
 ): Promise<void> {
@@ -83,10 +79,8 @@ export async function applyPaidOutcomes(
     transaction,
   );
   const byId = new Map(subscriptions.map((s) => [s.id, s]));
-  const unknown = [...new Set(renewals.filter((p) => p.email === undefined).map((p) => p.invoice.customerId))];
-  const emails = unknown.length ? await deps.customers.emailsOf(unknown, transaction) : new Map<string, string>();
-  const events: NewEvent<unknown>[] = [...earlierEvents];
-  for (const { invoice, at, email, trace } of renewals) {
+  const renewed: { subscription: SubscriptionModel; at: Date; trace?: Context }[] = [];
+  for (const { invoice, at, trace } of renewals) {
     const subscription = byId.get(invoice.subscriptionId);
     if (!subscription) continue;
     if (hasEnded(subscription.status)) {
@@ -94,15 +88,29 @@ export async function applyPaidOutcomes(
       await refundChargeOfEndedSubscription(deps, invoice, at, transaction);
       continue;
     }
-    const { event, renewed } = afterInvoicePaid(subscription.status);
-    if (event) {
-      await deps.subscriptions.setStatus(subscription, nextStatus(subscription.status, event), at, transaction);
+    const afterPaid = afterInvoicePaid(subscription.status);
+    if (afterPaid.event) {
+      await deps.subscriptions.setStatus(
+        subscription,
+        nextStatus(subscription.status, afterPaid.event),
+        at,
+        transaction,
+      );
     }
-    if (renewed) {
+    if (afterPaid.renewed) {
       countRenewal('renewed', subscription.livemode, transaction);
-      const customerEmail = email ?? emails.get(invoice.customerId) ?? '';
-      events.push(subscriptionEvents.renewed({ subscription, customerEmail }, at, trace));
+      renewed.push({ subscription, at, trace });
     }
   }
+  // The batch's views in two queries (its customers, its tax rates), for the events' MRR facts.
+  const views = await subscriptionViews(
+    deps,
+    renewed.map((r) => r.subscription),
+    transaction,
+  );
+  const events: NewEvent<unknown>[] = [
+    ...earlierEvents,
+    ...renewed.map(({ at, trace }, k) => subscriptionEvents.renewed(views[k], at, trace)),
+  ];
   await recordEvents(deps.sequelize, transaction, events);
 }

@@ -22,6 +22,7 @@ import type { BillingDeps } from '../../billing-deps';
 import { countCharge } from '../../billing-metrics';
 import { issuePendingRefunds } from '../../invoicing/refund-issuing';
 import { callProvider } from '../../provider-call';
+import { viewOf } from '../../read-models/subscription.read-model';
 import { createFirstInvoice } from '../../invoicing/first-invoice';
 import { attachedTaxRates, invoiceTax } from '../../invoicing/invoice-taxes';
 import {
@@ -292,7 +293,7 @@ async function recordCompletion(
 
   await recordEvents(deps.sequelize, transaction, [
     ...(created ? [customerEvents.created(customer, now)] : []),
-    subscriptionEvents.created({ subscription, customerEmail: customer.email }, now),
+    subscriptionEvents.created(await viewOf(deps, subscription, transaction), now),
     ...(invoice
       ? [invoiceEvents.created(invoice, customer.email, now), invoiceEvents.paid(invoice, customer.email, now)]
       : []),

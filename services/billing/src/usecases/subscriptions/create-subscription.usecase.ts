@@ -464,7 +464,7 @@ async function record(
     },
     transaction,
   );
-  const view = { subscription, customerEmail: customer.email };
+  const view = await viewOf(deps, subscription, transaction);
   await recordEvent(deps.sequelize, transaction, subscriptionEvents.created(view, now));
   if (start.status === 'TRIALING') return view;
 

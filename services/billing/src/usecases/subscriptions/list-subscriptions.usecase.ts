@@ -1,7 +1,7 @@
 import { DomainError, isUuid, type PageRequest, type ProjectScope } from '@billing/platform';
 import { SUBSCRIPTION_STATUSES, type SubscriptionStatus } from '../../domain/subscription-status';
 import type { BillingDeps } from '../../billing-deps';
-import { withCustomerEmails, type SubscriptionView } from '../../read-models/subscription.read-model';
+import { subscriptionViews, type SubscriptionView } from '../../read-models/subscription.read-model';
 
 export interface SubscriptionListFilter {
   status?: string;
@@ -36,5 +36,5 @@ export async function listSubscriptions(
     customerId: filter.customerId || undefined,
     planId: filter.planId || undefined,
   });
-  return withCustomerEmails(deps, subscriptions);
+  return subscriptionViews(deps, subscriptions);
 }

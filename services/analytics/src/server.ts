@@ -1,0 +1,99 @@
+import {
+  connectNats,
+  EventConsumer,
+  grpcTransport,
+  openDatabase,
+  ParkedEvents,
+  ProjectClocks,
+  registerConsumerLagMetrics,
+  startGrpcServer,
+  systemClock,
+  type Logger,
+} from '@billing/platform';
+import { analyticsV1 } from '@billing/proto';
+import type { AnalyticsDeps } from './analytics-deps';
+import type { AnalyticsConfig } from './config';
+import { analyticsMigrations } from './db/migrations';
+import { ReadModelRepository } from './db/repositories/read-model.repository';
+import { analyticsHandlers } from './handlers/analytics.handlers';
+import { applyAnalyticsEvents } from './usecases/events/apply-analytics-events.usecase';
+
+/** The durable JetStream consumer shared by analytics' replicas. */
+export const ANALYTICS_EVENT_CONSUMER = 'analytics';
+
+export interface RunningAnalytics {
+  port: number;
+  stop(): Promise<void>;
+}
+
+/** The read model's database, migrated, and the deps every entry point of analytics works with. */
+export async function openAnalytics(config: AnalyticsConfig, logger: Logger, poolMax?: number) {
+  const sequelize = await openDatabase({
+    url: config.DATABASE_URL,
+    database: `${config.DATABASE_NAME_PREFIX}_analytics`,
+    models: [],
+    migrations: analyticsMigrations,
+    logger,
+    poolMax,
+  });
+  const deps: AnalyticsDeps = {
+    readModel: new ReadModelRepository(sequelize),
+    clocks: new ProjectClocks(sequelize, systemClock),
+    clock: systemClock,
+    logger,
+  };
+  return { sequelize, deps };
+}
+
+/**
+ * Wiring: the read model's database, the gRPC server (analytics.v1) and the durable consumer of
+ * billing's events that keeps the read model (docs/decisions.md, "Analytics: a service of its own").
+ */
+export async function startAnalytics(config: AnalyticsConfig, logger: Logger): Promise<RunningAnalytics> {
+  // First, so that a process without its certificates stops before it opens anything.
+  const transport = grpcTransport(config, logger);
+  const { sequelize, deps } = await openAnalytics(config, logger);
+  const grpc = await startGrpcServer({
+    transport,
+    port: config.ANALYTICS_GRPC_PORT,
+    maxConnectionAgeMs: config.GRPC_MAX_CONNECTION_AGE_MS,
+    maxConnectionAgeGraceMs: config.GRPC_MAX_CONNECTION_AGE_GRACE_MS,
+    services: [
+      {
+        name: 'analytics.v1.AnalyticsService',
+        definition: analyticsV1.AnalyticsServiceService,
+        implementation: analyticsHandlers(deps, logger),
+      },
+    ],
+  });
+  const nats = await connectNats(config.NATS_URL, 'analytics');
+  const consumer = new EventConsumer({
+    nats,
+    stream: config.EVENTS_STREAM,
+    subjectPrefix: config.EVENTS_SUBJECT_PREFIX,
+    durableName: ANALYTICS_EVENT_CONSUMER,
+    logger,
+    parked: new ParkedEvents(sequelize),
+    maxDeliveries: config.EVENT_MAX_DELIVERIES,
+    redeliveryDelayMs: config.EVENT_REDELIVERY_DELAY_MS,
+    now: () => systemClock.now(),
+    handle: (events) => applyAnalyticsEvents(deps, events),
+  });
+  await consumer.start();
+  registerConsumerLagMetrics({
+    nats,
+    stream: config.EVENTS_STREAM,
+    durableNames: [ANALYTICS_EVENT_CONSUMER],
+    logger,
+  });
+  logger.info({ grpc_port: grpc.port }, 'analytics listening');
+  return {
+    port: grpc.port,
+    async stop() {
+      await consumer.stop();
+      await grpc.shutdown();
+      await nats.drain();
+      await sequelize.close();
+    },
+  };
+}
