@@ -244,7 +244,7 @@ describe('the merchant dashboard in a real browser', () => {
     await shot('invoices', '11-dashboard-invoices.png');
     await expectAccessible();
 
-    await page.getByRole('link', { name: invoice.number }).click();
+    await page.getByRole('link', { name: invoice.number, exact: true }).click();
     await expectAccessible();
     // From the top of the page: Tab until the amount field, then type, Tab on, Enter.
     await page.keyboard.press('Tab');
