@@ -1,3 +1,6 @@
+/**
+ * @lane timing-critical adds gateway replicas and waits out a session's idle and absolute lifetimes
+ */
 import type { PlatformProcess, PlatformUnderTest } from '@billing/testing';
 import {
   gatewayApi,
@@ -132,10 +135,10 @@ describe('merchant dashboard security', () => {
   });
 
   it('ends a session after its idle time and after its absolute lifetime: sign in again', async () => {
-    const idle = dashboardHttp(await replica({ DASHBOARD_SESSION_IDLE_SECONDS: '2' }));
+    const idle = dashboardHttp(await replica({ DASHBOARD_SESSION_IDLE_SECONDS: '3' }));
     await idle.signIn(acme.email, acme.password);
     expect((await idle.get('/dashboard/api-keys')).status).toBe(200);
-    await new Promise((resolve) => setTimeout(resolve, 3000));
+    await new Promise((resolve) => setTimeout(resolve, 4500));
     const expired = await idle.get('/dashboard/api-keys');
     expect([expired.status, expired.headers.get('location')]).toEqual([303, '/dashboard/sign-in']);
     // Once ended, it stays ended.

@@ -31,7 +31,7 @@
           borderColor: '#1b5fd9',
           backgroundColor: 'rgba(27, 95, 217, 0.15)',
           fill: true,
-          tension: 0.2,
+          tension: 0,
         },
       ],
     },
