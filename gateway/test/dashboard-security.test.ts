@@ -162,6 +162,36 @@ describe('merchant dashboard security', () => {
     expect(Date.now() - started).toBeGreaterThanOrEqual(3500);
   });
 
+  it('ends the session when the merchant is deactivated, and the one a browser had when it signs in again', async () => {
+    const browser = dashboardHttp(platform.gatewayUrl);
+    await browser.signIn(acme.email, acme.password);
+    const first = browser.cookies.get(SESSION_COOKIE)!;
+    // Signed in, the sign-in page sends the browser home; a sign-in form still open in another tab posts anyway.
+    expect((await browser.get('/dashboard/sign-in')).headers.get('location')).toBe('/dashboard');
+    const again = await browser.post('/dashboard/sign-in', {
+      csrf_token: browser.cookies.get(SIGN_IN_COOKIE)!,
+      email: acme.email,
+      password: acme.password,
+    });
+    expect(again.status).toBe(303);
+    const second = browser.cookies.get(SESSION_COOKIE)!;
+    expect(second).not.toBe(first);
+    expect((await browser.get('/dashboard/api-keys')).status).toBe(200);
+    const stale = dashboardHttp(platform.gatewayUrl);
+    stale.cookies.set(SESSION_COOKIE, first);
+    expect((await stale.get('/dashboard/api-keys')).headers.get('location')).toBe('/dashboard/sign-in');
+
+    const leaving = await registerMerchant(api, 'dash-leaving');
+    const session = dashboardHttp(platform.gatewayUrl);
+    await session.signIn(leaving.email, leaving.password);
+    expect((await session.get('/dashboard/api-keys')).status).toBe(200);
+    expect((await api('DELETE', '/api/v1/merchants/me', { token: leaving.token })).status).toBe(204);
+    const after = await session.get('/dashboard/api-keys');
+    expect([after.status, after.headers.get('location')]).toEqual([303, '/dashboard/sign-in']);
+    // Signing in again is refused as the API's login refuses it.
+    expect((await session.signIn(leaving.email, leaving.password)).status).toBe(403);
+  });
+
   it('limits signing in like POST /auth/login: the same per-email budget of failures (429 after 10)', async () => {
     const strictUrl = await replica({
       LOGIN_FAILURES_PER_15_MIN: '10',

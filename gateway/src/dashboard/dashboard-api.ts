@@ -34,16 +34,19 @@ export function dashboardKeyId(caller: Pick<DashboardCaller, 'merchant' | 'proje
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-4${hex.slice(13, 16)}-8${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
 }
 
+/** What an API key of the chosen project and mode would have proved: its project, merchant and mode. */
+export const apiKeyPrincipalOf = (caller: DashboardCaller): ApiKeyPrincipal => ({
+  keyId: dashboardKeyId(caller),
+  projectId: caller.projectId,
+  merchantId: caller.merchant.id,
+  livemode: caller.livemode,
+});
+
 /** The principal an API route of scheme `scheme` would have had from the merchant's token and the project's key. */
 function principalOf(scheme: AuthScheme, caller: DashboardCaller | undefined): Principal<AuthScheme> {
   if (scheme === 'none') return {};
   if (!caller) throw new Error(`a ${scheme} operation called without a signed-in merchant`);
-  const apiKey: ApiKeyPrincipal = {
-    keyId: dashboardKeyId(caller),
-    projectId: caller.projectId,
-    merchantId: caller.merchant.id,
-    livemode: caller.livemode,
-  };
+  const apiKey = apiKeyPrincipalOf(caller);
   if (scheme === 'jwt') return { merchant: caller.merchant };
   if (scheme === 'apiKey') return { apiKey };
   return { merchant: caller.merchant, apiKey };

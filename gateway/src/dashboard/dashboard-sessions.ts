@@ -43,8 +43,18 @@ export class DashboardSessions {
     return { httpOnly: true, sameSite: 'strict' as const, secure: this.settings.secureCookies, path: DASHBOARD_PATH };
   }
 
-  /** A new session for a merchant who just proved their password; the cookie is set on `res`. */
-  async start(res: Response, merchantId: string, projectId: string, livemode: boolean): Promise<void> {
+  /**
+   * A new session for a merchant who just proved their password, with a new token (never the one
+   * the browser came with), replacing `previous`; the cookie is set on `res`.
+   */
+  async start(
+    res: Response,
+    merchantId: string,
+    projectId: string,
+    livemode: boolean,
+    previous?: LiveSession,
+  ): Promise<void> {
+    if (previous) await this.sessions.end(previous.id);
     const cookieToken = newToken();
     const now = this.clock.now();
     await this.sessions.create({

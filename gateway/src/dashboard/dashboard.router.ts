@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { dirname, join, resolve } from 'node:path';
 import express, { type NextFunction, type Request, type Response, type Router } from 'express';
-import { CUSTOMER_PAGE_HEADERS, type Logger } from '@billing/platform';
+import { status as GrpcStatus } from '@grpc/grpc-js';
+import { CUSTOMER_PAGE_HEADERS, isGrpcServiceError, readRemoteError, type Logger } from '@billing/platform';
 import type { IdentityClient } from '../clients/identity.client';
 import { HttpError } from '../http/http-error';
-import { verifyToken } from '../middleware/auth';
+import { verifyToken, type AuthenticatedMerchant } from '../middleware/auth';
 import { errorResponseOf } from '../middleware/errors';
 import type { RateLimits } from '../middleware/rate-limit';
 import type {
@@ -30,7 +31,7 @@ import type {
   TaxRate,
   Webhook,
 } from './api-answers';
-import type { DashboardApi, DashboardCaller } from './dashboard-api';
+import { apiKeyPrincipalOf, type DashboardApi, type DashboardCaller } from './dashboard-api';
 import type { DashboardSessions, LiveSession } from './dashboard-sessions';
 import { checkedOf, formOf, listOf, numberOf, queryText, textOf } from './form-fields';
 import { apiKeysPage } from './views/api-keys.view';
@@ -111,6 +112,24 @@ function returnPath(value: unknown): string {
   const text = textOf(value);
   const section = (Object.keys(SECTIONS) as Section[]).find((s) => sectionPath(s) === text);
   return section ? sectionPath(section) : '/dashboard';
+}
+
+/**
+ * The session's merchant if still active, as an access token is checked on every request
+ * (middleware/auth.ts); identity refuses a deactivated merchant (PERMISSION_DENIED) or a gone one.
+ */
+async function activeMerchant(
+  identity: IdentityClient,
+  merchantId: string,
+): Promise<AuthenticatedMerchant | undefined> {
+  try {
+    const { merchant } = await identity.getMerchant({ merchantId });
+    return merchant?.isActive ? merchant : undefined;
+  } catch (err) {
+    const code = isGrpcServiceError(err) ? readRemoteError(err).code : undefined;
+    if (code === GrpcStatus.PERMISSION_DENIED || code === GrpcStatus.NOT_FOUND) return undefined;
+    throw err;
+  }
 }
 
 /** Fixed notices after a change, by the code its redirect carries: nothing a URL says is shown as such. */
@@ -195,8 +214,9 @@ export function dashboardRouter(deps: DashboardDeps): Router {
       const caller = { merchant, projectId: '', livemode: true };
       const [first] = await api.call<Project[]>('listProjects', caller, {}, req);
       if (!first) throw new HttpError(400, 'This merchant has no project');
-      // Live mode first: the business as it is; "Switch to test mode" is on every page.
-      await sessions.start(res, merchant.id, first.id, true);
+      // Live mode first: the business as it is; "Switch to test mode" is on every page. A session
+      // this browser had is ended: one sign-in, one session.
+      await sessions.start(res, merchant.id, first.id, true, await sessions.live(req));
       res.redirect(303, '/dashboard');
     },
   );
@@ -206,8 +226,8 @@ export function dashboardRouter(deps: DashboardDeps): Router {
   router.use(async (req, res, next) => {
     const session = await sessions.live(req);
     if (!session) return res.redirect(303, '/dashboard/sign-in');
-    const { merchant } = await identity.getMerchant({ merchantId: session.merchantId });
-    if (!merchant?.isActive) {
+    const merchant = await activeMerchant(identity, session.merchantId);
+    if (!merchant) {
       await sessions.end(res, session);
       return res.redirect(303, '/dashboard/sign-in');
     }
@@ -227,8 +247,11 @@ export function dashboardRouter(deps: DashboardDeps): Router {
       section: sectionOf(req.path),
     };
     res.locals.dashboard = { session, caller, frame } satisfies SignedIn;
+    // The API's per-key limit (§14): the pages of a project and mode count as one key of it.
+    req.auth = { merchant, apiKey: apiKeyPrincipalOf(caller) };
     next();
   });
+  router.use(rateLimits.perApiKey());
 
   const call = <T>(req: Request, res: Response, operationId: string, input: Parameters<DashboardApi['call']>[2] = {}) =>
     api.call<T>(operationId, signedIn(res).caller, input, req);
