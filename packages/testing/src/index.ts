@@ -15,3 +15,4 @@ export * from './platform-clients';
 export * from './pdf-text';
 export * from './smtp-inbox';
 export * from './tax-fixtures';
+export * from './settled-read';
