@@ -12,7 +12,7 @@
 #                 thrown away; remove tls/ and run again for new ones)
 set -eu
 dir="${1:-$(dirname "$0")}"
-processes="gateway identity catalog billing policy notification documents portal"
+processes="gateway identity catalog billing policy notification documents portal analytics"
 
 secret() {
   if grep -qs "^$1=" "$dir/.env"; then return; fi

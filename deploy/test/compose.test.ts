@@ -93,6 +93,7 @@ describe('compose', () => {
         'notification',
         'documents',
         'portal',
+        'analytics',
         'sandbox-provider',
         'gateway',
       ]),
@@ -117,7 +118,17 @@ describe('compose', () => {
         .filter((c) => c.env.GRPC_TLS_CERT_FILE)
         .map((c) => c.label)
         .sort(),
-    ).toEqual(['billing', 'catalog', 'documents', 'gateway', 'identity', 'notification', 'policy', 'portal']);
+    ).toEqual([
+      'analytics',
+      'billing',
+      'catalog',
+      'documents',
+      'gateway',
+      'identity',
+      'notification',
+      'policy',
+      'portal',
+    ]);
     expect(problems).toEqual([]);
     expect(refusals(runConfigLoaders(checks))).toEqual([]);
   });

@@ -59,7 +59,7 @@ describe('analytics facts on billing events, read through ListAnalyticsEvents', 
       (err: ServiceError) => readRemoteError(err),
     );
 
-  it('puts MRR, payment and refund facts on the events of a year of a merchant, one refund fact per refund', async () => {
+  it("puts MRR, payment and refund facts on one merchant's events, one refund fact per refund", async () => {
     const m = await registerMerchant(api, 'analytics-facts');
     const created = (path: string, body: Json) => createdBody(post(m, path, body));
 

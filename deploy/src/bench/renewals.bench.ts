@@ -56,10 +56,10 @@ async function baseline(db: Client, projectId: string): Promise<number> {
     await db.query('BEGIN');
     await db.query(
       `INSERT INTO b_invoices (id, project_id, livemode, number, subscription_id, customer_id, status, currency, subtotal,
-         amount, amount_due, amount_paid, period_start, period_end, due_date, paid_at, attempt_count, created_at,
-         updated_at)
+         total_excluding_tax, amount, amount_due, amount_paid, period_start, period_end, due_date, paid_at,
+         attempt_count, created_at, updated_at)
        SELECT ('00000000-0000-4000-8000-' || lpad((g + $2)::text, 12, '0'))::uuid, $1, false, 'INV-' || (g + $2),
-         gen_random_uuid(), gen_random_uuid(), 'PAID', 'NGN', $3, $3, $3, $3, now(), now(), now(), now(), 1, now(),
+         gen_random_uuid(), gen_random_uuid(), 'PAID', 'NGN', $3, $3, $3, $3, $3, now(), now(), now(), now(), 1, now(),
          now()
        FROM generate_series(1, $4) g`,
       [projectId, offset, AMOUNT, n],

@@ -8,13 +8,7 @@ import { dropDatabasesAfterRun } from './databases';
 import { currentSuite } from './jest/suite-timings';
 import { freePort } from './ports';
 import { PLATFORM_PROCESSES, portOf, probeReady, type ServiceName } from './platform-processes';
-import {
-  channelCredentialsFrom,
-  deleteStream,
-  startRecordedPlatform,
-  type GrpcCallerName,
-  type PlatformUnderTest,
-} from './start-platform';
+import { channelCredentialsFrom, deleteStream, startRecordedPlatform, type PlatformUnderTest } from './start-platform';
 
 /**
  * The settings of the platform every default suite shares (docs/decisions.md, "How the suite
@@ -239,7 +233,7 @@ export async function sharedPlatform(): Promise<SharedPlatform> {
 
 /** What a borrower gets of a shared platform's record. */
 function borrowed(current: SharedPlatformRecord, suite: string): SharedPlatform {
-  const tlsFiles = (service: GrpcCallerName) => serviceTlsFiles(current.certificates, service);
+  const tlsFiles = (service: ServiceName) => serviceTlsFiles(current.certificates, service);
   return {
     runId: current.runId,
     databasePrefix: current.runId,

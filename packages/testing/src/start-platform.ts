@@ -13,15 +13,6 @@ import { currentSuite, recordPlatformStart } from './jest/suite-timings';
 
 export type { ServiceName };
 
-/**
- * gRPC callers of the caller tables (packages/platform/src/grpc-auth.ts) that run no process of
- * PLATFORM_PROCESSES under test: they get a certificate of the platform's CA too, so a suite can
- * call as them (billing's ListAnalyticsEvents is the analytics service's alone).
- */
-export const CALLERS_WITHOUT_PROCESS = ['analytics'] as const;
-/** A name a certificate of a platform under test is made for: its processes' and CALLERS_WITHOUT_PROCESS. */
-export type GrpcCallerName = ServiceName | (typeof CALLERS_WITHOUT_PROCESS)[number];
-
 export interface PlatformUnderTest {
   runId: string;
   /** What a process (its first replica) has printed since it started. */
@@ -35,10 +26,10 @@ export interface PlatformUnderTest {
   replicas: Record<ServiceName, PlatformProcess[]>;
   /** The environment every process was started with (ports, prefixes, secrets), besides its own tlsFiles. */
   env: Record<string, string>;
-  /** The gRPC mutual-TLS files of a process or caller (its certificate names it). */
-  tlsFiles(service: GrpcCallerName): ServiceTlsFiles;
-  /** Channel credentials presenting a process's or caller's certificate, for a test that calls a service as it. */
-  grpcCredentials(service: GrpcCallerName): ChannelCredentials;
+  /** The gRPC mutual-TLS files of a process (its certificate names it). */
+  tlsFiles(service: ServiceName): ServiceTlsFiles;
+  /** Channel credentials presenting a process's certificate, for a test that calls a service as it. */
+  grpcCredentials(service: ServiceName): ChannelCredentials;
   /** The database that a service owns in this run, e.g. `${prefix}_identity`. */
   database(service: ServiceName): string;
   stop(): Promise<void>;
@@ -66,9 +57,11 @@ let certificateDirectory: Promise<string> | undefined;
 function platformCertificates(): Promise<string> {
   certificateDirectory ??= mkdtemp(join(tmpdir(), 'billing-tls-')).then(async (dir) => {
     process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
-    await createDevelopmentCertificates(dir, [
-      ...new Set<string>([...PLATFORM_PROCESSES.map((spec) => spec.name), ...CALLERS_WITHOUT_PROCESS]),
-    ]);
+    // Every process's, the analytics service's among them (billing's ListAnalyticsEvents is its alone).
+    await createDevelopmentCertificates(
+      dir,
+      PLATFORM_PROCESSES.map((spec) => spec.name),
+    );
     return dir;
   });
   return certificateDirectory;
@@ -194,7 +187,7 @@ async function launchPlatform(runId: string, options: StartOptions): Promise<Pla
   const common = { ...base, ...platformEnvironment({ ...base, ...balanced, ...options.env }), ...options.env };
   const gatewayUrl = `http://127.0.0.1:${common.PORT}`;
   const certificates = await platformCertificates();
-  const tlsFiles = (service: GrpcCallerName) => serviceTlsFiles(certificates, service);
+  const tlsFiles = (service: ServiceName) => serviceTlsFiles(certificates, service);
   const replicas = Object.fromEntries(
     PLATFORM_PROCESSES.map((spec) => [
       spec.name,

@@ -46,6 +46,7 @@ describe('database templates', () => {
     'catalog',
     'notification',
     'portal',
+    'analytics',
     'gateway',
   ] as const;
 

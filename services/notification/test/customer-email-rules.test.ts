@@ -41,6 +41,16 @@ describe('which events email the customer (docs/api-behaviour.md §24)', () => {
   it('an event of no project emails no one', () => {
     expect(emailOfEvent(envelope('invoice.paid', { customer_id: CUSTOMER }, null))).toBeNull();
   });
+
+  it("takes the event's data alone: billing's internal analytics facts never reach an email", () => {
+    const paid = {
+      ...envelope('invoice.paid', { customer_id: CUSTOMER, amount_due: 75 }),
+      analytics: { kind: 'invoice_payment', charged: 7500, tax: 523 },
+    };
+    const email = emailOfEvent(paid)!;
+    expect(email.data).toEqual({ customer_id: CUSTOMER, amount_due: 75 });
+    expect(JSON.stringify(email)).not.toContain('analytics');
+  });
 });
 
 describe('retry delays: the configured ones in turn, then the last one again and again', () => {
