@@ -103,9 +103,9 @@ export async function leastRenewalWork(
         ]);
         await billingDb.query(
           `INSERT INTO floor_invoices (id, project_id, livemode, number, subscription_id, customer_id, status, currency,
-             subtotal, amount, amount_due, amount_paid, period_start, period_end, due_date, attempt_count, created_at,
-             updated_at)
-           SELECT i, s.project_id, false, 'FLOOR-' || i, s.id, s.customer_id, 'OPEN', 'NGN', $3, $3, $3, 0,
+             subtotal, total_excluding_tax, amount, amount_due, amount_paid, period_start, period_end, due_date,
+             attempt_count, created_at, updated_at)
+           SELECT i, s.project_id, false, 'FLOOR-' || i, s.id, s.customer_id, 'OPEN', 'NGN', $3, $3, $3, $3, 0,
              now(), now() + interval '1 month', now(), 1, now(), now()
              FROM unnest($1::uuid[], $2::uuid[]) AS u(i, sid) JOIN subscriptions s ON s.id = u.sid`,
           [invoiceIds, subscriptions, RENEWAL_AMOUNT],
