@@ -261,6 +261,15 @@ describe('the merchant dashboard in a real browser', () => {
     await page.keyboard.type('Partial refund for the outage');
     await page.keyboard.press('Tab');
     await expect(page.locator(':focus').textContent()).resolves.toBe('Issue credit note');
+    // The form as sent, to send it a second time below (a double click, a resubmitted page).
+    const sentForm = {
+      csrf_token: await page.locator('form[action$="/credit-notes"] input[name=csrf_token]').inputValue(),
+      idempotency_key: await page.locator('input[name=idempotency_key]').inputValue(),
+      amount: '2500.25',
+      reason: 'PRODUCT_UNSATISFACTORY',
+      refund_to: 'CARD',
+      memo: 'Partial refund for the outage',
+    };
     await Promise.all([page.waitForURL(/done=credit_note/), page.keyboard.press('Enter')]);
     await expect(page.getByRole('status').textContent()).resolves.toBe('Credit note issued.');
 
@@ -277,6 +286,17 @@ describe('the merchant dashboard in a real browser', () => {
     const creditNotes = plain(await page.locator('section[aria-labelledby=credit-notes-heading]').textContent());
     expect(creditNotes).toContain(notes[0].number);
     expect(creditNotes).toContain(plain(naira(2500.25)));
+    await expect(page.getByRole('link', { name: `PDF of ${notes[0].number}` }).getAttribute('href')).resolves.toBe(
+      notes[0].credit_note_pdf,
+    );
+    // Sent again, the same form issues nothing more: it carries its own Idempotency-Key.
+    const again = await page.request.post(`${platform.gatewayUrl}/dashboard/invoices/${invoice.id}/credit-notes`, {
+      form: sentForm,
+      maxRedirects: 0,
+    });
+    expect(again.status()).toBe(303);
+    expect((await get(acme, `/credit-notes?invoice_id=${invoice.id}`)).body).toHaveLength(1);
+    expect((await get(acme, `/invoices/${invoice.id}`)).body.amount_refunded).toBe(2500.25);
 
     // The API's rule, as the API words it: more than remains is refused, nothing issued.
     await page.getByLabel('Amount (NGN)').fill('999999');

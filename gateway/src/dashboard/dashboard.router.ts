@@ -176,7 +176,7 @@ export function dashboardRouter(deps: DashboardDeps): Router {
     res.set(DASHBOARD_PAGE_HEADERS);
     next();
   });
-  router.use(express.urlencoded({ extended: false, limit: '16kb', parameterLimit: 200 }));
+  router.use(express.urlencoded({ extended: false, limit: '1mb', parameterLimit: 200 }));
 
   // --- Signing in: POST /auth/login's operation, behind /auth/login's own limiters.
 
@@ -344,7 +344,12 @@ export function dashboardRouter(deps: DashboardDeps): Router {
 
   router.get('/invoices/:invoice_id', async (req: Request<{ invoice_id: string }>, res) => {
     const invoice = await call<Invoice>(req, res, 'getInvoice', { params: { invoice_id: req.params.invoice_id } });
-    res.send(invoicePage(frameFor(res, 'invoices'), { invoice, formId: randomUUID(), notice: noticeOf(req) }));
+    const creditNotes = await call<CreditNote[]>(req, res, 'listCreditNotes', {
+      query: { invoice_id: invoice.id, limit: 100 },
+    });
+    res.send(
+      invoicePage(frameFor(res, 'invoices'), { invoice, creditNotes, formId: randomUUID(), notice: noticeOf(req) }),
+    );
   });
 
   /** POST /invoices/{id}/credit-notes with the form's own Idempotency-Key: pressed twice, one note. */

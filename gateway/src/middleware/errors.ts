@@ -75,6 +75,8 @@ function fromRemote(remote: RemoteError): ErrorResponse | undefined {
 function fromBodyParser(err: unknown): ErrorResponse | undefined {
   const type = (err as { type?: unknown }).type;
   if (type === 'entity.too.large') return { status: 413, body: { detail: 'Request body is larger than 1 MiB' } };
+  // The dashboard's forms (urlencoded): more fields than any of its forms has.
+  if (type === 'parameters.too.many') return { status: 413, body: { detail: 'The form has too many fields' } };
   if (type === 'encoding.unsupported' || type === 'charset.unsupported') {
     return { status: 415, body: { detail: 'Unsupported request body encoding' } };
   }

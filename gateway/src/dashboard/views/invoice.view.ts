@@ -1,5 +1,5 @@
 import { html } from '@billing/platform';
-import type { Invoice } from '../api-answers';
+import type { CreditNote, Invoice } from '../api-answers';
 import {
   csrfField,
   dashboardPage,
@@ -24,14 +24,18 @@ const REASONS: [string, string][] = [
 
 export interface InvoiceView {
   invoice: Invoice;
+  /** GET /credit-notes?invoice_id=: the invoice's notes in full, newest first, with their PDFs. */
+  creditNotes: CreditNote[];
   /** One per rendering of the form: pressing "Issue credit note" twice issues one (billing's Idempotency-Key). */
   formId: string;
   notice?: string;
 }
 
 /** One invoice as GET /invoices/{id} answers it, its documents' links, and the credit-note form (§23). */
-export function invoicePage(frame: Frame, { invoice: i, formId, notice: done }: InvoiceView): string {
+export function invoicePage(frame: Frame, { invoice: i, creditNotes, formId, notice: done }: InvoiceView): string {
   const m = (amount: number) => money(amount, i.currency);
+  /** A note's tax names its rate as the invoice does. */
+  const rateName = (id: string) => i.total_tax_amounts.find((t) => t.tax_rate_id === id)?.display_name ?? 'Tax';
   const creditForm =
     i.status === 'PAID'
       ? html`<form method="post" action="/dashboard/invoices/${i.id}/credit-notes" class="stacked">
@@ -118,9 +122,18 @@ export function invoicePage(frame: Frame, { invoice: i, formId, notice: done }: 
       <section aria-labelledby="credit-notes-heading">
         <h2 id="credit-notes-heading">Credit notes</h2>
         ${table(
-          'Credit notes of this invoice, oldest first',
-          ['Number', 'Amount'],
-          i.credit_notes.map((n) => [html`${n.number}`, figure(m(n.amount))]),
+          'Credit notes of this invoice, newest first',
+          ['Number', 'Amount', 'Tax', 'Reason', 'Credited to', 'Memo', 'Issued', 'Document'],
+          creditNotes.map((n) => [
+            html`${n.number}`,
+            figure(m(n.amount)),
+            html`${n.tax.map((t) => html`<span class="figure">${rateName(t.tax_rate_id)} ${m(t.amount)}</span> `)}`,
+            html`${n.reason}`,
+            html`${n.refund_to === 'CARD' ? 'Card (refund)' : 'Balance'}`,
+            html`${n.memo ?? ''}`,
+            html`${when(n.created_at)}`,
+            html`<a href="${n.credit_note_pdf}">PDF<span class="visually-hidden"> of ${n.number}</span></a>`,
+          ]),
         )}
         <h3>Issue a credit note</h3>
         ${creditForm}
