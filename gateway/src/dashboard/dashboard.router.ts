@@ -237,6 +237,12 @@ export function dashboardRouter(deps: DashboardDeps): Router {
       throw new HttpError(403, 'This form has expired or did not come from this dashboard; reload the page');
     }
     const projects = await api.call<Project[]>('listProjects', caller, {}, req);
+    // The switch only ever stores a project GET /projects/{id} answered for this merchant; checked
+    // again here, for free, against the list the frame shows.
+    if (!projects.some((p) => p.id === session.projectId)) {
+      await sessions.end(res, session);
+      return res.redirect(303, '/dashboard/sign-in');
+    }
     const frame: Frame = {
       merchantName: merchant.businessName,
       merchantEmail: merchant.email,
