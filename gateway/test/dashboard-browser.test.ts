@@ -218,6 +218,7 @@ describe('the merchant dashboard in a real browser', () => {
     expect(invoices).toContain(invoice.number);
     expect(invoices).toContain('PAID');
     await expect(page.locator('section[aria-labelledby=emails-heading]').isVisible()).resolves.toBe(true);
+    await shot('customer');
     await expectAccessible();
 
     // A search that finds nobody says so.
@@ -295,6 +296,7 @@ describe('the merchant dashboard in a real browser', () => {
       maxRedirects: 0,
     });
     expect(again.status()).toBe(303);
+    await shot('invoice');
     expect((await get(acme, `/credit-notes?invoice_id=${invoice.id}`)).body).toHaveLength(1);
     expect((await get(acme, `/invoices/${invoice.id}`)).body.amount_refunded).toBe(2500.25);
 
@@ -374,6 +376,7 @@ describe('the merchant dashboard in a real browser', () => {
     expect(plain(await page.locator('dl.facts').textContent())).toContain('SUCCEEDED');
     await expect(page.locator('section[aria-labelledby=attempts-heading] tbody tr').count()).resolves.toBe(6);
     await expect(page.getByRole('button', { name: 'Resend delivery' }).count()).resolves.toBe(0);
+    await shot('delivery');
   });
 
   it('passes axe on every other page, and its forms save what the API then answers', async () => {
@@ -386,6 +389,7 @@ describe('the merchant dashboard in a real browser', () => {
     }
 
     await dashboard('/portal-configuration');
+    await shot('portal-configuration');
     await expectAccessible();
     await page.getByLabel('Headline (optional)').fill('Manage your Acme plan');
     await page.getByLabel('Cancel subscription').selectOption('NONE');

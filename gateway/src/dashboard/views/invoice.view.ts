@@ -51,7 +51,7 @@ export function invoicePage(frame: Frame, { invoice: i, creditNotes, formId, not
             aria-describedby="credit-amount-hint"
           />
           <p class="hint" id="credit-amount-hint">
-            Tax included. At most ${m(i.amount - i.amount_credited)} remains to credit on this invoice.
+            Tax included. This invoice totals ${m(i.amount)}, of which ${m(i.amount_credited)} is credited already.
           </p>
           ${select('credit-reason', 'reason', 'Reason', REASONS, 'ORDER_CHANGE')}
           <fieldset>
