@@ -12,24 +12,27 @@ export function webhookDeliveryPage(frame: Frame, d: DeliveryDetail, done?: stri
     `Delivery of ${d.event}`,
     html`${notice(done)}
       <p><a href="/dashboard/webhooks/${d.webhook_id}">All deliveries of this webhook</a></p>
-      ${facts([
-        ['Status', status(d.status)],
-        ['Attempts', String(d.attempts)],
-        ['Last status code', d.last_status_code === null ? '' : String(d.last_status_code)],
-        ['Last error', d.last_error ?? ''],
-        ['Created', when(d.created_at)],
-        ['Delivered', when(d.delivered_at)],
-        ['Next attempt', when(d.next_attempt_at)],
-        ['ID (X-Webhook-Id)', d.id],
-      ])}
-      ${
-        d.status === 'FAILED'
-          ? html`<form method="post" action="/dashboard/webhooks/deliveries/${d.id}/retry">
-              ${csrfField(frame.csrfToken)}
-              <button type="submit">Resend delivery</button>
-            </form>`
-          : ''
-      }
+      <section aria-labelledby="delivery-heading">
+        <h2 id="delivery-heading">Summary</h2>
+        ${facts([
+          ['Status', status(d.status)],
+          ['Attempts', String(d.attempts)],
+          ['Last status code', d.last_status_code === null ? '' : String(d.last_status_code)],
+          ['Last error', d.last_error ?? ''],
+          ['Created', when(d.created_at)],
+          ['Delivered', when(d.delivered_at)],
+          ['Next attempt', when(d.next_attempt_at)],
+          ['ID (X-Webhook-Id)', d.id],
+        ])}
+        ${
+          d.status === 'FAILED'
+            ? html`<form method="post" action="/dashboard/webhooks/deliveries/${d.id}/retry">
+                ${csrfField(frame.csrfToken)}
+                <button type="submit">Resend delivery</button>
+              </form>`
+            : ''
+        }
+      </section>
       <section aria-labelledby="attempts-heading">
         <h2 id="attempts-heading">Attempts</h2>
         ${table(
