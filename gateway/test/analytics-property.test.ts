@@ -59,9 +59,12 @@ interface CouponSpec {
   /** Basis points (1234 = 12.34 %) or minor units off. */
   off: { percentBp: number } | { amount: number };
 }
+/** The tax rates of a subscription: none, the exclusive VAT, the inclusive levy, or both. */
+type TaxSpec = 'none' | 'exclusive' | 'inclusive' | 'both';
 interface SubscriptionSpec {
   customer: number;
   plan: number;
+  tax: TaxSpec;
   trialDays: 0 | 3 | 7;
   coupon: CouponSpec | null;
   month: number;
@@ -76,6 +79,8 @@ type Action =
   | { kind: 'creditNote'; sub: number; percent: number };
 interface Story {
   plans: PlanSpec[];
+  /** The inclusive levy's percentage in basis points (the exclusive VAT is 7.5 %). */
+  levyBp: number;
   customers: number;
   policy: 'NONE' | 'FULL' | 'PARTIAL';
   subscriptions: SubscriptionSpec[];
@@ -100,12 +105,20 @@ const storyArb: fc.Arbitrary<Story> = fc.record({
     }),
     { minLength: 2, maxLength: 5 },
   ),
+  levyBp: fc.integer({ min: 1, max: 2_500 }),
   customers: fc.integer({ min: 1, max: 3 }),
   policy: fc.constantFrom('NONE' as const, 'FULL' as const, 'PARTIAL' as const),
   subscriptions: fc.array(
     fc.record({
       customer: fc.nat({ max: 2 }),
       plan: fc.nat({ max: 4 }),
+      tax: fc.constantFrom(
+        'none' as const,
+        'none' as const,
+        'exclusive' as const,
+        'inclusive' as const,
+        'both' as const,
+      ),
       trialDays: fc.constantFrom(0 as const, 0 as const, 3 as const, 7 as const),
       coupon: fc.option(couponArb, { freq: 2 }),
       month: fc.nat({ max: STORY_MONTHS - 1 }),
@@ -121,7 +134,14 @@ const storyArb: fc.Arbitrary<Story> = fc.record({
           plan: fc.nat(4),
           atPeriodEnd: fc.boolean(),
         }),
-        fc.record({ kind: fc.constant('applyCoupon' as const), sub: fc.nat(7), coupon: couponArb }),
+        // Mid-life coupons of ONCE and REPEATING only, on subscriptions without a FOREVER one: a
+        // discount change sends no subscription.* event, so its MRR moves only at the next one
+        // (docs/api-behaviour.md §25, "Not tracked as it happens").
+        fc.record({
+          kind: fc.constant('applyCoupon' as const),
+          sub: fc.nat(7),
+          coupon: couponArb.filter((coupon) => coupon.duration !== 'FOREVER'),
+        }),
         fc.record({ kind: fc.constant('pause' as const), sub: fc.nat(7) }),
         fc.record({ kind: fc.constant('resume' as const), sub: fc.nat(7) }),
         fc.record({ kind: fc.constant('cancel' as const), sub: fc.nat(7), atPeriodEnd: fc.boolean() }),
@@ -147,6 +167,8 @@ interface Observation {
   planId: string;
   customerId: string;
   currency: string;
+  /** null: its plan's (the story's plans have none). */
+  taxRateIds: string[] | null;
   /** The discount the view shows; only one without an end (FOREVER) lowers MRR. */
   discount: {
     percent_off: number | null;
@@ -159,6 +181,7 @@ interface Timeline {
   /** Per subscription id, its observations, oldest first. */
   subscriptions: Map<string, Observation[]>;
   plans: Map<string, { amount: number; interval: string; intervalCount: number }>;
+  taxRates: Map<string, { percentage: number; inclusive: boolean }>;
   /** Every invoice and credit note as the API lists them at the end. */
   invoices: Json[];
   creditNotes: Json[];
@@ -179,6 +202,12 @@ function mrrOf(o: Observation | undefined, timeline: Timeline): number {
   } else if (forever?.amount_off != null) {
     amount = amount.minus(Math.min(minor(forever.amount_off), plan.amount));
   }
+  // Excluding tax: each inclusive rate's share taken out, rounded once (docs/api-behaviour.md §21).
+  const rates = (o.taxRateIds ?? []).map((id) => timeline.taxRates.get(id));
+  const inclusive = rates.filter((rate) => rate?.inclusive).map((rate) => new D(String(rate?.percentage)));
+  const inclusiveTotal = inclusive.reduce((sum, p) => sum.plus(p), new D(0));
+  const taxable = amount;
+  for (const p of inclusive) amount = amount.minus(roundMinor(taxable.times(p).div(inclusiveTotal.plus(100))));
   const [numerator, denominator] = MONTHS_PER_INTERVAL[plan.interval];
   return roundMinor(amount.times(numerator).div(denominator * plan.intervalCount));
 }
@@ -307,7 +336,13 @@ describe('analytics figures against an independent computation (property)', () =
     const m = await registerMerchant(api, 'analytics-prop');
     const call = (method: string, path: string, body?: unknown) =>
       api(method, `/api/v1${path}`, { apiKey: m.testKey, body });
-    const timeline: Timeline = { subscriptions: new Map(), plans: new Map(), invoices: [], creditNotes: [] };
+    const timeline: Timeline = {
+      subscriptions: new Map(),
+      plans: new Map(),
+      taxRates: new Map(),
+      invoices: [],
+      creditNotes: [],
+    };
     const observe = (view: Json, at: number) => {
       const history = timeline.subscriptions.get(view.id) ?? [];
       history.push({
@@ -316,6 +351,7 @@ describe('analytics figures against an independent computation (property)', () =
         planId: view.plan_id,
         customerId: view.customer_id,
         currency: view.currency,
+        taxRateIds: view.tax_rate_ids,
         discount: view.discount,
       });
       timeline.subscriptions.set(view.id, history);
@@ -352,6 +388,19 @@ describe('analytics figures against an independent computation (property)', () =
         intervalCount: plan.intervalCount,
       });
     }
+    const rate = async (display_name: string, percentage: number, inclusive: boolean) => {
+      const created = await createdBody(call('POST', '/tax-rates', { display_name, percentage, inclusive }));
+      timeline.taxRates.set(created.id, { percentage, inclusive });
+      return created.id as string;
+    };
+    const vat = await rate('VAT', 7.5, false);
+    const levy = await rate('Levy', story.levyBp / 100, true);
+    const taxRatesOf: Record<TaxSpec, string[]> = {
+      none: [],
+      exclusive: [vat],
+      inclusive: [levy],
+      both: [vat, levy],
+    };
     const cardCheck = await createdBody(
       call('POST', '/plans', { name: 'Card check', amount: 1, trial_period_days: 730 }),
     );
@@ -396,6 +445,7 @@ describe('analytics figures against an independent computation (property)', () =
       if (res.status !== 200) throw new Error(`advance: ${res.status} ${res.text}`);
     };
     const created: string[] = [];
+    const lastStatus = (sub: string) => timeline.subscriptions.get(sub)?.at(-1)?.status ?? '';
     const planOf = new Map<string, PlanSpec>();
     let asOfClosing = 0;
 
@@ -412,6 +462,7 @@ describe('analytics figures against an independent computation (property)', () =
           customer_id: customers[spec.customer % customers.length],
           plan_id: plans[spec.plan % plans.length],
           trial_period_days: spec.trialDays,
+          tax_rate_ids: taxRatesOf[spec.tax],
         };
         if (spec.coupon) body.coupon_code = await couponCode(spec.coupon, plan.currency);
         const res = await call('POST', '/subscriptions', body);
@@ -428,8 +479,22 @@ describe('analytics figures against an independent computation (property)', () =
           });
           continue;
         }
-        if (created.length === 0) continue;
-        const id = created[action.sub % created.length];
+        // Pause and resume pick among the subscriptions they can act on, so that histories pause,
+        // come back (a reactivation) and churn again often enough; a mid-life coupon among those
+        // whose MRR it leaves as it is (see its generator); the others among all.
+        const canPause = (sub: string) => ['ACTIVE', 'TRIALING'].includes(lastStatus(sub));
+        const keepsMrr = (sub: string) =>
+          timeline.subscriptions.get(sub)?.at(-1)?.discount?.ends_after_periods_remaining !== null;
+        const targets =
+          action.kind === 'resume'
+            ? created.filter((sub) => lastStatus(sub) === 'PAUSED')
+            : action.kind === 'pause'
+              ? created.filter(canPause)
+              : action.kind === 'applyCoupon'
+                ? created.filter(keepsMrr)
+                : created;
+        if (targets.length === 0) continue;
+        const id = targets[action.sub % targets.length];
         if (action.kind === 'changePlan') {
           const target = action.plan % plans.length;
           await call('POST', `/subscriptions/${id}/change-plan`, {
@@ -504,12 +569,35 @@ describe('analytics figures against an independent computation (property)', () =
     }
   }
 
+  /**
+   * A story the random ones reach only now and then, run first every time: of two subscriptions
+   * contributing 30 days ago, one pauses, resumes and pauses again in the last month. One
+   * subscription of two churned: a rate of 0.5 (docs/api-behaviour.md §25, "subscriptions churned
+   * in the last 30 days"), however many times it stopped.
+   */
+  const churnedTwice: Story = {
+    plans: [{ currency: 'NGN', interval: 'monthly', intervalCount: 1, amount: 1_000_000 }],
+    levyBp: 100,
+    customers: 1,
+    policy: 'NONE',
+    subscriptions: [0, 1].map(() => ({ customer: 0, plan: 0, tax: 'none', trialDays: 0, coupon: null, month: 0 })),
+    actions: [
+      [],
+      [],
+      [
+        { kind: 'pause', sub: 0 },
+        { kind: 'resume', sub: 0 },
+        { kind: 'pause', sub: 0 },
+      ],
+    ],
+  };
+
   it('agrees to the minor unit with the resources’ own views, for random histories on a test clock', async () => {
     await fc.assert(
       fc.asyncProperty(storyArb, async (story) => {
         await runStory(story);
       }),
-      { numRuns: 5, interruptAfterTimeLimit: 240_000, markInterruptAsFailure: false },
+      { numRuns: 5, examples: [[churnedTwice]], interruptAfterTimeLimit: 240_000, markInterruptAsFailure: false },
     );
   }, 300_000);
 });

@@ -9,7 +9,7 @@
  * p50/p99 per query and size, and the ratio 1M/100 (goal: p99 < 100 ms and <= 2x). Run with
  * `npm run bench -- analytics`.
  *
- * Environment: BENCH_SUBSCRIPTIONS [1000000], BENCH_CALLS [400], BENCH_WARMUP_CALLS [50].
+ * Environment: BENCH_ANALYTICS_SUBSCRIPTIONS [1000000], BENCH_ANALYTICS_CALLS [400], BENCH_ANALYTICS_WARMUP_CALLS [50].
  */
 import { randomUUID } from 'node:crypto';
 import { Client } from 'pg';
@@ -18,12 +18,12 @@ import { analyticsV1 } from '@billing/proto';
 import { platformClient, platformEvents, startPlatform, type PlatformUnderTest } from '@billing/testing';
 import { round, runBenchmark, table } from './measure';
 
-const LARGE = Number(process.env.BENCH_SUBSCRIPTIONS || 1_000_000);
+const LARGE = Number(process.env.BENCH_ANALYTICS_SUBSCRIPTIONS || 1_000_000);
 const SMALL = 100;
 /** Subscriptions of the apply-path check (each with a year of events). */
 const SAMPLE = 300;
-const CALLS = Number(process.env.BENCH_CALLS || 400);
-const WARMUP_CALLS = Number(process.env.BENCH_WARMUP_CALLS || 50);
+const CALLS = Number(process.env.BENCH_ANALYTICS_CALLS || 400);
+const WARMUP_CALLS = Number(process.env.BENCH_ANALYTICS_WARMUP_CALLS || 50);
 const CURRENCY = 'NGN';
 
 /** The twelve months before the current one, `YYYY-MM`, oldest first: a year of history before as_of. */

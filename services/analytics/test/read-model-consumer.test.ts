@@ -113,8 +113,11 @@ describe('analytics keeps its read model from the event stream', () => {
       await events.publish(e);
       published.push(e);
     }
-    // The cancellation again, as a replay would publish it (another message id): applied once.
-    const lastSeq = await events.publish(scenario[8], `replay-${scenario[8].id}`);
+    // The cancellation and a payment again, as a replay would publish them (another message id,
+    // and the payment twice in a row, so likely in one batch): each applied once.
+    await events.publish(scenario[8], `replay-${scenario[8].id}`);
+    await events.publish(scenario[6], `replay-1-${scenario[6].id}`);
+    const lastSeq = await events.publish(scenario[6], `replay-2-${scenario[6].id}`);
     // A malformed fact: parked after its deliveries, and nothing else held back.
     const poison = envelope('subscription.updated', '2027-03-12T00:00:00.000Z');
     (poison as { analytics: object }).analytics = { kind: 'subscription_mrr', subscription_id: 'sub_x' };

@@ -27,8 +27,10 @@ export async function applyEvents(
 ): Promise<AppliedEvents> {
   const facts = new Map<string, ScopedFact[]>();
   for (const envelope of envelopes) {
+    // One event twice in a batch (a replay next to its original) is still one event.
+    if (facts.has(envelope.id)) continue;
     const scoped = scopedFactsOf(envelope);
-    if (scoped.length > 0) facts.set(envelope.id, [...(facts.get(envelope.id) ?? []), ...scoped]);
+    if (scoped.length > 0) facts.set(envelope.id, scoped);
   }
   const withoutFacts = envelopes.filter((envelope) => !facts.has(envelope.id)).length;
   if (facts.size === 0) return { applied: 0, seenBefore: 0, withoutFacts };

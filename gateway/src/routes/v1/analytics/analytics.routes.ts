@@ -1,5 +1,5 @@
 import { formatMonth, monthsOfRange, parseMonth, type Month } from '@billing/analytics';
-import { systemClock } from '@billing/platform';
+import { CURRENCIES, systemClock } from '@billing/platform';
 import { z } from 'zod';
 import type { BillingClient } from '../../../clients/billing.client';
 import { CSV_MEDIA_TYPE } from '../../../http/csv-text';
@@ -24,14 +24,15 @@ type ApiKey = Parameters<typeof scopeOf>[0];
 /** A range's months when the query names none (docs/api-behaviour.md §25): 12 in all, up to the current one. */
 const DEFAULT_RANGE_MONTHS = 12;
 
+const CURRENCY_RULE = `A currency other than ${CURRENCIES.join(', ')} is a 422.`;
+
 const RANGE_REFUSED = 'from 2026-07 is after to 2026-03';
 
 const RANGE_RULES =
   '`from` and `to` are months written `YYYY-MM`, both included, oldest first; without `to`, the current month ' +
   "of the project's clock (the test clock for a test key, docs/api-behaviour.md §13); without `from`, 11 months " +
   'before `to`, so 12 months in all. A month not written `YYYY-MM`, `from` after `to`, or more than 36 months ' +
-  'is a 400. Months are calendar months in UTC; the current month runs to now. A currency other than NGN, USD, ' +
-  'GHS, ZAR or KES is a 422.';
+  `is a 400. Months are calendar months in UTC; the current month runs to now. ${CURRENCY_RULE}`;
 
 const CSV_NOTE =
   'Send `Accept: text/csv` for the same months as CSV: a header row with the same field names, one line per ' +
@@ -73,8 +74,9 @@ export const analyticsResource: Resource = {
       'recurring revenue (MRR) and its movements month by month, money collected month by month, and a summary. ' +
       'A subscription contributes to MRR while ACTIVE or PAST_DUE: the recurring price of its plan excluding ' +
       'tax, less a FOREVER coupon, normalised to a month; metered usage is not part of it. Figures are kept up ' +
-      "to date from the platform's events, so they follow a change within moments; test-mode figures run on " +
-      "the project's test clock.",
+      "to date from the platform's events, so they follow a subscription's changes within moments; a coupon " +
+      'or tax rates given to a running subscription count from its next change or renewal. Test-mode figures ' +
+      "run on the project's test clock.",
   },
   prefixes: ['/analytics'],
   routes: ({ analytics, billing }) => [
@@ -146,7 +148,7 @@ export const analyticsResource: Resource = {
         'subscription and `arpu` = mrr / customers (0 when none); `subscriber_churn_rate_30d`, subscriptions ' +
         'that stopped contributing in the last 30 days over those contributing 30 days ago plus those new since ' +
         '(0..1, 4 decimals); `net_revenue_30d`, charges less refunds of the last 30 days; `as_of`, the instant ' +
-        "of the project's clock the figures are as of. A currency other than NGN, USD, GHS, ZAR or KES is a 422.",
+        `of the project's clock the figures are as of. ${CURRENCY_RULE}`,
       auth: 'apiKey',
       query: AnalyticsSummaryQuery,
       response: { status: 200, description: 'The figures now', schema: AnalyticsSummarySchema },
