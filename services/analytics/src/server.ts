@@ -1,5 +1,6 @@
 import {
   connectNats,
+  databaseUrl,
   EventConsumer,
   grpcTransport,
   openDatabase,
@@ -13,6 +14,7 @@ import {
 import { analyticsV1 } from '@billing/proto';
 import type { AnalyticsDeps } from './analytics-deps';
 import type { AnalyticsConfig } from './config';
+import { waitForConsumerLeadership, type ConsumerLeadership } from './db/consumer-leadership';
 import { analyticsMigrations } from './db/migrations';
 import { ReadModelRepository } from './db/repositories/read-model.repository';
 import { analyticsHandlers } from './handlers/analytics.handlers';
@@ -67,30 +69,70 @@ export async function startAnalytics(config: AnalyticsConfig, logger: Logger): P
     ],
   });
   const nats = await connectNats(config.NATS_URL, 'analytics');
-  const consumer = new EventConsumer({
-    nats,
-    stream: config.EVENTS_STREAM,
-    subjectPrefix: config.EVENTS_SUBJECT_PREFIX,
-    durableName: ANALYTICS_EVENT_CONSUMER,
-    logger,
-    parked: new ParkedEvents(sequelize),
-    maxDeliveries: config.EVENT_MAX_DELIVERIES,
-    redeliveryDelayMs: config.EVENT_REDELIVERY_DELAY_MS,
-    now: () => systemClock.now(),
-    handle: (events) => applyAnalyticsEvents(deps, events),
-  });
-  await consumer.start();
-  registerConsumerLagMetrics({
-    nats,
-    stream: config.EVENTS_STREAM,
-    durableNames: [ANALYTICS_EVENT_CONSUMER],
-    logger,
-  });
+  const newConsumer = () =>
+    new EventConsumer({
+      nats,
+      stream: config.EVENTS_STREAM,
+      subjectPrefix: config.EVENTS_SUBJECT_PREFIX,
+      durableName: ANALYTICS_EVENT_CONSUMER,
+      logger,
+      parked: new ParkedEvents(sequelize),
+      maxDeliveries: config.EVENT_MAX_DELIVERIES,
+      redeliveryDelayMs: config.EVENT_REDELIVERY_DELAY_MS,
+      now: () => systemClock.now(),
+      handle: (events) => applyAnalyticsEvents(deps, events),
+    });
+  // One replica consumes at a time, so a subscription's facts apply in the stream's order
+  // (db/consumer-leadership.ts); every replica answers queries.
+  const leaderDatabase = databaseUrl(config.DATABASE_URL, `${config.DATABASE_NAME_PREFIX}_analytics`);
+  let stopped = false;
+  let leadership: ConsumerLeadership | undefined;
+  let consumer: EventConsumer | undefined;
+  let lagMetrics = false;
+  const consumeWhileLeading = async () => {
+    while (!stopped) {
+      leadership = waitForConsumerLeadership(leaderDatabase);
+      try {
+        await leadership.acquired;
+      } catch (err) {
+        await leadership.release();
+        if (stopped) return;
+        logger.warn({ err }, 'the consumer lock could not be asked for; trying again');
+        await new Promise((resolve) => setTimeout(resolve, 1_000));
+        continue;
+      }
+      if (stopped) return;
+      consumer = newConsumer();
+      await consumer.start();
+      logger.info('this replica consumes the event stream (it holds the consumer lock)');
+      if (!lagMetrics) {
+        lagMetrics = true;
+        registerConsumerLagMetrics({
+          nats,
+          stream: config.EVENTS_STREAM,
+          durableNames: [ANALYTICS_EVENT_CONSUMER],
+          logger,
+        });
+      }
+      await leadership.lost;
+      if (stopped) return;
+      logger.warn('the consumer lock was lost with its connection; consuming stops until it is held again');
+      await consumer.stop();
+      consumer = undefined;
+    }
+  };
+  const leading = consumeWhileLeading().catch((err: unknown) =>
+    logger.error({ err }, 'the event consumer stopped: the read model is no longer kept'),
+  );
   logger.info({ grpc_port: grpc.port }, 'analytics listening');
   return {
     port: grpc.port,
     async stop() {
-      await consumer.stop();
+      stopped = true;
+      // The batch in hand is finished and acked before the lock passes to another replica.
+      await consumer?.stop();
+      await leadership?.release();
+      await leading;
       await grpc.shutdown();
       await nats.drain();
       await sequelize.close();

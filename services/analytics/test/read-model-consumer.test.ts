@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { status as GrpcStatus } from '@grpc/grpc-js';
 import type { AnalyticsFact, SubscriptionStatus } from '@billing/analytics';
-import type { EventEnvelope, PromiseClient } from '@billing/platform';
+import { createPromiseClient, type EventEnvelope, type PromiseClient } from '@billing/platform';
 import { analyticsV1 } from '@billing/proto';
 import {
+  createReplica,
   platformClient,
   platformEvents,
   queryDatabase,
@@ -234,4 +235,34 @@ describe('analytics keeps its read model from the event stream', () => {
     expect(summary).toMatchObject({ mrr: 9_500, subscriberChurnRate30d: '0', netRevenue30d: 0 });
     expect(summary.asOf.startsWith('2031-01-01T00:00:0')).toBe(true);
   });
+
+  it('one replica consumes at a time; another takes over when it dies, and nothing is applied twice', async () => {
+    const replica = await createReplica(platform, 'analytics', { LOG_LEVEL: 'info' });
+    await replica.process.start();
+    const second = createPromiseClient(
+      analyticsV1.AnalyticsServiceClient,
+      `127.0.0.1:${replica.port}`,
+      20_000,
+      platform.grpcCredentials('gateway'),
+    );
+    try {
+      // It answers queries from the same read model while the first replica consumes.
+      expect(await second.getSummary({ scope, currency: 'NGN' })).toMatchObject({ mrr: 9_500, activeSubscriptions: 2 });
+      expect(replica.process.output).not.toContain('holds the consumer lock');
+      await platform.processes.analytics.stop('SIGKILL');
+      const seq = await events.publish(
+        envelope('subscription.created', '2031-01-01T00:00:00.000Z', subscription('sub_d', 'cus_5', 'ACTIVE', 2_000)),
+      );
+      await events.waitForAcked('analytics', seq, 60_000);
+      expect(replica.process.output).toContain('holds the consumer lock');
+      expect(await second.getSummary({ scope, currency: 'NGN' })).toMatchObject({
+        mrr: 11_500,
+        activeSubscriptions: 3,
+        customers: 3,
+      });
+    } finally {
+      second.close();
+      await replica.process.stop();
+    }
+  }, 120_000);
 });

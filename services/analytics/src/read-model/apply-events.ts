@@ -18,7 +18,8 @@ export interface AppliedEvents {
  * the facts of those not recorded before change the read model, so a redelivered event changes
  * nothing and a crash before the commit loses nothing (the event comes again). Facts apply in
  * the order given (the stream's, or billing's commit order). `shareRebuildLock`: the consumer's
- * transactions take the rebuild lock shared, so none runs while a rebuild holds it.
+ * transactions take the rebuild lock shared, so none runs while a rebuild holds it, and lock the
+ * subscriptions they change; the rebuild, which holds it exclusively, needs neither.
  */
 export async function applyEvents(
   deps: AnalyticsDeps,
@@ -41,7 +42,7 @@ export async function applyEvents(
     const subscriptions = toApply.flatMap(({ projectId, livemode, fact }) =>
       fact.kind === 'subscription_mrr' ? [{ projectId, livemode, subscriptionId: fact.subscription_id }] : [],
     );
-    const known = await deps.readModel.lockSubscriptions(subscriptions, transaction);
+    const known = await deps.readModel.lockSubscriptions(subscriptions, transaction, options.shareRebuildLock);
     await deps.readModel.writeChanges(foldFacts(toApply, known), transaction);
     return { applied: fresh.size, seenBefore: facts.size - fresh.size, withoutFacts };
   });

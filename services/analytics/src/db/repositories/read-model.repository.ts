@@ -81,20 +81,24 @@ export class ReadModelRepository {
   }
 
   /**
-   * The stored records of these subscriptions, after taking each one's lock (in one order), so
-   * that two replicas never build on the same previous state.
+   * The stored records of these subscriptions, after taking each one's lock (in one order) when
+   * `lock`, so that two writers never build on the same previous state. The rebuild, alone under
+   * its exclusive lock, takes none (a page of 1,000 would hold 1,000 of the server's lock slots).
    */
   async lockSubscriptions(
     subscriptions: (FactScope & { subscriptionId: string })[],
     transaction: Transaction,
+    lock: boolean,
   ): Promise<Map<string, SubscriptionRecord>> {
     const found = new Map<string, SubscriptionRecord>();
     if (subscriptions.length === 0) return found;
     const keys = [...new Set(subscriptions.map((s) => subscriptionKey(s, s.subscriptionId)))].sort();
-    await this.sequelize.query(
-      `SELECT pg_advisory_xact_lock($1, hashtext(k)) FROM unnest($2::text[]) AS k ORDER BY hashtext(k), k`,
-      { bind: [SUBSCRIPTION_LOCK_SPACE, keys], type: QueryTypes.SELECT, transaction },
-    );
+    if (lock) {
+      await this.sequelize.query(
+        `SELECT pg_advisory_xact_lock($1, hashtext(k)) FROM unnest($2::text[]) AS k ORDER BY hashtext(k), k`,
+        { bind: [SUBSCRIPTION_LOCK_SPACE, keys], type: QueryTypes.SELECT, transaction },
+      );
+    }
     const rows = await this.sequelize.query<SubscriptionRow>(
       `SELECT s.* FROM subscription_states s
        JOIN unnest($1::uuid[], $2::boolean[], $3::text[]) AS k (project_id, livemode, subscription_id)
