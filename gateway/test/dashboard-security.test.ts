@@ -1,7 +1,8 @@
 /**
  * @lane timing-critical adds gateway replicas and waits out a session's idle and absolute lifetimes
  */
-import type { PlatformProcess, PlatformUnderTest } from '@billing/testing';
+import { createHash } from 'node:crypto';
+import { queryDatabase, type PlatformProcess, type PlatformUnderTest } from '@billing/testing';
 import {
   gatewayApi,
   registerMerchant,
@@ -64,7 +65,7 @@ describe('merchant dashboard security', () => {
     expect(await keysOf(acme)).toEqual(before);
   });
 
-  it('sets an HttpOnly, SameSite=Strict cookie on /dashboard (Secure on https), and the pages their security headers', async () => {
+  it('sets an HttpOnly, SameSite=Strict cookie on /dashboard (Secure on https) kept only hashed, ended by signing out; the pages have their security headers', async () => {
     const browser = dashboardHttp(platform.gatewayUrl);
     const signInPage = await browser.get('/dashboard/sign-in');
     expect(setCookieOf(signInPage, SIGN_IN_COOKIE)).toMatch(/HttpOnly/);
@@ -77,6 +78,16 @@ describe('merchant dashboard security', () => {
     expect(cookie).toMatch(/; Path=\/dashboard/);
     // PUBLIC_URL is http here: a Secure cookie would never come back.
     expect(cookie).not.toMatch(/Secure/);
+    // Kept only as its SHA-256; signing out deletes it.
+    const token = cookie.split(';')[0].split('=')[1];
+    const stored = () =>
+      queryDatabase<{ token_hash: string; csrf_token: string }>(
+        platform.database('gateway'),
+        'SELECT token_hash, csrf_token FROM dashboard_sessions WHERE token_hash = $1 OR token_hash = $2',
+        [token, createHash('sha256').update(token, 'utf8').digest('hex')],
+      );
+    const [row] = await stored();
+    expect(row.token_hash).toBe(createHash('sha256').update(token, 'utf8').digest('hex'));
 
     const page = await browser.get('/dashboard/api-keys');
     expect(page.status).toBe(200);
@@ -86,7 +97,22 @@ describe('merchant dashboard security', () => {
     expect(csp).toContain("script-src 'self'");
     expect(csp).toContain("frame-ancestors 'none'");
     expect(csp).not.toContain('unsafe-inline');
-    expect(await page.text()).not.toMatch(/<script>|<script [^>]*>[^<]/);
+    const body = await page.text();
+    expect(body).not.toMatch(/<script>|<script [^>]*>[^<]/);
+    // Its script, style and Chart.js come from the gateway itself (no CDN), as files.
+    for (const asset of ['dashboard.js', 'chart.umd.min.js', 'dashboard.css']) {
+      const res = await fetch(`${platform.gatewayUrl}/dashboard/assets/${asset}`);
+      expect([asset, res.status]).toEqual([asset, 200]);
+      expect(res.headers.get('content-type')).toMatch(asset.endsWith('.css') ? /^text\/css/ : /javascript/);
+    }
+    expect(body).not.toMatch(/https?:\/\/[^"]*\.(js|css)"/);
+
+    const signedOut = await browser.post('/dashboard/sign-out', { csrf_token: row.csrf_token });
+    expect([signedOut.status, signedOut.headers.get('location')]).toEqual([303, '/dashboard/sign-in']);
+    expect(setCookieOf(signedOut, SESSION_COOKIE)).toMatch(/Expires=Thu, 01 Jan 1970/);
+    expect(await stored()).toEqual([]);
+    browser.cookies.set(SESSION_COOKIE, token);
+    expect((await browser.get('/dashboard/api-keys')).headers.get('location')).toBe('/dashboard/sign-in');
 
     const https = dashboardHttp(await replica({ PUBLIC_URL: 'https://billing.example' }));
     const secure = setCookieOf(await https.signIn(acme.email, acme.password), SESSION_COOKIE)!;
