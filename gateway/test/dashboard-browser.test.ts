@@ -247,7 +247,12 @@ describe('the merchant dashboard in a real browser', () => {
 
     await page.getByRole('link', { name: invoice.number, exact: true }).click();
     await expectAccessible();
-    // From the top of the page: Tab until the amount field, then type, Tab on, Enter.
+    // From the top of the page: the skip link first, which takes focus to the content; then Tab
+    // until the amount field, type, Tab on, Enter.
+    await page.keyboard.press('Tab');
+    await expect(page.locator(':focus').textContent()).resolves.toBe('Skip to content');
+    await page.keyboard.press('Enter');
+    await expect(page.locator(':focus').getAttribute('id')).resolves.toBe('main');
     await page.keyboard.press('Tab');
     for (let tabs = 0; tabs < 80; tabs += 1) {
       if ((await page.locator(':focus').getAttribute('id')) === 'credit-amount') break;
