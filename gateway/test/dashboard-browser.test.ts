@@ -393,6 +393,47 @@ describe('the merchant dashboard in a real browser', () => {
       await expectAccessible();
     }
 
+    // The create forms: what they send is what the API then lists.
+    await dashboard('/plans');
+    await page.getByLabel('Name', { exact: true }).fill('Team yearly');
+    await page.getByLabel('Price per period').fill('250000');
+    await page.getByLabel('Billed').selectOption('annually');
+    await page.getByRole('button', { name: 'Create plan' }).click();
+    await expect(page.getByRole('status').textContent()).resolves.toBe('Plan created.');
+    expect(plain(await page.locator('table tbody tr').first().textContent())).toContain(plain(naira(250_000)));
+    await expectAccessible();
+    const [team] = (await get(acme, '/plans')).body;
+    expect(team).toMatchObject({ name: 'Team yearly', amount: 250_000, currency: 'NGN', interval: 'annually' });
+    await page.getByLabel('Name', { exact: true }).fill('Too precise');
+    await page.getByLabel('Price per period').fill('10.005');
+    await page.getByRole('button', { name: 'Create plan' }).click();
+    expect(await page.locator('main').textContent()).toContain('amount');
+    expect((await get(acme, '/plans')).body).toHaveLength(2);
+
+    await dashboard('/tax-rates');
+    await page.getByLabel('Name on invoices').fill('Levy');
+    await page.getByLabel('Percentage').fill('2.5');
+    await page.getByLabel('Included in prices').check();
+    await page.getByRole('button', { name: 'Create tax rate' }).click();
+    await expect(page.getByRole('status').textContent()).resolves.toBe('Tax rate created.');
+    expect((await get(acme, '/tax-rates')).body[0]).toMatchObject({
+      display_name: 'Levy',
+      percentage: 2.5,
+      inclusive: true,
+    });
+
+    await dashboard('/coupons');
+    await page.getByLabel('Code').fill('SPRING25');
+    await page.getByLabel('Percent off').fill('25');
+    await page.getByLabel('Applies to').selectOption('FOREVER');
+    await page.getByRole('button', { name: 'Create coupon' }).click();
+    await expect(page.getByRole('status').textContent()).resolves.toBe('Coupon created.');
+    expect((await get(acme, '/coupons')).body[0]).toMatchObject({
+      code: 'SPRING25',
+      percent_off: 25,
+      duration: 'FOREVER',
+    });
+
     await dashboard('/portal-configuration');
     await shot('portal-configuration');
     await expectAccessible();
