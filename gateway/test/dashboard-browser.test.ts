@@ -146,6 +146,19 @@ describe('the merchant dashboard in a real browser', () => {
     await expectAccessible();
     await signIn();
     await expect(page.getByText('Live mode', { exact: true }).isVisible()).resolves.toBe(true);
+    const tableOf = () =>
+      page
+        .locator('#mrr-table tbody tr')
+        .evaluateAll((rows) =>
+          rows.map((row) => [row.getAttribute('data-month'), Number(row.getAttribute('data-mrr'))]),
+        );
+    // Live mode first: the live key's figures (nothing sold live), not the test ones.
+    const live = (await api('GET', '/api/v1/analytics/mrr', { apiKey: acme.liveKey })).body as {
+      month: string;
+      mrr: number;
+    }[];
+    expect(await tableOf()).toEqual(live.map((m) => [m.month, m.mrr]));
+    expect(live.every((m) => m.mrr === 0)).toBe(true);
     await toTestMode();
 
     // The read model follows billing's events: wait until it has Ada's subscription.
@@ -159,10 +172,7 @@ describe('the merchant dashboard in a real browser', () => {
     expect(mrr[11].mrr).toBe(12_500.5);
     await page.reload();
 
-    const tableRows = await page
-      .locator('#mrr-table tbody tr')
-      .evaluateAll((rows) => rows.map((row) => [row.getAttribute('data-month'), Number(row.getAttribute('data-mrr'))]));
-    expect(tableRows).toEqual(mrr.map((m) => [m.month, m.mrr]));
+    expect(await tableOf()).toEqual(mrr.map((m) => [m.month, m.mrr]));
     const shownMrr = await page.locator('#mrr-table tbody tr td:first-of-type').allTextContents();
     expect(shownMrr.map(plain)).toEqual(mrr.map((m) => plain(naira(m.mrr))));
     await page.locator('#mrr-chart').waitFor({ state: 'visible' });
