@@ -18,7 +18,7 @@ export interface SettleOptions<T> {
  * test asserts on it and a disagreement shows as a diff rather than as a timeout.
  */
 export async function readWhenSettled<T>(read: () => Promise<T>, options: SettleOptions<T> = {}): Promise<T> {
-  const { key = (value: T) => value, done, quietMs = 2500, timeoutMs = 30_000, intervalMs = 200 } = options;
+  const { key = (value: T) => value, done, quietMs = 5000, timeoutMs = 30_000, intervalMs = 200 } = options;
   const deadline = Date.now() + timeoutMs;
   let value = await read();
   let seen = JSON.stringify(key(value));

@@ -103,7 +103,16 @@ export async function startAnalytics(config: AnalyticsConfig, logger: Logger): P
       }
       if (stopped) return;
       consumer = newConsumer();
-      await consumer.start();
+      try {
+        await consumer.start();
+      } catch (err) {
+        // Not consuming, so not holding the lock either: another replica may do better.
+        logger.warn({ err }, 'the event consumer could not start; giving the consumer lock up and trying again');
+        consumer = undefined;
+        await leadership.release();
+        await new Promise((resolve) => setTimeout(resolve, 1_000));
+        continue;
+      }
       logger.info('this replica consumes the event stream (it holds the consumer lock)');
       if (!lagMetrics) {
         lagMetrics = true;
@@ -121,9 +130,10 @@ export async function startAnalytics(config: AnalyticsConfig, logger: Logger): P
       consumer = undefined;
     }
   };
-  const leading = consumeWhileLeading().catch((err: unknown) =>
-    logger.error({ err }, 'the event consumer stopped: the read model is no longer kept'),
-  );
+  const leading = consumeWhileLeading().catch(async (err: unknown) => {
+    logger.error({ err }, 'this replica stopped consuming; the consumer lock passes to another');
+    await leadership?.release();
+  });
   logger.info({ grpc_port: grpc.port }, 'analytics listening');
   return {
     port: grpc.port,
