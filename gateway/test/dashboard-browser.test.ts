@@ -350,6 +350,10 @@ describe('the merchant dashboard in a real browser', () => {
       }[]
     ).find((k) => k.name === 'Reporting job')!;
     expect(secret.endsWith(created.last4)).toBe(true);
+    const named = (
+      await api('GET', `/api/v1/api-keys?project_id=${acme.projectId}`, { token: acme.token })
+    ).body.filter((k: { name: string }) => k.name === 'Reporting job');
+    expect(named).toHaveLength(1);
     await page.getByRole('button', { name: `Revoke Reporting job (…${created.last4})` }).click();
     await expect(page.getByRole('status').textContent()).resolves.toContain('API key revoked');
     expect((await api('GET', '/api/v1/projects/current', { apiKey: secret })).status).toBe(401);
