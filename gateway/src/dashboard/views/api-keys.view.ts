@@ -44,7 +44,7 @@ export function apiKeysPage(frame: Frame, view: ApiKeysView): string {
         <h2 id="keys-heading">Keys of this project</h2>
         ${table(
           'API keys of this project, newest first',
-          ['Name', 'Key', 'Mode', 'State', 'Last used', 'Created', ''],
+          ['Name', 'Key', 'Mode', 'State', 'Last used', 'Created', 'Action'],
           view.keys.map((k) => [
             html`${k.name}`,
             html`<code>${k.key_prefix}…${k.last4}</code>`,
