@@ -98,6 +98,7 @@ module.exports = defineConfig([
     '!eslint.config.js',
     '!jest.config.js',
     '!deploy/bootstrap.js',
+    '!gateway/public/**/*.js',
   ]),
   js.configs.recommended,
   tseslint.configs.recommended,
@@ -125,5 +126,13 @@ module.exports = defineConfig([
     files: ['**/*.js', '**/*.cjs'],
     languageOptions: { sourceType: 'commonjs', globals: nodeGlobals },
     rules: { '@typescript-eslint/no-require-imports': 'off' },
+  },
+  {
+    // The dashboard's browser script (served as is, beside Chart.js's UMD build): a plain script.
+    files: ['gateway/public/**/*.js'],
+    languageOptions: {
+      sourceType: 'script',
+      globals: { document: 'readonly', window: 'readonly', Intl: 'readonly', Chart: 'readonly' },
+    },
   },
 ]);

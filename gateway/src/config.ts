@@ -89,6 +89,12 @@ const gatewayEnvSchema = baseEnvSchema
     AUTH_REQUESTS_PER_MINUTE_PER_ADDRESS: perPeriod(60),
     /** Requests to the customer portal pages (/portal/*) per client address per minute. */
     PORTAL_REQUESTS_PER_MINUTE_PER_ADDRESS: perPeriod(120),
+    /**
+     * The merchant dashboard's sessions (docs/decisions.md, "Dashboard sessions"): one ends after
+     * this long without a request, and this long after its sign-in whatever happens.
+     */
+    DASHBOARD_SESSION_IDLE_SECONDS: z.coerce.number().int().min(1).max(86_400).default(1800),
+    DASHBOARD_SESSION_MAX_SECONDS: z.coerce.number().int().min(1).max(2_592_000).default(43_200),
   })
   .transform((env) => ({
     ...env,

@@ -22,6 +22,10 @@ import { createDocumentsClient, type DocumentsClient } from './clients/documents
 import { createPolicyClient, type PolicyClient } from './clients/policy.client';
 import { createPortalClient, type PortalClient } from './clients/portal.client';
 import type { GatewayConfig } from './config';
+import { DashboardApi } from './dashboard/dashboard-api';
+import { dashboardRouter } from './dashboard/dashboard.router';
+import { DashboardSessions } from './dashboard/dashboard-sessions';
+import { DashboardSessionRepository } from './db/dashboard-session.repository';
 import { IdempotencyRepository } from './db/idempotency.repository';
 import { gatewayMigrations } from './db/migrations';
 import { readJsonBody } from './http/body';
@@ -55,6 +59,8 @@ export interface AppDeps {
   /** Idempotency-Key records (the gateway's database); absent, the header is ignored. */
   idempotency?: IdempotencyDeps;
   rateLimits: RateLimits;
+  /** The merchant dashboard's sessions (the gateway's database); absent, /dashboard is not served. */
+  dashboard?: { sessions: DashboardSessions };
   logger: Logger;
 }
 
@@ -95,6 +101,20 @@ export function createApp(deps: AppDeps): Express {
   app.use('/portal', deps.rateLimits.perPortalAddress());
   app.use(portalPagesProxy(deps.config.PORTAL_HTTP_URL, logger));
 
+  // The merchant dashboard: its pages call the routes below in-process (dashboard/dashboard-api.ts).
+  if (deps.dashboard) {
+    app.use(
+      '/dashboard',
+      dashboardRouter({
+        api: new DashboardApi(routes, deps.config.CHECK_RESPONSES),
+        sessions: deps.dashboard.sessions,
+        identity: deps.identity,
+        rateLimits: deps.rateLimits,
+        logger,
+      }),
+    );
+  }
+
   // Idempotency-Key applies to authenticated POSTs (it is scoped to the caller's credentials).
   const afterAuth = deps.idempotency ? [idempotency(deps.idempotency)] : [];
   const authFor: Record<AuthScheme, RequestHandler[]> = {
@@ -121,7 +141,7 @@ export interface RunningGateway {
   stop(): Promise<void>;
 }
 
-/** Expired Idempotency-Key records are deleted this often, in batches. */
+/** Expired Idempotency-Key records and ended dashboard sessions are deleted this often, in batches. */
 const IDEMPOTENCY_PURGE_MS = 10 * 60 * 1000;
 const IDEMPOTENCY_PURGE_BATCH = 10_000;
 
@@ -137,12 +157,20 @@ export async function startGateway(config: GatewayConfig, logger: Logger): Promi
     logger,
   });
   const idempotencyStore = new IdempotencyRepository(sequelize);
+  const dashboardSessions = new DashboardSessions(new DashboardSessionRepository(sequelize), systemClock, {
+    idleSeconds: config.DASHBOARD_SESSION_IDLE_SECONDS,
+    maxSeconds: config.DASHBOARD_SESSION_MAX_SECONDS,
+    secureCookies: config.PUBLIC_URL.startsWith('https:'),
+  });
   const purge = startPollingLoop(
     'idempotency-purge',
     IDEMPOTENCY_PURGE_MS,
     async () => {
       while ((await idempotencyStore.purgeExpired(systemClock.now(), IDEMPOTENCY_PURGE_BATCH)) > 0) {
         // Until no expired record is left.
+      }
+      while ((await dashboardSessions.purgeEnded(IDEMPOTENCY_PURGE_BATCH)) > 0) {
+        // Until no ended dashboard session is left.
       }
     },
     logger,
@@ -189,6 +217,7 @@ export async function startGateway(config: GatewayConfig, logger: Logger): Promi
     apiKeyCache,
     planCache,
     rateLimits,
+    dashboard: { sessions: dashboardSessions },
     idempotency: { store: idempotencyStore, clock: systemClock, logger, lockMs: config.IDEMPOTENCY_LOCK_MS },
     logger,
   });

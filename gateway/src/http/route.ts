@@ -214,26 +214,46 @@ function principalFor(scheme: AuthScheme, req: Request): Principal<AuthScheme> {
   return { ...(merchant ? { merchant } : {}), ...(apiKey ? { apiKey } : {}) } as Principal<AuthScheme>;
 }
 
+/** What a route is called with: the path parameters, the query and the body, unvalidated. */
+export interface RouteInput {
+  params?: unknown;
+  query?: unknown;
+  body?: unknown;
+}
+
 /**
- * Thin: validate, call the handler, send its result with the declared status. With
- * `checkResponses` every body is first checked against the schema the OpenAPI document
- * publishes, so a response that breaks the document fails loudly (tests run this way).
+ * One call of a route, wherever it comes from (an HTTP request, or the dashboard in-process):
+ * its inputs validated with its own schemas, its handler run with `auth`, and, with
+ * `checkResponses`, the result checked against the schema the OpenAPI document publishes, so a
+ * response that breaks the document fails loudly (tests run this way).
  */
+export async function runRoute(
+  route: Route,
+  auth: Principal<AuthScheme>,
+  input: RouteInput,
+  req: Request,
+  checkResponses: boolean,
+): Promise<unknown> {
+  const params = route.params ? parsePath(route.params, input.params ?? {}) : undefined;
+  const { query, body } = parseRequest(input, route);
+  const result = await route.handle({ auth, params, query, body, req });
+  if (checkResponses && route.response.schema) {
+    const checked = route.response.schema.safeParse(result);
+    if (!checked.success) {
+      throw new Error(
+        `${route.method.toUpperCase()} ${route.path}: response breaks its schema: ${checked.error.message}`,
+      );
+    }
+  }
+  return result;
+}
+
+/** Thin: run the route on the request, send its result with the declared status. */
 function expressHandler(route: Route, checkResponses: boolean): RequestHandler {
   // Derived once, when the route is mounted: a route whose schema has no columns fails then.
   const csvColumns = route.response.alsoAs ? csvColumnsOf(route.response.schema, route.operationId) : undefined;
   return async (req, res) => {
-    const params = route.params ? parsePath(route.params, req.params) : undefined;
-    const { query, body } = parseRequest(req, route);
-    const result = await route.handle({ auth: principalFor(route.auth, req), params, query, body, req });
-    if (checkResponses && route.response.schema) {
-      const checked = route.response.schema.safeParse(result);
-      if (!checked.success) {
-        throw new Error(
-          `${route.method.toUpperCase()} ${route.path}: response breaks its schema: ${checked.error.message}`,
-        );
-      }
-    }
+    const result = await runRoute(route, principalFor(route.auth, req), req, req, checkResponses);
     const status = (res.locals.responseStatus as number | undefined) ?? route.response.status;
     if (route.response.status === 204) res.status(204).end();
     else if (route.response.file) sendFile(res, route.response.file, result as FileAnswer);

@@ -114,16 +114,17 @@ export function parsePath<S extends z.ZodType>(schema: S, params: unknown): z.ou
  * Body problems found while reading it (malformed JSON, not JSON) come from `readJsonBody`.
  */
 export function parseRequest<Q extends z.ZodType, B extends z.ZodType>(
-  req: Request,
+  req: { query?: unknown; body?: unknown },
   schemas: { query?: Q; body?: B },
 ): { query: z.output<Q> | undefined; body: z.output<B> | undefined } {
   const violations: FieldViolation[] = [];
   let query: z.output<Q> | undefined;
   let body: z.output<B> | undefined;
   if (schemas.query) {
-    const result = schemas.query.safeParse(req.query);
+    const given = req.query ?? {};
+    const result = schemas.query.safeParse(given);
     if (result.success) query = result.data;
-    else violations.push(...violationsOf(result.error, 'query', req.query));
+    else violations.push(...violationsOf(result.error, 'query', given));
   }
   if (schemas.body) {
     const problem = bodyProblemOf(req);
@@ -147,6 +148,6 @@ export function recordBodyProblem(req: Request, problem: FieldViolation): void {
   (req as RequestWithProblem)[BODY_PROBLEM] = problem;
 }
 
-function bodyProblemOf(req: Request): FieldViolation | undefined {
+function bodyProblemOf(req: object): FieldViolation | undefined {
   return (req as RequestWithProblem)[BODY_PROBLEM];
 }

@@ -45,7 +45,10 @@ async function verifyKey(deps: AuthDeps, key: string): Promise<ApiKeyPrincipal> 
 }
 
 /** Tokens are checked with identity on every request: a deactivated merchant's token stops working at once. */
-async function verifyToken(deps: AuthDeps, accessToken: string): Promise<AuthenticatedMerchant> {
+export async function verifyToken(
+  deps: Pick<AuthDeps, 'identity'>,
+  accessToken: string,
+): Promise<AuthenticatedMerchant> {
   const { merchant } = await deps.identity.verifyAccessToken({ accessToken });
   if (!merchant) throw new Error('identity answered VerifyAccessToken without a merchant');
   return merchant;

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { status as GrpcStatus } from '@grpc/grpc-js';
 import { MonthRangeError } from '@billing/analytics';
-import type { ErrorRequestHandler, RequestHandler } from 'express';
+import type { ErrorRequestHandler, Request, RequestHandler } from 'express';
 import {
   isGrpcServiceError,
   readRemoteError,
@@ -12,7 +12,7 @@ import {
 import { HttpError, RequestValidationError } from '../http/http-error';
 import { IDEMPOTENCY_KEY_HEADER } from './idempotency';
 
-interface ErrorResponse {
+export interface ErrorResponse {
   status: number;
   body: { detail: string | FieldViolation[] };
   headers?: Record<string, string>;
@@ -75,6 +75,8 @@ function fromRemote(remote: RemoteError): ErrorResponse | undefined {
 function fromBodyParser(err: unknown): ErrorResponse | undefined {
   const type = (err as { type?: unknown }).type;
   if (type === 'entity.too.large') return { status: 413, body: { detail: 'Request body is larger than 1 MiB' } };
+  // The dashboard's forms (urlencoded): more fields than any of its forms has.
+  if (type === 'parameters.too.many') return { status: 413, body: { detail: 'The form has too many fields' } };
   if (type === 'encoding.unsupported' || type === 'charset.unsupported') {
     return { status: 415, body: { detail: 'Unsupported request body encoding' } };
   }
@@ -103,30 +105,37 @@ function toErrorResponse(err: unknown): ErrorResponse | undefined {
 }
 
 /**
- * Every error of every route ends here: a known failure gets its status and {"detail"}, anything
- * else a 500 whose body names only an error id (never a stack), the error itself goes to the log.
+ * What a failure answers, whoever shows it (the JSON errors below, the dashboard's pages): a known
+ * failure its status and detail, anything else a 500 whose detail names only an error id (never a
+ * stack), the error itself going to the log.
  */
+export function errorResponseOf(err: unknown, req: Request, logger: Logger): ErrorResponse {
+  let response = toErrorResponse(err);
+  if (!response) {
+    const errorId = randomUUID();
+    logger.error(
+      { err, error_id: errorId, request_id: req.requestId, method: req.method, path: req.path },
+      'unhandled error',
+    );
+    response = { status: 500, body: { detail: `Internal server error (error id ${errorId})` } };
+  } else if (response.status === 503) {
+    const cause = err instanceof Error ? err.message : String(err);
+    logger.warn(
+      { cause, request_id: req.requestId, method: req.method, path: req.path },
+      'backing service unavailable',
+    );
+    if (req.method === 'POST' && req.get(IDEMPOTENCY_KEY_HEADER) === undefined) {
+      response = withoutKeyOutcomeUnknown(response);
+    }
+  }
+  return response;
+}
+
+/** Every error of every route ends here, answered as {"detail"} with its status. */
 export function errorHandler(logger: Logger): ErrorRequestHandler {
   return (err: unknown, req, res, next) => {
     if (res.headersSent) return next(err);
-    let response = toErrorResponse(err);
-    if (!response) {
-      const errorId = randomUUID();
-      logger.error(
-        { err, error_id: errorId, request_id: req.requestId, method: req.method, path: req.path },
-        'unhandled error',
-      );
-      response = { status: 500, body: { detail: `Internal server error (error id ${errorId})` } };
-    } else if (response.status === 503) {
-      const cause = err instanceof Error ? err.message : String(err);
-      logger.warn(
-        { cause, request_id: req.requestId, method: req.method, path: req.path },
-        'backing service unavailable',
-      );
-      if (req.method === 'POST' && req.get(IDEMPOTENCY_KEY_HEADER) === undefined) {
-        response = withoutKeyOutcomeUnknown(response);
-      }
-    }
+    const response = errorResponseOf(err, req, logger);
     res
       .status(response.status)
       .set(response.headers ?? {})

@@ -20,3 +20,31 @@ export const CUSTOMER_PAGE_HEADERS: Readonly<Record<string, string>> = {
   'x-content-type-options': 'nosniff',
   'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; frame-ancestors 'none'",
 };
+
+/** Markup already escaped (or written by us): `html` puts it in as it is. */
+export class SafeHtml {
+  constructor(readonly markup: string) {}
+  toString(): string {
+    return this.markup;
+  }
+}
+
+function markupOf(value: unknown): string {
+  if (value instanceof SafeHtml) return value.markup;
+  if (Array.isArray(value)) return value.map(markupOf).join('');
+  if (value === null || value === undefined || value === false) return '';
+  return escapeHtml(value);
+}
+
+/**
+ * A template of a page: every interpolated value is escaped, unless it is SafeHtml (another
+ * template's result) or a list of them; null, undefined and false write nothing, so
+ * `${cond && html`...`}` reads naturally.
+ */
+export function html(strings: TemplateStringsArray, ...values: unknown[]): SafeHtml {
+  let markup = strings[0];
+  values.forEach((value, index) => {
+    markup += markupOf(value) + strings[index + 1];
+  });
+  return new SafeHtml(markup);
+}

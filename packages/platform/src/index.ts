@@ -20,6 +20,7 @@ export * from './spans';
 export * from './money';
 export * from './money-format';
 export * from './html';
+export * from './browser-sessions';
 export * from './canonical-json';
 export * from './postal-address';
 export * from './cleared-fields';

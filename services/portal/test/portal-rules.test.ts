@@ -1,7 +1,7 @@
-import { DomainError } from '@billing/platform';
+import { DomainError, hashOf, isTokenShaped, newToken } from '@billing/platform';
 import { billingDetailsOf } from '../src/domain/billing-details';
 import { DEFAULT_SETTINGS, isReturnUrl, parseSettings } from '../src/domain/portal-configuration';
-import { hashOf, isAlive, isTokenShaped, linkExpiry, newToken } from '../src/domain/session-tokens';
+import { isAlive, linkExpiry } from '../src/domain/session-tokens';
 
 /** The portal's pure rules (docs/api-behaviour.md §24). */
 describe('portal configuration rules', () => {

@@ -1,6 +1,4 @@
-import { timingSafeEqual } from 'node:crypto';
-import { DomainError, type ProjectScope } from '@billing/platform';
-import { hashOf, isTokenShaped, newToken } from '../domain/session-tokens';
+import { DomainError, hashOf, isTokenShaped, newToken, sameToken, type ProjectScope } from '@billing/platform';
 import type { PortalSessionModel } from '../db/models/portal-session.model';
 import type { PortalDeps } from '../portal-deps';
 
@@ -42,9 +40,7 @@ export async function liveSession(deps: PortalDeps, cookieToken: string | undefi
  * does not run. Compared in constant time.
  */
 export function checkCsrf(session: PortalSessionModel, given: unknown): void {
-  const expected = Buffer.from(session.csrfToken ?? '', 'utf8');
-  const actual = Buffer.from(typeof given === 'string' ? given : '', 'utf8');
-  if (expected.length === 0 || actual.length !== expected.length || !timingSafeEqual(actual, expected)) {
+  if (!sameToken(session.csrfToken, given)) {
     throw new DomainError(
       'permission_denied',
       'This form has expired or did not come from this portal; reload the page',

@@ -5,6 +5,7 @@ import {
   CUSTOMER_PAGE_HEADERS,
   DomainError,
   isGrpcServiceError,
+  readCookie,
   readRemoteError,
   type Logger,
 } from '@billing/platform';
@@ -35,14 +36,7 @@ import {
 
 export const PORTAL_COOKIE = 'portal_session';
 
-/** The cookie of a request, read by hand: one name, no library needed. */
-function cookieOf(req: Request): string | undefined {
-  for (const part of (req.headers.cookie ?? '').split(';')) {
-    const [name, ...value] = part.trim().split('=');
-    if (name === PORTAL_COOKIE) return value.join('=');
-  }
-  return undefined;
-}
+const cookieOf = (req: Request): string | undefined => readCookie(req.headers.cookie, PORTAL_COOKIE);
 
 const EXPIRED = () =>
   messagePage(

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { DomainError, type ProjectScope } from '@billing/platform';
+import { DomainError, hashOf, newToken, type ProjectScope } from '@billing/platform';
 import { isReturnUrl } from '../../domain/portal-configuration';
-import { hashOf, linkExpiry, newToken } from '../../domain/session-tokens';
+import { linkExpiry } from '../../domain/session-tokens';
 import type { PortalSessionModel } from '../../db/models/portal-session.model';
 import type { PortalDeps } from '../../portal-deps';
 

@@ -1,4 +1,4 @@
-import { hashOf, isTokenShaped } from '../../domain/session-tokens';
+import { hashOf, isTokenShaped } from '@billing/platform';
 import { newBrowserSecrets, sessionExpired } from '../../browser-sessions/browser-session';
 import type { PortalDeps } from '../../portal-deps';
 
