@@ -39,7 +39,7 @@ describe('Idempotency-Key on charges after a gateway timeout', () => {
   beforeAll(async () => {
     platform = await startPlatform({
       // What the suite reaches; the others' start would only cost CPU.
-      only: ['identity', 'sandbox-provider', 'policy', 'billing', 'catalog', 'gateway'],
+      only: ['identity', 'sandbox-provider', 'policy', 'billing', 'catalog', 'analytics', 'gateway'],
       env: { PAYMENT_SETTLE_AFTER_MS: String(SETTLE_AFTER_MS) },
     });
     const started = await startGatewayReplica(platform, { GRPC_DEADLINE_MS: String(SHORT_DEADLINE_MS) });

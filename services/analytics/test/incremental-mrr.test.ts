@@ -80,13 +80,13 @@ class MemoryReadModel {
     for (const row of changes.days.values()) {
       const stored = this.days.get(row.day) ?? {
         day: row.day,
-        churnTransitions: 0,
+        lastChurns: 0,
         firstContributions: 0,
         contributingDelta: 0,
         gross: 0,
         refunds: 0,
       };
-      stored.churnTransitions += row.churnTransitions;
+      stored.lastChurns += row.lastChurns;
       stored.firstContributions += row.firstContributions;
       stored.contributingDelta += row.contributingDelta;
       stored.gross += row.gross;
@@ -123,7 +123,7 @@ describe('the incremental rule of one subscription (applySubscriptionFact)', () 
     const change = applySubscriptionFact(null, fact('a', 'ACTIVE', 1000), jan10);
     expect(change.month).toBe('2026-01');
     expect(change.movements).toEqual({ new: 1000, expansion: 0, contraction: 0, churned: 0, reactivation: 0 });
-    expect(change).toMatchObject({ contributingDelta: 1, mrrDelta: 1000, firstContribution: 1, churnTransition: 0 });
+    expect(change).toMatchObject({ contributingDelta: 1, mrrDelta: 1000, firstContribution: 1, lastChurnDays: [] });
     expect(change.record).toMatchObject({
       everContributed: true,
       changeMonth: '2026-01',
@@ -142,11 +142,37 @@ describe('the incremental rule of one subscription (applySubscriptionFact)', () 
     const first = applySubscriptionFact(null, fact('a', 'ACTIVE', 1000), jan10).record;
     const cancelled = applySubscriptionFact(first, fact('a', 'CANCELLED', 0), jan20);
     expect(cancelled.movements).toEqual({ new: -1000, expansion: 0, contraction: 0, churned: 0, reactivation: 0 });
-    expect(cancelled).toMatchObject({ churnTransition: 1, contributingDelta: -1, mrrDelta: -1000 });
+    expect(cancelled).toMatchObject({
+      lastChurnDays: [{ day: '2026-01-20', delta: 1 }],
+      contributingDelta: -1,
+      mrrDelta: -1000,
+    });
     // It did contribute, so contributing again in a later month is a reactivation.
     const again = applySubscriptionFact(cancelled.record, fact('a', 'ACTIVE', 1000), feb5);
     expect(again.movements.reactivation).toBe(1000);
     expect(again.firstContribution).toBe(0);
+  });
+
+  it('a subscription that churns again moves its one count to the later day (counted once in a window)', () => {
+    const first = applySubscriptionFact(null, fact('a', 'ACTIVE', 1000), jan10).record;
+    const paused = applySubscriptionFact(first, fact('a', 'PAUSED', 0), jan20).record;
+    expect(paused.lastChurnDay).toBe('2026-01-20');
+    const resumed = applySubscriptionFact(paused, fact('a', 'ACTIVE', 1000), feb5).record;
+    expect(resumed.lastChurnDay).toBe('2026-01-20');
+    const pausedAgain = applySubscriptionFact(resumed, fact('a', 'PAUSED', 0), Date.UTC(2026, 1, 7));
+    expect(pausedAgain.lastChurnDays).toEqual([
+      { day: '2026-01-20', delta: -1 },
+      { day: '2026-02-07', delta: 1 },
+    ]);
+    // Twice on one day: the count stays on that day.
+    const resumedSameDay = applySubscriptionFact(
+      pausedAgain.record,
+      fact('a', 'ACTIVE', 1000),
+      Date.UTC(2026, 1, 7, 1),
+    );
+    const pausedSameDay = applySubscriptionFact(resumedSameDay.record, fact('a', 'PAUSED', 0), Date.UTC(2026, 1, 7, 2));
+    expect(pausedSameDay.lastChurnDays).toEqual([]);
+    expect(pausedSameDay.record.lastChurnDay).toBe('2026-02-07');
   });
 
   it('a change in a later month starts from the previous state (an expansion)', () => {
@@ -277,13 +303,14 @@ describe('incremental = batch (fast-check, docs/api-behaviour.md §25)', () => {
           const current = [...latest.values()];
           const { firstDay } = thirtyDayWindow(asOf);
           const windowStart = Date.parse(`${firstDay}T00:00:00Z`);
-          let churned = 0;
+          // Subscriptions that churned in the window, each once however often it did.
+          const churnedSubscriptions = new Set<string>();
           let fresh = 0;
-          for (const history of histories.values()) {
+          for (const [subscriptionId, history] of histories.entries()) {
             history.forEach((change, i) => {
               const before = i === 0 ? false : history[i - 1].contributing;
               if (change.at < windowStart || change.at > asOf) return;
-              if (before && !change.contributing) churned += 1;
+              if (before && !change.contributing) churnedSubscriptions.add(subscriptionId);
               if (change.contributing && !history.slice(0, i).some((c) => c.contributing)) fresh += 1;
             });
           }
@@ -299,7 +326,9 @@ describe('incremental = batch (fast-check, docs/api-behaviour.md §25)', () => {
             trialingSubscriptions: current.filter((f) => f.status === 'TRIALING').length,
             pastDueSubscriptions: current.filter((f) => f.status === 'PAST_DUE').length,
             customers,
-            subscriberChurnRate30d: String(subscriberChurnRate30d({ churned, contributingAtStart, new: fresh })),
+            subscriberChurnRate30d: String(
+              subscriberChurnRate30d({ churned: churnedSubscriptions.size, contributingAtStart, new: fresh }),
+            ),
             netRevenue30d: 0,
           });
         },

@@ -91,7 +91,7 @@ export function thirtyDayWindow(asOf: number): { firstDay: string; lastDay: stri
 export interface DailyRow {
   /** `YYYY-MM-DD`. */
   day: string;
-  churnTransitions: number;
+  lastChurns: number;
   firstContributions: number;
   contributingDelta: number;
   gross: number;
@@ -135,7 +135,7 @@ export function summaryOf(totals: CurrencyTotals, days: readonly DailyRow[], asO
     if (day.day < firstDay) continue;
     changedSince += day.contributingDelta;
     if (day.day > lastDay) continue;
-    churned += day.churnTransitions;
+    churned += day.lastChurns;
     fresh += day.firstContributions;
     net += day.gross - day.refunds;
   }

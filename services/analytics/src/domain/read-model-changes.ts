@@ -67,7 +67,7 @@ const dayRow = (changes: ReadModelChanges, scope: CurrencyScope, day: string) =>
   entry(changes.days, `${currencyKey(scope)}|${day}`, () => ({
     ...scope,
     day,
-    churnTransitions: 0,
+    lastChurns: 0,
     firstContributions: 0,
     contributingDelta: 0,
     gross: 0,
@@ -124,8 +124,8 @@ export function foldFacts(
     }));
     for (const kind of MOVEMENT_KINDS) month[kind] += change.movements[kind];
     month.activeDelta += change.contributingDelta;
+    for (const { day, delta } of change.lastChurnDays) dayRow(changes, currencyScope, day).lastChurns += delta;
     const day = dayRow(changes, currencyScope, change.day);
-    day.churnTransitions += change.churnTransition;
     day.firstContributions += change.firstContribution;
     day.contributingDelta += change.contributingDelta;
     const totals = entry(changes.totals, currencyKey(currencyScope), () => ({

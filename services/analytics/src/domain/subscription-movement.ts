@@ -31,6 +31,8 @@ export interface SubscriptionRecord {
   monthStart: MrrState;
   /** Whether it contributed at any time before changeMonth's first instant. */
   contributedBeforeMonth: boolean;
+  /** `YYYY-MM-DD` (UTC) of the last time it stopped contributing; null if it never did. */
+  lastChurnDay: string | null;
 }
 
 /** What one subscription fact changes in the aggregates; every number is a signed delta. */
@@ -48,8 +50,12 @@ export interface SubscriptionChange {
   mrrDelta: number;
   trialingDelta: number;
   pastDueDelta: number;
-  /** 1 when it stopped contributing with this fact. */
-  churnTransition: number;
+  /**
+   * The days whose count of subscriptions last churned that day change: when it stops
+   * contributing, -1 on its previous last churn's day and +1 on this one's, so that a window
+   * ending now counts each subscription that churned in it once (docs/api-behaviour.md §25).
+   */
+  lastChurnDays: { day: string; delta: number }[];
   /** 1 when it contributed for the first time with this fact. */
   firstContribution: number;
 }
@@ -110,20 +116,29 @@ export function applySubscriptionFact(
     changeMonth: month,
     monthStart,
     contributedBeforeMonth,
+    lastChurnDay: null,
   };
+  const churned = before.contributing && !next.contributing;
+  const day = dayOf(at);
+  const previousChurnDay = previous?.lastChurnDay ?? null;
+  record.lastChurnDay = churned ? day : previousChurnDay;
+  const lastChurnDays =
+    !churned || previousChurnDay === day
+      ? []
+      : [...(previousChurnDay ? [{ day: previousChurnDay, delta: -1 }] : []), { day, delta: 1 }];
   const wasTrialing = previous?.status === 'TRIALING';
   const wasPastDue = previous?.status === 'PAST_DUE';
   return {
     record,
     at,
     month,
-    day: dayOf(at),
+    day,
     movements: movementDelta(oldMovement, newMovement),
     contributingDelta: count(next.contributing) - count(before.contributing),
     mrrDelta: next.mrr - before.mrr,
     trialingDelta: count(fact.status === 'TRIALING') - count(wasTrialing),
     pastDueDelta: count(fact.status === 'PAST_DUE') - count(wasPastDue),
-    churnTransition: count(before.contributing && !next.contributing),
+    lastChurnDays,
     firstContribution: count(next.contributing && !everContributed),
   };
 }

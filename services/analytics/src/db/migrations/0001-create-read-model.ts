@@ -31,6 +31,7 @@ export const createReadModel: Migration = {
         month_start_contributing boolean NOT NULL,
         month_start_mrr bigint NOT NULL CHECK (month_start_mrr >= 0),
         contributed_before_month boolean NOT NULL,
+        last_churn_day date,
         PRIMARY KEY (project_id, livemode, subscription_id)
       )`);
     // The MRR ledger: a month's movement sums and the change of contributing subscriptions.
@@ -66,7 +67,8 @@ export const createReadModel: Migration = {
         livemode boolean NOT NULL,
         currency char(3) NOT NULL,
         day date NOT NULL,
-        churn_transitions bigint NOT NULL DEFAULT 0,
+        -- Subscriptions whose last churn so far fell on this day: each counted once in a window.
+        last_churns bigint NOT NULL DEFAULT 0,
         first_contributions bigint NOT NULL DEFAULT 0,
         contributing_delta bigint NOT NULL DEFAULT 0,
         gross bigint NOT NULL DEFAULT 0,

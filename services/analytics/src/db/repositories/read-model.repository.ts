@@ -45,6 +45,7 @@ interface SubscriptionRow {
   month_start_contributing: boolean;
   month_start_mrr: string;
   contributed_before_month: boolean;
+  last_churn_day: string | null;
 }
 
 /** Sorted by key, so that concurrent writers take row locks in one order (no deadlock). */
@@ -100,7 +101,7 @@ export class ReadModelRepository {
       );
     }
     const rows = await this.sequelize.query<SubscriptionRow>(
-      `SELECT s.* FROM subscription_states s
+      `SELECT s.*, to_char(s.last_churn_day, 'YYYY-MM-DD') AS last_churn_day FROM subscription_states s
        JOIN unnest($1::uuid[], $2::boolean[], $3::text[]) AS k (project_id, livemode, subscription_id)
          ON s.project_id = k.project_id AND s.livemode = k.livemode AND s.subscription_id = k.subscription_id`,
       {
@@ -125,6 +126,7 @@ export class ReadModelRepository {
         changeMonth: row.change_month,
         monthStart: { contributing: row.month_start_contributing, mrr: Number(row.month_start_mrr) },
         contributedBeforeMonth: row.contributed_before_month,
+        lastChurnDay: row.last_churn_day,
       });
     }
     return found;
@@ -138,15 +140,16 @@ export class ReadModelRepository {
       await query(
         `INSERT INTO subscription_states (project_id, livemode, subscription_id, currency, customer_id, status,
            contributing, mrr, last_fact_at, ever_contributed, change_month, month_start_contributing,
-           month_start_mrr, contributed_before_month)
+           month_start_mrr, contributed_before_month, last_churn_day)
          SELECT * FROM unnest($1::uuid[], $2::boolean[], $3::text[], $4::char(3)[], $5::text[], $6::text[],
            $7::boolean[], $8::bigint[], $9::timestamptz[], $10::boolean[], $11::char(7)[], $12::boolean[],
-           $13::bigint[], $14::boolean[])
+           $13::bigint[], $14::boolean[], $15::date[])
          ON CONFLICT (project_id, livemode, subscription_id) DO UPDATE SET
            status = EXCLUDED.status, contributing = EXCLUDED.contributing, mrr = EXCLUDED.mrr,
            last_fact_at = EXCLUDED.last_fact_at, ever_contributed = EXCLUDED.ever_contributed,
            change_month = EXCLUDED.change_month, month_start_contributing = EXCLUDED.month_start_contributing,
-           month_start_mrr = EXCLUDED.month_start_mrr, contributed_before_month = EXCLUDED.contributed_before_month`,
+           month_start_mrr = EXCLUDED.month_start_mrr, contributed_before_month = EXCLUDED.contributed_before_month,
+           last_churn_day = EXCLUDED.last_churn_day`,
         [
           column(subscriptions, (s) => s.projectId),
           column(subscriptions, (s) => s.livemode),
@@ -162,6 +165,7 @@ export class ReadModelRepository {
           column(subscriptions, (s) => s.record.monthStart.contributing),
           column(subscriptions, (s) => s.record.monthStart.mrr),
           column(subscriptions, (s) => s.record.contributedBeforeMonth),
+          column(subscriptions, (s) => s.record.lastChurnDay),
         ],
       );
     }
@@ -208,19 +212,19 @@ export class ReadModelRepository {
     const days = sortedValues(changes.days);
     if (days.length > 0) {
       await query(
-        `INSERT INTO daily_figures AS d (project_id, livemode, currency, day, churn_transitions, first_contributions,
+        `INSERT INTO daily_figures AS d (project_id, livemode, currency, day, last_churns, first_contributions,
            contributing_delta, gross, refunds)
          SELECT * FROM unnest($1::uuid[], $2::boolean[], $3::char(3)[], $4::date[], $5::bigint[], $6::bigint[],
            $7::bigint[], $8::bigint[], $9::bigint[])
          ON CONFLICT (project_id, livemode, currency, day) DO UPDATE SET
-           churn_transitions = d.churn_transitions + EXCLUDED.churn_transitions,
+           last_churns = d.last_churns + EXCLUDED.last_churns,
            first_contributions = d.first_contributions + EXCLUDED.first_contributions,
            contributing_delta = d.contributing_delta + EXCLUDED.contributing_delta,
            gross = d.gross + EXCLUDED.gross, refunds = d.refunds + EXCLUDED.refunds`,
         [
           ...scopeColumns(days),
           column(days, (r) => r.day),
-          column(days, (r) => r.churnTransitions),
+          column(days, (r) => r.lastChurns),
           column(days, (r) => r.firstContributions),
           column(days, (r) => r.contributingDelta),
           column(days, (r) => r.gross),
@@ -345,14 +349,14 @@ export class ReadModelRepository {
   /** The daily rows from `firstDay` on (the 30-day window, and any day after as_of). */
   async dailyRowsFrom(scope: CurrencyScope, firstDay: string): Promise<DailyRow[]> {
     const rows = await this.sequelize.query<Record<string, string>>(
-      `SELECT to_char(day, 'YYYY-MM-DD') AS day, churn_transitions, first_contributions, contributing_delta, gross,
+      `SELECT to_char(day, 'YYYY-MM-DD') AS day, last_churns, first_contributions, contributing_delta, gross,
          refunds
        FROM daily_figures WHERE project_id = $1 AND livemode = $2 AND currency = $3 AND day >= $4`,
       { bind: [scope.projectId, scope.livemode, scope.currency, firstDay], type: QueryTypes.SELECT },
     );
     return rows.map((row) => ({
       day: row.day,
-      churnTransitions: Number(row.churn_transitions),
+      lastChurns: Number(row.last_churns),
       firstContributions: Number(row.first_contributions),
       contributingDelta: Number(row.contributing_delta),
       gross: Number(row.gross),
