@@ -12,7 +12,17 @@ export const EMAIL_SETTINGS = { enabled: true, from_name: 'Acme Gym', reply_to: 
  */
 export function startEmailPlatform(inbox: SmtpInbox, env: Record<string, string> = {}): Promise<PlatformUnderTest> {
   return startPlatform({
-    only: ['identity', 'sandbox-provider', 'policy', 'billing', 'catalog', 'notification', 'documents', 'analytics', 'gateway'],
+    only: [
+      'identity',
+      'sandbox-provider',
+      'policy',
+      'billing',
+      'catalog',
+      'notification',
+      'documents',
+      'analytics',
+      'gateway',
+    ],
     env: {
       SMTP_URL: inbox.url,
       EMAIL_FROM_ADDRESS: 'billing@platform.example',
