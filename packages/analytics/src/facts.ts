@@ -29,7 +29,10 @@ export interface InvoicePaymentFact {
   currency: string;
   /** What the provider collected for this invoice (0 when the customer's balance paid it all). */
   charged: number;
-  /** The invoice's tax (§21), counted in the month it was paid. */
+  /**
+   * The invoice's tax (§21), counted in the month it was paid: negative on the credit invoice of
+   * an immediate downgrade (§18), whose credit gives back tax the customer had paid.
+   */
   tax: number;
 }
 

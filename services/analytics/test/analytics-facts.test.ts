@@ -55,6 +55,19 @@ describe('the facts of an event (scopedFactsOf)', () => {
     expect(scopedFactsOf(envelope([refund, payment])).map((f) => f.fact)).toEqual([refund, payment]);
   });
 
+  it("takes a downgrade's credit invoice: nothing charged, a negative tax given back", () => {
+    const credit = {
+      kind: 'invoice_payment',
+      invoice_id: 'in_credit',
+      customer_id: 'cus_1',
+      currency: 'NGN',
+      charged: 0,
+      tax: -6725,
+    };
+    expect(scopedFactsOf(envelope(credit)).map((f) => f.fact)).toEqual([credit]);
+    expect(() => scopedFactsOf(envelope({ ...credit, charged: -1 }))).toThrow(InvalidAnalyticsFact);
+  });
+
   it.each([
     ['an unknown kind', { ...subscriptionFact, kind: 'seat_count' }],
     ['a negative MRR', { ...subscriptionFact, mrr: -1 }],

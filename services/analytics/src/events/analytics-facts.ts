@@ -5,6 +5,8 @@ import type { ScopedFact } from '../domain/read-model-changes';
 
 const currency = z.string().regex(/^[A-Z]{3}$/);
 const minorUnits = z.number().int().min(0).max(Number.MAX_SAFE_INTEGER);
+/** A signed amount: the tax of a downgrade's credit invoice is negative (docs/api-behaviour.md §18, §21). */
+const signedMinorUnits = z.number().int().min(-Number.MAX_SAFE_INTEGER).max(Number.MAX_SAFE_INTEGER);
 
 /** AnalyticsFact of @billing/analytics, checked: a fact that is not one is refused (the event is parked). */
 const analyticsFactSchema = z.discriminatedUnion('kind', [
@@ -23,7 +25,7 @@ const analyticsFactSchema = z.discriminatedUnion('kind', [
     customer_id: z.string().min(1),
     currency,
     charged: minorUnits,
-    tax: minorUnits,
+    tax: signedMinorUnits,
   }),
   z.object({
     kind: z.literal(ANALYTICS_FACT_KINDS[2]),

@@ -100,6 +100,16 @@ export const subscriptionEvents = {
       withData(view, { refund: refund && refundEventData(refund) }),
     ),
   expired: (view: SubscriptionView, at: Date) => subscriptionEvent('subscription.expired', view, at),
+  /**
+   * Internal, never delivered (not in the webhook catalogue, docs/api-behaviour.md §12): the
+   * subscription's MRR fact after a change no webhook event announces (a discount applied or
+   * removed, its tax rates replaced), so analytics moves its MRR when it changes (§25).
+   */
+  mrrRevised: (view: SubscriptionView, at: Date) =>
+    subscriptionEvent('subscription.mrr_revised', view, at, {
+      id: view.subscription.id,
+      customer_id: view.subscription.customerId,
+    }),
   /** §18: with the plan it was on before this update. */
   updated: (view: SubscriptionView, at: Date, previousPlanId: string) =>
     subscriptionEvent(

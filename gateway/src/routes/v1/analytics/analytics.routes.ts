@@ -74,9 +74,9 @@ export const analyticsResource: Resource = {
       'recurring revenue (MRR) and its movements month by month, money collected month by month, and a summary. ' +
       'A subscription contributes to MRR while ACTIVE or PAST_DUE: the recurring price of its plan excluding ' +
       'tax, less a FOREVER coupon, normalised to a month; metered usage is not part of it. Figures are kept up ' +
-      "to date from the platform's events, so they follow a subscription's changes within moments; a coupon " +
-      'or tax rates given to a running subscription count from its next change or renewal. Test-mode figures ' +
-      "run on the project's test clock.",
+      "to date from the platform's events, so they follow a subscription's changes within moments; a " +
+      "customer's tax exemption changed counts from each subscription's next change or renewal. Test-mode " +
+      "figures run on the project's test clock.",
   },
   prefixes: ['/analytics'],
   routes: ({ analytics, billing }) => [

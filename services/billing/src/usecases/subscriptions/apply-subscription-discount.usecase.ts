@@ -4,6 +4,7 @@ import type { SubscriptionModel } from '../../db/models';
 import type { BillingDeps } from '../../billing-deps';
 import type { SubscriptionView } from '../../read-models/subscription.read-model';
 import { changeSubscription } from '../../subscription-changes/change-subscription';
+import { recordMrrRevision } from '../../subscription-changes/record-mrr-revision';
 
 const FINAL = ['CANCELLED', 'EXPIRED'];
 
@@ -33,5 +34,6 @@ export function applySubscriptionDiscount(
     assertOpen(subscription);
     const discount = discountFromCoupon(coupon, subscription.currency);
     await deps.subscriptions.setDiscount(subscription, discount, now, transaction);
+    await recordMrrRevision(deps, subscription, now, transaction);
   });
 }

@@ -3,6 +3,7 @@ import type { BillingDeps } from '../../billing-deps';
 import { attachableTaxRates } from '../../invoicing/invoice-taxes';
 import type { SubscriptionView } from '../../read-models/subscription.read-model';
 import { changeSubscription } from '../../subscription-changes/change-subscription';
+import { recordMrrRevision } from '../../subscription-changes/record-mrr-revision';
 
 export interface SubscriptionUpdate {
   /**
@@ -41,5 +42,6 @@ export function updateSubscription(
         ? null
         : await attachableTaxRates(deps, scope, update.taxRateIds, ['body', 'tax_rate_ids'], (id) => attached.has(id));
     await deps.subscriptions.setTaxRates(subscription, rates && rates.map((rate) => rate.id), now, transaction);
+    await recordMrrRevision(deps, subscription, now, transaction);
   });
 }
