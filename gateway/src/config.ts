@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import { z } from 'zod';
 import {
   baseEnvSchema,
@@ -12,6 +13,19 @@ import {
 const milliseconds = (fallback: number, min: number, max: number) =>
   z.coerce.number().int().min(min).max(max).default(fallback);
 
+const PROXY_ADDR_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+/** One entry of TRUSTED_PROXIES: an address, an address/prefix, or a name proxy-addr knows. */
+function isTrustedProxy(item: string): boolean {
+  if (PROXY_ADDR_NAMES.has(item)) return true;
+  const [address, prefix, extra] = item.split('/');
+  const family = isIP(address);
+  if (family === 0 || extra !== undefined) return false;
+  if (prefix === undefined) return true;
+  const bits = Number(prefix);
+  return /^\d{1,3}$/.test(prefix) && bits <= (family === 4 ? 32 : 128);
+}
+
 /** A request budget: a positive whole number (tests and benchmarks raise them far up). */
 const perPeriod = (fallback: number) => z.coerce.number().int().min(1).max(10_000_000).default(fallback);
 
@@ -23,6 +37,24 @@ const gatewayEnvSchema = baseEnvSchema
     PORT: port(8080),
     /** Public base address (OpenAPI `servers`, and later checkout URLs); defaults to localhost:PORT. */
     PUBLIC_URL: z.url({ protocol: /^https?$/ }).optional(),
+    /**
+     * The proxies in front of the gateway whose X-Forwarded-For it believes (docs/rate-limits.md):
+     * comma-separated addresses, CIDR ranges or proxy-addr's names (loopback, linklocal,
+     * uniquelocal). Empty: none, so a client's address is the connection's and a forged header
+     * changes nothing.
+     */
+    TRUSTED_PROXIES: z
+      .string()
+      .default('')
+      .transform((text) =>
+        text
+          .split(',')
+          .map((item) => item.trim())
+          .filter(Boolean),
+      )
+      .refine((items) => items.every(isTrustedProxy), {
+        message: 'must be addresses, CIDR ranges or loopback / linklocal / uniquelocal, comma-separated',
+      }),
     /** A gRPC target: host:port, or e.g. dns:///identity:50051 to balance over every replica. */
     IDENTITY_GRPC_URL: z
       .string()

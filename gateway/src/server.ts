@@ -45,7 +45,8 @@ export interface AppDeps {
   config: Pick<
     GatewayConfig,
     'PUBLIC_URL' | 'CATALOG_HTTP_URL' | 'DOCUMENTS_HTTP_URL' | 'PORTAL_HTTP_URL' | 'CHECK_RESPONSES'
-  >;
+  > &
+    Partial<Pick<GatewayConfig, 'TRUSTED_PROXIES'>>;
   identity: IdentityClient;
   catalog: CatalogClient;
   billing: BillingClient;
@@ -69,6 +70,10 @@ export function createApp(deps: AppDeps): Express {
   const { logger } = deps;
   const app = express();
   app.disable('x-powered-by');
+  // req.ip is the client's address only behind a proxy named in TRUSTED_PROXIES (the per-address
+  // limits of /auth/* and /portal/*, docs/rate-limits.md); otherwise the connection's.
+  const trusted = deps.config.TRUSTED_PROXIES ?? [];
+  app.set('trust proxy', trusted.length > 0 ? trusted : false);
   app.use(requestId(logger));
   app.use(httpMetrics());
 
