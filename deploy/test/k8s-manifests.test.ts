@@ -404,6 +404,26 @@ describeWithKubectl('Kubernetes overlays hang together', () => {
     },
   );
 
+  it.each(overlays.map((folder) => [name(folder), folder]))(
+    'lets notification of %s deliver webhooks on every port WEBHOOK_PORTS accepts, and the API accepts no other',
+    (_name, folder) => {
+      const objects = renderedOverlay(folder);
+      const config = byKind(objects, 'ConfigMap').find((map) => map.data?.WEBHOOK_PORTS !== undefined);
+      expect(config).toBeDefined();
+      const ports = String(config!.data.WEBHOOK_PORTS)
+        .split(',')
+        .map((port) => Number(port.trim()));
+      expect(ports.length).toBeGreaterThan(0);
+      const notification = byKind(objects, 'Deployment').find((d) => d.metadata.name === 'notification');
+      expect(notification).toBeDefined();
+      const policies = byKind(objects, 'NetworkPolicy');
+      const blocked = ports.filter(
+        (port) => !allowed(policies, 'Egress', podLabels(notification!), 'outside', { number: port }),
+      );
+      expect(blocked).toEqual([]);
+    },
+  );
+
   it('gives production every secret development has', () => {
     const secretKeys = (overlay: string) =>
       [...secretsOf(path.join(K8S, 'overlays', overlay), renderedOverlay(path.join(K8S, 'overlays', overlay))).values()]

@@ -79,7 +79,8 @@ describe('webhook registrations (gateway -> notification over gRPC -> PostgreSQL
   it.each([
     ['http://93.184.216.34/hook', 'url_scheme'],
     ['https://127.0.0.1/hook', 'url_forbidden_address'],
-    ['https://localhost:8443/hook', 'url_forbidden_address'],
+    ['https://localhost/hook', 'url_forbidden_address'],
+    ['https://93.184.216.34:8443/hook', 'url_port'],
     ['https://10.0.0.5/hook', 'url_forbidden_address'],
     ['https://192.168.1.20/hook', 'url_forbidden_address'],
     ['https://169.254.169.254/latest/meta-data', 'url_forbidden_address'],
@@ -88,10 +89,12 @@ describe('webhook registrations (gateway -> notification over gRPC -> PostgreSQL
     ['https://user:secret@93.184.216.34/hook', 'url_credentials'],
     ['https://no-such-host.invalid/hook', 'url_unresolvable'],
     ['not a url', 'url_parsing'],
-  ])('refuses %s at registration (%s): 422 on body.url', async (url, type) => {
+  ])('refuses %s at registration (%s): 422 on body.url, nothing stored', async (url, type) => {
+    const before = (await api('GET', PATH, as(acme))).body.length;
     const res = await register(acme, { url, events: ['invoice.paid'] });
     expect(res.status).toBe(422);
     expect(res.body.detail).toEqual([expect.objectContaining({ loc: ['body', 'url'], type })]);
+    expect((await api('GET', PATH, as(acme))).body).toHaveLength(before);
   });
 
   it('rotates the secret: 200 {id, secret}, a new one each time', async () => {

@@ -32,6 +32,19 @@ export const notificationEnvSchema = baseEnvSchema
     DELIVERY_POLL_MS: z.coerce.number().int().min(10).max(60_000).default(250),
     /** Development only: http URLs and loopback/private addresses are allowed (docs/api-behaviour.md §12). */
     ALLOW_INSECURE_WEBHOOKS: booleanFlag,
+    /**
+     * The ports a webhook URL may name (443 when it names none): those notification's egress
+     * NetworkPolicy lets out (k8s/base/network-policies.yaml), so a URL that could never be
+     * delivered to is refused at registration rather than failing quietly.
+     */
+    WEBHOOK_PORTS: z
+      .string()
+      .default('443')
+      .transform((text) => text.split(',').map((item) => item.trim()))
+      .refine((items) => items.every((item) => /^\d{1,5}$/.test(item) && Number(item) >= 1 && Number(item) <= 65535), {
+        message: 'must be TCP ports, comma-separated',
+      })
+      .transform((items) => items.map(Number)),
     /** Base64 of 32 bytes: encrypts the webhook signing secrets at rest (AES-256-GCM). */
     WEBHOOK_SECRETS_KEY: z
       .string()

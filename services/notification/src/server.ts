@@ -109,7 +109,7 @@ export async function startNotification(config: NotificationConfig, logger: Logg
     http,
     delivery: { retryDelaysMs: config.WEBHOOK_RETRY_DELAYS_MS, timeoutMs: config.WEBHOOK_TIMEOUT_MS },
     secrets: new SecretBox(config.WEBHOOK_SECRETS_KEY),
-    urlPolicy: { allowInsecure: config.ALLOW_INSECURE_WEBHOOKS },
+    urlPolicy: { allowInsecure: config.ALLOW_INSECURE_WEBHOOKS, ports: config.WEBHOOK_PORTS },
     resolveHost: async (host) => (await lookup(host, { all: true, verbatim: true })).map((a) => a.address),
     clock: systemClock,
     wakeWorkers: () => wakeWorkers(),

@@ -56,7 +56,7 @@ describe('fanOutEvents: deliveries start from the consumer when its process has 
       http: new WebhookHttp({ timeoutMs: TIMEOUT_MS, allowInsecure: true }),
       delivery: { retryDelaysMs: [1000], timeoutMs: TIMEOUT_MS },
       secrets,
-      urlPolicy: { allowInsecure: true },
+      urlPolicy: { allowInsecure: true, ports: [443] },
       resolveHost: async () => ['127.0.0.1'],
       clock: systemClock,
       wakeWorkers: () => void wakes++,

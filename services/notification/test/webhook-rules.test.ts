@@ -36,7 +36,7 @@ describe('isForbiddenAddress (SSRF guard)', () => {
 });
 
 describe('parseWebhookUrl', () => {
-  const secure = { allowInsecure: false };
+  const secure = { allowInsecure: false, ports: [443] };
   it('takes https URLs', () => {
     expect(parseWebhookUrl('https://hooks.example.com/x?y=1', secure).url?.toString()).toBe(
       'https://hooks.example.com/x?y=1',
@@ -47,6 +47,8 @@ describe('parseWebhookUrl', () => {
     ['ftp://hooks.example.com/x', 'url_scheme'],
     ['not a url', 'url_parsing'],
     ['https://user:pass@hooks.example.com/x', 'url_credentials'],
+    ['https://hooks.example.com:8443/x', 'url_port'],
+    ['https://hooks.example.com:80/x', 'url_port'],
   ])('refuses %s with %s', (raw, type) => {
     expect(parseWebhookUrl(raw, secure).violation).toEqual({
       loc: ['body', 'url'],
@@ -56,7 +58,16 @@ describe('parseWebhookUrl', () => {
     });
   });
   it('takes http only when insecure webhooks are allowed', () => {
-    expect(parseWebhookUrl('http://127.0.0.1:9000/hook', { allowInsecure: true }).url).toBeDefined();
+    expect(parseWebhookUrl('http://127.0.0.1:9000/hook', { allowInsecure: true, ports: [443] }).url).toBeDefined();
+  });
+  it('takes the ports WEBHOOK_PORTS names, 443 written or not, and says which in a refusal', () => {
+    expect(parseWebhookUrl('https://hooks.example.com:443/x', secure).url).toBeDefined();
+    const twoPorts = { allowInsecure: false, ports: [443, 8443] };
+    expect(parseWebhookUrl('https://hooks.example.com:8443/x', twoPorts).url).toBeDefined();
+    expect(parseWebhookUrl('https://hooks.example.com/x', twoPorts).url).toBeDefined();
+    expect(parseWebhookUrl('https://hooks.example.com:9443/x', twoPorts).violation?.msg).toBe(
+      'URL port should be 443 or 8443: webhooks are delivered to these ports only',
+    );
   });
 });
 

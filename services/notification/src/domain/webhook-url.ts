@@ -2,8 +2,10 @@ import ipaddr from 'ipaddr.js';
 import type { FieldViolation } from '@billing/platform';
 
 export interface WebhookUrlPolicy {
-  /** ALLOW_INSECURE_WEBHOOKS (development): http and loopback/private addresses allowed. */
+  /** ALLOW_INSECURE_WEBHOOKS (development): http, any port and loopback/private addresses allowed. */
   allowInsecure: boolean;
+  /** WEBHOOK_PORTS: the ports deliveries can leave by (443 for a URL that names none). */
+  ports: readonly number[];
 }
 
 /** Cloud metadata endpoints that are not in a reserved range of their own. */
@@ -46,6 +48,13 @@ export function parseWebhookUrl(
   }
   if (url.username || url.password) return violation('URL should not carry credentials', 'url_credentials');
   if (!url.hostname) return violation('URL should have a host', 'url_parsing');
+  const port = Number(url.port || (url.protocol === 'https:' ? 443 : 80));
+  if (!policy.allowInsecure && !policy.ports.includes(port)) {
+    return violation(
+      `URL port should be ${policy.ports.join(' or ')}: webhooks are delivered to ${policy.ports.length > 1 ? 'these ports' : 'this port'} only`,
+      'url_port',
+    );
+  }
   return { url };
 }
 
