@@ -424,6 +424,26 @@ describeWithKubectl('Kubernetes overlays hang together', () => {
     },
   );
 
+  it.each(overlays.map((folder) => [name(folder), folder]))(
+    '%s creates its namespace and leaves the replicas of autoscaled Deployments to their HPA',
+    (_name, folder) => {
+      const objects = renderedOverlay(folder);
+      const namespaces = new Set(
+        objects.map((o) => o.metadata?.namespace as string | undefined).filter((ns): ns is string => Boolean(ns)),
+      );
+      const created = byKind(objects, 'Namespace').map((n) => n.metadata.name);
+      expect([...namespaces].filter((ns) => !created.includes(ns))).toEqual([]);
+      const scaled = new Set(
+        byKind(objects, 'HorizontalPodAutoscaler').map((hpa) => hpa.spec.scaleTargetRef.name as string),
+      );
+      expect(scaled.size).toBeGreaterThan(0);
+      const fixed = byKind(objects, 'Deployment')
+        .filter((d) => scaled.has(d.metadata.name) && d.spec.replicas !== undefined)
+        .map((d) => d.metadata.name);
+      expect(fixed).toEqual([]);
+    },
+  );
+
   it('gives production every secret development has', () => {
     const secretKeys = (overlay: string) =>
       [...secretsOf(path.join(K8S, 'overlays', overlay), renderedOverlay(path.join(K8S, 'overlays', overlay))).values()]

@@ -20,6 +20,13 @@ if [ -n "${PAYSTACK_SECRET_KEY:-}" ]; then set -- --from-literal=PAYSTACK_SECRET
 # Optional: the SMTP server of customer emails, credentials included (unset = they stay QUEUED).
 if [ -n "${SMTP_URL:-}" ]; then set -- --from-literal=SMTP_URL="$SMTP_URL" "$@"; fi
 
+# On a fresh cluster the namespace does not exist yet (the overlay creates it when applied, after
+# this script): create it first, unless this is a dry run that only prints the Secret.
+case " $* " in
+  *" --dry-run"*) ;;
+  *) kubectl get namespace "$NAMESPACE" > /dev/null 2>&1 || kubectl create namespace "$NAMESPACE" ;;
+esac
+
 exec kubectl --namespace "$NAMESPACE" create secret generic platform-secrets \
   --from-literal=JWT_SECRET="$(openssl rand -hex 32)" \
   --from-literal=DOCUMENT_LINKS_KEY="$(openssl rand -hex 32)" \
