@@ -444,6 +444,20 @@ describeWithKubectl('Kubernetes overlays hang together', () => {
     },
   );
 
+  it('spreads every Deployment of prod over zones and nodes, counting its own pods', () => {
+    const objects = renderedOverlay(path.join(K8S, 'overlays', 'prod'));
+    const unspread = byKind(objects, 'Deployment').filter((d) => {
+      const constraints: KubeObject[] = d.spec.template.spec.topologySpreadConstraints ?? [];
+      const keys = constraints.map((c) => c.topologyKey);
+      const own = constraints.every(
+        (c) =>
+          c.matchLabelKeys?.includes('app.kubernetes.io/name') && podLabels(d)['app.kubernetes.io/name'] !== undefined,
+      );
+      return !keys.includes('topology.kubernetes.io/zone') || !keys.includes('kubernetes.io/hostname') || !own;
+    });
+    expect(unspread.map((d) => d.metadata.name)).toEqual([]);
+  });
+
   it('gives production every secret development has', () => {
     const secretKeys = (overlay: string) =>
       [...secretsOf(path.join(K8S, 'overlays', overlay), renderedOverlay(path.join(K8S, 'overlays', overlay))).values()]
