@@ -2,7 +2,8 @@
 import { startTracing } from '@billing/platform/tracing';
 
 // Tracing first, so the modules loaded below (express, http) are instrumented.
-const tracing = startTracing('gateway');
+// The edge: a request's own trace context is not continued (TracingOptions).
+const tracing = startTracing('gateway', { continueInboundContext: false });
 
 import { runService } from '@billing/platform';
 import { loadGatewayConfig } from './config';

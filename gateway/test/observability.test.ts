@@ -243,6 +243,31 @@ describe('tracing end to end (docs/decisions.md, "One trace per request")', () =
     ]);
   });
 
+  it('starts its own trace for a request that brings a traceparent from the internet (the edge continues none)', async () => {
+    const merchant = await registerMerchant(api, 'foreign-trace');
+    const foreignTraceId = '0af7651916cd43dd8448eb211c80319c';
+    const requestRoots = () =>
+      spans.filter(
+        (s) => s.service === 'gateway' && s.parentSpanId === '' && s.attributes['http.route'] === '/api/v1/customers',
+      );
+    const before = requestRoots().length;
+    const res = await fetch(`${platform.gatewayUrl}/api/v1/customers`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        'x-api-key': merchant.testKey,
+        traceparent: `00-${foreignTraceId}-b7ad6b7169203331-01`,
+        tracestate: 'vendor=foreign',
+      },
+      body: JSON.stringify({ email: 'foreign-trace@example.com' }),
+    });
+    expect(res.status).toBe(201);
+    // The request's span is the root of a trace of the platform's own...
+    await waitFor('the request span', async () => requestRoots().length > before, Boolean);
+    // ...and nothing joined the sender's trace.
+    expect(spans.filter((s) => s.traceId === foreignTraceId)).toEqual([]);
+  });
+
   it('a renewal is a span of its own, and the renewed webhook continues it', async () => {
     const { merchant, hook } = await merchantWithWebhook('traced-renewal', '/renewals', 'subscription.renewed');
     const plan = await api('POST', '/api/v1/plans', {

@@ -6,7 +6,16 @@
  * included. Reads process.env directly on purpose: it must run before config parsing imports
  * anything.
  */
-export function startTracing(serviceName: string): { shutdown(): Promise<void> } {
+export interface TracingOptions {
+  /**
+   * Whether a request's own traceparent / tracestate / baggage headers are continued. The
+   * gateway, the platform's edge, says no: a trace context from the internet would let anyone
+   * join their spans to ours and choose what is sampled. It still passes its own on.
+   */
+  continueInboundContext?: boolean;
+}
+
+export function startTracing(serviceName: string, options: TracingOptions = {}): { shutdown(): Promise<void> } {
   const endpoint = process.env.OTEL_EXPORTER_OTLP_ENDPOINT;
   if (!endpoint) return { shutdown: async () => undefined };
   /* eslint-disable @typescript-eslint/no-require-imports -- loaded on demand, see above */
@@ -30,6 +39,8 @@ export function startTracing(serviceName: string): { shutdown(): Promise<void> }
     require('@opentelemetry/resources') as typeof import('@opentelemetry/resources');
   const { ATTR_SERVICE_NAME } =
     require('@opentelemetry/semantic-conventions') as typeof import('@opentelemetry/semantic-conventions');
+  const { CompositePropagator, W3CBaggagePropagator, W3CTraceContextPropagator } =
+    require('@opentelemetry/core') as typeof import('@opentelemetry/core');
   /* eslint-enable @typescript-eslint/no-require-imports */
   // Traces only, so the tracer provider alone rather than the whole Node SDK, whose metrics and
   // logs exporters (which the collector of deploy/compose.yaml has no pipeline for) were half the
@@ -44,8 +55,22 @@ export function startTracing(serviceName: string): { shutdown(): Promise<void> }
       new BatchSpanProcessor(new OTLPTraceExporter({ url: `${endpoint.replace(/\/$/, '')}/v1/traces` })),
     ],
   });
-  // The AsyncLocalStorage context manager and the W3C trace-context and baggage propagators.
-  provider.register();
+  // The AsyncLocalStorage context manager and the W3C trace-context and baggage propagators; at
+  // the edge they inject only (TracingOptions.continueInboundContext). The sampler is the SDK's
+  // from OTEL_TRACES_SAMPLER / OTEL_TRACES_SAMPLER_ARG (parent-based always-on by default).
+  const w3c = new CompositePropagator({
+    propagators: [new W3CTraceContextPropagator(), new W3CBaggagePropagator()],
+  });
+  provider.register({
+    propagator:
+      options.continueInboundContext === false
+        ? {
+            inject: (context, carrier, setter) => w3c.inject(context, carrier, setter),
+            extract: (context) => context,
+            fields: () => w3c.fields(),
+          }
+        : w3c,
+  });
   registerInstrumentations({
     tracerProvider: provider,
     instrumentations: [
