@@ -4,13 +4,14 @@
 import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
+import { isDeepStrictEqual, promisify } from 'node:util';
 import type { PromiseClient } from '@billing/platform';
 import { analyticsV1 } from '@billing/proto';
 import {
   payCheckoutPageInSandbox,
   platformClient,
   queryDatabase,
+  readWhenSettled,
   startPlatform,
   type PlatformUnderTest,
 } from '@billing/testing';
@@ -77,15 +78,14 @@ describe('analytics from the events of subscriptions made through the gateway', 
     return { mrr: mrr.months, revenue: revenue.months, summary: summaryFigures };
   };
 
-  /** Polls until the figures are `expected` (the consumer is asynchronous); fails with the last ones. */
+  /** Reads until the figures are `expected` (the consumer is asynchronous); fails with the last ones. */
   async function expectFigures(from: string, to: string, expected: Json, timeoutMs = 60_000): Promise<void> {
-    const deadline = Date.now() + timeoutMs;
-    let last: Json;
-    while (Date.now() < deadline) {
-      last = await figures(from, to);
-      if (JSON.stringify(last) === JSON.stringify(expected)) return;
-      await new Promise((resolve) => setTimeout(resolve, 250));
-    }
+    const last = await readWhenSettled(() => figures(from, to), {
+      done: (answer) => isDeepStrictEqual(answer, expected),
+      quietMs: timeoutMs,
+      timeoutMs,
+      intervalMs: 250,
+    });
     expect(last).toEqual(expected);
   }
 

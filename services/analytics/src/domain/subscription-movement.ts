@@ -105,6 +105,14 @@ export function applySubscriptionFact(
   const contributedBeforeMonth = sameMonth ? previous.contributedBeforeMonth : everContributed;
   const oldMovement = sameMonth ? classifyMovement(monthStart, before, contributedBeforeMonth) : null;
   const newMovement = classifyMovement(monthStart, next, contributedBeforeMonth);
+  // Each subscription counts once in a window, on the day of its last churn (§25).
+  const churned = before.contributing && !next.contributing;
+  const day = dayOf(at);
+  const previousChurnDay = previous?.lastChurnDay ?? null;
+  const lastChurnDays =
+    !churned || previousChurnDay === day
+      ? []
+      : [...(previousChurnDay ? [{ day: previousChurnDay, delta: -1 }] : []), { day, delta: 1 }];
   const record: SubscriptionRecord = {
     currency: previous?.currency ?? fact.currency,
     customerId: previous?.customerId ?? fact.customer_id,
@@ -116,16 +124,8 @@ export function applySubscriptionFact(
     changeMonth: month,
     monthStart,
     contributedBeforeMonth,
-    lastChurnDay: null,
+    lastChurnDay: churned ? day : previousChurnDay,
   };
-  const churned = before.contributing && !next.contributing;
-  const day = dayOf(at);
-  const previousChurnDay = previous?.lastChurnDay ?? null;
-  record.lastChurnDay = churned ? day : previousChurnDay;
-  const lastChurnDays =
-    !churned || previousChurnDay === day
-      ? []
-      : [...(previousChurnDay ? [{ day: previousChurnDay, delta: -1 }] : []), { day, delta: 1 }];
   const wasTrialing = previous?.status === 'TRIALING';
   const wasPastDue = previous?.status === 'PAST_DUE';
   return {
