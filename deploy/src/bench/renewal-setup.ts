@@ -226,6 +226,8 @@ export interface DatabaseActivity {
   rowsUpdated: number;
   /** Buffer blocks touched (hit or read). */
   blocks: number;
+  /** The database's size on disk (tables, indexes, TOAST): what the work leaves behind to store. */
+  bytes: number;
 }
 
 /**
@@ -235,7 +237,8 @@ export interface DatabaseActivity {
 export async function databaseActivity(db: Client): Promise<DatabaseActivity> {
   const { rows } = await db.query<Record<keyof DatabaseActivity, string>>(
     `SELECT xact_commit AS "commits", tup_returned AS "rowsRead", tup_fetched AS "rowsFetched",
-            tup_inserted AS "rowsInserted", tup_updated AS "rowsUpdated", blks_hit + blks_read AS "blocks"
+            tup_inserted AS "rowsInserted", tup_updated AS "rowsUpdated", blks_hit + blks_read AS "blocks",
+            pg_database_size(current_database()) AS "bytes"
        FROM pg_stat_database WHERE datname = current_database()`,
   );
   const [row] = rows;
@@ -246,6 +249,7 @@ export async function databaseActivity(db: Client): Promise<DatabaseActivity> {
     rowsInserted: Number(row.rowsInserted),
     rowsUpdated: Number(row.rowsUpdated),
     blocks: Number(row.blocks),
+    bytes: Number(row.bytes),
   };
 }
 
@@ -259,6 +263,7 @@ export function activityPer(before: DatabaseActivity, after: DatabaseActivity, u
     rowsInserted: per('rowsInserted'),
     rowsUpdated: per('rowsUpdated'),
     blocks: per('blocks'),
+    bytes: per('bytes'),
   };
 }
 

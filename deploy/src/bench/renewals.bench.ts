@@ -227,7 +227,7 @@ async function main(): Promise<number> {
           `per renewal, sandbox included\n` +
           `billing's database per renewal: ${activity.commits} commits, ${activity.rowsRead} rows read by scans, ` +
           `${activity.rowsFetched} fetched by index, ${activity.rowsInserted} inserted, ${activity.rowsUpdated} updated, ` +
-          `${activity.blocks} buffer blocks\n` +
+          `${activity.blocks} buffer blocks, ${activity.bytes} bytes more on disk\n` +
           `analytics read model behind the event stream during the renewals (${lag.events} events with facts, ` +
           `from billing's transaction to analytics applying each): p50 ${lag.p50Ms} ms, p99 ${lag.p99Ms} ms, max ${lag.maxMs} ms; every event applied ` +
           `${lag.catchUpMs} ms after billing's last\n\n`,
