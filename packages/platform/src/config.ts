@@ -43,6 +43,8 @@ export const databaseEnvSchema = retentionEnvSchema.extend({
   DATABASE_DIRECT_URL: z.url().optional(),
   /** Connections of this process's pool: replicas × this stays under the server's budget. */
   DATABASE_POOL_MAX: z.coerce.number().int().min(1).max(200).default(10),
+  /** How long an unused pooled connection stays open before the pool closes it. */
+  DATABASE_POOL_IDLE_MS: z.coerce.number().int().min(1000).max(3_600_000).default(10_000),
   /** How long a query waits for a free pooled connection before it fails. */
   DATABASE_POOL_ACQUIRE_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(30_000),
   /** PostgreSQL's statement_timeout of each connection; 0 sends none (the role's or server's applies). */

@@ -26,6 +26,8 @@ export interface DatabaseConnectionOptions {
   /** What pg_stat_activity shows for the process's connections: the service's name. */
   applicationName?: string;
   poolMax?: number;
+  /** How long an unused pooled connection stays open. */
+  poolIdleMs?: number;
   /** How long a query waits for a free pooled connection. */
   acquireTimeoutMs?: number;
   /** statement_timeout of each connection; 0 or unset sends none. */
@@ -47,6 +49,7 @@ export type DatabaseConnectionConfig = Pick<
   | 'DATABASE_DIRECT_URL'
   | 'DATABASE_NAME_PREFIX'
   | 'DATABASE_POOL_MAX'
+  | 'DATABASE_POOL_IDLE_MS'
   | 'DATABASE_POOL_ACQUIRE_TIMEOUT_MS'
   | 'DATABASE_STATEMENT_TIMEOUT_MS'
   | 'DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS'
@@ -68,6 +71,7 @@ export function databaseOptionsFrom(
     database: `${config.DATABASE_NAME_PREFIX}_${service.replace(/-/g, '_')}`,
     applicationName: service,
     poolMax: config.DATABASE_POOL_MAX,
+    poolIdleMs: config.DATABASE_POOL_IDLE_MS,
     acquireTimeoutMs: config.DATABASE_POOL_ACQUIRE_TIMEOUT_MS,
     statementTimeoutMs: config.DATABASE_STATEMENT_TIMEOUT_MS,
     idleInTransactionTimeoutMs: config.DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS,
@@ -112,7 +116,12 @@ export async function openDatabase(options: DatabaseOptions): Promise<Sequelize>
     dialect: 'postgres',
     logging: false,
     models: options.models,
-    pool: { max: options.poolMax ?? 10, min: 0, idle: 10_000, acquire: options.acquireTimeoutMs ?? 30_000 },
+    pool: {
+      max: options.poolMax ?? 10,
+      min: 0,
+      idle: options.poolIdleMs ?? 10_000,
+      acquire: options.acquireTimeoutMs ?? 30_000,
+    },
     // Startup parameters of each connection (pg sends those set); none is session state a
     // pooler could hand to another client (docs/deployment.md, "PostgreSQL connections").
     dialectOptions: {
