@@ -458,6 +458,27 @@ describeWithKubectl('Kubernetes overlays hang together', () => {
     expect(unspread.map((d) => d.metadata.name)).toEqual([]);
   });
 
+  it('keeps prod’s PostgreSQL connections at every HPA’s maximum under the budget deployment.md states', () => {
+    // docs/deployment.md, "PostgreSQL connections": 270 of a max_connections of 300.
+    const BUDGET = 270;
+    const objects = renderedOverlay(path.join(K8S, 'overlays', 'prod'));
+    const config = byKind(objects, 'ConfigMap').find((c) => c.metadata.name === 'platform-config')!.data;
+    const maxPods = new Map(
+      byKind(objects, 'HorizontalPodAutoscaler').map((h) => [h.spec.scaleTargetRef.name, h.spec.maxReplicas as number]),
+    );
+    const perDeployment = byKind(objects, 'Deployment')
+      .filter((d) => d.metadata.name !== 'documents')
+      .map((d) => {
+        const env: KubeObject[] = containers(d)[0].env ?? [];
+        const pool = Number(env.find((e) => e.name === 'DATABASE_POOL_MAX')?.value ?? config.DATABASE_POOL_MAX);
+        // Analytics holds its consumer leadership lock on a connection of its own.
+        const own = d.metadata.name === 'analytics' ? 1 : 0;
+        return (maxPods.get(d.metadata.name) ?? d.spec.replicas) * (pool + own);
+      });
+    expect(perDeployment.every((n) => Number.isInteger(n) && n > 0)).toBe(true);
+    expect(perDeployment.reduce((a, b) => a + b, 0)).toBeLessThanOrEqual(BUDGET);
+  });
+
   it('gives production every secret development has', () => {
     const secretKeys = (overlay: string) =>
       [...secretsOf(path.join(K8S, 'overlays', overlay), renderedOverlay(path.join(K8S, 'overlays', overlay))).values()]

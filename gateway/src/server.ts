@@ -8,6 +8,7 @@ import {
   startPollingLoop,
   systemClock,
   type Logger,
+  databaseOptionsFrom,
 } from '@billing/platform';
 import { ApiKeyCache } from './auth/api-key-cache';
 import { createAnalyticsClient, type AnalyticsClient } from './clients/analytics.client';
@@ -155,8 +156,7 @@ export async function startGateway(config: GatewayConfig, logger: Logger): Promi
   // First, so that a process without its certificates stops before it opens anything.
   const transport = grpcTransport(config, logger);
   const sequelize = await openDatabase({
-    url: config.DATABASE_URL,
-    database: `${config.DATABASE_NAME_PREFIX}_gateway`,
+    ...databaseOptionsFrom(config, 'gateway'),
     models: [],
     migrations: gatewayMigrations,
     logger,

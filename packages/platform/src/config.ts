@@ -12,14 +12,49 @@ export const baseEnvSchema = z.object({
   METRICS_PORT: z.coerce.number().int().min(0).max(65535).default(9464),
 });
 
-export const databaseEnvSchema = z.object({
+/**
+ * Retention of rows kept only for a while (docs/deployment.md, "Retention"): published outbox
+ * events, finished webhook deliveries, replayed parked events. Each pass deletes in batches of
+ * RETENTION_BATCH_SIZE rows, every RETENTION_INTERVAL_MS.
+ */
+export const retentionEnvSchema = z.object({
+  RETENTION_OUTBOX_DAYS: z.coerce.number().int().min(1).max(3650).default(7),
+  RETENTION_DELIVERY_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
+  RETENTION_PARKED_EVENT_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
+  RETENTION_BATCH_SIZE: z.coerce.number().int().min(1).max(100_000).default(1000),
+  RETENTION_INTERVAL_MS: z.coerce.number().int().min(1000).max(86_400_000).default(600_000),
+});
+
+export type RetentionConfig = z.infer<typeof retentionEnvSchema>;
+
+/** The database of a process: where it is, its pool and timeouts, and how long rows are kept. */
+export const databaseEnvSchema = retentionEnvSchema.extend({
   DATABASE_URL: z.url().default('postgres://postgres@127.0.0.1:5432/postgres'),
   /** Each service uses the database `${DATABASE_NAME_PREFIX}_${service}` on that server. */
   DATABASE_NAME_PREFIX: z
     .string()
     .regex(/^[a-z][a-z0-9_]{0,40}$/, 'lower-case letters, digits and _ only')
     .default('billing'),
+  /**
+   * A URL that reaches PostgreSQL itself, never through a transaction-mode pooler: the few
+   * session-level locks (analytics' consumer leadership and its rebuild) are taken there
+   * (docs/deployment.md, "PostgreSQL connections"). DATABASE_URL when unset.
+   */
+  DATABASE_DIRECT_URL: z.url().optional(),
+  /** Connections of this process's pool: replicas × this stays under the server's budget. */
+  DATABASE_POOL_MAX: z.coerce.number().int().min(1).max(200).default(10),
+  /** How long an unused pooled connection stays open before the pool closes it. */
+  DATABASE_POOL_IDLE_MS: z.coerce.number().int().min(1000).max(3_600_000).default(10_000),
+  /** How long a query waits for a free pooled connection before it fails. */
+  DATABASE_POOL_ACQUIRE_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(30_000),
+  /** PostgreSQL's statement_timeout of each connection; 0 sends none (the role's or server's applies). */
+  DATABASE_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(0).max(3_600_000).default(60_000),
+  /** PostgreSQL's idle_in_transaction_session_timeout of each connection; 0 sends none. */
+  DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS: z.coerce.number().int().min(0).max(3_600_000).default(60_000),
 });
+
+/** The settings of databaseEnvSchema, as every process's config carries them. */
+export type DatabaseConfig = z.infer<typeof databaseEnvSchema>;
 
 export const natsEnvSchema = z.object({
   NATS_URL: z

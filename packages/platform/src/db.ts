@@ -1,7 +1,7 @@
 import { Client } from 'pg';
 import { Sequelize, type ModelCtor } from 'sequelize-typescript';
-import type { QueryInterface, Transaction } from 'sequelize';
-import type * as UmzugModule from 'umzug';
+import { QueryTypes, type QueryInterface, type Transaction } from 'sequelize';
+import type { DatabaseConfig } from './config';
 import type { Logger } from './logger';
 
 /** One versioned migration; its name orders it ("0001-create-merchants"). */
@@ -18,14 +18,64 @@ export interface MigrationContext {
   sql(statement: string): Promise<void>;
 }
 
-export interface DatabaseOptions {
+/** Where a process's database is and how its pool and connections behave (databaseOptionsFrom). */
+export interface DatabaseConnectionOptions {
   /** Server URL; its path (if any) is ignored in favour of `database`. */
   url: string;
   database: string;
+  /** What pg_stat_activity shows for the process's connections: the service's name. */
+  applicationName?: string;
+  poolMax?: number;
+  /** How long an unused pooled connection stays open. */
+  poolIdleMs?: number;
+  /** How long a query waits for a free pooled connection. */
+  acquireTimeoutMs?: number;
+  /** statement_timeout of each connection; 0 or unset sends none. */
+  statementTimeoutMs?: number;
+  /** idle_in_transaction_session_timeout of each connection; 0 or unset sends none. */
+  idleInTransactionTimeoutMs?: number;
+}
+
+export interface DatabaseOptions extends DatabaseConnectionOptions {
   models: ModelCtor[];
   migrations: Migration[];
   logger: Logger;
-  poolMax?: number;
+}
+
+/** The settings of databaseEnvSchema that say how a process connects. */
+export type DatabaseConnectionConfig = Pick<
+  DatabaseConfig,
+  | 'DATABASE_URL'
+  | 'DATABASE_DIRECT_URL'
+  | 'DATABASE_NAME_PREFIX'
+  | 'DATABASE_POOL_MAX'
+  | 'DATABASE_POOL_IDLE_MS'
+  | 'DATABASE_POOL_ACQUIRE_TIMEOUT_MS'
+  | 'DATABASE_STATEMENT_TIMEOUT_MS'
+  | 'DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS'
+>;
+
+/**
+ * The one translation of a process's database settings into openDatabase's options: every
+ * service and the gateway open their database with it, so a setting reaches all of them.
+ * `direct` picks DATABASE_DIRECT_URL (a connection that holds session-level locks; never a
+ * transaction-mode pooler, docs/deployment.md "PostgreSQL connections").
+ */
+export function databaseOptionsFrom(
+  config: DatabaseConnectionConfig,
+  service: string,
+  options: { direct?: boolean } = {},
+): DatabaseConnectionOptions {
+  return {
+    url: options.direct ? (config.DATABASE_DIRECT_URL ?? config.DATABASE_URL) : config.DATABASE_URL,
+    database: `${config.DATABASE_NAME_PREFIX}_${service.replace(/-/g, '_')}`,
+    applicationName: service,
+    poolMax: config.DATABASE_POOL_MAX,
+    poolIdleMs: config.DATABASE_POOL_IDLE_MS,
+    acquireTimeoutMs: config.DATABASE_POOL_ACQUIRE_TIMEOUT_MS,
+    statementTimeoutMs: config.DATABASE_STATEMENT_TIMEOUT_MS,
+    idleInTransactionTimeoutMs: config.DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS,
+  };
 }
 
 export function databaseUrl(serverUrl: string, database: string): string {
@@ -54,9 +104,10 @@ export async function ensureDatabase(serverUrl: string, database: string): Promi
 }
 
 /**
- * Opens the service's own database: creates it if missing, runs pending migrations under an
- * advisory lock (so replicas starting together migrate once), then returns the connection.
- * Never calls sync(): the schema is exactly what the migrations say.
+ * Opens the service's own database: creates it if missing, runs pending migrations (each in a
+ * transaction under a transaction-scoped advisory lock, so replicas starting together migrate
+ * once, also through a transaction-mode pooler), then returns the connection. Never calls
+ * sync(): the schema is exactly what the migrations say.
  */
 export async function openDatabase(options: DatabaseOptions): Promise<Sequelize> {
   await ensureDatabase(options.url, options.database);
@@ -65,62 +116,74 @@ export async function openDatabase(options: DatabaseOptions): Promise<Sequelize>
     dialect: 'postgres',
     logging: false,
     models: options.models,
-    pool: { max: options.poolMax ?? 10, min: 0, idle: 10_000, acquire: 30_000 },
+    pool: {
+      max: options.poolMax ?? 10,
+      min: 0,
+      idle: options.poolIdleMs ?? 10_000,
+      acquire: options.acquireTimeoutMs ?? 30_000,
+    },
+    // Startup parameters of each connection (pg sends those set); none is session state a
+    // pooler could hand to another client (docs/deployment.md, "PostgreSQL connections").
+    dialectOptions: {
+      application_name: options.applicationName,
+      ...(options.statementTimeoutMs ? { statement_timeout: options.statementTimeoutMs } : {}),
+      ...(options.idleInTransactionTimeoutMs
+        ? { idle_in_transaction_session_timeout: options.idleInTransactionTimeoutMs }
+        : {}),
+    },
     define: { underscored: true, timestamps: false, freezeTableName: true },
     timezone: '+00:00',
   });
-  await migrate(sequelize, url, options.migrations, options.logger);
+  await migrate(sequelize, options.migrations, options.logger);
   return sequelize;
 }
 
-/** The names of the migrations already applied (umzug's table), none when it does not exist yet. */
-async function appliedMigrations(client: Client): Promise<Set<string>> {
+/** The names of the migrations already applied, none when their table does not exist yet. */
+async function appliedMigrations(sequelize: Sequelize, transaction?: Transaction): Promise<Set<string>> {
   try {
-    const { rows } = await client.query<{ name: string }>('SELECT name FROM schema_migrations');
+    const rows = await sequelize.query<{ name: string }>('SELECT name FROM schema_migrations', {
+      type: QueryTypes.SELECT,
+      transaction,
+    });
     return new Set(rows.map((row) => row.name));
   } catch (err) {
-    if ((err as { code?: string }).code === '42P01') return new Set();
+    const code = (err as { original?: { code?: string } }).original?.code;
+    if (code === '42P01') return new Set();
     throw err;
   }
 }
 
-async function migrate(sequelize: Sequelize, url: string, migrations: Migration[], logger: Logger): Promise<void> {
-  const lock = new Client({ connectionString: url });
-  await lock.connect();
-  let locked = false;
-  try {
-    // Nothing pending, the usual restart: done without loading umzug, whose command-line
-    // dependencies alone cost about 0.13 s of CPU at every process start.
-    const applied = await appliedMigrations(lock);
-    if (migrations.every((m) => applied.has(m.name))) return;
-    await lock.query("SELECT pg_advisory_lock(hashtext('schema_migrations'))");
-    locked = true;
-    // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded on demand, see above
-    const { Umzug, SequelizeStorage } = require('umzug') as typeof UmzugModule;
-    const umzug = new Umzug({
-      migrations: [...migrations]
-        .sort((a, b) => a.name.localeCompare(b.name))
-        .map((m) => ({
-          name: m.name,
-          up: () =>
-            sequelize.transaction(async (transaction) => {
-              await m.up({
-                sequelize,
-                queryInterface: sequelize.getQueryInterface(),
-                transaction,
-                sql: async (statement) => {
-                  await sequelize.query(statement, { transaction });
-                },
-              });
-            }),
-        })),
-      storage: new SequelizeStorage({ sequelize, tableName: 'schema_migrations' }),
-      logger: undefined,
+/**
+ * Applies each pending migration in a transaction of its own that first takes a
+ * transaction-scoped advisory lock and reads schema_migrations again: a replica that waited
+ * for another finds the migration recorded and skips it, and the record commits with the
+ * migration or not at all. No session state, so it runs through PgBouncer's transaction mode
+ * (docs/deployment.md, "PostgreSQL connections"). The table keeps umzug's former layout.
+ */
+async function migrate(sequelize: Sequelize, migrations: Migration[], logger: Logger): Promise<void> {
+  // Nothing pending, the usual restart: one read, no lock.
+  const applied = await appliedMigrations(sequelize);
+  const pending = migrations.filter((m) => !applied.has(m.name)).sort((a, b) => a.name.localeCompare(b.name));
+  const ran: string[] = [];
+  for (const migration of pending) {
+    const done = await sequelize.transaction(async (transaction) => {
+      const sql = async (statement: string) => {
+        await sequelize.query(statement, { transaction });
+      };
+      // A migration may rewrite a large table and waits for another replica's: no request timeouts.
+      await sql('SET LOCAL statement_timeout = 0');
+      await sql('SET LOCAL idle_in_transaction_session_timeout = 0');
+      await sql("SELECT pg_advisory_xact_lock(hashtext('schema_migrations'))");
+      await sql('CREATE TABLE IF NOT EXISTS schema_migrations (name varchar(255) PRIMARY KEY)');
+      if ((await appliedMigrations(sequelize, transaction)).has(migration.name)) return false;
+      await migration.up({ sequelize, queryInterface: sequelize.getQueryInterface(), transaction, sql });
+      await sequelize.query('INSERT INTO schema_migrations (name) VALUES ($1)', {
+        bind: [migration.name],
+        transaction,
+      });
+      return true;
     });
-    const ran = await umzug.up();
-    if (ran.length > 0) logger.info({ migrations: ran.map((m) => m.name) }, 'database migrated');
-  } finally {
-    if (locked) await lock.query("SELECT pg_advisory_unlock(hashtext('schema_migrations'))").catch(() => undefined);
-    await lock.end();
+    if (done) ran.push(migration.name);
   }
+  if (ran.length > 0) logger.info({ migrations: ran }, 'database migrated');
 }

@@ -15,6 +15,7 @@ export * from './nats';
 export * from './outbox';
 export * from './event-consumer';
 export * from './parked-events';
+export * from './retention';
 export * from './tracing';
 export * from './spans';
 export * from './money';

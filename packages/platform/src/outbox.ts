@@ -42,11 +42,23 @@ const outboxRetireCreatedAtIndexMigration: Migration = {
   },
 };
 
+/**
+ * Retention's scan of published rows (outboxRetention, docs/deployment.md "Retention"): the old
+ * published rows alone, in publish order.
+ */
+const outboxRetentionIndexMigration: Migration = {
+  name: '0000-outbox-retention-index',
+  async up({ sql }) {
+    await sql(`CREATE INDEX outbox_events_published ON outbox_events (published_at) WHERE published_at IS NOT NULL`);
+  },
+};
+
 /** Every service that emits events starts its migration list with these. */
 export const outboxMigrations: Migration[] = [
   outboxMigration,
   outboxPublishOrderMigration,
   outboxRetireCreatedAtIndexMigration,
+  outboxRetentionIndexMigration,
 ];
 
 /** The envelope every consumer receives (notification turns it into the webhook body). */

@@ -28,6 +28,17 @@ export const parkedEventsMigration: Migration = {
   },
 };
 
+/**
+ * Retention's scan of replayed parked events (parkedEventRetention, docs/deployment.md
+ * "Retention"); every service that lists parkedEventsMigration lists this after it.
+ */
+export const parkedEventRetentionIndexMigration: Migration = {
+  name: '0000-parked-events-retention-index',
+  async up({ sql }) {
+    await sql(`CREATE INDEX parked_events_replayed ON parked_events (replayed_at) WHERE replayed_at IS NOT NULL`);
+  },
+};
+
 export interface ParkedEvent {
   consumer: string;
   stream: string;

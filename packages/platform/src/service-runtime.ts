@@ -1,5 +1,5 @@
 import type { ModelCtor, Sequelize } from 'sequelize-typescript';
-import { openDatabase, type Migration } from './db';
+import { databaseOptionsFrom, openDatabase, type DatabaseConnectionConfig, type Migration } from './db';
 import { exitOnStartupFailure, runUntilSignalled } from './lifecycle';
 import { createLogger, type Logger } from './logger';
 import { registerOutboxMetrics, startMetricsServer } from './metrics';
@@ -7,10 +7,10 @@ import { connectNats, ensureEventStream, type NatsConnection } from './nats';
 import { OutboxRelay } from './outbox';
 import { ParkedEvents } from './parked-events';
 import { systemClock } from './clock';
+import type { RetentionConfig } from './config';
+import { outboxRetention, parkedEventRetention, startRetention, type RetentionRule } from './retention';
 
-export interface ServiceStorageConfig {
-  DATABASE_URL: string;
-  DATABASE_NAME_PREFIX: string;
+export interface ServiceStorageConfig extends DatabaseConnectionConfig, RetentionConfig {
   NATS_URL: string;
   EVENTS_STREAM: string;
   EVENTS_SUBJECT_PREFIX: string;
@@ -30,11 +30,15 @@ export async function openServiceStorage(options: {
   models: ModelCtor[];
   migrations: Migration[];
   logger: Logger;
+  /**
+   * Retention of the outbox (docs/deployment.md, "Retention"): `outboxKeep` exempts rows that
+   * are history; `parkedEvents` for a service that consumes events.
+   */
+  retention?: { outboxKeep?: string; parkedEvents?: boolean };
 }): Promise<ServiceStorage> {
   const { config, logger } = options;
   const sequelize = await openDatabase({
-    url: config.DATABASE_URL,
-    database: `${config.DATABASE_NAME_PREFIX}_${options.service}`,
+    ...databaseOptionsFrom(config, options.service),
     models: options.models,
     migrations: options.migrations,
     logger,
@@ -44,11 +48,17 @@ export async function openServiceStorage(options: {
   const relay = new OutboxRelay({ sequelize, nats, logger, subjectPrefix: config.EVENTS_SUBJECT_PREFIX });
   relay.start();
   registerOutboxMetrics(sequelize, logger);
+  const rules: RetentionRule[] = [
+    outboxRetention(config.RETENTION_OUTBOX_DAYS, { keep: options.retention?.outboxKeep }),
+    ...(options.retention?.parkedEvents ? [parkedEventRetention(config.RETENTION_PARKED_EVENT_DAYS)] : []),
+  ];
+  const retention = startRetention({ sequelize, rules, config, clock: systemClock, logger });
   return {
     sequelize,
     nats,
     relay,
     async close() {
+      await retention.stop();
       await relay.stop();
       await nats.drain();
       await sequelize.close();
@@ -104,8 +114,8 @@ export function runParkedEventsReplay(
     const config = loadConfig();
     const logger = createLogger(`${service}-replay`, config.LOG_LEVEL);
     const sequelize = await openDatabase({
-      url: config.DATABASE_URL,
-      database: `${config.DATABASE_NAME_PREFIX}_${service}`,
+      ...databaseOptionsFrom(config, `${service}-replay`),
+      database: databaseOptionsFrom(config, service).database,
       models: [],
       migrations,
       logger,

@@ -20,10 +20,21 @@ export async function openEventTestbed(label: string, migrations: Migration[]): 
   const stream = `${label.toUpperCase()}_${runId}`;
   const subjectPrefix = `events_${runId}`;
   // Loaded here, not with the package: see heavyPlatform (platform-processes.ts).
-  const { connectNats, createLogger, ensureDatabase, ensureEventStream, openDatabase } = await heavyPlatform();
+  const {
+    connectNats,
+    createLogger,
+    databaseEnvSchema,
+    databaseOptionsFrom,
+    ensureDatabase,
+    ensureEventStream,
+    openDatabase,
+    parseConfig,
+  } = await heavyPlatform();
   await ensureDatabase(TEST_DATABASE_URL, `${runId}_db`);
+  // The database settings of this environment, as a service of the platform would take them.
+  const config = parseConfig(databaseEnvSchema, { ...process.env, DATABASE_URL: TEST_DATABASE_URL });
   const sequelize = await openDatabase({
-    url: TEST_DATABASE_URL,
+    ...databaseOptionsFrom(config, `${label}-test`),
     database: `${runId}_db`,
     models: [],
     migrations,

@@ -13,7 +13,8 @@ async function rebuild(): Promise<void> {
   const config = loadAnalyticsConfig();
   const logger = createLogger('analytics-rebuild', config.LOG_LEVEL);
   const transport = grpcTransport(config, logger);
-  const { sequelize, deps } = await openAnalytics(config, logger);
+  // Its exclusive lock is held by a session of its own: a direct connection, never a pooler's.
+  const { sequelize, deps } = await openAnalytics(config, logger, { direct: true });
   const billing = createPromiseClient(
     billingV1.BillingServiceClient,
     config.BILLING_GRPC_URL,

@@ -10,6 +10,9 @@ import {
   startGrpcServer,
   systemClock,
   type Logger,
+  databaseOptionsFrom,
+  parkedEventRetention,
+  startRetention,
 } from '@billing/platform';
 import { analyticsV1 } from '@billing/proto';
 import type { AnalyticsDeps } from './analytics-deps';
@@ -29,14 +32,16 @@ export interface RunningAnalytics {
 }
 
 /** The read model's database, migrated, and the deps every entry point of analytics works with. */
-export async function openAnalytics(config: AnalyticsConfig, logger: Logger, poolMax?: number) {
+/**
+ * `direct`: on DATABASE_DIRECT_URL, for the rebuild, whose exclusive lock is a session's
+ * (docs/deployment.md, "PostgreSQL connections").
+ */
+export async function openAnalytics(config: AnalyticsConfig, logger: Logger, options: { direct?: boolean } = {}) {
   const sequelize = await openDatabase({
-    url: config.DATABASE_URL,
-    database: `${config.DATABASE_NAME_PREFIX}_analytics`,
+    ...databaseOptionsFrom(config, 'analytics', options),
     models: [],
     migrations: analyticsMigrations,
     logger,
-    poolMax,
   });
   const deps: AnalyticsDeps = {
     readModel: new ReadModelRepository(sequelize),
@@ -84,7 +89,9 @@ export async function startAnalytics(config: AnalyticsConfig, logger: Logger): P
     });
   // One replica consumes at a time, so a subscription's facts apply in the stream's order
   // (db/consumer-leadership.ts); every replica answers queries.
-  const leaderDatabase = databaseUrl(config.DATABASE_URL, `${config.DATABASE_NAME_PREFIX}_analytics`);
+  // A session's lock: on DATABASE_DIRECT_URL, never through a transaction-mode pooler.
+  const direct = databaseOptionsFrom(config, 'analytics', { direct: true });
+  const leaderDatabase = databaseUrl(direct.url, direct.database);
   let stopped = false;
   let leadership: ConsumerLeadership | undefined;
   let consumer: EventConsumer | undefined;
@@ -134,11 +141,20 @@ export async function startAnalytics(config: AnalyticsConfig, logger: Logger): P
     logger.error({ err }, 'this replica stopped consuming; the consumer lock passes to another');
     await leadership?.release();
   });
+  // Replayed parked events past their retention; processed_events is kept (docs/deployment.md, "Retention").
+  const retention = startRetention({
+    sequelize,
+    rules: [parkedEventRetention(config.RETENTION_PARKED_EVENT_DAYS)],
+    config,
+    clock: systemClock,
+    logger,
+  });
   logger.info({ grpc_port: grpc.port }, 'analytics listening');
   return {
     port: grpc.port,
     async stop() {
       stopped = true;
+      await retention.stop();
       // The batch in hand is finished and acked before the lock passes to another replica.
       await consumer?.stop();
       await leadership?.release();

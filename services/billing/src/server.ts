@@ -17,7 +17,7 @@ import { billingV1, identityV1, policyV1 } from '@billing/proto';
 import type { BillingConfig } from './config';
 import { billingMigrations } from './db/migrations';
 import { billingModels } from './db/models';
-import { AnalyticsEventRepository } from './db/repositories/analytics-event.repository';
+import { ANALYTICS_FACT_ROWS, AnalyticsEventRepository } from './db/repositories/analytics-event.repository';
 import { CustomerBalanceRepository } from './db/repositories/customer-balance.repository';
 import { CustomerRepository } from './db/repositories/customer.repository';
 import { DueWorkRepository } from './db/repositories/due-work.repository';
@@ -71,6 +71,8 @@ export async function startBilling(config: BillingConfig, logger: Logger): Promi
     models: billingModels,
     migrations: billingMigrations,
     logger,
+    // Its analytics facts are the history a rebuild reads (ListAnalyticsEvents): kept.
+    retention: { outboxKeep: ANALYTICS_FACT_ROWS, parkedEvents: true },
   });
 
   const providers = new PaymentProviders(config);

@@ -14,6 +14,9 @@ import {
   startPollingLoop,
   systemClock,
   type Logger,
+  databaseOptionsFrom,
+  parkedEventRetention,
+  startRetention,
 } from '@billing/platform';
 import { billingV1, notificationV1 } from '@billing/proto';
 import type { NotificationConfig } from './config';
@@ -23,7 +26,11 @@ import { CustomerEmailModel, EmailSettingsModel } from './db/models/customer-ema
 import { WebhookModel } from './db/models/webhook.model';
 import { CustomerEmailRepository } from './db/repositories/customer-email.repository';
 import { EmailSettingsRepository } from './db/repositories/email-settings.repository';
-import { DeliveryRepository, type AttemptRecord } from './db/repositories/delivery.repository';
+import {
+  DeliveryRepository,
+  finishedDeliveryRetention,
+  type AttemptRecord,
+} from './db/repositories/delivery.repository';
 import { WebhookRepository } from './db/repositories/webhook.repository';
 import { DeliveryWorker } from './workers/delivery-worker';
 import { BillingEmailFacts } from './emails/email-facts';
@@ -72,8 +79,7 @@ export async function startNotification(config: NotificationConfig, logger: Logg
   // First, so that a process without its certificates stops before it opens anything.
   const transport = grpcTransport(config, logger);
   const sequelize = await openDatabase({
-    url: config.DATABASE_URL,
-    database: `${config.DATABASE_NAME_PREFIX}_notification`,
+    ...databaseOptionsFrom(config, 'notification'),
     models: [WebhookModel, DeliveryModel, DeliveryAttemptModel, CustomerEmailModel, EmailSettingsModel],
     migrations: notificationMigrations,
     logger,
@@ -158,6 +164,17 @@ export async function startNotification(config: NotificationConfig, logger: Logg
   // receiver never holds an email (docs/decisions.md, "Customer emails").
   const emailLoop = startPollingLoop('customer-emails', config.EMAIL_POLL_MS, () => sendDueEmails(deps), logger);
   wakeEmails = () => void emailLoop.runNow();
+  // Finished deliveries and replayed parked events past their retention (docs/deployment.md, "Retention").
+  const retention = startRetention({
+    sequelize,
+    rules: [
+      finishedDeliveryRetention(config.RETENTION_DELIVERY_DAYS),
+      parkedEventRetention(config.RETENTION_PARKED_EVENT_DAYS),
+    ],
+    config,
+    clock: systemClock,
+    logger,
+  });
   const nats = await connectNats(config.NATS_URL, 'notification');
   const consumer = new EventConsumer({
     nats,
@@ -192,6 +209,7 @@ export async function startNotification(config: NotificationConfig, logger: Logg
     async stop() {
       await consumer.stop();
       await worker.stop();
+      await retention.stop();
       // Side by side, within the 10 s a stop has (docs/deployment.md, "Stopping"). An email pass
       // still waiting on the SMTP server after the grace keeps its leases: those emails go again
       // once they run out, as after a crash (docs/decisions.md, "Customer emails").

@@ -5,6 +5,7 @@ import {
   startGrpcServer,
   systemClock,
   type Logger,
+  databaseOptionsFrom,
 } from '@billing/platform';
 import { policyV1 } from '@billing/proto';
 import type { PolicyConfig } from './config';
@@ -27,8 +28,7 @@ export async function startPolicy(config: PolicyConfig, logger: Logger): Promise
   // First, so that a process without its certificates stops before it opens anything.
   const transport = grpcTransport(config, logger);
   const sequelize = await openDatabase({
-    url: config.DATABASE_URL,
-    database: `${config.DATABASE_NAME_PREFIX}_policy`,
+    ...databaseOptionsFrom(config, 'policy'),
     models: [CancellationPolicyModel],
     migrations: policyMigrations,
     logger,

@@ -8,6 +8,7 @@ import {
   startPollingLoop,
   systemClock,
   type Logger,
+  databaseOptionsFrom,
 } from '@billing/platform';
 import { billingV1, catalogV1, identityV1, portalV1 } from '@billing/proto';
 import type { PortalConfig } from './config';
@@ -36,8 +37,7 @@ export async function startPortal(config: PortalConfig, logger: Logger): Promise
   // First, so that a process without its certificates stops before it opens anything.
   const transport = grpcTransport(config, logger);
   const sequelize = await openDatabase({
-    url: config.DATABASE_URL,
-    database: `${config.DATABASE_NAME_PREFIX}_portal`,
+    ...databaseOptionsFrom(config, 'portal'),
     models: [PortalConfigurationModel, PortalSessionModel],
     migrations: portalMigrations,
     logger,

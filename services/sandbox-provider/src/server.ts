@@ -1,5 +1,5 @@
 import express, { type Express } from 'express';
-import { listenHttp, openDatabase, systemClock, type Logger } from '@billing/platform';
+import { listenHttp, openDatabase, systemClock, type Logger, databaseOptionsFrom } from '@billing/platform';
 import type { SandboxConfig } from './config';
 import { sandboxMigrations } from './db/migrations';
 import { sandboxModels } from './db/models';
@@ -53,8 +53,7 @@ export interface RunningSandboxProvider {
 /** Wiring: its own ledger database (no NATS: it is an outside party), the app, the HTTP server. */
 export async function startSandboxProvider(config: SandboxConfig, logger: Logger): Promise<RunningSandboxProvider> {
   const sequelize = await openDatabase({
-    url: config.DATABASE_URL,
-    database: `${config.DATABASE_NAME_PREFIX}_sandbox_provider`,
+    ...databaseOptionsFrom(config, 'sandbox-provider'),
     models: sandboxModels,
     migrations: sandboxMigrations,
     logger,

@@ -22,7 +22,7 @@ export interface ConsumerLeadership {
  * had not acked come again. The keepalives end a session whose host vanished in about 40 s.
  */
 export function waitForConsumerLeadership(databaseUrl: string): ConsumerLeadership {
-  const client = new Client({ connectionString: databaseUrl, keepAlive: true });
+  const client = new Client({ connectionString: databaseUrl, keepAlive: true, application_name: 'analytics-leader' });
   let ended = false;
   const end = async () => {
     if (ended) return;

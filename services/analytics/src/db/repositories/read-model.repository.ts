@@ -63,7 +63,11 @@ export class ReadModelRepository {
 
   /** The consumer's side of the rebuild lock: waits while a rebuild runs. */
   async shareReadModelLock(transaction: Transaction): Promise<void> {
+    // Waiting out a rebuild is the design, not a slow statement: no statement_timeout for the
+    // wait, the connection's own again after it.
+    await this.sequelize.query('SET LOCAL statement_timeout = 0', { transaction });
     await this.sequelize.query('SELECT pg_advisory_xact_lock_shared($1)', { bind: [READ_MODEL_LOCK], transaction });
+    await this.sequelize.query('SET LOCAL statement_timeout TO DEFAULT', { transaction });
   }
 
   /**

@@ -1,4 +1,10 @@
-import { outboxMigrations, parkedEventsMigration, testClocksMigration, type Migration } from '@billing/platform';
+import {
+  outboxMigrations,
+  parkedEventRetentionIndexMigration,
+  parkedEventsMigration,
+  testClocksMigration,
+  type Migration,
+} from '@billing/platform';
 import { createCustomers } from './0001-create-customers';
 import { createSubscriptions } from './0002-create-subscriptions';
 import { createInvoices } from './0003-create-invoices';
@@ -25,6 +31,7 @@ import { addHostedInvoicePayments } from './0060-add-hosted-invoice-payments';
 import { addCardUpdates } from './0070-add-card-updates';
 import { addInvoiceParties } from './0050-add-invoice-parties';
 import { indexAnalyticsEvents } from './0080-index-analytics-events';
+import { indexOutboxRetention } from './0090-index-outbox-retention';
 
 /** Every migration of the billing database, in order. Append; never edit a shipped one. */
 export const billingMigrations: Migration[] = [
@@ -58,4 +65,6 @@ export const billingMigrations: Migration[] = [
   addHostedInvoicePayments,
   addCardUpdates,
   indexAnalyticsEvents,
+  parkedEventRetentionIndexMigration,
+  indexOutboxRetention,
 ];

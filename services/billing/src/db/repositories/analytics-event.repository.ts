@@ -1,6 +1,12 @@
 import { QueryTypes } from 'sequelize';
 import type { Sequelize } from 'sequelize-typescript';
 
+/**
+ * The outbox rows that carry analytics facts: billing's history for a rebuild, which retention
+ * never deletes (docs/deployment.md, "Retention"; the index of migration 0090 carries it too).
+ */
+export const ANALYTICS_FACT_ROWS = "payload ? 'analytics'";
+
 /** One recorded event with analytics facts: its place in commit order and its envelope as published. */
 export interface AnalyticsEventRow {
   seq: number;

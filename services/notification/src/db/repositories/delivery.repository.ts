@@ -7,11 +7,25 @@ import {
   traceHeadersOf,
   type PageRequest,
   type ProjectScope,
+  type RetentionRule,
 } from '@billing/platform';
 import type { DeliveryStatus } from '../../domain/delivery-status';
 import { DeliveryAttemptModel, DeliveryModel } from '../models/delivery.model';
 
 /** An event as the fan-out needs it, with the body every attempt will send. */
+/**
+ * Finished deliveries (SUCCEEDED, FAILED) older than `days`, their attempts with them (ON DELETE
+ * CASCADE); read through the index deliveries_finished (docs/deployment.md, "Retention").
+ */
+export function finishedDeliveryRetention(days: number): RetentionRule {
+  return {
+    name: 'deliveries',
+    table: 'deliveries',
+    expired: `status IN ('SUCCEEDED', 'FAILED') AND created_at < $1`,
+    days,
+  };
+}
+
 export interface EventToDeliver {
   id: string;
   event: string;
