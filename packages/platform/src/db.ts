@@ -3,6 +3,7 @@ import { Sequelize, type ModelCtor } from 'sequelize-typescript';
 import type { QueryInterface, Transaction } from 'sequelize';
 import type * as UmzugModule from 'umzug';
 import type { Logger } from './logger';
+import { registerDatabasePoolMetrics } from './metrics';
 
 /** One versioned migration; its name orders it ("0001-create-merchants"). */
 export interface Migration {
@@ -70,6 +71,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Sequelize>
     timezone: '+00:00',
   });
   await migrate(sequelize, url, options.migrations, options.logger);
+  registerDatabasePoolMetrics(sequelize, options.database);
   return sequelize;
 }
 

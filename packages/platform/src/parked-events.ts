@@ -44,6 +44,14 @@ export interface ParkedEvent {
 export class ParkedEvents {
   constructor(private readonly sequelize: Sequelize) {}
 
+  /** Parked events not yet replayed, by consumer (the parked_events gauge of metrics.ts). */
+  async waitingByConsumer(): Promise<{ consumer: string; count: number }[]> {
+    return this.sequelize.query<{ consumer: string; count: number }>(
+      `SELECT consumer, count(*)::int AS count FROM parked_events WHERE replayed_at IS NULL GROUP BY consumer`,
+      { type: QueryTypes.SELECT },
+    );
+  }
+
   /** Idempotent: a message parked twice (the ack lost after parking) stays one row. */
   async park(event: ParkedEvent): Promise<void> {
     await this.sequelize.query(
