@@ -181,7 +181,12 @@ export class PaystackClient implements PaymentProvider {
 
   async verifyTransaction(reference: string): Promise<VerifiedTransaction | null> {
     try {
-      const data = await this.call('verify_transaction', 'GET', `/transaction/verify/${encodeURIComponent(reference)}`, transactionData);
+      const data = await this.call(
+        'verify_transaction',
+        'GET',
+        `/transaction/verify/${encodeURIComponent(reference)}`,
+        transactionData,
+      );
       return toVerifiedTransaction(data);
     } catch (err) {
       // Paystack answers an unknown reference with 400 or 404 "Transaction reference not found".

@@ -90,7 +90,7 @@ export class EventConsumer {
   async start(): Promise<void> {
     const { nats, stream, subjectPrefix, durableName, eventType } = this.options;
     await ensureEventStream(nats, stream, subjectPrefix);
-    registerParkedEventsMetrics(this.options.parked, this.options.logger);
+    registerParkedEventsMetrics(this.options.parked, durableName, this.options.logger);
     const jsm = await nats.jetstreamManager();
     // No max_deliver: JetStream would drop the event from the consumer silently; the consumer
     // counts deliveries itself and parks the event where it can be inspected and replayed.

@@ -235,23 +235,32 @@ export function registerSchedulerBacklog(logger: Logger, counts: () => Promise<R
 
 /** What registerParkedEventsMetrics reads (ParkedEvents of parked-events.ts). */
 export interface ParkedEventCounts {
-  /** Parked events not yet replayed, by consumer. */
-  waitingByConsumer(): Promise<{ consumer: string; count: number }[]>;
+  /** Parked events of one consumer not yet replayed. */
+  waitingFor(consumer: string): Promise<number>;
 }
 
+/** The consumers of this process that park events, and where each parks them. */
+const parkingConsumers = new Map<string, ParkedEventCounts>();
+
 /**
- * Parked events not yet replayed, by consumer (each one an event a handler gave up on, which
- * nothing sends again until an operator replays it): registered by every event consumer.
+ * Parked events not yet replayed, by consumer (each an event a handler gave up on, which nothing
+ * sends again until an operator replays it): every event consumer registers itself, and its
+ * series is there (0) before anything is parked.
  */
-export function registerParkedEventsMetrics(parked: ParkedEventCounts, logger: Logger): void {
+export function registerParkedEventsMetrics(parked: ParkedEventCounts, consumer: string, logger: Logger): void {
+  parkingConsumers.set(consumer, parked);
   scrapeTimeGauge({
     name: 'parked_events',
     help: 'Events a consumer parked after its last delivery failed and nobody has replayed yet, by consumer',
     labelNames: ['consumer'],
     logger,
-    async read() {
-      return (await parked.waitingByConsumer()).map(({ consumer, count }) => ({ labels: { consumer }, value: count }));
-    },
+    read: () =>
+      Promise.all(
+        [...parkingConsumers].map(async ([name, counts]) => ({
+          labels: { consumer: name },
+          value: await counts.waitingFor(name),
+        })),
+      ),
   });
 }
 

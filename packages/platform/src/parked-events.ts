@@ -44,12 +44,13 @@ export interface ParkedEvent {
 export class ParkedEvents {
   constructor(private readonly sequelize: Sequelize) {}
 
-  /** Parked events not yet replayed, by consumer (the parked_events gauge of metrics.ts). */
-  async waitingByConsumer(): Promise<{ consumer: string; count: number }[]> {
-    return this.sequelize.query<{ consumer: string; count: number }>(
-      `SELECT consumer, count(*)::int AS count FROM parked_events WHERE replayed_at IS NULL GROUP BY consumer`,
-      { type: QueryTypes.SELECT },
+  /** Parked events of a consumer not yet replayed (the parked_events gauge of metrics.ts). */
+  async waitingFor(consumer: string): Promise<number> {
+    const [row] = await this.sequelize.query<{ count: number }>(
+      `SELECT count(*)::int AS count FROM parked_events WHERE consumer = $1 AND replayed_at IS NULL`,
+      { bind: [consumer], type: QueryTypes.SELECT },
     );
+    return row.count;
   }
 
   /** Idempotent: a message parked twice (the ack lost after parking) stays one row. */

@@ -16,3 +16,4 @@ export * from './pdf-text';
 export * from './smtp-inbox';
 export * from './tax-fixtures';
 export * from './settled-read';
+export * from './monitoring';
