@@ -1,6 +1,7 @@
 import { gunzipSync } from 'node:zlib';
 import {
   listenLocally,
+  metricsNeededFromProcesses,
   payCheckoutPageInSandbox,
   PLATFORM_PROCESSES,
   scrapeMetrics,
@@ -507,5 +508,91 @@ describe('GET /metrics of every process after a renewal and a webhook delivery',
     for (const { name } of PLATFORM_PROCESSES) {
       expect(after[name].series('process_cpu_user_seconds_total', { service: name })).toHaveLength(1);
     }
+  });
+
+  // After the traffic of the test above: a hosted checkout, a first charge on a saved card, a
+  // renewal and a webhook delivery.
+  it('times provider calls by operation and outcome; counts relay publishes; shows pools, NATS connections and parked events', async () => {
+    const after = await scrapeAll();
+    const sandboxCall = (operation: string, outcome = 'success') => ({ provider: 'sandbox', operation, outcome });
+
+    // Billing charged the saved card twice (the yearly subscription's first charge, the renewal);
+    // catalog started the hosted checkout's payment. No call failed, and the error series are
+    // there at 0 from the start.
+    expect(
+      after.billing.sum('payment_provider_request_duration_seconds_count', sandboxCall('charge_authorization')),
+    ).toBeGreaterThanOrEqual(2);
+    expect(
+      after.billing.sum('payment_provider_request_duration_seconds_sum', sandboxCall('charge_authorization')),
+    ).toBeGreaterThan(0);
+    expect(
+      after.catalog.sum('payment_provider_request_duration_seconds_count', { provider: 'sandbox' }),
+    ).toBeGreaterThanOrEqual(1);
+    for (const service of ['billing', 'catalog'] as const) {
+      expect(
+        after[service].series('payment_provider_errors_total', sandboxCall('charge_authorization', 'unreachable')),
+      ).toHaveLength(1);
+      expect(after[service].sum('payment_provider_errors_total')).toBe(0);
+      const outcomes = new Set(
+        after[service].series('payment_provider_request_duration_seconds_count').map((s) => s.labels.outcome),
+      );
+      expect([...outcomes]).toEqual(['success']);
+      // Never an id or a path in a label.
+      for (const series of after[service].series('payment_provider_request_duration_seconds_count')) {
+        expect(Object.keys(series.labels).sort()).toEqual(['operation', 'outcome', 'provider', 'service']);
+      }
+    }
+
+    // The outbox relays published the events of the checkout, the charges and the renewal.
+    expect(after.billing.sum('outbox_relay_published_events_total')).toBeGreaterThan(0);
+    for (const service of ['billing', 'catalog', 'identity'] as const) {
+      expect(after[service].series('outbox_relay_publish_failures_total')).toHaveLength(1);
+      expect(after[service].sum('outbox_relay_publish_failures_total')).toBe(0);
+    }
+
+    // Each process's database pool (documents has no database) and NATS connection.
+    const servedBy = (name: string) =>
+      PLATFORM_PROCESSES.filter((p) => after[p.name].series(name).length > 0).map((p) => p.name);
+    expect(servedBy('db_pool_connections_max').sort()).toEqual(
+      PLATFORM_PROCESSES.map((p) => p.name)
+        .filter((name) => name !== 'documents')
+        .sort(),
+    );
+    for (const service of servedBy('db_pool_connections_max')) {
+      const [max] = after[service].series('db_pool_connections_max');
+      expect(max.labels.database).toMatch(new RegExp(`_${service.replace('-', '_')}$`));
+      expect(max.value).toBeGreaterThanOrEqual(1);
+      expect(after[service].sum('db_pool_connections_in_use')).toBeLessThanOrEqual(max.value);
+      expect(after[service].series('db_pool_connections_idle')).toHaveLength(1);
+      expect(after[service].sum('db_pool_pending_acquires')).toBe(0);
+    }
+    expect(servedBy('nats_client_connected')).toEqual(
+      expect.arrayContaining(['gateway', 'identity', 'catalog', 'billing', 'notification', 'analytics']),
+    );
+    for (const service of servedBy('nats_client_connected')) {
+      expect(after[service].series('nats_client_connected').map((s) => s.value)).toEqual([1]);
+      expect(after[service].sum('nats_client_reconnects_total')).toBe(0);
+    }
+
+    // Every event consumer's parked events, 0: nothing was parked.
+    const parked = (service: ServiceName) =>
+      after[service].series('parked_events').map((s) => [s.labels.consumer, s.value]);
+    expect(parked('notification')).toEqual([['notification', 0]]);
+    expect(parked('analytics')).toHaveLength(1);
+    expect(parked('billing')).toHaveLength(1);
+    expect([...parked('analytics'), ...parked('billing')].every(([, value]) => value === 0)).toBe(true);
+  });
+
+  it('serves every metric that the alerts, SLO rules and dashboards of k8s/components/monitoring select', async () => {
+    const scrapes = await scrapeAll();
+    const served = new Set(Object.values(scrapes).flatMap((scrape) => scrape.samples.map((s) => s.name)));
+    const needed = metricsNeededFromProcesses();
+    expect(needed.size).toBeGreaterThan(25);
+    // Histograms are selected by their series (`_bucket`, `_count`), which are what a process serves.
+    expect(needed.has('payment_provider_request_duration_seconds_bucket')).toBe(true);
+    const missing = [...needed]
+      .filter(([name]) => !served.has(name))
+      .map(([name, sources]) => `${name} (${sources.join('; ')})`);
+    expect(missing).toEqual([]);
   });
 });

@@ -59,12 +59,15 @@ export function renderComponent(folder: string): KubeObject[] {
 
 /**
  * The kubernetes-models class of an object (kubernetes-models for the built-in kinds,
- * @kubernetes-models/cert-manager for cert-manager's), or undefined for a kind neither knows.
+ * @kubernetes-models/cert-manager for cert-manager's, @kubernetes-models/prometheus-operator for
+ * the Prometheus Operator's), or undefined for a kind none knows.
  */
 export function modelOf(object: KubeObject): (new (data: object) => { validate(): void }) | undefined {
   const packageName = object.apiVersion.includes('cert-manager.io')
     ? '@kubernetes-models/cert-manager'
-    : 'kubernetes-models';
+    : object.apiVersion.startsWith('monitoring.coreos.com/')
+      ? '@kubernetes-models/prometheus-operator'
+      : 'kubernetes-models';
   try {
     // eslint-disable-next-line @typescript-eslint/no-require-imports -- the module is chosen by apiVersion
     return require(`${packageName}/${object.apiVersion}`)[object.kind];

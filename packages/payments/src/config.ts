@@ -56,6 +56,7 @@ export class PaymentProviders {
         connections: this.config.PROVIDER_CALLS_IN_FLIGHT,
         expectedLatencyMs: this.config.PROVIDER_LATENCY_MS,
         timeoutMs: this.config.PROVIDER_TIMEOUT_MS,
+        metricsName: 'sandbox',
       });
       return this.sandbox;
     }
@@ -68,6 +69,7 @@ export class PaymentProviders {
       connections: this.config.PROVIDER_CALLS_IN_FLIGHT,
       expectedLatencyMs: this.config.PROVIDER_LATENCY_MS,
       timeoutMs: this.config.PROVIDER_TIMEOUT_MS,
+      metricsName: 'paystack',
     });
     return this.live;
   }

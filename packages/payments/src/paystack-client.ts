@@ -1,3 +1,4 @@
+import { counter, latencyHistogram } from '@billing/platform';
 import { z } from 'zod';
 import {
   PaymentProviderError,
@@ -14,6 +15,69 @@ import {
 import { ProviderHttp, type ProviderHttpOptions } from './provider-http';
 
 export type PaystackClientOptions = ProviderHttpOptions;
+
+/** The calls the client makes, as named on its metrics (never a path: paths carry references). */
+const OPERATIONS = [
+  'create_customer',
+  'initialize_transaction',
+  'verify_transaction',
+  'charge_authorization',
+  'refund',
+  'list_refunds',
+] as const;
+type Operation = (typeof OPERATIONS)[number];
+
+/**
+ * How a call ended: `success` (an answer the client could read; a declined charge is one),
+ * `refused` (a 4xx or `status: false`: the provider read the request and said no), `error` (a 5xx
+ * or an answer the client could not read) or `unreachable` (no answer: connection refused or
+ * reset, or none within PROVIDER_TIMEOUT_MS).
+ */
+const OUTCOMES = ['success', 'refused', 'error', 'unreachable'] as const;
+type Outcome = (typeof OUTCOMES)[number];
+const FAILURES = ['refused', 'error', 'unreachable'] as const;
+
+const requestDuration = latencyHistogram(
+  'payment_provider_request_duration_seconds',
+  'Time a call to the payment provider took, from sending it to reading its answer, by provider, operation and outcome',
+  ['provider', 'operation', 'outcome'],
+);
+const requestErrors = counter(
+  'payment_provider_errors_total',
+  'Calls to the payment provider that did not succeed, by provider, operation and outcome (refused, error, unreachable)',
+  ['provider', 'operation', 'outcome'],
+);
+
+/**
+ * The metric series of one client, bound once: a call only reads a clock and adds to a series
+ * (a renewal run makes thousands of calls).
+ */
+function boundSeries(provider: string) {
+  const series = {} as Record<
+    Operation,
+    { duration: Record<Outcome, { observe(seconds: number): void }>; errors: Record<Outcome, { inc(): void }> }
+  >;
+  for (const operation of OPERATIONS) {
+    const duration = {} as Record<Outcome, { observe(seconds: number): void }>;
+    const errors = {} as Record<Outcome, { inc(): void }>;
+    for (const outcome of OUTCOMES) duration[outcome] = requestDuration.labels({ provider, operation, outcome });
+    errors.success = { inc: () => undefined };
+    for (const outcome of FAILURES) {
+      const child = requestErrors.labels({ provider, operation, outcome });
+      // Present from the start, so that a rate over the series is 0 rather than empty.
+      child.inc(0);
+      errors[outcome] = child;
+    }
+    series[operation] = { duration, errors };
+  }
+  return series;
+}
+
+function outcomeOf(err: unknown): Outcome {
+  if (!(err instanceof PaymentProviderError)) return 'error';
+  if (!err.retryable) return 'refused';
+  return err.httpStatus === null ? 'unreachable' : 'error';
+}
 
 /** Minor units on the wire (Paystack's "kobo"): never a fraction, never unsafe. */
 const minorUnits = z.number().int().nonnegative();
@@ -76,9 +140,11 @@ const REFUND_STATUSES: Record<string, ProviderRefund['status']> = { processed: '
  */
 export class PaystackClient implements PaymentProvider {
   private readonly http: ProviderHttp;
+  private readonly series: ReturnType<typeof boundSeries>;
 
   constructor(options: PaystackClientOptions) {
     this.http = new ProviderHttp(options);
+    this.series = boundSeries(options.metricsName ?? 'paystack');
   }
 
   /** Closes the kept-alive connections (at shutdown). */
@@ -93,7 +159,7 @@ export class PaystackClient implements PaymentProvider {
 
   async createCustomer(input: { email: string; name?: string }): Promise<ProviderCustomer> {
     const [firstName, ...rest] = (input.name ?? '').trim().split(/\s+/).filter(Boolean);
-    const data = await this.call('POST', '/customer', customerData, {
+    const data = await this.call('create_customer', 'POST', '/customer', customerData, {
       email: input.email,
       ...(firstName ? { first_name: firstName } : {}),
       ...(rest.length ? { last_name: rest.join(' ') } : {}),
@@ -102,7 +168,7 @@ export class PaystackClient implements PaymentProvider {
   }
 
   async initializeTransaction(input: InitializeTransactionInput): Promise<InitializedTransaction> {
-    const data = await this.call('POST', '/transaction/initialize', initializeData, {
+    const data = await this.call('initialize_transaction', 'POST', '/transaction/initialize', initializeData, {
       email: input.email,
       amount: positiveMinorUnits(input.amount),
       currency: input.currency,
@@ -115,7 +181,12 @@ export class PaystackClient implements PaymentProvider {
 
   async verifyTransaction(reference: string): Promise<VerifiedTransaction | null> {
     try {
-      const data = await this.call('GET', `/transaction/verify/${encodeURIComponent(reference)}`, transactionData);
+      const data = await this.call(
+        'verify_transaction',
+        'GET',
+        `/transaction/verify/${encodeURIComponent(reference)}`,
+        transactionData,
+      );
       return toVerifiedTransaction(data);
     } catch (err) {
       // Paystack answers an unknown reference with 400 or 404 "Transaction reference not found".
@@ -125,7 +196,7 @@ export class PaystackClient implements PaymentProvider {
   }
 
   async chargeAuthorization(input: ChargeAuthorizationInput): Promise<VerifiedTransaction> {
-    const data = await this.call('POST', '/transaction/charge_authorization', transactionData, {
+    const data = await this.call('charge_authorization', 'POST', '/transaction/charge_authorization', transactionData, {
       authorization_code: input.authorizationCode,
       email: input.email,
       amount: positiveMinorUnits(input.amount),
@@ -141,7 +212,7 @@ export class PaystackClient implements PaymentProvider {
     amount?: number;
     merchantNote?: string;
   }): Promise<ProviderRefund> {
-    const data = await this.call('POST', '/refund', refundData, {
+    const data = await this.call('refund', 'POST', '/refund', refundData, {
       transaction: input.transactionReference,
       ...(input.amount === undefined ? {} : { amount: positiveMinorUnits(input.amount) }),
       ...(input.merchantNote === undefined ? {} : { merchant_note: input.merchantNote }),
@@ -151,12 +222,36 @@ export class PaystackClient implements PaymentProvider {
 
   async listRefunds(transactionReference: string): Promise<ProviderRefund[]> {
     const query = new URLSearchParams({ transaction: transactionReference });
-    const data = await this.call('GET', `/refund?${query.toString()}`, z.array(refundData));
+    const data = await this.call('list_refunds', 'GET', `/refund?${query.toString()}`, z.array(refundData));
     return data.map((refund) => toProviderRefund(refund, transactionReference));
   }
 
-  /** Sends a request and reads `data` out of Paystack's `{status, message, data}` envelope. */
+  /**
+   * Sends a request and reads `data` out of Paystack's `{status, message, data}` envelope, timed
+   * and counted by operation and outcome (docs/deployment.md, "Metrics").
+   */
   private async call<S extends z.ZodType>(
+    operation: Operation,
+    method: 'GET' | 'POST',
+    path: string,
+    dataSchema: S,
+    body?: unknown,
+  ): Promise<z.infer<S>> {
+    const series = this.series[operation];
+    const started = performance.now();
+    try {
+      const data = await this.send(method, path, dataSchema, body);
+      series.duration.success.observe((performance.now() - started) / 1000);
+      return data;
+    } catch (err) {
+      const outcome = outcomeOf(err);
+      series.duration[outcome].observe((performance.now() - started) / 1000);
+      series.errors[outcome].inc();
+      throw err;
+    }
+  }
+
+  private async send<S extends z.ZodType>(
     method: 'GET' | 'POST',
     path: string,
     dataSchema: S,

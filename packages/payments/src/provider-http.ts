@@ -14,6 +14,8 @@ export interface ProviderHttpOptions {
   connections?: number;
   /** The latency expected before any call was answered (PROVIDER_LATENCY_MS); 0 by default. */
   expectedLatencyMs?: number;
+  /** The provider's name on its metrics (`sandbox`, `paystack`); `paystack` by default. */
+  metricsName?: string;
 }
 
 export const DEFAULT_PROVIDER_TIMEOUT_MS = 15_000;

@@ -3,6 +3,7 @@ import { Sequelize, type ModelCtor } from 'sequelize-typescript';
 import { QueryTypes, type QueryInterface, type Transaction } from 'sequelize';
 import type { DatabaseConfig } from './config';
 import type { Logger } from './logger';
+import { registerDatabasePoolMetrics } from './metrics';
 
 /** One versioned migration; its name orders it ("0001-create-merchants"). */
 export interface Migration {
@@ -135,6 +136,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Sequelize>
     timezone: '+00:00',
   });
   await migrate(sequelize, options.migrations, options.logger);
+  registerDatabasePoolMetrics(sequelize, options.database);
   return sequelize;
 }
 

@@ -10,6 +10,7 @@ import {
 } from 'nats';
 import { z } from 'zod';
 import type { Logger } from './logger';
+import { registerParkedEventsMetrics } from './metrics';
 import { ensureEventStream, eventSubject } from './nats';
 import type { EventEnvelope } from './outbox';
 import type { ParkedEvents } from './parked-events';
@@ -89,6 +90,7 @@ export class EventConsumer {
   async start(): Promise<void> {
     const { nats, stream, subjectPrefix, durableName, eventType } = this.options;
     await ensureEventStream(nats, stream, subjectPrefix);
+    registerParkedEventsMetrics(this.options.parked, durableName, this.options.logger);
     const jsm = await nats.jetstreamManager();
     // No max_deliver: JetStream would drop the event from the consumer silently; the consumer
     // counts deliveries itself and parks the event where it can be inspected and replayed.

@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ServerUnaryCall, ServiceDefinition, ServiceError, UntypedServiceImplementation } from '@grpc/grpc-js';
 import { status as GrpcStatus } from '@grpc/grpc-js';
-import type { NatsConnection } from 'nats';
+import { Events, type NatsConnection } from 'nats';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, register } from 'prom-client';
 import { QueryTypes } from 'sequelize';
 import type { Sequelize } from 'sequelize-typescript';
@@ -229,4 +229,123 @@ export function registerSchedulerBacklog(logger: Logger, counts: () => Promise<R
       return Object.entries(await counts()).map(([scheduler, value]) => ({ labels: { scheduler }, value }));
     },
   });
+}
+
+// --- Parked events: a consumer's events that failed every delivery ---------------------------
+
+/** What registerParkedEventsMetrics reads (ParkedEvents of parked-events.ts). */
+export interface ParkedEventCounts {
+  /** Parked events of one consumer not yet replayed. */
+  waitingFor(consumer: string): Promise<number>;
+}
+
+/** The consumers of this process that park events, and where each parks them. */
+const parkingConsumers = new Map<string, ParkedEventCounts>();
+
+/**
+ * Parked events not yet replayed, by consumer (each an event a handler gave up on, which nothing
+ * sends again until an operator replays it): every event consumer registers itself, and its
+ * series is there (0) before anything is parked.
+ */
+export function registerParkedEventsMetrics(parked: ParkedEventCounts, consumer: string, logger: Logger): void {
+  parkingConsumers.set(consumer, parked);
+  scrapeTimeGauge({
+    name: 'parked_events',
+    help: 'Events a consumer parked after its last delivery failed and nobody has replayed yet, by consumer',
+    labelNames: ['consumer'],
+    logger,
+    read: () =>
+      Promise.all(
+        [...parkingConsumers].map(async ([name, counts]) => ({
+          labels: { consumer: name },
+          value: await counts.waitingFor(name),
+        })),
+      ),
+  });
+}
+
+// --- Database connection pools: in use, idle, waiting ----------------------------------------
+
+/** The counts sequelize-pool keeps of one pool (sequelize.connectionManager.pool). */
+interface ConnectionPoolCounts {
+  readonly size: number;
+  readonly available: number;
+  readonly using: number;
+  readonly waiting: number;
+  readonly maxSize: number;
+}
+
+/** The pools of this process's databases by database name, read when Prometheus scrapes. */
+const databasePools = new Map<string, ConnectionPoolCounts>();
+
+function poolGauge(name: string, help: string, read: (pool: ConnectionPoolCounts) => number): void {
+  if (register.getSingleMetric(name)) return;
+  new Gauge({
+    name,
+    help,
+    labelNames: ['database'],
+    collect() {
+      this.reset();
+      for (const [database, pool] of databasePools) this.set({ database }, read(pool));
+    },
+  });
+}
+
+/**
+ * The connection pool of a database the process opened (openDatabase registers every one), read
+ * from the pool's own counters when Prometheus scrapes: nothing is added to a query's path.
+ * Requests waiting for a connection mean the pool (DATABASE_POOL_MAX) or the server is too small.
+ */
+export function registerDatabasePoolMetrics(sequelize: Sequelize, database: string): void {
+  const pool = (sequelize.connectionManager as unknown as { pool?: ConnectionPoolCounts }).pool;
+  // A replicated (read/write) setup has two pools and no counters of its own: not used here.
+  if (!pool || typeof pool.waiting !== 'number') return;
+  databasePools.set(database, pool);
+  poolGauge('db_pool_connections_in_use', 'Connections of the pool lent to a query or transaction', (p) => p.using);
+  poolGauge('db_pool_connections_idle', 'Open connections of the pool that nothing uses', (p) => p.available);
+  poolGauge('db_pool_connections_max', 'The most connections the pool opens', (p) => p.maxSize);
+  poolGauge(
+    'db_pool_pending_acquires',
+    'Queries and transactions waiting for a connection of the pool (all are in use)',
+    (p) => p.waiting,
+  );
+}
+
+// --- NATS connection state -------------------------------------------------------------------
+
+const natsConnected = new Map<string, number>();
+
+/**
+ * Whether each NATS connection of the process is up (1) or not (0), and how often it came back,
+ * from the connection's status events (connectNats watches every connection).
+ */
+export function registerNatsConnectionMetrics(nc: NatsConnection, connection: string): void {
+  if (!register.getSingleMetric('nats_client_connected')) {
+    new Gauge({
+      name: 'nats_client_connected',
+      help: 'Whether the NATS connection is up (1) or lost or closed (0), by connection name',
+      labelNames: ['connection'],
+      collect() {
+        this.reset();
+        for (const [name, value] of natsConnected) this.set({ connection: name }, value);
+      },
+    });
+  }
+  const reconnects = counter(
+    'nats_client_reconnects_total',
+    'Times the NATS connection was lost and made again, by connection name',
+    ['connection'],
+  ).labels({ connection });
+  reconnects.inc(0);
+  natsConnected.set(connection, 1);
+  void (async () => {
+    for await (const status of nc.status()) {
+      if (status.type === Events.Disconnect) natsConnected.set(connection, 0);
+      else if (status.type === Events.Reconnect) {
+        natsConnected.set(connection, 1);
+        reconnects.inc();
+      }
+    }
+  })();
+  void nc.closed().then(() => natsConnected.set(connection, 0));
 }

@@ -8,6 +8,8 @@ import {
   type NatsConnection,
 } from 'nats';
 
+import { registerNatsConnectionMetrics } from './metrics';
+
 export { natsHeaders };
 export type { NatsConnection };
 
@@ -104,7 +106,15 @@ export function natsRoundTrips(nc: NatsConnection, timeoutMs: number): () => Pro
 export async function connectNats(url: string, name: string): Promise<NatsConnection> {
   // noAsyncTraces: every JetStream publish is a request, and capturing a stack trace for each
   // (in case it times out) was measured at a tenth of an outbox relay's CPU.
-  return connect({ servers: url, name, maxReconnectAttempts: -1, reconnectTimeWait: 500, noAsyncTraces: true });
+  const nc = await connect({
+    servers: url,
+    name,
+    maxReconnectAttempts: -1,
+    reconnectTimeWait: 500,
+    noAsyncTraces: true,
+  });
+  registerNatsConnectionMetrics(nc, name);
+  return nc;
 }
 
 /**

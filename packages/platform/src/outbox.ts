@@ -5,6 +5,7 @@ import { QueryTypes, type Transaction } from 'sequelize';
 import type { Sequelize } from 'sequelize-typescript';
 import type { Migration } from './db';
 import type { Logger } from './logger';
+import { counter } from './metrics';
 import { eventSubject, natsHeaders } from './nats';
 import { contextOfTraceHeaders, inSpan, SpanKind, traceHeadersOf, type Context } from './spans';
 
@@ -189,6 +190,18 @@ export class OutboxRelay {
   /** How many rows this relay published (used by tests and metrics). */
   published = 0;
 
+  /** Events published and failed passes, for Prometheus (docs/deployment.md, "Metrics"). */
+  private readonly publishedEvents = counter(
+    'outbox_relay_published_events_total',
+    'Outbox events the relay published to JetStream and marked sent',
+    [],
+  );
+  private readonly publishFailures = counter(
+    'outbox_relay_publish_failures_total',
+    'Batches the outbox relay failed to publish or mark sent (NATS or the database failed); each is tried again',
+    [],
+  );
+
   constructor(private readonly options: OutboxRelayOptions) {
     this.js = options.nats.jetstream();
   }
@@ -210,7 +223,7 @@ export class OutboxRelay {
   /** Publishes one batch; returns how many rows it published. */
   async publishBatch(): Promise<number> {
     const { sequelize } = this.options;
-    return sequelize.transaction(async (transaction) => {
+    const count = await sequelize.transaction(async (transaction) => {
       const rows = await sequelize.query<PendingRow>(
         `SELECT id, event_type, payload::text AS payload, headers FROM outbox_events
           WHERE published_at IS NULL ORDER BY seq
@@ -227,6 +240,9 @@ export class OutboxRelay {
       this.published += rows.length;
       return rows.length;
     });
+    // Counted once the transaction has committed: a batch rolled back is a failure, not sent.
+    if (count > 0) this.publishedEvents.inc(count);
+    return count;
   }
 
   /**
@@ -260,6 +276,7 @@ export class OutboxRelay {
       try {
         count = await this.publishBatch();
       } catch (err) {
+        this.publishFailures.inc();
         this.options.logger.warn({ err }, 'outbox relay: publish failed; will retry');
         await this.sleep(1000);
         continue;

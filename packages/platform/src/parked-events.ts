@@ -55,6 +55,15 @@ export interface ParkedEvent {
 export class ParkedEvents {
   constructor(private readonly sequelize: Sequelize) {}
 
+  /** Parked events of a consumer not yet replayed (the parked_events gauge of metrics.ts). */
+  async waitingFor(consumer: string): Promise<number> {
+    const [row] = await this.sequelize.query<{ count: number }>(
+      `SELECT count(*)::int AS count FROM parked_events WHERE consumer = $1 AND replayed_at IS NULL`,
+      { bind: [consumer], type: QueryTypes.SELECT },
+    );
+    return row.count;
+  }
+
   /** Idempotent: a message parked twice (the ack lost after parking) stays one row. */
   async park(event: ParkedEvent): Promise<void> {
     await this.sequelize.query(

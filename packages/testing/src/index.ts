@@ -17,3 +17,4 @@ export * from './smtp-inbox';
 export * from './tax-fixtures';
 export * from './settled-read';
 export * from './pgbouncer';
+export * from './monitoring';
