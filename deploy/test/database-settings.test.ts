@@ -15,6 +15,7 @@ import {
   uniqueRunId,
   type PlatformUnderTest,
 } from '@billing/testing';
+import { configModuleOf, runConfigLoaders } from './support/manifests';
 
 /** The processes that own a database (documents keeps none). */
 const WITH_DATABASE = PLATFORM_PROCESSES.map((spec) => spec.name).filter((name) => name !== 'documents');
@@ -82,6 +83,43 @@ describe('the database settings reach every process', () => {
       }
       await expect(sequelize.query('SELECT 1', { type: QueryTypes.SELECT })).resolves.toEqual([{ '?column?': 1 }]);
     });
+  });
+
+  it('is read by every process’s own configuration loader and carried by databaseOptionsFrom', () => {
+    const loaded = runConfigLoaders(
+      WITH_DATABASE.map((service) => ({
+        label: service,
+        configModule: configModuleOf(service),
+        env: {
+          NODE_ENV: 'test',
+          DATABASE_URL: TEST_DATABASE_URL,
+          // The secrets some processes require whatever the mode.
+          JWT_SECRET: 'database-settings-test-0123456789abcdef',
+          DOCUMENT_LINKS_KEY: 'database-settings-test-0123456789abcdef',
+          PORTAL_LINKS_KEY: 'database-settings-test-0123456789abcdef',
+          ...SETTINGS,
+        },
+      })),
+    );
+    expect(
+      Object.entries(loaded).flatMap(([service, { refused }]) => (refused ? [`${service}: ${refused}`] : [])),
+    ).toEqual([]);
+    const carried = Object.fromEntries(
+      WITH_DATABASE.map((service) => {
+        const config = loaded[service].config as Parameters<typeof databaseOptionsFrom>[0] | null;
+        const options = config && databaseOptionsFrom(config, service);
+        return [
+          service,
+          options && [
+            options.poolMax,
+            options.acquireTimeoutMs,
+            options.statementTimeoutMs,
+            options.idleInTransactionTimeoutMs,
+          ],
+        ];
+      }),
+    );
+    expect(carried).toEqual(Object.fromEntries(WITH_DATABASE.map((service) => [service, [2, 300, 400, 5000]])));
   });
 
   describe('in the platform’s own processes', () => {

@@ -160,7 +160,9 @@ async function appliedMigrations(sequelize: Sequelize, transaction?: Transaction
  * transaction-scoped advisory lock and reads schema_migrations again: a replica that waited
  * for another finds the migration recorded and skips it, and the record commits with the
  * migration or not at all. No session state, so it runs through PgBouncer's transaction mode
- * (docs/deployment.md, "PostgreSQL connections"). The table keeps umzug's former layout.
+ * (docs/deployment.md, "PostgreSQL connections"). Hand-written rather than umzug: its storage
+ * records a migration apart from the migration's transaction and it has no transaction-scoped
+ * lock. The table keeps umzug's layout, so databases it migrated carry on.
  */
 async function migrate(sequelize: Sequelize, migrations: Migration[], logger: Logger): Promise<void> {
   // Nothing pending, the usual restart: one read, no lock.

@@ -147,7 +147,7 @@ export function platformEnvironment(env: NodeJS.ProcessEnv): Record<string, stri
 
 /**
  * The platform package's index, loaded when a suite first starts, probes or cleans up processes
- * rather than when it imports this package: the index brings Sequelize, umzug, gRPC and NATS,
+ * rather than when it imports this package: the index brings Sequelize, gRPC and NATS,
  * about a second of CPU that each of the many suites borrowing the run's shared platform would
  * otherwise pay in its own jest module registry.
  */
