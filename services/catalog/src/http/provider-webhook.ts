@@ -1,5 +1,12 @@
 import type { IncomingMessage, RequestListener } from 'node:http';
-import { DomainError, isPostTo, readRawBodyOrRefuse, sendJson, type Logger } from '@billing/platform';
+import {
+  DomainError,
+  isDatabaseUnavailable,
+  isPostTo,
+  readRawBodyOrRefuse,
+  sendJson,
+  type Logger,
+} from '@billing/platform';
 import type { CatalogDeps } from '../catalog-deps';
 import { receiveProviderWebhook } from '../usecases/provider-webhooks/receive-provider-webhook.usecase';
 
@@ -30,6 +37,10 @@ export function providerWebhookListener(deps: CatalogDeps, logger: Logger): Requ
         return sendJson(res, 422, { detail: err.violations });
       }
       // The provider retries a non-2xx webhook; the customer never sees this answer.
+      if (isDatabaseUnavailable(err)) {
+        logger.warn({ err }, 'provider webhook: the database is unavailable');
+        return sendJson(res, 503, { detail: 'The webhook could not be processed; retry later' });
+      }
       logger.error({ err }, 'provider webhook failed');
       sendJson(res, 500, { detail: 'The webhook could not be processed; retry later' });
     }
