@@ -1,7 +1,9 @@
 import type { IncomingMessage, RequestListener } from 'node:http';
+import { status as GrpcStatus } from '@grpc/grpc-js';
 import {
   DomainError,
   isDatabaseUnavailable,
+  isGrpcServiceError,
   isPostTo,
   readRawBodyOrRefuse,
   sendJson,
@@ -37,8 +39,9 @@ export function providerWebhookListener(deps: CatalogDeps, logger: Logger): Requ
         return sendJson(res, 422, { detail: err.violations });
       }
       // The provider retries a non-2xx webhook; the customer never sees this answer.
-      if (isDatabaseUnavailable(err)) {
-        logger.warn({ err }, 'provider webhook: the database is unavailable');
+      // Our database or billing briefly away (a restart, a failover): the provider's retry will do.
+      if (isDatabaseUnavailable(err) || (isGrpcServiceError(err) && err.code === GrpcStatus.UNAVAILABLE)) {
+        logger.warn({ err }, 'provider webhook: a backing service is unavailable');
         return sendJson(res, 503, { detail: 'The webhook could not be processed; retry later' });
       }
       logger.error({ err }, 'provider webhook failed');
