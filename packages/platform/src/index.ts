@@ -2,6 +2,7 @@ import 'reflect-metadata';
 
 export * from './clock';
 export * from './config';
+export * from './database-errors';
 export * from './db';
 export * from './project-scoped-model';
 export * from './bigint-column';

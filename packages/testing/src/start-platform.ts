@@ -82,6 +82,8 @@ export function channelCredentialsFrom(files: ServiceTlsFiles): ChannelCredentia
 export interface StartOptions {
   /** Extra environment for every process (e.g. a short JWT_TTL_SECONDS). */
   env?: Record<string, string>;
+  /** Extra environment for one process's replicas only, on top of `env` (e.g. its own NATS_URL). */
+  processEnv?: Partial<Record<ServiceName, Record<string, string>>>;
   /** Which processes to start; all of them by default. */
   only?: ServiceName[];
   /**
@@ -196,7 +198,7 @@ async function launchPlatform(runId: string, options: StartOptions): Promise<Pla
         .map((own, replica) =>
           PlatformProcess.of(
             spec,
-            { ...common, ...own, ...tlsFiles(spec.name), ...options.env },
+            { ...common, ...own, ...tlsFiles(spec.name), ...options.env, ...options.processEnv?.[spec.name] },
             options.logDirectory ? { logFile: join(options.logDirectory, `${spec.name}-${replica}.log`) } : {},
           ),
         ),

@@ -1,5 +1,12 @@
 import express, { type Express, type Request, type Response } from 'express';
-import { CUSTOMER_PAGE_HEADERS, DomainError, type Logger } from '@billing/platform';
+import { status as GrpcStatus } from '@grpc/grpc-js';
+import {
+  CUSTOMER_PAGE_HEADERS,
+  DomainError,
+  isDatabaseUnavailable,
+  isGrpcServiceError,
+  type Logger,
+} from '@billing/platform';
 import type { CheckoutSessionModel } from '../db/models/checkout-session.model';
 import type { CatalogDeps } from '../catalog-deps';
 import { normalizeCouponCode } from '../domain/coupon-rules';
@@ -201,10 +208,15 @@ export function createCheckoutPagesApp(deps: CatalogDeps, logger: Logger): Expre
 
   app.use((_req, res) => notFound(res));
   // Express 5 passes rejected promises here; the customer sees a plain apology, never a stack.
+  // A database or service that is briefly away (a restart, a failover) is a 503 the payer may
+  // retry at once, not a fault of ours (docs/api-behaviour.md §1).
   app.use((err: unknown, _req: Request, res: Response, _next: express.NextFunction) => {
-    logger.error({ err }, 'checkout page failed');
+    const unavailable = isDatabaseUnavailable(err) || (isGrpcServiceError(err) && err.code === GrpcStatus.UNAVAILABLE);
+    if (unavailable) logger.warn({ err }, 'checkout page: a backing service is unavailable');
+    else logger.error({ err }, 'checkout page failed');
+    if (unavailable) res.set('Retry-After', '1');
     res
-      .status(500)
+      .status(unavailable ? 503 : 500)
       .send(
         checkoutStatusPage('Something went wrong', 'We could not process this step. Please try again in a moment.'),
       );

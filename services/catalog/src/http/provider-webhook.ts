@@ -1,5 +1,14 @@
 import type { IncomingMessage, RequestListener } from 'node:http';
-import { DomainError, isPostTo, readRawBodyOrRefuse, sendJson, type Logger } from '@billing/platform';
+import { status as GrpcStatus } from '@grpc/grpc-js';
+import {
+  DomainError,
+  isDatabaseUnavailable,
+  isGrpcServiceError,
+  isPostTo,
+  readRawBodyOrRefuse,
+  sendJson,
+  type Logger,
+} from '@billing/platform';
 import type { CatalogDeps } from '../catalog-deps';
 import { receiveProviderWebhook } from '../usecases/provider-webhooks/receive-provider-webhook.usecase';
 
@@ -30,6 +39,11 @@ export function providerWebhookListener(deps: CatalogDeps, logger: Logger): Requ
         return sendJson(res, 422, { detail: err.violations });
       }
       // The provider retries a non-2xx webhook; the customer never sees this answer.
+      // Our database or billing briefly away (a restart, a failover): the provider's retry will do.
+      if (isDatabaseUnavailable(err) || (isGrpcServiceError(err) && err.code === GrpcStatus.UNAVAILABLE)) {
+        logger.warn({ err }, 'provider webhook: a backing service is unavailable');
+        return sendJson(res, 503, { detail: 'The webhook could not be processed; retry later' });
+      }
       logger.error({ err }, 'provider webhook failed');
       sendJson(res, 500, { detail: 'The webhook could not be processed; retry later' });
     }
