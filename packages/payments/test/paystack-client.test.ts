@@ -197,7 +197,13 @@ describe('PaystackClient against a stub Paystack', () => {
     const measured = new PaystackClient({ baseUrl: `${baseUrl}/`, secretKey, metricsName: provider, timeoutMs: 1000 });
     const series = async (name: string) =>
       (await register.getSingleMetric(name)!.get()).values
-        .filter((v) => v.labels.provider === provider && (!v.metricName || v.metricName.endsWith('_count')))
+        // A histogram's values are its buckets, sum and count (metricName): the count is the calls.
+        .filter((v: { metricName?: string; labels: object }) => {
+          const { metricName } = v;
+          return (
+            (v.labels as { provider?: string }).provider === provider && (!metricName || metricName.endsWith('_count'))
+          );
+        })
         .filter((v) => v.value > 0)
         .map((v) => `${String(v.labels.operation)} ${String(v.labels.outcome)} ${v.value}`)
         .sort();
