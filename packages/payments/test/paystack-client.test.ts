@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { register } from 'prom-client';
 import { PaymentProviderError, PaystackClient } from '../src';
 
 interface Recorded {
@@ -188,6 +189,68 @@ describe('PaystackClient against a stub Paystack', () => {
     const slow = await failure(client(1000).verifyTransaction('r'));
     expect(slow).toMatchObject({ httpStatus: null, retryable: true });
     expect(slow.message).toMatch(/within 1000 ms/);
+  });
+
+  it('times every call and counts its failures by operation and outcome, labelled by provider and never by path', async () => {
+    // A provider name of this test's own, so that the other tests' calls are not in its series.
+    const provider = 'metrics-test';
+    const measured = new PaystackClient({ baseUrl: `${baseUrl}/`, secretKey, metricsName: provider, timeoutMs: 1000 });
+    const series = async (name: string) =>
+      (await register.getSingleMetric(name)!.get()).values
+        // A histogram's values are its buckets, sum and count (metricName): the count is the calls.
+        .filter((v: { metricName?: string; labels: object }) => {
+          const { metricName } = v;
+          return (
+            (v.labels as { provider?: string }).provider === provider && (!metricName || metricName.endsWith('_count'))
+          );
+        })
+        .filter((v) => v.value > 0)
+        .map((v) => `${String(v.labels.operation)} ${String(v.labels.outcome)} ${v.value}`)
+        .sort();
+    // Every failure series is there at 0 before any call.
+    const zeros = (await register.getSingleMetric('payment_provider_errors_total')!.get()).values.filter(
+      (v) => v.labels.provider === provider,
+    );
+    expect(zeros).toHaveLength(6 * 3);
+    expect(zeros.every((v) => v.value === 0)).toBe(true);
+
+    answer = json(200, { status: true, data: { status: 'success', reference: 'r', amount: 100, currency: 'NGN' } });
+    await measured.verifyTransaction('ref-with-an-id-1');
+    await measured.verifyTransaction('ref-with-an-id-2');
+    answer = json(200, { status: true, data: { status: 'failed', reference: 'r', amount: 100, currency: 'NGN' } });
+    // A declined charge is an answer: a success of the call.
+    await measured.chargeAuthorization({
+      authorizationCode: 'AUTH_x',
+      email: 'a@b.co',
+      amount: 100,
+      currency: 'NGN',
+      reference: 'r',
+    });
+    answer = json(502, { message: 'Bad gateway' });
+    await failure(measured.refund({ transactionReference: 'r' }));
+    answer = json(400, { status: false, message: 'Duplicate Transaction Reference' });
+    await failure(measured.createCustomer({ email: 'a@b.co' }));
+    const unreachable = new PaystackClient({ baseUrl: 'http://127.0.0.1:1', secretKey, metricsName: provider });
+    await failure(unreachable.listRefunds('r'));
+
+    expect(await series('payment_provider_request_duration_seconds')).toEqual([
+      'charge_authorization success 1',
+      'create_customer refused 1',
+      'list_refunds unreachable 1',
+      'refund error 1',
+      'verify_transaction success 2',
+    ]);
+    expect(await series('payment_provider_errors_total')).toEqual([
+      'create_customer refused 1',
+      'list_refunds unreachable 1',
+      'refund error 1',
+    ]);
+    const labelNames = (await register.getSingleMetric('payment_provider_request_duration_seconds')!.get()).values
+      .filter((v) => v.labels.provider === provider)
+      .flatMap((v) => Object.keys(v.labels));
+    expect([...new Set(labelNames)].sort()).toEqual(['le', 'operation', 'outcome', 'provider']);
+    await unreachable.close();
+    await measured.close();
   });
 
   it('refuses a fractional or non-positive amount before anything reaches the provider', async () => {

@@ -1,5 +1,6 @@
 import { Sequelize } from 'sequelize-typescript';
 import { AckPolicy, DeliverPolicy, type NatsConnection } from 'nats';
+import { register } from 'prom-client';
 import { createLogger, outboxMigrations, OutboxRelay, recordEvent, type EventEnvelope } from '@billing/platform';
 import { openEventTestbed, type EventTestbed } from '@billing/testing';
 
@@ -139,5 +140,31 @@ describe('transactional outbox (real PostgreSQL + JetStream)', () => {
     expect(await relay.publishBatch()).toBe(1);
     const received = await readStream(`${subjectPrefix}.${type}`);
     expect(received.map((e) => e.id)).toEqual([envelope.id]);
+  });
+
+  it('counts the events it published and the batches it failed to publish (docs/deployment.md, "Metrics")', async () => {
+    const type = 'test.counted';
+    const total = async (name: string) => (await register.getSingleMetric(name)!.get()).values[0]?.value ?? 0;
+    const publishedBefore = await total('outbox_relay_published_events_total');
+    const failedBefore = await total('outbox_relay_publish_failures_total');
+    await sequelize.transaction((transaction) =>
+      recordEvent(sequelize, transaction, { type, data: { n: 1 }, occurredAt: new Date() }),
+    );
+    // A relay whose subjects no stream takes: JetStream answers no publish, the batch rolls back.
+    const stranded = new OutboxRelay({ sequelize, nats, logger, subjectPrefix: `nostream${Date.now()}` });
+    stranded.start();
+    const deadline = Date.now() + 10_000;
+    while ((await total('outbox_relay_publish_failures_total')) === failedBefore) {
+      if (Date.now() > deadline) throw new Error('no failed batch counted');
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    await stranded.stop();
+    expect(await total('outbox_relay_published_events_total')).toBe(publishedBefore);
+    expect(stranded.published).toBe(0);
+
+    const relay = new OutboxRelay({ sequelize, nats, logger, subjectPrefix });
+    expect(await relay.publishBatch()).toBe(1);
+    expect(await total('outbox_relay_published_events_total')).toBe(publishedBefore + 1);
+    expect((await readStream(`${subjectPrefix}.${type}`)).map((e) => e.event)).toEqual([type]);
   });
 });

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { NatsConnection } from 'nats';
+import { register } from 'prom-client';
 import { QueryTypes } from 'sequelize';
 import { Sequelize } from 'sequelize-typescript';
 import {
@@ -149,6 +150,10 @@ describe('event consumer: one bad event fails alone and is parked', () => {
     }
   });
 
+  /** The value of the parked_events gauge of a consumer, as a scrape reads it. */
+  const parkedGauge = async (consumer: string) =>
+    (await register.getSingleMetric('parked_events')!.get()).values.find((v) => v.labels.consumer === consumer)?.value;
+
   it('parks a message that is not an event at once, and replays a parked event on request', async () => {
     const durable = `replay_${runId}`;
     const events = [envelope(1), envelope(2)];
@@ -169,6 +174,8 @@ describe('event consumer: one bad event fails alone and is parked', () => {
         deliveries: 1,
       });
       expect(double.handled.has(events[1].id)).toBe(true);
+      // The consumer's parked_events gauge (docs/deployment.md, "Metrics") counts both.
+      expect(await parkedGauge(durable)).toBe(2);
 
       // The handler is fixed; the operator replays the parked event (docs/events-and-test-mode.md).
       poison.clear();
@@ -181,6 +188,8 @@ describe('event consumer: one bad event fails alone and is parked', () => {
       expect(replayed[0].n).toBe(1);
       // A second replay sends nothing: the row is marked replayed.
       expect(await parked.replay(nats, { eventIds: [events[0].id], now: new Date() })).toBe(0);
+      // Only the message that is no event is left waiting.
+      expect(await parkedGauge(durable)).toBe(1);
     } finally {
       await consumer.stop();
     }

@@ -25,9 +25,21 @@ const parkedSteps = counter(
   ['livemode'],
 );
 
-export type RenewalOutcome = 'renewed' | 'past_due' | 'cancelled_unpaid';
-export type ChargeMetricOutcome = 'succeeded' | 'failed' | 'pending';
-export type RefundMetricOutcome = 'processed' | 'failed' | 'retry';
+const RENEWAL_OUTCOMES = ['renewed', 'past_due', 'cancelled_unpaid'] as const;
+const CHARGE_OUTCOMES = ['succeeded', 'failed', 'pending'] as const;
+const REFUND_OUTCOMES = ['processed', 'failed', 'retry'] as const;
+export type RenewalOutcome = (typeof RENEWAL_OUTCOMES)[number];
+export type ChargeMetricOutcome = (typeof CHARGE_OUTCOMES)[number];
+export type RefundMetricOutcome = (typeof REFUND_OUTCOMES)[number];
+
+// Every outcome's series exists from the start, at 0: a rate over a series that only appears
+// with its first count misses that count, and the alerts and SLOs of docs/slos.md divide by them.
+for (const livemode of ['true', 'false']) {
+  for (const outcome of RENEWAL_OUTCOMES) renewals.labels({ outcome, livemode }).inc(0);
+  for (const outcome of CHARGE_OUTCOMES) charges.labels({ outcome, livemode }).inc(0);
+  for (const outcome of REFUND_OUTCOMES) refunds.labels({ outcome, livemode }).inc(0);
+  parkedSteps.labels({ livemode }).inc(0);
+}
 
 const afterCommit = (transaction: Transaction, count: () => void) => transaction.afterCommit(count);
 

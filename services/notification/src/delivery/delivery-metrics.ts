@@ -14,6 +14,10 @@ const duration = latencyHistogram(
   ['outcome'],
 );
 
+// Each outcome's count exists from the start, at 0, so that the webhook-delivery SLO's ratio
+// (docs/slos.md) reads 0, not nothing, before the first failure.
+for (const outcome of ['succeeded', 'retrying', 'failed']) attempts.labels({ outcome }).inc(0);
+
 /** One recorded attempt. */
 export function countDeliveryAttempt(status: DeliveryStatus, durationMs: number): void {
   const outcome = status.toLowerCase();
