@@ -3,17 +3,15 @@ import { openDatabase, type Migration } from './db';
 import { exitOnStartupFailure, runUntilSignalled } from './lifecycle';
 import { createLogger, type Logger } from './logger';
 import { registerOutboxMetrics, startMetricsServer } from './metrics';
-import { connectNats, ensureEventStream, type NatsConnection } from './nats';
+import type { NatsEnv } from './config';
+import { connectNats, ensureEventStream, eventStreamSettings, type NatsConnection } from './nats';
 import { OutboxRelay } from './outbox';
 import { ParkedEvents } from './parked-events';
 import { systemClock } from './clock';
 
-export interface ServiceStorageConfig {
+export interface ServiceStorageConfig extends NatsEnv {
   DATABASE_URL: string;
   DATABASE_NAME_PREFIX: string;
-  NATS_URL: string;
-  EVENTS_STREAM: string;
-  EVENTS_SUBJECT_PREFIX: string;
 }
 
 /** A service's own database (migrated), its NATS connection and its running outbox relay. */
@@ -40,7 +38,7 @@ export async function openServiceStorage(options: {
     logger,
   });
   const nats = await connectNats(config.NATS_URL, options.service);
-  await ensureEventStream(nats, config.EVENTS_STREAM, config.EVENTS_SUBJECT_PREFIX);
+  await ensureEventStream(nats, eventStreamSettings(config), logger);
   const relay = new OutboxRelay({ sequelize, nats, logger, subjectPrefix: config.EVENTS_SUBJECT_PREFIX });
   relay.start();
   registerOutboxMetrics(sequelize, logger);
@@ -90,7 +88,9 @@ export function runService<C extends { LOG_LEVEL: string; METRICS_PORT: number }
  */
 export function runParkedEventsReplay(
   service: string,
-  loadConfig: () => Omit<ServiceStorageConfig, 'EVENTS_STREAM' | 'EVENTS_SUBJECT_PREFIX'> & { LOG_LEVEL: string },
+  loadConfig: () => Pick<ServiceStorageConfig, 'DATABASE_URL' | 'DATABASE_NAME_PREFIX' | 'NATS_URL'> & {
+    LOG_LEVEL: string;
+  },
   migrations: Migration[],
   args: string[] = process.argv.slice(2),
 ): void {

@@ -1,4 +1,4 @@
-import type { connectNats, Migration, openDatabase } from '@billing/platform';
+import type { connectNats, EventStreamSettings, Migration, openDatabase } from '@billing/platform';
 import { dropDatabases, TEST_DATABASE_URL, TEST_NATS_URL, uniqueRunId } from './databases';
 import { heavyPlatform } from './platform-processes';
 
@@ -7,10 +7,12 @@ export interface EventTestbed {
   runId: string;
   stream: string;
   subjectPrefix: string;
+  /** The stream as an event consumer is handed it (defaultEventStreamSettings). */
+  streamSettings: EventStreamSettings;
   sequelize: Awaited<ReturnType<typeof openDatabase>>;
   nats: Awaited<ReturnType<typeof connectNats>>;
   /** Another fresh stream (name and subject prefix end in `_${suffix}`), deleted by close(). */
-  addStream(suffix: string): Promise<{ stream: string; subjectPrefix: string }>;
+  addStream(suffix: string): Promise<{ stream: string; subjectPrefix: string; streamSettings: EventStreamSettings }>;
   /** Deletes the streams and drops the database. */
   close(): Promise<void>;
 }
@@ -20,27 +22,32 @@ export async function openEventTestbed(label: string, migrations: Migration[]): 
   const stream = `${label.toUpperCase()}_${runId}`;
   const subjectPrefix = `events_${runId}`;
   // Loaded here, not with the package: see heavyPlatform (platform-processes.ts).
-  const { connectNats, createLogger, ensureDatabase, ensureEventStream, openDatabase } = await heavyPlatform();
+  const { connectNats, createLogger, defaultEventStreamSettings, ensureDatabase, ensureEventStream, openDatabase } =
+    await heavyPlatform();
+  const logger = createLogger(`${label}-test`, 'silent');
   await ensureDatabase(TEST_DATABASE_URL, `${runId}_db`);
   const sequelize = await openDatabase({
     url: TEST_DATABASE_URL,
     database: `${runId}_db`,
     models: [],
     migrations,
-    logger: createLogger(`${label}-test`, 'silent'),
+    logger,
   });
   const nats = await connectNats(TEST_NATS_URL, `${label}-test`);
-  await ensureEventStream(nats, stream, subjectPrefix);
+  const streamSettings = defaultEventStreamSettings(stream, subjectPrefix);
+  await ensureEventStream(nats, streamSettings, logger);
   const streams = [stream];
   return {
     runId,
     stream,
     subjectPrefix,
+    streamSettings,
     sequelize,
     nats,
     async addStream(suffix) {
-      const added = { stream: `${stream}_${suffix}`, subjectPrefix: `${subjectPrefix}_${suffix}` };
-      await ensureEventStream(nats, added.stream, added.subjectPrefix);
+      const names = { stream: `${stream}_${suffix}`, subjectPrefix: `${subjectPrefix}_${suffix}` };
+      const added = { ...names, streamSettings: defaultEventStreamSettings(names.stream, names.subjectPrefix) };
+      await ensureEventStream(nats, added.streamSettings, logger);
       streams.push(added.stream);
       return added;
     },

@@ -10,6 +10,7 @@ import {
   startGrpcServer,
   systemClock,
   type Logger,
+  eventStreamSettings,
 } from '@billing/platform';
 import { analyticsV1 } from '@billing/proto';
 import type { AnalyticsDeps } from './analytics-deps';
@@ -72,8 +73,7 @@ export async function startAnalytics(config: AnalyticsConfig, logger: Logger): P
   const newConsumer = () =>
     new EventConsumer({
       nats,
-      stream: config.EVENTS_STREAM,
-      subjectPrefix: config.EVENTS_SUBJECT_PREFIX,
+      stream: eventStreamSettings(config),
       durableName: ANALYTICS_EVENT_CONSUMER,
       logger,
       parked: new ParkedEvents(sequelize),

@@ -14,6 +14,7 @@ import {
   startPollingLoop,
   systemClock,
   type Logger,
+  eventStreamSettings,
 } from '@billing/platform';
 import { billingV1, notificationV1 } from '@billing/proto';
 import type { NotificationConfig } from './config';
@@ -161,8 +162,7 @@ export async function startNotification(config: NotificationConfig, logger: Logg
   const nats = await connectNats(config.NATS_URL, 'notification');
   const consumer = new EventConsumer({
     nats,
-    stream: config.EVENTS_STREAM,
-    subjectPrefix: config.EVENTS_SUBJECT_PREFIX,
+    stream: eventStreamSettings(config),
     durableName: EVENT_CONSUMER,
     logger,
     parked: new ParkedEvents(sequelize),
