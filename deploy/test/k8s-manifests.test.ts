@@ -20,6 +20,7 @@ import {
   renderComponent,
   renderOverlay,
   refusals,
+  REPOSITORY,
   runConfigLoaders,
   selects,
   type ConfigCheck,
@@ -102,9 +103,9 @@ describeWithKubectl('Kubernetes manifests render and are valid', () => {
         for (const container of containers(deployment)) {
           if (!container.readinessProbe) problems.push(`${id}: container ${container.name} has no readinessProbe`);
           if (!container.livenessProbe) problems.push(`${id}: container ${container.name} has no livenessProbe`);
-          const limits = container.resources?.limits ?? {};
-          if (!limits.cpu || !limits.memory)
-            problems.push(`${id}: container ${container.name} has no cpu/memory limits`);
+          // A CPU request and a memory limit; the platform's own have no CPU limit ("Sizing" test below).
+          if (!container.resources?.requests?.cpu || !container.resources?.limits?.memory)
+            problems.push(`${id}: container ${container.name} has no cpu request or no memory limit`);
           const nonRoot = container.securityContext?.runAsNonRoot ?? pod.securityContext?.runAsNonRoot;
           const user = container.securityContext?.runAsUser ?? pod.securityContext?.runAsUser;
           if (nonRoot !== true || user === 0) problems.push(`${id}: container ${container.name} may run as root`);
@@ -178,6 +179,44 @@ function addressOf(value: string): { scheme: string; host: string; port: number 
 }
 
 /** The Secrets the processes of an overlay read: rendered ones, or what its create-secrets.sh creates. */
+/** The HPAs' CPU target, the rule of docs/deployment.md "Sizing" divides by. */
+const SIZING_UTILIZATION = 0.7;
+
+/** Millicores of a CPU quantity (`400m`, `1`). */
+function millicores(quantity: string | number | undefined): number | undefined {
+  if (quantity === undefined) return undefined;
+  const text = String(quantity);
+  return text.endsWith('m') ? Number(text.slice(0, -1)) : Number(text) * 1000;
+}
+
+/** The table of docs/deployment.md "Sizing": per process, cores at the design load, pods, CPU request. */
+function sizingTable(): Map<string, { cores: number; pods: number; requestMillicores: number }> {
+  const docs = readFileSync(path.join(REPOSITORY, 'docs/deployment.md'), 'utf8');
+  const section = docs.slice(docs.indexOf('## Sizing'), docs.indexOf('\n## ', docs.indexOf('## Sizing') + 1));
+  const rows = section
+    .split('\n')
+    .filter((line) => line.startsWith('|'))
+    .map((line) =>
+      line
+        .split('|')
+        .slice(1, -1)
+        .map((cell) => cell.trim()),
+    );
+  const [header, , ...body] = rows;
+  const column = (title: string) => header!.indexOf(title);
+  expect([column('process'), column('cores'), column('pods'), column('CPU request')]).not.toContain(-1);
+  return new Map(
+    body.map((cells) => [
+      cells[column('process')]!,
+      {
+        cores: Number(cells[column('cores')]),
+        pods: Number(cells[column('pods')]),
+        requestMillicores: millicores(cells[column('CPU request')])!,
+      },
+    ]),
+  );
+}
+
 /** Bytes of a Kubernetes quantity such as 20Gi or 512Mi. */
 function quantityBytes(quantity: string): number {
   const units: Record<string, number> = { Ki: 2 ** 10, Mi: 2 ** 20, Gi: 2 ** 30, Ti: 2 ** 40 };
@@ -577,6 +616,40 @@ describeWithKubectl('Kubernetes overlays hang together', () => {
     // The prod overlay's `nats` Service names the Service that chart makes (release `nats`, namespace `nats`).
     const nats = byKind(objects, 'Service').find((service) => service.metadata.name === 'nats')!;
     expect(nats.spec.externalName).toBe('nats.nats.svc.cluster.local');
+  });
+
+  it('requests for each prod Deployment the CPU docs/deployment.md "Sizing" measured, with no CPU limit and memory limit = request', () => {
+    const objects = renderedOverlay(path.join(K8S, 'overlays/prod'));
+    const sizing = sizingTable();
+    // The rule's target is the HPAs' own.
+    const targets = byKind(objects, 'HorizontalPodAutoscaler').map(
+      (hpa) => hpa.spec.metrics[0].resource.target.averageUtilization as number,
+    );
+    expect(new Set(targets)).toEqual(new Set([SIZING_UTILIZATION * 100]));
+    const minimums = new Map(
+      byKind(objects, 'HorizontalPodAutoscaler').map((hpa) => [hpa.spec.scaleTargetRef.name, hpa.spec.minReplicas]),
+    );
+    const problems: string[] = [];
+    const platform = byKind(objects, 'Deployment').filter((d) =>
+      containers(d).some((c) => String(c.image).includes('billing-platform')),
+    );
+    expect(platform.map((d) => d.metadata.name).sort()).toEqual([...sizing.keys()].sort());
+    for (const deployment of platform) {
+      const row = sizing.get(deployment.metadata.name)!;
+      const pods = minimums.get(deployment.metadata.name) ?? deployment.spec.replicas;
+      if (row.pods !== pods)
+        problems.push(`${deployment.metadata.name}: ${pods} pods in prod, ${row.pods} in the table`);
+      const rule = Math.max(100, Math.ceil((row.cores * 1000) / row.pods / SIZING_UTILIZATION / 50) * 50);
+      if (row.requestMillicores !== rule)
+        problems.push(`${deployment.metadata.name}: the table's ${row.requestMillicores}m breaks the rule (${rule}m)`);
+      const { requests = {}, limits = {} } = containers(deployment)[0]!.resources ?? {};
+      if (millicores(requests.cpu) !== row.requestMillicores)
+        problems.push(`${deployment.metadata.name}: requests ${requests.cpu}, the table ${row.requestMillicores}m`);
+      if (limits.cpu !== undefined) problems.push(`${deployment.metadata.name}: a CPU limit of ${limits.cpu}`);
+      if (!limits.memory || limits.memory !== requests.memory)
+        problems.push(`${deployment.metadata.name}: memory limit ${limits.memory}, request ${requests.memory}`);
+    }
+    expect(problems).toEqual([]);
   });
 
   it('gives production every secret development has', () => {
