@@ -20,6 +20,7 @@ import {
   renderComponent,
   renderOverlay,
   refusals,
+  REPOSITORY,
   runConfigLoaders,
   selects,
   type ConfigCheck,
@@ -102,9 +103,9 @@ describeWithKubectl('Kubernetes manifests render and are valid', () => {
         for (const container of containers(deployment)) {
           if (!container.readinessProbe) problems.push(`${id}: container ${container.name} has no readinessProbe`);
           if (!container.livenessProbe) problems.push(`${id}: container ${container.name} has no livenessProbe`);
-          const limits = container.resources?.limits ?? {};
-          if (!limits.cpu || !limits.memory)
-            problems.push(`${id}: container ${container.name} has no cpu/memory limits`);
+          // A CPU request and a memory limit; the platform's own have no CPU limit ("Sizing" test below).
+          if (!container.resources?.requests?.cpu || !container.resources?.limits?.memory)
+            problems.push(`${id}: container ${container.name} has no cpu request or no memory limit`);
           const nonRoot = container.securityContext?.runAsNonRoot ?? pod.securityContext?.runAsNonRoot;
           const user = container.securityContext?.runAsUser ?? pod.securityContext?.runAsUser;
           if (nonRoot !== true || user === 0) problems.push(`${id}: container ${container.name} may run as root`);
@@ -178,13 +179,68 @@ function addressOf(value: string): { scheme: string; host: string; port: number 
 }
 
 /** The Secrets the processes of an overlay read: rendered ones, or what its create-secrets.sh creates. */
+/** The HPAs' CPU target, the rule of docs/deployment.md "Sizing" divides by. */
+const SIZING_UTILIZATION = 0.7;
+
+/** Millicores of a CPU quantity (`400m`, `1`). */
+function millicores(quantity: string | number | undefined): number | undefined {
+  if (quantity === undefined) return undefined;
+  const text = String(quantity);
+  return text.endsWith('m') ? Number(text.slice(0, -1)) : Number(text) * 1000;
+}
+
+/** The table of docs/deployment.md "Sizing": per process, cores at the design load, pods, CPU request. */
+function sizingTable(): Map<string, { cores: number; pods: number; requestMillicores: number }> {
+  const docs = readFileSync(path.join(REPOSITORY, 'docs/deployment.md'), 'utf8');
+  const section = docs.slice(docs.indexOf('## Sizing'), docs.indexOf('\n## ', docs.indexOf('## Sizing') + 1));
+  const rows = section
+    .split('\n')
+    .filter((line) => line.startsWith('|'))
+    .map((line) =>
+      line
+        .split('|')
+        .slice(1, -1)
+        .map((cell) => cell.trim()),
+    );
+  const [header, , ...body] = rows;
+  const column = (title: string) => header!.indexOf(title);
+  expect([column('process'), column('cores'), column('pods'), column('CPU request')]).not.toContain(-1);
+  return new Map(
+    body.map((cells) => [
+      cells[column('process')]!,
+      {
+        cores: Number(cells[column('cores')]),
+        pods: Number(cells[column('pods')]),
+        requestMillicores: millicores(cells[column('CPU request')])!,
+      },
+    ]),
+  );
+}
+
+/** Bytes of a Kubernetes quantity such as 20Gi or 512Mi. */
+function quantityBytes(quantity: string): number {
+  const units: Record<string, number> = { Ki: 2 ** 10, Mi: 2 ** 20, Gi: 2 ** 30, Ti: 2 ** 40 };
+  const match = /^(\d+)(Ki|Mi|Gi|Ti)?$/.exec(quantity);
+  if (!match) throw new Error(`not a quantity: ${quantity}`);
+  return Number(match[1]) * (match[2] ? units[match[2]]! : 1);
+}
+
+/** What the tests hand create-secrets.sh as the live provider key, to see which Secrets it lands in. */
+const LIVE_PROVIDER_KEY = 'sk_live_handed_to_create_secrets_by_the_test';
+
 function secretsOf(folder: string, objects: KubeObject[]): Map<string, Record<string, string>> {
   const secrets = [...byKind(objects, 'Secret')];
   const script = path.join(folder, 'create-secrets.sh');
   if (existsSync(script)) {
     const output = execFileSync(script, ['--dry-run=client', '-o', 'yaml'], {
       encoding: 'utf8',
-      env: { PATH: process.env.PATH, DATABASE_URL: 'postgres://billing:a-password@db.example.internal:5432/postgres' },
+      // Its optional keys too, so that the checks see where each would go.
+      env: {
+        PATH: process.env.PATH,
+        DATABASE_URL: 'postgres://billing:a-password@db.example.internal:5432/postgres',
+        PAYSTACK_SECRET_KEY: LIVE_PROVIDER_KEY,
+        SMTP_URL: 'smtps://mailer:a-password@smtp.example.com:465',
+      },
     });
     secrets.push(...parseObjects(output));
   }
@@ -477,6 +533,144 @@ describeWithKubectl('Kubernetes overlays hang together', () => {
       });
     expect(perDeployment.every((n) => Number.isInteger(n) && n > 0)).toBe(true);
     expect(perDeployment.reduce((a, b) => a + b, 0)).toBeLessThanOrEqual(BUDGET);
+  });
+
+  it.each(overlays.map((folder) => [name(folder), folder]))(
+    'gives each Deployment of %s a Secret of its own, holding only what its process reads',
+    (_name, folder) => {
+      const objects = renderedOverlay(folder);
+      const secrets = secretsOf(folder, objects);
+      const configMaps = new Map(byKind(objects, 'ConfigMap').map((map) => [map.metadata.name, map.data ?? {}]));
+      const problems: string[] = [];
+      const checks: ConfigCheck[] = [];
+      const keysOf = new Map<string, string[]>();
+      for (const deployment of byKind(objects, 'Deployment')) {
+        const own = `${deployment.metadata.name}-secrets`;
+        for (const container of containers(deployment)) {
+          const referenced = [
+            ...(container.envFrom ?? []).flatMap((source: KubeObject) => source.secretRef?.name ?? []),
+            ...(container.env ?? []).flatMap((variable: KubeObject) => variable.valueFrom?.secretKeyRef?.name ?? []),
+          ];
+          for (const other of referenced.filter((secret: string) => secret !== own))
+            problems.push(`Deployment ${deployment.metadata.name} reads Secret ${other}`);
+          if (!referenced.includes(own) || !String(container.image).includes('billing-platform')) continue;
+          const label = `${name(folder)} ${deployment.metadata.name}`;
+          const env: Record<string, string> = {};
+          for (const source of container.envFrom ?? []) {
+            Object.assign(env, source.configMapRef ? configMaps.get(source.configMapRef.name) : secrets.get(own));
+          }
+          for (const variable of container.env ?? [])
+            if (variable.value !== undefined) env[variable.name] = variable.value;
+          checks.push({ label, configModule: configModuleOf(container.args[0]), env });
+          keysOf.set(label, Object.keys(secrets.get(own) ?? {}));
+        }
+      }
+      expect(problems).toEqual([]);
+      // Every platform process but documents (which reads no secret) has one.
+      expect(checks.length).toBe(9);
+      // A key the process's configuration does not read is a secret it need not hold.
+      const loaded = runConfigLoaders(checks);
+      expect(refusals(loaded)).toEqual([]);
+      const unread = [...keysOf].flatMap(([label, keys]) =>
+        keys.filter((key) => !(key in (loaded[label]!.config ?? {}))).map((key) => `${label}: ${key}`),
+      );
+      expect(unread).toEqual([]);
+    },
+  );
+
+  it.each(overlays.map((folder) => [name(folder), folder]))(
+    'puts the provider keys of %s only in the Secrets of the processes that call the provider',
+    (_name, folder) => {
+      const secrets = secretsOf(folder, renderedOverlay(folder));
+      const holding = (key: string) =>
+        [...secrets]
+          .filter(([, data]) => data[key] !== undefined)
+          .map(([secret]) => secret)
+          .sort();
+      // catalog checks the providers' webhooks and starts checkouts; billing charges; the
+      // sandbox is the test-mode provider itself.
+      expect(holding('SANDBOX_SECRET_KEY')).toEqual(['billing-secrets', 'catalog-secrets', 'sandbox-provider-secrets']);
+      if (folder.endsWith('prod')) {
+        expect(holding('PAYSTACK_SECRET_KEY')).toEqual(['billing-secrets', 'catalog-secrets']);
+        expect(secrets.get('billing-secrets')!.PAYSTACK_SECRET_KEY).toBe(LIVE_PROVIDER_KEY);
+      } else {
+        expect(holding('PAYSTACK_SECRET_KEY')).toEqual([]);
+      }
+    },
+  );
+
+  it('creates with create-secrets.sh exactly the Secrets the prod Deployments read', () => {
+    const folder = path.join(K8S, 'overlays/prod');
+    const objects = renderedOverlay(folder);
+    const referenced = new Set(
+      byKind(objects, 'Deployment').flatMap((deployment) =>
+        containers(deployment).flatMap((container) => [
+          ...(container.envFrom ?? []).flatMap((source: KubeObject) => source.secretRef?.name ?? []),
+          ...(container.env ?? []).flatMap((variable: KubeObject) => variable.valueFrom?.secretKeyRef?.name ?? []),
+        ]),
+      ),
+    );
+    const created = [...secretsOf(folder, objects).keys()];
+    expect(created.sort()).toEqual([...referenced].sort());
+    // Keys shared by two processes are one value: portal verifies the links notification signs.
+    const secrets = secretsOf(folder, objects);
+    expect(secrets.get('portal-secrets')!.PORTAL_LINKS_KEY).toBe(secrets.get('notification-secrets')!.PORTAL_LINKS_KEY);
+  });
+
+  it('keeps three copies of the events stream in prod, on the three-server NATS cluster its Helm values describe', () => {
+    const objects = renderedOverlay(path.join(K8S, 'overlays/prod'));
+    const config = byKind(objects, 'ConfigMap').find((map) => map.metadata.name === 'platform-config')!.data;
+    expect(config.EVENTS_STREAM_REPLICAS).toBe('3');
+    const values = parseObjects(
+      readFileSync(path.join(K8S, 'overlays/prod/nats-values.yaml'), 'utf8'),
+    )[0] as KubeObject;
+    expect(values.config.cluster).toMatchObject({ enabled: true, replicas: Number(config.EVENTS_STREAM_REPLICAS) });
+    expect(values.config.jetstream).toMatchObject({
+      enabled: true,
+      fileStore: { enabled: true, pvc: { enabled: true } },
+    });
+    // The cap fits on each server's volume, with room for the rest of JetStream's files.
+    const volumeBytes = quantityBytes(values.config.jetstream.fileStore.pvc.size);
+    expect(Number(config.EVENTS_STREAM_MAX_BYTES)).toBeLessThanOrEqual(volumeBytes * 0.75);
+    // One server per zone: losing a zone takes one copy of three.
+    expect(Object.keys(values.podTemplate.topologySpreadConstraints)).toContain('topology.kubernetes.io/zone');
+    // The prod overlay's `nats` Service names the Service that chart makes (release `nats`, namespace `nats`).
+    const nats = byKind(objects, 'Service').find((service) => service.metadata.name === 'nats')!;
+    expect(nats.spec.externalName).toBe('nats.nats.svc.cluster.local');
+  });
+
+  it('requests for each prod Deployment the CPU docs/deployment.md "Sizing" measured, with no CPU limit and memory limit = request', () => {
+    const objects = renderedOverlay(path.join(K8S, 'overlays/prod'));
+    const sizing = sizingTable();
+    // The rule's target is the HPAs' own.
+    const targets = byKind(objects, 'HorizontalPodAutoscaler').map(
+      (hpa) => hpa.spec.metrics[0].resource.target.averageUtilization as number,
+    );
+    expect(new Set(targets)).toEqual(new Set([SIZING_UTILIZATION * 100]));
+    const minimums = new Map(
+      byKind(objects, 'HorizontalPodAutoscaler').map((hpa) => [hpa.spec.scaleTargetRef.name, hpa.spec.minReplicas]),
+    );
+    const problems: string[] = [];
+    const platform = byKind(objects, 'Deployment').filter((d) =>
+      containers(d).some((c) => String(c.image).includes('billing-platform')),
+    );
+    expect(platform.map((d) => d.metadata.name).sort()).toEqual([...sizing.keys()].sort());
+    for (const deployment of platform) {
+      const row = sizing.get(deployment.metadata.name)!;
+      const pods = minimums.get(deployment.metadata.name) ?? deployment.spec.replicas;
+      if (row.pods !== pods)
+        problems.push(`${deployment.metadata.name}: ${pods} pods in prod, ${row.pods} in the table`);
+      const rule = Math.max(100, Math.ceil((row.cores * 1000) / row.pods / SIZING_UTILIZATION / 50) * 50);
+      if (row.requestMillicores !== rule)
+        problems.push(`${deployment.metadata.name}: the table's ${row.requestMillicores}m breaks the rule (${rule}m)`);
+      const { requests = {}, limits = {} } = containers(deployment)[0]!.resources ?? {};
+      if (millicores(requests.cpu) !== row.requestMillicores)
+        problems.push(`${deployment.metadata.name}: requests ${requests.cpu}, the table ${row.requestMillicores}m`);
+      if (limits.cpu !== undefined) problems.push(`${deployment.metadata.name}: a CPU limit of ${limits.cpu}`);
+      if (!limits.memory || limits.memory !== requests.memory)
+        problems.push(`${deployment.metadata.name}: memory limit ${limits.memory}, request ${requests.memory}`);
+    }
+    expect(problems).toEqual([]);
   });
 
   it('gives production every secret development has', () => {

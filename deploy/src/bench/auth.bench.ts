@@ -23,6 +23,7 @@ import {
   table,
   type Measurement,
 } from './measure';
+import { cpuMsPerUnit, cpuPerUnitRows } from './cpu-meter';
 
 /**
  * The measured route: a plan read with an API key, end to end (gateway -> identity for the key,
@@ -85,7 +86,7 @@ async function main(): Promise<number> {
     }
 
     const load = { connections: CONNECTIONS, durationSeconds: DURATION_S, warmupSeconds: WARMUP_S };
-    const gateway = await measure({ ...load, url: `${platform.gatewayUrl}${route}`, headers });
+    const gateway = await measure({ ...load, url: `${platform.gatewayUrl}${route}`, headers, cpuOf: platform });
     const plain = await measure({ ...load, url: `${baseline.url}${route}` });
     const same = await measure({ ...load, url: `${sameWork.url}${route}`, headers });
     const writes = await measure({
@@ -95,7 +96,13 @@ async function main(): Promise<number> {
       body: POST_BODY,
       headers: { ...headers, 'content-type': 'application/json' },
       perRequestHeaders: () => ({ 'idempotency-key': randomUUID() }),
+      cpuOf: platform,
     });
+    // CPU per request of each process, which sizes its pods (docs/deployment.md, "Sizing").
+    const cpuWindows = [
+      { label: 'GET', use: gateway.cpu!, units: gateway.requests },
+      { label: 'POST', use: writes.cpu!, units: writes.requests },
+    ];
 
     const row = (name: string, m: Measurement) => [
       name,
@@ -117,7 +124,8 @@ async function main(): Promise<number> {
         row('same-work baseline: Express + key cache + SELECT', same),
         row(`gateway POST ${POST_ROUTE} + Idempotency-Key`, writes),
       ])}\nratio gateway/node:http: req/s ${round(rpsRatio, 3)}, p99 ${round(p99Ratio, 2)}` +
-        `\nratio gateway/same-work: req/s ${round(sameWorkRatio, 3)} (goal >= 0.7), p99 ${round(sameWorkP99Ratio, 2)}\n\n`,
+        `\nratio gateway/same-work: req/s ${round(sameWorkRatio, 3)} (goal >= 0.7), p99 ${round(sameWorkP99Ratio, 2)}\n\n` +
+        `${table(cpuPerUnitRows(cpuWindows))}\n\n`,
     );
     process.stdout.write(
       `${JSON.stringify({
@@ -158,6 +166,8 @@ async function main(): Promise<number> {
         ratio_p99: round(p99Ratio, 3),
         ratio_rps_same_work: round(sameWorkRatio, 4),
         ratio_p99_same_work: round(sameWorkP99Ratio, 3),
+        cpu_ms_per_get: cpuMsPerUnit(gateway.cpu!, gateway.requests),
+        cpu_ms_per_post: cpuMsPerUnit(writes.cpu!, writes.requests),
       })}\n`,
     );
     for (const [name, m] of [

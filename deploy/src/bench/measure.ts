@@ -2,6 +2,8 @@ import { fork, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
+import type { PlatformUnderTest } from '@billing/testing';
+import { CpuMeter, type CpuUse } from './cpu-meter';
 
 export interface LoadOptions {
   url: string;
@@ -13,6 +15,8 @@ export interface LoadOptions {
   connections: number;
   durationSeconds: number;
   warmupSeconds: number;
+  /** Meters the CPU of this platform's processes over the measured run (not the warm-up). */
+  cpuOf?: PlatformUnderTest;
 }
 
 export interface Measurement {
@@ -22,6 +26,8 @@ export interface Measurement {
   requests: number;
   non2xx: number;
   errors: number;
+  /** Where the CPU went over the measured run, when `cpuOf` was given. */
+  cpu?: CpuUse;
 }
 
 /** A short warm-up run (discarded: JIT, connection pools, caches), then the measured run. */
@@ -45,8 +51,11 @@ export async function measure(options: LoadOptions): Promise<Measurement> {
       : undefined,
   };
   if (options.warmupSeconds > 0) await autocannon({ ...base, duration: options.warmupSeconds });
+  const meter = options.cpuOf && new CpuMeter(options.cpuOf);
   const result = await autocannon({ ...base, duration: options.durationSeconds });
+  const cpu = meter?.stop();
   return {
+    cpu,
     requestsPerSecond: result.requests.average,
     p50Ms: result.latency.p50,
     p99Ms: result.latency.p99,

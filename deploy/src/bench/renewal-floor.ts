@@ -21,7 +21,13 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Client } from 'pg';
-import { connectNats, ensureEventStream, natsHeaders } from '@billing/platform';
+import {
+  connectNats,
+  createLogger,
+  defaultEventStreamSettings,
+  ensureEventStream,
+  natsHeaders,
+} from '@billing/platform';
 import type { PlatformUnderTest } from '@billing/testing';
 import { connectDatabase, RENEWAL_AMOUNT } from './renewal-setup';
 
@@ -80,7 +86,7 @@ export async function leastRenewalWork(
   const clients: Client[] = [];
   try {
     for (let k = 0; k < BATCHES_AT_ONCE; k += 1) clients.push(await connectDatabase(platform, 'billing'));
-    await ensureEventStream(nats, stream, prefix);
+    await ensureEventStream(nats, defaultEventStreamSettings(stream, prefix), createLogger('bench-floor', 'silent'));
     const js = nats.jetstream();
     const publish = (rows: OutboxRow[]) =>
       Promise.all(

@@ -42,6 +42,7 @@ interface PlanRow {
   usageUnitAmount: string | null;
   isActive: boolean;
   metadata: Record<string, unknown> | null;
+  taxRateIds: string[];
   createdAt: Date;
 }
 
@@ -55,7 +56,7 @@ const KEY_OWNER_SQL = `SELECT k.id, k.project_id, k.merchant_id, k.is_live, k.is
 const PLAN_SQL = `SELECT "id", "project_id" AS "projectId", "livemode", "name", "description", "amount", "currency",
         "interval", "interval_count" AS "intervalCount", "trial_period_days" AS "trialPeriodDays",
         "usage_unit_amount" AS "usageUnitAmount", "is_active" AS "isActive", "metadata",
-        "created_at" AS "createdAt", "updated_at" AS "updatedAt"
+        "tax_rate_ids" AS "taxRateIds", "created_at" AS "createdAt", "updated_at" AS "updatedAt"
    FROM "plans" AS "PlanModel" WHERE "PlanModel"."id" = $1 LIMIT 1`;
 
 /** The gateway's answer to a failed check (docs/api-behaviour.md): a problem body with its status. */
@@ -98,6 +99,7 @@ process.once('message', (message: Start) => {
       usage_unit_amount: plan.usageUnitAmount === null ? null : toMajorUnits(plan.usageUnitAmount),
       is_active: plan.isActive,
       metadata: plan.metadata ?? {},
+      tax_rate_ids: plan.taxRateIds,
       livemode: plan.livemode,
       created_at: plan.createdAt.toISOString(),
     });

@@ -71,7 +71,48 @@ export const natsEnvSchema = z.object({
     .string()
     .regex(/^[A-Za-z0-9_-]+$/)
     .default('events'),
+  /**
+   * Copies of the stream JetStream keeps, each on another server of the NATS cluster: 3 in
+   * production (a publish is stored once 2 of the 3 have it, so one server may be down). An odd
+   * number: R2 needs both copies for a quorum and so survives no loss. At most the cluster's
+   * size; raised or lowered on a live stream at a service's start (docs/deployment.md, "NATS").
+   */
+  EVENTS_STREAM_REPLICAS: z.coerce.number().int().min(1).max(5).default(1),
+  /**
+   * The stream's size cap in bytes on each server; unset, it grows until max age. Reaching it
+   * refuses publishes (EVENTS_STREAM_DISCARD `new`): the outbox keeps its rows unsent and the
+   * relay tries again, so nothing is lost while an operator adds room.
+   */
+  EVENTS_STREAM_MAX_BYTES: z.coerce.number().int().min(1_048_576).optional(),
+  /**
+   * How long the stream keeps an event. A consumer that starts for the first time reads the
+   * stream from its beginning (billing's copy of the merchants' sellers, docs/events-and-test-mode.md),
+   * and a consumer may be away this long without losing events: at least a day.
+   */
+  EVENTS_STREAM_MAX_AGE_MS: z.coerce
+    .number()
+    .int()
+    .min(86_400_000)
+    .default(7 * 86_400_000),
+  /**
+   * What happens at EVENTS_STREAM_MAX_BYTES: `new` refuses the publish (nothing is lost; the
+   * outbox holds the events), `old` drops the oldest events, delivered or not (lost silently).
+   */
+  EVENTS_STREAM_DISCARD: z.enum(['new', 'old']).default('new'),
+  /** The NATS cluster (its `cluster.name`) the stream's copies are placed in; any when unset. */
+  EVENTS_STREAM_PLACEMENT_CLUSTER: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]+$/)
+    .optional(),
+  /** Server tags (comma-separated, e.g. `zone:a`) every server holding a copy must have; unset, any server. */
+  EVENTS_STREAM_PLACEMENT_TAGS: z
+    .string()
+    .regex(/^[^\s,]+(,[^\s,]+)*$/, 'comma-separated tags without spaces')
+    .transform((tags) => tags.split(','))
+    .optional(),
 });
+
+export type NatsEnv = z.infer<typeof natsEnvSchema>;
 
 /**
  * A gRPC server closes each connection after GRPC_MAX_CONNECTION_AGE_MS (GOAWAY), leaving calls

@@ -11,7 +11,7 @@ import {
 import { z } from 'zod';
 import type { Logger } from './logger';
 import { registerParkedEventsMetrics } from './metrics';
-import { ensureEventStream, eventSubject } from './nats';
+import { ensureEventStream, eventSubject, type EventStreamSettings } from './nats';
 import type { EventEnvelope } from './outbox';
 import type { ParkedEvents } from './parked-events';
 import { contextOfTraceHeaders, inSpan, recordSpanError, SpanKind, startSpan, type Context, type Span } from './spans';
@@ -26,8 +26,8 @@ export const eventConsumerEnvSchema = z.object({
 
 export interface EventConsumerOptions {
   nats: NatsConnection;
-  stream: string;
-  subjectPrefix: string;
+  /** Made sure of at start, as the settings describe it (natsEnvSchema, eventStreamSettings). */
+  stream: EventStreamSettings;
   /** Shared by every replica: JetStream hands each message to one of them. */
   durableName: string;
   /**
@@ -88,9 +88,10 @@ export class EventConsumer {
   constructor(private readonly options: EventConsumerOptions) {}
 
   async start(): Promise<void> {
-    const { nats, stream, subjectPrefix, durableName, eventType } = this.options;
-    await ensureEventStream(nats, stream, subjectPrefix);
-    registerParkedEventsMetrics(this.options.parked, durableName, this.options.logger);
+    const { nats, durableName, eventType, logger } = this.options;
+    const { name: stream, subjectPrefix } = this.options.stream;
+    await ensureEventStream(nats, this.options.stream, logger);
+    registerParkedEventsMetrics(this.options.parked, durableName, logger);
     const jsm = await nats.jetstreamManager();
     // No max_deliver: JetStream would drop the event from the consumer silently; the consumer
     // counts deliveries itself and parks the event where it can be inspected and replayed.
@@ -213,7 +214,8 @@ export class EventConsumer {
   }
 
   private async park(message: JsMsg, eventId: string | null, err: unknown): Promise<void> {
-    const { logger, parked, durableName, stream } = this.options;
+    const { logger, parked, durableName } = this.options;
+    const stream = this.options.stream.name;
     const deliveries = message.info.deliveryCount;
     try {
       await parked.park({

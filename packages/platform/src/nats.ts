@@ -1,12 +1,17 @@
 import {
   connect,
+  DiscardPolicy,
   Events,
   headers as natsHeaders,
   nanos,
   RetentionPolicy,
   StorageType,
+  type JetStreamManager,
   type NatsConnection,
+  type StreamConfig,
 } from 'nats';
+import { natsEnvSchema, type NatsEnv } from './config';
+import type { Logger } from './logger';
 
 import { registerNatsConnectionMetrics } from './metrics';
 
@@ -118,29 +123,139 @@ export async function connectNats(url: string, name: string): Promise<NatsConnec
 }
 
 /**
- * Creates the events stream when missing. Publishers set Nats-Msg-Id = event id, so a row the
- * outbox relay publishes twice (crash between publish and marking it sent) is stored once.
+ * The events stream as the settings describe it (natsEnvSchema): one object, carried from a
+ * process's config to every place that makes sure the stream exists.
  */
-export async function ensureEventStream(nc: NatsConnection, stream: string, subjectPrefix: string): Promise<void> {
-  const jsm = await nc.jetstreamManager();
-  const config = {
-    name: stream,
-    subjects: [`${subjectPrefix}.>`],
-    retention: RetentionPolicy.Limits,
-    storage: StorageType.File,
-    duplicate_window: nanos(10 * 60 * 1000),
-    max_age: nanos(7 * 24 * 60 * 60 * 1000),
+export interface EventStreamSettings {
+  name: string;
+  subjectPrefix: string;
+  replicas: number;
+  /** Per server; undefined: no cap. */
+  maxBytes?: number;
+  maxAgeMs: number;
+  discard: 'new' | 'old';
+  placement?: { cluster?: string; tags?: string[] };
+}
+
+export function eventStreamSettings(
+  config: Pick<
+    NatsEnv,
+    | 'EVENTS_STREAM'
+    | 'EVENTS_SUBJECT_PREFIX'
+    | 'EVENTS_STREAM_REPLICAS'
+    | 'EVENTS_STREAM_MAX_BYTES'
+    | 'EVENTS_STREAM_MAX_AGE_MS'
+    | 'EVENTS_STREAM_DISCARD'
+    | 'EVENTS_STREAM_PLACEMENT_CLUSTER'
+    | 'EVENTS_STREAM_PLACEMENT_TAGS'
+  >,
+): EventStreamSettings {
+  const placed =
+    config.EVENTS_STREAM_PLACEMENT_CLUSTER !== undefined || config.EVENTS_STREAM_PLACEMENT_TAGS !== undefined;
+  return {
+    name: config.EVENTS_STREAM,
+    subjectPrefix: config.EVENTS_SUBJECT_PREFIX,
+    replicas: config.EVENTS_STREAM_REPLICAS,
+    maxBytes: config.EVENTS_STREAM_MAX_BYTES,
+    maxAgeMs: config.EVENTS_STREAM_MAX_AGE_MS,
+    discard: config.EVENTS_STREAM_DISCARD,
+    placement: placed
+      ? { cluster: config.EVENTS_STREAM_PLACEMENT_CLUSTER, tags: config.EVENTS_STREAM_PLACEMENT_TAGS }
+      : undefined,
   };
-  try {
-    await jsm.streams.info(stream);
-  } catch {
+}
+
+/** The settings of a stream named `name` on `subjectPrefix`, every other setting at its default (tests, benchmarks). */
+export function defaultEventStreamSettings(name: string, subjectPrefix: string): EventStreamSettings {
+  return eventStreamSettings(natsEnvSchema.parse({ EVENTS_STREAM: name, EVENTS_SUBJECT_PREFIX: subjectPrefix }));
+}
+
+/** The part of a stream's configuration the settings decide, which a live stream can be changed to. */
+function limitsOf(settings: EventStreamSettings): Partial<StreamConfig> {
+  return {
+    num_replicas: settings.replicas,
+    // -1: no cap (JetStream's own value for it).
+    max_bytes: settings.maxBytes ?? -1,
+    max_age: nanos(settings.maxAgeMs),
+    discard: settings.discard === 'new' ? DiscardPolicy.New : DiscardPolicy.Old,
+    placement: settings.placement && {
+      cluster: settings.placement.cluster ?? '',
+      tags: settings.placement.tags ?? [],
+    },
+  };
+}
+
+/** What differs between the stream's configuration and the settings, as `field: from -> to`. */
+function differences(current: StreamConfig, wanted: Partial<StreamConfig>): string[] {
+  const placementOf = (config: Partial<StreamConfig>) => ({
+    cluster: config.placement?.cluster ?? '',
+    tags: [...(config.placement?.tags ?? [])].sort(),
+  });
+  const compared: [string, unknown, unknown][] = [
+    ['num_replicas', current.num_replicas, wanted.num_replicas],
+    ['max_bytes', current.max_bytes, wanted.max_bytes],
+    ['max_age', current.max_age, wanted.max_age],
+    ['discard', current.discard, wanted.discard],
+    ['placement', placementOf(current), placementOf(wanted)],
+  ];
+  return compared
+    .filter(([, from, to]) => JSON.stringify(from) !== JSON.stringify(to))
+    .map(([field, from, to]) => `${field}: ${JSON.stringify(from)} -> ${JSON.stringify(to)}`);
+}
+
+/**
+ * Creates the events stream when missing, and brings an existing one to the settings (replicas,
+ * byte cap, age, discard policy, placement: NATS 2.9 changes each on a live stream, copying it
+ * to the servers it adds), logging what changed. Publishers set Nats-Msg-Id = event id, so a
+ * row the outbox relay publishes twice (crash between publish and marking it sent) is stored
+ * once. A change the cluster cannot make (more replicas than servers) fails the start: the
+ * settings promise a durability the stream would not have.
+ */
+export async function ensureEventStream(
+  nc: NatsConnection,
+  settings: EventStreamSettings,
+  logger: Logger,
+): Promise<{ created: boolean; changed: string[] }> {
+  const jsm = await nc.jetstreamManager();
+  const limits = limitsOf(settings);
+  const existing = await jsm.streams.info(settings.name).catch(() => undefined);
+  if (!existing) {
     try {
-      await jsm.streams.add(config);
-    } catch (err) {
-      // Another process created it meanwhile.
-      await jsm.streams.info(stream).catch(() => {
-        throw err;
+      await jsm.streams.add({
+        name: settings.name,
+        subjects: [`${settings.subjectPrefix}.>`],
+        retention: RetentionPolicy.Limits,
+        storage: StorageType.File,
+        duplicate_window: nanos(10 * 60 * 1000),
+        ...limits,
       });
+      logger.info({ stream: settings.name, replicas: settings.replicas }, 'events stream created');
+      return { created: true, changed: [] };
+    } catch (err) {
+      // Another process created it meanwhile; it is brought to the settings below like any.
+      const raced = await jsm.streams.info(settings.name).catch(() => undefined);
+      if (!raced) throw err;
+      return { created: false, changed: await bringToSettings(jsm, raced.config, limits, logger) };
     }
   }
+  return { created: false, changed: await bringToSettings(jsm, existing.config, limits, logger) };
+}
+
+async function bringToSettings(
+  jsm: JetStreamManager,
+  current: StreamConfig,
+  limits: Partial<StreamConfig>,
+  logger: Logger,
+): Promise<string[]> {
+  const changed = differences(current, limits);
+  if (changed.length === 0) return [];
+  try {
+    await jsm.streams.update(current.name, { ...current, ...limits });
+  } catch (err) {
+    throw new Error(
+      `the events stream ${current.name} could not be changed (${changed.join('; ')}): ${err instanceof Error ? err.message : String(err)}`,
+    );
+  }
+  logger.warn({ stream: current.name, changed }, 'events stream changed to the settings');
+  return changed;
 }

@@ -3,18 +3,15 @@ import { databaseOptionsFrom, openDatabase, type DatabaseConnectionConfig, type 
 import { exitOnStartupFailure, runUntilSignalled } from './lifecycle';
 import { createLogger, type Logger } from './logger';
 import { registerOutboxMetrics, startMetricsServer } from './metrics';
-import { connectNats, ensureEventStream, type NatsConnection } from './nats';
+import type { NatsEnv } from './config';
+import { connectNats, ensureEventStream, eventStreamSettings, type NatsConnection } from './nats';
 import { OutboxRelay } from './outbox';
 import { ParkedEvents } from './parked-events';
 import { systemClock } from './clock';
 import type { RetentionConfig } from './config';
 import { outboxRetention, parkedEventRetention, startRetention, type RetentionRule } from './retention';
 
-export interface ServiceStorageConfig extends DatabaseConnectionConfig, RetentionConfig {
-  NATS_URL: string;
-  EVENTS_STREAM: string;
-  EVENTS_SUBJECT_PREFIX: string;
-}
+export interface ServiceStorageConfig extends DatabaseConnectionConfig, RetentionConfig, NatsEnv {}
 
 /** A service's own database (migrated), its NATS connection and its running outbox relay. */
 export interface ServiceStorage {
@@ -44,7 +41,7 @@ export async function openServiceStorage(options: {
     logger,
   });
   const nats = await connectNats(config.NATS_URL, options.service);
-  await ensureEventStream(nats, config.EVENTS_STREAM, config.EVENTS_SUBJECT_PREFIX);
+  await ensureEventStream(nats, eventStreamSettings(config), logger);
   const relay = new OutboxRelay({ sequelize, nats, logger, subjectPrefix: config.EVENTS_SUBJECT_PREFIX });
   relay.start();
   registerOutboxMetrics(sequelize, logger);
@@ -100,7 +97,7 @@ export function runService<C extends { LOG_LEVEL: string; METRICS_PORT: number }
  */
 export function runParkedEventsReplay(
   service: string,
-  loadConfig: () => Omit<ServiceStorageConfig, 'EVENTS_STREAM' | 'EVENTS_SUBJECT_PREFIX'> & { LOG_LEVEL: string },
+  loadConfig: () => DatabaseConnectionConfig & Pick<ServiceStorageConfig, 'NATS_URL'> & { LOG_LEVEL: string },
   migrations: Migration[],
   args: string[] = process.argv.slice(2),
 ): void {

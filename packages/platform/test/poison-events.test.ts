@@ -67,12 +67,12 @@ describe('event consumer: one bad event fails alone and is parked', () => {
   const consumerFor = (
     durableName: string,
     handle: (events: EventEnvelope[]) => Promise<unknown>,
-    where = { stream, subjectPrefix },
+    where = { streamSettings: testbed.streamSettings },
     eventType?: string,
   ) =>
     new EventConsumer({
       nats,
-      ...where,
+      stream: where.streamSettings,
       durableName,
       eventType,
       logger,

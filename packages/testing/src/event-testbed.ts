@@ -1,4 +1,4 @@
-import type { connectNats, Migration, openDatabase } from '@billing/platform';
+import type { connectNats, EventStreamSettings, Migration, openDatabase } from '@billing/platform';
 import { dropDatabases, TEST_DATABASE_URL, TEST_NATS_URL, uniqueRunId } from './databases';
 import { heavyPlatform } from './platform-processes';
 
@@ -7,10 +7,12 @@ export interface EventTestbed {
   runId: string;
   stream: string;
   subjectPrefix: string;
+  /** The stream as an event consumer is handed it (defaultEventStreamSettings). */
+  streamSettings: EventStreamSettings;
   sequelize: Awaited<ReturnType<typeof openDatabase>>;
   nats: Awaited<ReturnType<typeof connectNats>>;
   /** Another fresh stream (name and subject prefix end in `_${suffix}`), deleted by close(). */
-  addStream(suffix: string): Promise<{ stream: string; subjectPrefix: string }>;
+  addStream(suffix: string): Promise<{ stream: string; subjectPrefix: string; streamSettings: EventStreamSettings }>;
   /** Deletes the streams and drops the database. */
   close(): Promise<void>;
 }
@@ -25,11 +27,13 @@ export async function openEventTestbed(label: string, migrations: Migration[]): 
     createLogger,
     databaseEnvSchema,
     databaseOptionsFrom,
+    defaultEventStreamSettings,
     ensureDatabase,
     ensureEventStream,
     openDatabase,
     parseConfig,
   } = await heavyPlatform();
+  const logger = createLogger(`${label}-test`, 'silent');
   await ensureDatabase(TEST_DATABASE_URL, `${runId}_db`);
   // The database settings of this environment, as a service of the platform would take them.
   const config = parseConfig(databaseEnvSchema, { ...process.env, DATABASE_URL: TEST_DATABASE_URL });
@@ -38,20 +42,23 @@ export async function openEventTestbed(label: string, migrations: Migration[]): 
     database: `${runId}_db`,
     models: [],
     migrations,
-    logger: createLogger(`${label}-test`, 'silent'),
+    logger,
   });
   const nats = await connectNats(TEST_NATS_URL, `${label}-test`);
-  await ensureEventStream(nats, stream, subjectPrefix);
+  const streamSettings = defaultEventStreamSettings(stream, subjectPrefix);
+  await ensureEventStream(nats, streamSettings, logger);
   const streams = [stream];
   return {
     runId,
     stream,
     subjectPrefix,
+    streamSettings,
     sequelize,
     nats,
     async addStream(suffix) {
-      const added = { stream: `${stream}_${suffix}`, subjectPrefix: `${subjectPrefix}_${suffix}` };
-      await ensureEventStream(nats, added.stream, added.subjectPrefix);
+      const names = { stream: `${stream}_${suffix}`, subjectPrefix: `${subjectPrefix}_${suffix}` };
+      const added = { ...names, streamSettings: defaultEventStreamSettings(names.stream, names.subjectPrefix) };
+      await ensureEventStream(nats, added.streamSettings, logger);
       streams.push(added.stream);
       return added;
     },

@@ -11,6 +11,7 @@ import {
   systemClock,
   type Logger,
   databaseOptionsFrom,
+  eventStreamSettings,
   parkedEventRetention,
   startRetention,
 } from '@billing/platform';
@@ -77,8 +78,7 @@ export async function startAnalytics(config: AnalyticsConfig, logger: Logger): P
   const newConsumer = () =>
     new EventConsumer({
       nats,
-      stream: config.EVENTS_STREAM,
-      subjectPrefix: config.EVENTS_SUBJECT_PREFIX,
+      stream: eventStreamSettings(config),
       durableName: ANALYTICS_EVENT_CONSUMER,
       logger,
       parked: new ParkedEvents(sequelize),

@@ -11,6 +11,7 @@ import {
   startPollingLoop,
   systemClock,
   type Logger,
+  eventStreamSettings,
 } from '@billing/platform';
 import { PaymentProviders, SandboxControlsClient } from '@billing/payments';
 import { billingV1, identityV1, policyV1 } from '@billing/proto';
@@ -149,8 +150,7 @@ export async function startBilling(config: BillingConfig, logger: Logger): Promi
   // Parks a seller event that keeps failing, as notification does with its events.
   const sellerEvents = new EventConsumer({
     nats: storage.nats,
-    stream: config.EVENTS_STREAM,
-    subjectPrefix: config.EVENTS_SUBJECT_PREFIX,
+    stream: eventStreamSettings(config),
     durableName: SELLER_CONSUMER,
     eventType: SELLER_DETAILS_UPDATED,
     logger,

@@ -15,6 +15,7 @@ import {
   systemClock,
   type Logger,
   databaseOptionsFrom,
+  eventStreamSettings,
   parkedEventRetention,
   startRetention,
 } from '@billing/platform';
@@ -178,8 +179,7 @@ export async function startNotification(config: NotificationConfig, logger: Logg
   const nats = await connectNats(config.NATS_URL, 'notification');
   const consumer = new EventConsumer({
     nats,
-    stream: config.EVENTS_STREAM,
-    subjectPrefix: config.EVENTS_SUBJECT_PREFIX,
+    stream: eventStreamSettings(config),
     durableName: EVENT_CONSUMER,
     logger,
     parked: new ParkedEvents(sequelize),
