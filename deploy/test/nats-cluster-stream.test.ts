@@ -17,6 +17,19 @@ import { startNatsCluster, type NatsCluster } from '../src/infrastructure/nats-c
 
 jest.setTimeout(120_000);
 
+/** Calls `request` until it answers (a cluster electing a leader has no answer), for 60 s at most. */
+async function answered<T>(request: () => Promise<T>): Promise<T> {
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    try {
+      return await request();
+    } catch (err) {
+      if (Date.now() > deadline) throw err;
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+  }
+}
+
 describe('events stream on a three-server NATS cluster', () => {
   const logger = createLogger('nats-cluster-test', 'silent');
   let cluster: NatsCluster;
@@ -114,27 +127,30 @@ describe('events stream on a three-server NATS cluster', () => {
     const replicated = settings({ replicas: 3 });
     await ensureEventStream(nats, replicated, logger);
     const jsm = await nats.jetstreamManager();
-    const leader = (await jsm.streams.info(replicated.name)).cluster?.leader;
-    const killed = cluster.nodes.find((node) => node.name === leader)!;
+    // A new R3 stream elects its leader and catches its copies up within seconds (longer on a
+    // busy machine): until then a request to it has no answer.
+    const settled = await answered(async () => {
+      const info = await jsm.streams.info(replicated.name);
+      const current = (info.cluster?.replicas ?? []).filter((replica) => replica.current).length;
+      if (!info.cluster?.leader || current < 2) throw new Error('stream not settled');
+      return info;
+    });
+    const killed = cluster.nodes.find((node) => node.name === settled.cluster!.leader)!;
     const survivor = cluster.nodes.find((node) => node !== killed)!;
     const client = await connectNats(survivor.url, 'nats-cluster-test-survivor');
     try {
-      await client.jetstream().publish(`${replicated.subjectPrefix}.test.before`, 'one');
+      const publish = (what: string) =>
+        client.jetstream().publish(`${replicated.subjectPrefix}.test.${what}`, what, {
+          msgID: `${what}-${runId}`,
+          timeout: 2000,
+        });
+      await answered(() => publish('before'));
       await killed.process.stop('SIGKILL');
-      // The two left elect a new leader within seconds; until then a publish has no answer.
-      const deadline = Date.now() + 30_000;
-      let ack: { seq: number } | undefined;
-      while (!ack) {
-        ack = await client
-          .jetstream()
-          .publish(`${replicated.subjectPrefix}.test.after`, 'two', { msgID: `after-${runId}`, timeout: 2000 })
-          .catch((err: unknown) => {
-            if (Date.now() > deadline) throw err;
-            return undefined;
-          });
-      }
+      // The two left elect a new leader; until then a publish has no answer, and its retry is
+      // stored once (the same msgID).
+      const ack = await answered(() => publish('after'));
       expect(ack.seq).toBe(2);
-      const info = await (await client.jetstreamManager()).streams.info(replicated.name);
+      const info = await answered(async () => (await client.jetstreamManager()).streams.info(replicated.name));
       expect(info.cluster?.leader).not.toBe(killed.name);
       expect(info.state.messages).toBe(2);
     } finally {
