@@ -275,15 +275,13 @@ async function runJest(
 }
 
 /**
- * The whole suite: TEST_LANES jest processes at once (three by default on two cores), each
+ * The whole suite: TEST_LANES jest processes at once (two by default, one per core), each
  * running its share of the suites one after another (`--shard`, split by the lane sequencer:
  * the timing-critical suites all in lane 1). Their lines are prefixed with the lane; at the end
  * the slowest suites of all and the test count.
  */
 async function runLanes(jest: string, env: NodeJS.ProcessEnv, signals: SignalTrap): Promise<number> {
-  // Three lanes on two cores: with two, a fifth of the machine sat idle while suites waited out
-  // leases, backoffs and restarts (docs/decisions.md, "How the suite is laid out").
-  const lanes = Number(process.env.TEST_LANES) || 3;
+  const lanes = Number(process.env.TEST_LANES) || 2;
   clearRunTimings();
   // One shared platform for every lane: one start and one set of idle loops for the run.
   const sharedDir = join(resultsDirectory(), 'run-shared-platform');
