@@ -216,15 +216,19 @@ async function killReplicas(replicas: Record<ServiceName, PlatformProcess[]>, de
     const index = replicas[service].indexOf(victim) + 1;
     log(`SIGKILL ${victim.name} #${index} (pid ${victim.pid})`);
     await victim.stop('SIGKILL');
-    // A loaded machine may take long to start a process; the load meanwhile runs on the other replica.
-    for (let tries = 1; ; tries++) {
+    // A loaded machine may take long to start a process; the load meanwhile runs on the other
+    // replica. A process that cannot start (PostgreSQL restarting under it) is started again
+    // after a pause, as Kubernetes restarts a crashed container with a back-off, for two minutes.
+    const startBy = Date.now() + 120_000;
+    for (;;) {
       try {
         await victim.start(180_000);
         break;
       } catch (err) {
-        if (tries === 3) throw err;
-        log(`${victim.name} #${index} did not start (${(err as Error).message.split('\n')[0]}); again`);
+        if (Date.now() >= startBy) throw err;
+        log(`${victim.name} #${index} did not start (${(err as Error).message.split('\n')[0]}); again in 2 s`);
         await victim.stop('SIGKILL');
+        await sleep(2_000);
       }
     }
     log(`${victim.name} #${index} started again`);

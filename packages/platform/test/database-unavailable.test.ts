@@ -1,52 +1,7 @@
-import {
-  credentials,
-  makeGenericClientConstructor,
-  ServerCredentials,
-  status as GrpcStatus,
-  type CallOptions,
-  type Client,
-  type ClientUnaryCall,
-  type Metadata,
-  type ServiceDefinition,
-  type ServiceError,
-  type UntypedServiceImplementation,
-} from '@grpc/grpc-js';
+import { status as GrpcStatus } from '@grpc/grpc-js';
 import { Sequelize } from 'sequelize-typescript';
-import {
-  createLogger,
-  createPromiseClient,
-  isDatabaseUnavailable,
-  isGrpcServiceError,
-  startGrpcServer,
-  unaryService,
-  type PromiseClient,
-  type RunningGrpcServer,
-} from '@billing/platform';
-import { adminClient, freePort, TEST_DATABASE_URL } from '@billing/testing';
-
-const json = {
-  serialize: (value: unknown) => Buffer.from(JSON.stringify(value)),
-  deserialize: (bytes: Buffer) => JSON.parse(bytes.toString()) as unknown,
-};
-const definition: ServiceDefinition = {
-  query: {
-    path: '/test.Database/Query',
-    requestStream: false,
-    responseStream: false,
-    requestSerialize: json.serialize,
-    requestDeserialize: json.deserialize,
-    responseSerialize: json.serialize,
-    responseDeserialize: json.deserialize,
-  },
-};
-type QueryClient = Client & {
-  query(
-    request: object,
-    metadata: Metadata,
-    options: Partial<CallOptions>,
-    callback: (error: ServiceError | null, response: object) => void,
-  ): ClientUnaryCall;
-};
+import { isDatabaseUnavailable, isGrpcServiceError } from '@billing/platform';
+import { adminClient, freePort, startOneMethodGrpc, TEST_DATABASE_URL, type OneMethodGrpc } from '@billing/testing';
 
 /** The gRPC status a failed call ended with. */
 async function statusOf(call: Promise<unknown>): Promise<number> {
@@ -65,8 +20,7 @@ async function statusOf(call: Promise<unknown>): Promise<number> {
  * INTERNAL (a 500); any other failure still is INTERNAL.
  */
 describe('a gRPC handler whose database is unavailable', () => {
-  let server: RunningGrpcServer;
-  let client: PromiseClient<QueryClient>;
+  let grpc: OneMethodGrpc;
   /** What the next call's handler does. */
   let work: () => Promise<unknown>;
   const sequelizes: Sequelize[] = [];
@@ -78,36 +32,15 @@ describe('a gRPC handler whose database is unavailable', () => {
   };
 
   beforeAll(async () => {
-    server = await startGrpcServer({
-      host: '127.0.0.1',
-      port: 0,
-      services: [
-        {
-          name: 'test.Database',
-          definition,
-          implementation: unaryService<UntypedServiceImplementation>(
-            { query: async () => ({ result: await work() }) },
-            createLogger('test', 'silent'),
-          ),
-        },
-      ],
-      maxConnectionAgeMs: 60_000,
-      maxConnectionAgeGraceMs: 1000,
-      transport: {
-        mutualTls: false,
-        serverCredentials: ServerCredentials.createInsecure(),
-        channelCredentials: credentials.createInsecure(),
-      },
+    grpc = await startOneMethodGrpc({
+      service: 'Database',
+      handler: async () => ({ result: await work() }),
+      clientDeadlineMs: 10_000,
     });
-    const Constructor = makeGenericClientConstructor(definition, 'Database') as unknown as new (
-      ...args: ConstructorParameters<typeof Client>
-    ) => QueryClient;
-    client = createPromiseClient(Constructor, `127.0.0.1:${server.port}`, 10_000, credentials.createInsecure());
   });
 
   afterAll(async () => {
-    client.close();
-    await server.shutdown(1000);
+    await grpc.close();
     await Promise.all(sequelizes.map((s) => s.close().catch(() => undefined)));
   });
 
@@ -116,7 +49,7 @@ describe('a gRPC handler whose database is unavailable', () => {
     url.port = String(await freePort());
     const down = database(url.toString());
     work = () => down.query('SELECT 1');
-    expect(await statusOf(client.query({}))).toBe(GrpcStatus.UNAVAILABLE);
+    expect(await statusOf(grpc.call())).toBe(GrpcStatus.UNAVAILABLE);
   });
 
   it('is UNAVAILABLE when the server ends the connection under a query (shutdown, crash)', async () => {
@@ -127,7 +60,7 @@ describe('a gRPC handler whose database is unavailable', () => {
         thrown = err;
         throw err;
       });
-    const call = statusOf(client.query({}));
+    const call = statusOf(grpc.call());
     // What an immediate or fast shutdown does to every backend: 57P01 admin_shutdown.
     const admin = await adminClient();
     try {
@@ -144,14 +77,14 @@ describe('a gRPC handler whose database is unavailable', () => {
     expect(isDatabaseUnavailable(thrown)).toBe(true);
     // The pool drops the dead connection: the next query works on a new one.
     work = () => sequelize.query('SELECT 1');
-    await expect(client.query({})).resolves.toBeDefined();
+    await expect(grpc.call()).resolves.toBeDefined();
   });
 
   it('stays INTERNAL for a query that fails for any other reason', async () => {
     const sequelize = database(TEST_DATABASE_URL);
     work = () => sequelize.query('SELECT * FROM no_such_table_here');
-    expect(await statusOf(client.query({}))).toBe(GrpcStatus.INTERNAL);
+    expect(await statusOf(grpc.call())).toBe(GrpcStatus.INTERNAL);
     work = () => Promise.reject(new Error('a bug'));
-    expect(await statusOf(client.query({}))).toBe(GrpcStatus.INTERNAL);
+    expect(await statusOf(grpc.call())).toBe(GrpcStatus.INTERNAL);
   });
 });

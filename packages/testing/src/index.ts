@@ -18,3 +18,4 @@ export * from './tax-fixtures';
 export * from './settled-read';
 export * from './pgbouncer';
 export * from './monitoring';
+export * from './one-method-grpc';
