@@ -5,10 +5,9 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 // The modules alone, not the package's index, which reads the database's address when it loads:
 // the chaos run sets that address to its private PostgreSQL first (chaos.ts).
-import { PlatformProcess } from '@billing/testing/dist/platform-process';
 import { freePort } from '@billing/testing/dist/ports';
 import { LOCAL_SERVER_START_TIMEOUT_MS, localServerProcess, type LocalServer } from '../infrastructure/local-servers';
-import { loadPostgresBinaries, pgUrl, postgresUser, probePostgres } from '../infrastructure/postgres';
+import { loadPostgresBinaries, pgUrl, postgresServerProcess } from '../infrastructure/postgres';
 
 /**
  * A nats-server, redis-server or PostgreSQL of the chaos run's own, on a free port with its data
@@ -70,25 +69,17 @@ export async function startPrivatePostgres(downMs: number): Promise<PrivateServe
     await binaries.initialise();
     const port = await freePort();
     const url = pgUrl(port);
-    const postgres = new PlatformProcess(
-      'postgres',
-      binaries.postgres,
-      { LC_MESSAGES: 'C' },
-      () => probePostgres(url, 1000),
-      {
-        executable: true,
-        args: [
-          ...['-D', dataDir, '-p', String(port)],
-          ...['-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories='],
-          // Every replica's pool (10 each) and the run's own queries.
-          ...['-c', 'max_connections=300'],
-          // A process crash loses nothing that fsync would have kept (the OS still has it); the
-          // load is about the services, not about this machine's disk.
-          ...['-c', 'fsync=off'],
-        ],
-        user: postgresUser(),
-      },
-    );
+    const postgres = postgresServerProcess(binaries, {
+      dataDir,
+      port,
+      settings: [
+        // Every replica's pool and the run's own queries.
+        'max_connections=300',
+        // A process crash loses nothing that fsync would have kept (the OS still has it); the
+        // load is about the services, not about this machine's disk.
+        'fsync=off',
+      ],
+    });
     await postgres.start(POSTGRES_START_TIMEOUT_MS);
     return {
       name: 'postgres',

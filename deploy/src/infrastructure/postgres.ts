@@ -34,7 +34,6 @@ export async function probePostgres(url: string, timeoutMs = 3000): Promise<void
  */
 export async function startEmbeddedPostgres(log: (message: string) => void): Promise<StartedServer> {
   const binaries = await loadPostgresBinaries(POSTGRES_DATA_DIR);
-  const user = postgresUser();
 
   // A server left running on this data directory (another runner, or one that was killed):
   // reuse it rather than fight over the lock file. It is not ours to stop.
@@ -63,25 +62,15 @@ export async function startEmbeddedPostgres(log: (message: string) => void): Pro
   const logFile = join(STATE_DIR, 'postgres.log');
   const port = await freePort();
   const url = pgUrl(port);
-  const args = [
-    ...['-D', POSTGRES_DATA_DIR, '-p', String(port)],
-    ...['-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories=', '-c', 'max_connections=200'],
-  ];
   // detached: a terminal's Ctrl-C must not reach PostgreSQL before the services have drained;
   // the runner stops it last. Output goes to a file so the server outlives a closed pipe.
-  const postgres = new PlatformProcess(
-    'postgres',
-    binaries.postgres,
-    { LC_MESSAGES: 'C' },
-    () => probePostgres(url, 1000),
-    {
-      executable: true,
-      args,
-      detached: true,
-      logFile,
-      user,
-    },
-  );
+  const postgres = postgresServerProcess(binaries, {
+    dataDir: POSTGRES_DATA_DIR,
+    port,
+    settings: ['max_connections=200'],
+    detached: true,
+    logFile,
+  });
   await postgres.start(60_000);
   return {
     url,
@@ -92,6 +81,28 @@ export async function startEmbeddedPostgres(log: (message: string) => void): Pro
       await postgres.stop('SIGINT', 20_000);
     },
   };
+}
+
+/**
+ * The postgres server of `binaries` on `dataDir`, listening on 127.0.0.1:`port` only (no Unix
+ * socket), ready when it answers `SELECT 1`, run as the unprivileged user when we are root.
+ * `settings` are its `-c name=value` options.
+ */
+export function postgresServerProcess(
+  binaries: PostgresBinaries,
+  options: { dataDir: string; port: number; settings: string[]; detached?: boolean; logFile?: string },
+): PlatformProcess {
+  const url = pgUrl(options.port);
+  return new PlatformProcess('postgres', binaries.postgres, { LC_MESSAGES: 'C' }, () => probePostgres(url, 1000), {
+    executable: true,
+    args: [
+      ...['-D', options.dataDir, '-p', String(options.port)],
+      ...['listen_addresses=127.0.0.1', 'unix_socket_directories=', ...options.settings].flatMap((s) => ['-c', s]),
+    ],
+    detached: options.detached,
+    logFile: options.logFile,
+    user: postgresUser(),
+  });
 }
 
 export interface PostgresBinaries {
