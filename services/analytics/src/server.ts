@@ -32,8 +32,8 @@ export interface RunningAnalytics {
   stop(): Promise<void>;
 }
 
-/** The read model's database, migrated, and the deps every entry point of analytics works with. */
 /**
+ * The read model's database, migrated, and the deps every entry point of analytics works with.
  * `direct`: on DATABASE_DIRECT_URL, for the rebuild, whose exclusive lock is a session's
  * (docs/deployment.md, "PostgreSQL connections").
  */
